@@ -1,0 +1,291 @@
+"""Elementwise functions: NumPy semantics (NEP 50 promotion, broadcasting, ufunc loop
+resolution) on top of the strict IR.
+
+``apply(op, *args)`` is the one path every elementwise function, operator and ufunc call
+takes: classify operands (arrays strong, Python scalars weak), promote with the one
+``result_type`` lattice, pick the op's loop dtype like NumPy's ufunc type resolution, cast
+and broadcast explicitly, and build one IR node.  Errors are raised here, at the call.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtypes as D
+from .._broadcast import broadcast_shapes
+from .._graph import ir
+from .._ops import EW_OPS
+from ._common import as_node, check_device_match, is_array, wrap
+
+_LOOP_CACHE: dict = {}
+
+_CMP_OUT_OF_RANGE = {  # op -> (result when the weak int is above max, below min)
+    "equal": (False, False), "not_equal": (True, True),
+    "less": (True, False), "less_equal": (True, False),
+    "greater": (False, True), "greater_equal": (False, True),
+}
+_SWAPPED = {"less": "greater", "less_equal": "greater_equal", "greater": "less",
+            "greater_equal": "less_equal", "equal": "equal", "not_equal": "not_equal"}
+
+
+def loop_dtype(op, dt: np.dtype) -> np.dtype:
+    """The loop an op runs for promoted input dtype `dt` (NumPy's safe-cast search)."""
+    key = (op.name, dt)
+    r = _LOOP_CACHE.get(key)
+    if r is not None:
+        return r
+    if dt.kind == "b" and op.bool_error:
+        raise TypeError(op.bool_error)
+    r = None
+    if op.int_loop and dt.kind in "biu":
+        r = np.dtype(op.int_loop)
+    else:
+        for c in op.loops:
+            cand = np.dtype(c)
+            if D.can_cast(dt, cand, "safe"):
+                r = cand
+                break
+    if r is None:
+        raise TypeError(f"ufunc '{op.name}' not supported for the input types, and the inputs "
+                        f"could not be safely coerced to any supported types according to the "
+                        f"casting rule ''safe''")
+    _LOOP_CACHE[key] = r
+    return r
+
+
+def out_dtype(op, loop: np.dtype) -> np.dtype:
+    rule = op.out
+    if rule == "same":
+        return loop
+    if rule == "bool":
+        return D.bool_
+    if rule == "real":
+        return D.real_dtype(loop)
+    return np.dtype(rule)
+
+
+def _classify(args):
+    """-> (list of (node|None, weak_kind|None, value), device)."""
+    items = []
+    host = []
+    for a in args:
+        if is_array(a):
+            items.append([a._node, None, None])
+            continue
+        k = D.weak_kind(a)
+        if k is not None:
+            items.append([None, k, a])
+        elif isinstance(a, np.generic):
+            items.append([None, "strong", a])
+        else:
+            items.append([None, "host", a])
+            host.append(len(items) - 1)
+    arrays = [it[0] for it in items if it[0] is not None]
+    dev = check_device_match(arrays) if arrays else None
+    for i in host:
+        items[i] = [as_node(items[i][2], device=dev), None, None]
+    if dev is None:
+        arrays = [it[0] for it in items if it[0] is not None]
+        dev = check_device_match(arrays)
+    return items, dev
+
+
+def _promote(items) -> np.dtype:
+    strong = None
+    weak = []
+    for node, k, v in items:
+        if node is not None:
+            dt = node.dtype
+        elif k == "strong":
+            dt = D.to_dtype(v.dtype)
+        else:
+            weak.append(k)
+            continue
+        strong = dt if strong is None else D.promote(strong, dt)
+    if strong is None:
+        return D.result_type(*[v for _, _, v in items])
+    for k in weak:
+        strong = D.apply_weak(strong, k)
+    return strong
+
+
+def apply(name: str, *args, dtype=None):
+    """Build the lazy node of elementwise op `name` applied to `args`; returns an ndarray."""
+    op = EW_OPS[name]
+    if len(args) != op.nin:
+        raise TypeError(f"{name}() takes {op.nin} positional argument"
+                        f"{'s' if op.nin > 1 else ''} but {len(args)} were given")
+    items, dev = _classify(args)
+    pdt = _promote(items)
+    if dtype is not None:
+        pdt = D.to_dtype(dtype)
+    loop = loop_dtype(op, pdt)
+    odt = out_dtype(op, loop)
+    shape = broadcast_shapes(*[it[0].shape for it in items if it[0] is not None])
+    srcs = []
+    for idx, (node, k, v) in enumerate(items):
+        if node is not None:
+            srcs.append(ir.broadcast(ir.cast(node, loop), shape))
+            continue
+        if k == "i" and loop.kind in "iu":
+            lo, hi = D.int_bounds(loop)
+            if not lo <= v <= hi:
+                if name in _CMP_OUT_OF_RANGE:
+                    opn = name if idx == 1 else _SWAPPED[name]
+                    const = _CMP_OUT_OF_RANGE[opn][0 if v > hi else 1]
+                    return wrap(ir.scalar(const, D.bool_, shape, dev))
+                D.check_weak_int(v, loop)
+            if name == "power" and idx == 1 and v < 0:
+                raise ValueError("Integers to negative integer powers are not allowed.")
+        srcs.append(ir.scalar(v, loop, shape, dev))
+    return wrap(ir.ew(name, odt, srcs))
+
+
+# ------------------------------------------------------------------ special functions
+
+def where(condition, x=None, y=None, /):
+    """``where(cond, x, y)``: elements of `x` where `cond` is true, else of `y`.
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.where(gp.asarray([True, False]), 1.0, gp.asarray([5.0, 6.0]))
+    array([1., 6.])
+    """
+    if x is None and y is None:
+        raise NotImplementedError("one-argument where (nonzero) is not implemented yet: it "
+                                  "arrives with advanced indexing")
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    items, dev = _classify([condition, x, y])
+    cond = items[0]
+    cnode = cond[0] if cond[0] is not None else ir.scalar(cond[2], D.bool_, (), dev)
+    dt = _promote(items[1:])
+    shapes = [it[0].shape for it in items if it[0] is not None]
+    shape = broadcast_shapes(*shapes)
+    srcs = [ir.broadcast(ir.cast(cnode, D.bool_), shape)]
+    for node, k, v in items[1:]:
+        if node is not None:
+            srcs.append(ir.broadcast(ir.cast(node, dt), shape))
+        else:
+            if k == "i":
+                D.check_weak_int(v, dt)
+            srcs.append(ir.scalar(v, dt, shape, dev))
+    return wrap(ir.where(*srcs))
+
+
+def astype(x, dtype, /, *, copy=True, device=None, casting="unsafe"):
+    """Array API ``astype``: `x` converted to `dtype` (a new array unless copy=False and
+    nothing changes)."""
+    if not is_array(x):
+        raise TypeError(f"astype() expects a gnumpy array, not {type(x).__name__}")
+    dt = D.to_dtype(dtype)
+    if not D.can_cast(x.dtype, dt, casting):
+        raise TypeError(f"Cannot cast array data from {x.dtype!r} to {dt!r} according to the "
+                        f"rule {casting!r}")
+    if device is not None:
+        x = x.to_device(device)
+    if dt == x.dtype:
+        return x._copy() if copy else x
+    return wrap(ir.cast(x._node, dt))
+
+
+def clip(x, /, min=None, max=None, out=None, **kw):
+    """Clip values of `x` to [min, max] (NumPy ``clip`` / Array API ``clip``).
+
+    # Note: as in NumPy 2, the result dtype follows promotion of x with min and max.
+    """
+    a_min = kw.pop("a_min", None)
+    a_max = kw.pop("a_max", None)
+    if kw:
+        raise TypeError(f"clip() got unexpected keyword arguments {sorted(kw)}")
+    lo = min if min is not None else a_min
+    hi = max if max is not None else a_max
+    r = x if is_array(x) else wrap(as_node(x))
+    if lo is not None:
+        r = apply("maximum", r, lo)
+        if r.dtype != x.dtype and is_array(x) and D.weak_kind(lo) is not None:
+            r = astype(r, x.dtype, copy=False)
+    if hi is not None:
+        r = apply("minimum", r, hi)
+        if r.dtype != x.dtype and is_array(x) and D.weak_kind(hi) is not None:
+            r = astype(r, x.dtype, copy=False)
+    if lo is None and hi is None:
+        r = r._copy()
+    if out is not None:
+        out._assign_from(r)
+        return out
+    return r
+
+
+def round_(x, /, decimals=0, out=None):
+    """Round to `decimals` (NumPy ``round``/``around``; half to even).
+
+    # Note: like NumPy, decimals != 0 computes rint(x * 10**d) / 10**d.
+    """
+    x = x if is_array(x) else wrap(as_node(x))
+    if x.dtype.kind in "biu":
+        if decimals >= 0:
+            r = x._copy()
+        else:
+            f = 10 ** (-decimals)
+            r = apply("multiply", apply("floor_divide", apply("add", x, f // 2), f), f)
+    elif decimals == 0:
+        r = _rint_keep(x)
+    else:
+        f = 10.0 ** decimals
+        r = apply("divide", _rint_keep(apply("multiply", x, f)), f) if decimals > 0 else \
+            apply("multiply", _rint_keep(apply("divide", x, 10.0 ** -decimals)), 10.0 **
+                  -decimals)
+    if out is not None:
+        out._assign_from(r)
+        return out
+    return r
+
+
+def _rint_keep(x):
+    if x.dtype.kind == "c":
+        re = apply("rint", apply("real", x))
+        im = apply("rint", apply("imag", x))
+        return apply("add", re, apply("multiply", im, 1j)).astype(x.dtype)
+    return apply("rint", x)
+
+
+def divmod_(x1, x2, /):
+    return apply("floor_divide", x1, x2), apply("remainder", x1, x2)
+
+
+def modf(x, /):
+    """Fractional and integral parts of `x`, both with the sign of `x`."""
+    x = x if is_array(x) else wrap(as_node(x))
+    return apply("modf_frac", x), _modf_int(x)
+
+
+def _modf_int(x):
+    loop = loop_dtype(EW_OPS["modf_frac"], x.dtype)
+    return apply("trunc", astype(x, loop, copy=False))
+
+
+def frexp(x, /):
+    return apply("frexp_mant", x), apply("frexp_exp", x)
+
+
+def ldexp(x1, x2, /):
+    """x1 * 2**x2 (x2 integer)."""
+    items, dev = _classify([x1, x2])
+    n1, k1, v1 = items[0]
+    d1 = n1.dtype if n1 is not None else D.result_type(v1)
+    loop = loop_dtype(EW_OPS["ldexp"], d1)
+    n2, k2, v2 = items[1]
+    d2 = n2.dtype if n2 is not None else (D.to_dtype(v2.dtype) if k2 == "strong" else
+                                          (D.int64 if k2 == "i" else D.result_type(v2)))
+    if d2.kind not in "biu" or d2 == D.uint64:
+        raise TypeError("ufunc 'ldexp' not supported for the input types, and the inputs "
+                        "could not be safely coerced to any supported types according to "
+                        "the casting rule ''safe''")
+    shape = broadcast_shapes(*[it[0].shape for it in items if it[0] is not None])
+    a = ir.broadcast(ir.cast(n1, loop), shape) if n1 is not None else \
+        ir.scalar(v1, loop, shape, dev)
+    b = ir.broadcast(ir.cast(n2, D.int64), shape) if n2 is not None else \
+        ir.scalar(v2, D.int64, shape, dev)
+    # Note: the one IR op with sources of two dtypes (a float mantissa, an int64 exponent).
+    return wrap(ir.ew("ldexp", loop, (a, b)))

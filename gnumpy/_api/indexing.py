@@ -1,0 +1,91 @@
+"""Indexing: basic indexing (ints, slices with steps, Ellipsis, None) as IR view nodes, and
+assignment through such views.
+
+Basic indexing returns a view that shares memory with its base, as in NumPy.
+"""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from .._graph import ir
+from .._graph.layout import normalize_slice
+from ._common import is_array
+
+_VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
+          "or boolean arrays are valid indices")
+
+
+def _is_advanced(k) -> bool:
+    if is_array(k) or isinstance(k, (np.ndarray, list)):
+        return not (is_array(k) and k.ndim == 0 and k.dtype.kind in "iu")
+    return isinstance(k, (bool, np.bool_))
+
+
+def parse_basic(shape, key):
+    """-> (starts_steps, sliced_shape, final_shape) for a basic index `key`."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    if any(_is_advanced(k) for k in key):
+        raise NotImplementedError("advanced indexing (integer/boolean arrays) is not "
+                                  "implemented yet")
+    n_ell = sum(1 for k in key if k is Ellipsis)
+    if n_ell > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
+    ndim = len(shape)
+    if n_real > ndim:
+        raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but "
+                         f"{n_real} were indexed")
+    expanded = []
+    for k in key:
+        if k is Ellipsis:
+            expanded.extend([slice(None)] * (ndim - n_real))
+        else:
+            expanded.append(k)
+    if n_ell == 0:
+        expanded.extend([slice(None)] * (ndim - n_real))
+    starts_steps, sliced, final = [], [], []
+    dim = 0
+    for k in expanded:
+        if k is None:
+            final.append(1)
+            continue
+        size = shape[dim]
+        if isinstance(k, slice):
+            start, step, n = normalize_slice(k, size)
+            starts_steps.append((start, step))
+            sliced.append(n)
+            final.append(n)
+        else:
+            try:
+                i = operator.index(k)
+            except TypeError:
+                raise IndexError(_VALID) from None
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for axis {dim} with size {size}")
+            starts_steps.append((i % size, 1))
+            sliced.append(1)
+        dim += 1
+    return starts_steps, tuple(sliced), tuple(final)
+
+
+def view_node(node, key):
+    starts_steps, sliced, final = parse_basic(node.shape, key)
+    if sliced != node.shape or any(st != (0, 1) for st in starts_steps):
+        node = ir.view(node, "slice", tuple(starts_steps), sliced)
+    return ir.reshape(node, final)
+
+
+def getitem(a, key):
+    """``a[key]`` for basic indices: a view of `a`."""
+    return a._make_view(view_node(a._node, key))
+
+
+def setitem(a, key, value):
+    """``a[key] = value``: write through a basic-index view of `a`."""
+    if is_array(value) and value.device != a.device:
+        raise ValueError(f"cannot assign an array on {value.device} into one on {a.device}")
+    target = getitem(a, key)
+    target._assign_from(value)

@@ -1,0 +1,225 @@
+"""Shape manipulation: reshape, transpose and friends as views; stack/concat as a barrier.
+
+View-producing functions return arrays that share memory with their input (NumPy
+semantics); ``reshape`` copies only when the layout cannot be expressed with strides.
+"""
+from __future__ import annotations
+
+import operator
+
+from .. import _dtypes as D
+from .._broadcast import broadcast_shapes, broadcast_to_check
+from .._graph import ir
+from .._graph import layout as L
+from ._common import as_node, check_device_match, is_array, normalize_axis, normalize_axes, wrap
+
+
+def _arr(x):
+    return x if is_array(x) else wrap(as_node(x))
+
+
+def _resolve_shape(shape, size):
+    if isinstance(shape, (tuple, list)):
+        shape = tuple(operator.index(d) for d in shape)
+    else:
+        shape = (operator.index(shape),)
+    neg = [i for i, d in enumerate(shape) if d < 0]
+    if len(neg) > 1:
+        raise ValueError("can only specify one unknown dimension")
+    if neg:
+        if shape[neg[0]] != -1:
+            raise ValueError("negative dimensions not allowed")
+        known = L.prod(d for d in shape if d >= 0)
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape array of size {size} into shape "
+                             f"{_fmt(shape)}")
+        shape = shape[:neg[0]] + (size // known,) + shape[neg[0] + 1:]
+    if L.prod(shape) != size:
+        raise ValueError(f"cannot reshape array of size {size} into shape {_fmt(shape)}")
+    return shape
+
+
+def _fmt(shape):
+    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def reshape(x, /, shape, *, order="C", copy=None, newshape=None):
+    """Give `x` a new shape (a view when the layout allows, else a copy).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.arange(6).reshape(2, 3).shape
+    (2, 3)
+    """
+    x = _arr(x)
+    if newshape is not None:
+        shape = newshape
+    shape = _resolve_shape(shape, x.size)
+    if order == "F":
+        return transpose(reshape(transpose(x), shape[::-1], copy=copy))
+    if order not in ("C", "A", None):
+        raise ValueError("order must be one of 'C', 'F', 'A'")
+    if copy:
+        x = x._copy()
+    if shape == x.shape:
+        return x if copy else x._make_view(x._node)
+    vl = ir.virtual_layout(x._node)
+    foldable = vl is not None and L.fold_reshape(x.shape, vl[0], shape) is not None
+    if foldable:
+        return x._make_view(ir.reshape(x._node, shape))
+    if copy is False:
+        raise ValueError("Unable to avoid creating a copy while reshaping.")
+    return wrap(ir.reshape(x._node, shape))
+
+
+def ravel(x, /, order="C"):
+    return reshape(x, (-1,), order=order)
+
+
+def transpose(x, /, axes=None):
+    """Permute the axes of `x` (reversed when `axes` is None); a view."""
+    x = _arr(x)
+    if axes is None:
+        axes = tuple(range(x.ndim - 1, -1, -1))
+    else:
+        axes = tuple(normalize_axis(a, x.ndim) for a in axes)
+        if len(axes) != x.ndim or len(set(axes)) != x.ndim:
+            raise ValueError("axes don't match array")
+    return x._make_view(ir.permute(x._node, axes))
+
+
+def permute_dims(x, /, axes):
+    return transpose(x, axes)
+
+
+def swapaxes(x, axis1, axis2):
+    x = _arr(x)
+    a, b = normalize_axis(axis1, x.ndim), normalize_axis(axis2, x.ndim)
+    axes = list(range(x.ndim))
+    axes[a], axes[b] = axes[b], axes[a]
+    return transpose(x, axes)
+
+
+def matrix_transpose(x, /):
+    x = _arr(x)
+    if x.ndim < 2:
+        raise ValueError("matrix_transpose requires an array of at least 2 dimensions")
+    return swapaxes(x, -1, -2)
+
+
+def moveaxis(x, source, destination, /):
+    x = _arr(x)
+    src = _axis_tuple(source, x.ndim)
+    dst = _axis_tuple(destination, x.ndim)
+    if len(src) != len(dst):
+        raise ValueError("`source` and `destination` arguments must have the same number of "
+                         "elements")
+    order = [n for n in range(x.ndim) if n not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return transpose(x, order)
+
+
+def _axis_tuple(axis, ndim):
+    axes = tuple(normalize_axis(a, ndim) for a in
+                 (axis if isinstance(axis, (tuple, list)) else (axis,)))
+    if len(set(axes)) != len(axes):
+        raise ValueError("repeated axis in moveaxis argument")
+    return axes
+
+
+def expand_dims(x, /, axis=0):
+    """Insert axes of length one at `axis` (int or tuple); a view."""
+    x = _arr(x)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    nd = x.ndim + len(axes)
+    ax = normalize_axes(tuple(axes), nd)
+    it = iter(x.shape)
+    shape = tuple(1 if i in ax else next(it) for i in range(nd))
+    return x._make_view(ir.reshape(x._node, shape))
+
+
+def squeeze(x, /, axis=None):
+    """Remove axes of length one; a view."""
+    x = _arr(x)
+    if axis is None:
+        axes = tuple(i for i, d in enumerate(x.shape) if d == 1)
+    else:
+        axes = normalize_axes(axis, x.ndim)
+        if any(x.shape[a] != 1 for a in axes):
+            raise ValueError("cannot select an axis to squeeze out which has size not equal "
+                             "to one")
+    shape = tuple(d for i, d in enumerate(x.shape) if i not in axes)
+    return x._make_view(ir.reshape(x._node, shape))
+
+
+def broadcast_to(x, /, shape):
+    """Broadcast `x` to `shape`; a view."""
+    x = _arr(x)
+    shape = (operator.index(shape),) if not isinstance(shape, (tuple, list)) else \
+        tuple(operator.index(d) for d in shape)
+    if any(d < 0 for d in shape):
+        raise ValueError("all elements of broadcast shape must be non-negative")
+    broadcast_to_check(x.shape, shape)
+    return x._make_view(ir.broadcast(x._node, shape))
+
+
+def broadcast_arrays(*arrays):
+    arrays = [_arr(a) for a in arrays]
+    shape = broadcast_shapes(*[a.shape for a in arrays])
+    return tuple(broadcast_to(a, shape) for a in arrays)
+
+
+def concat(arrays, /, *, axis=0):
+    """Join arrays along an existing axis (`axis=None` flattens them first)."""
+    arrays = [_arr(a) for a in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to concatenate")
+    if axis is None:
+        arrays = [ravel(a) for a in arrays]
+        axis = 0
+    nd = arrays[0].ndim
+    if nd == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    for a in arrays:
+        if a.ndim != nd:
+            raise ValueError("all the input array dimensions except for the concatenation "
+                             "axis must match exactly, but along dimension 0, the array at "
+                             f"index 0 has {nd} dimension(s) and another has {a.ndim}")
+    ax = normalize_axis(axis, nd)
+    for a in arrays[1:]:
+        for d in range(nd):
+            if d != ax and a.shape[d] != arrays[0].shape[d]:
+                raise ValueError("all the input array dimensions except for the concatenation "
+                                 f"axis must match exactly, but along dimension {d}, the array "
+                                 f"at index 0 has size {arrays[0].shape[d]} and another has "
+                                 f"size {a.shape[d]}")
+    dt = D.result_type(*arrays)
+    check_device_match([a._node for a in arrays])
+    shape = list(arrays[0].shape)
+    shape[ax] = sum(a.shape[ax] for a in arrays)
+    srcs = [ir.cast(a._node, dt) for a in arrays]
+    return wrap(ir.barrier("concat", srcs, ax, dt, tuple(shape)))
+
+
+def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    r = concat(arrays, axis=axis)
+    if dtype is not None:
+        r = r.astype(dtype)
+    if out is not None:
+        out._assign_from(r)
+        return out
+    return r
+
+
+def stack(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """Join arrays along a new axis."""
+    arrays = [_arr(a) for a in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to stack")
+    shapes = {a.shape for a in arrays}
+    if len(shapes) != 1:
+        raise ValueError("all input arrays must have the same shape")
+    ax = normalize_axis(axis, arrays[0].ndim + 1)
+    return concatenate([expand_dims(a, ax) for a in arrays], axis=ax, out=out, dtype=dtype)

@@ -1,0 +1,73 @@
+"""Matrix products: ``matmul`` (the ``@`` operator), ``dot``, ``vecdot``.
+
+A matrix product is a non-fusible op (a BARRIER node): its inputs are materialized first.
+"""
+from __future__ import annotations
+
+from .. import _dtypes as D
+from .._broadcast import broadcast_shapes
+from .._graph import ir
+from ._common import as_node, check_device_match, is_array, wrap
+from .ufunc import finish
+
+
+def _arr(x, device=None):
+    return x if is_array(x) else wrap(as_node(x, device=device))
+
+
+def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
+    """Matrix product with NumPy's rules (1-D operands promoted, batch dims broadcast).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> (gp.eye(2) @ gp.asarray([1.0, 2.0])).tolist()
+    [1.0, 2.0]
+    """
+    a = _arr(x1)
+    b = _arr(x2, a.device)
+    check_device_match([a._node, b._node])
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("matmul: Input operand %d does not have enough dimensions (has 0, "
+                         "gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)"
+                         % (0 if a.ndim == 0 else 1))
+    ka = a.shape[-1]
+    kb = b.shape[-2] if b.ndim >= 2 else b.shape[0]
+    if ka != kb:
+        raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature (n?,k),(k,m?)->(n?,m?) (size {kb} is "
+                         f"different from {ka})")
+    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    shape = batch + ((a.shape[-2],) if a.ndim >= 2 else ()) + ((b.shape[-1],) if b.ndim >= 2
+                                                               else ())
+    dt = D.result_type(a, b) if dtype is None else D.to_dtype(dtype)
+    node = ir.barrier("matmul", (ir.cast(a._node, dt), ir.cast(b._node, dt)), None, dt, shape)
+    return finish("matmul", wrap(node), out, casting=casting)
+
+
+def dot(a, b, out=None):
+    """NumPy ``dot`` for operands of at most two dimensions (and scalars)."""
+    a = _arr(a)
+    b = _arr(b, a.device)
+    if a.ndim == 0 or b.ndim == 0:
+        return finish("multiply", a * b, out)
+    if a.ndim > 2 or b.ndim > 2:
+        raise NotImplementedError("dot of arrays with more than 2 dimensions is not "
+                                  "implemented; use matmul or tensordot")
+    return matmul(a, b, out=out)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    """Dot product of vectors along `axis` (conjugating x1), broadcasting the rest."""
+    a = _arr(x1)
+    b = _arr(x2, a.device)
+    from .elementwise import apply
+    from .reductions import sum as sum_
+    if a.dtype.kind == "c":
+        a = apply("conjugate", a)
+    prod = apply("multiply", a, b)
+    nd = prod.ndim
+    ax = axis if axis >= 0 else nd + axis
+    if not 0 <= ax < nd or (a.ndim and a.shape[axis] != b.shape[axis]):
+        raise ValueError("vecdot: the reduced axis must exist in both inputs with equal size")
+    return sum_(prod, axis=ax, dtype=prod.dtype)

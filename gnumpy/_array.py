@@ -1,0 +1,514 @@
+"""``gnumpy.ndarray``: a lazy array over an IR node.
+
+An array holds one IR node.  Until materialized the node is an expression; afterwards a
+LEAF over a buffer.  Arrays made by basic indexing and other view ops remember their base
+(``_base``) and share its memory once it is materialized, so writes through either are
+seen by both.  A write into memory that a pending lazy expression reads first materializes
+that expression (laziness is invisible except in speed).
+"""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from . import _dtypes as D
+from ._config import config
+from ._graph import ir
+from ._graph import layout as L
+from ._graph import realize as R
+from ._graph.ir import LEAF, VIEW
+
+_api = None   # the gnumpy module, bound at import (functions the methods forward to)
+
+
+class ndarray:
+    """N-dimensional lazy array on a gnumpy device (NumPy's ndarray interface).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> x = gp.arange(4.0)
+    >>> (x * 2 + 1).sum()
+    array(16.)
+    """
+
+    __slots__ = ("_node", "_base", "_has_views", "__weakref__")
+    __array_priority__ = 100
+
+    def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
+        if buffer is not None or strides is not None:
+            raise NotImplementedError("ndarray(buffer=, strides=) is not supported; use "
+                                      "gnumpy.asarray")
+        shape = (operator.index(shape),) if not isinstance(shape, (tuple, list)) else \
+            tuple(operator.index(d) for d in shape)
+        return _api.empty(shape, dtype=dtype)
+
+    @classmethod
+    def _from_node(cls, node, base=None):
+        self = object.__new__(cls)
+        self._node = node
+        self._base = base
+        self._has_views = False
+        if node.kind != LEAF:
+            R.track(self)
+        return self
+
+    # ------------------------------------------------------------------ attributes
+    @property
+    def shape(self) -> tuple:
+        return self._node.shape
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self._node.dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self._node.shape)
+
+    @property
+    def size(self) -> int:
+        return L.prod(self._node.shape)
+
+    @property
+    def itemsize(self) -> int:
+        return self._node.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self._node.dtype.itemsize
+
+    @property
+    def device(self):
+        return self._node.device
+
+    @property
+    def base(self):
+        return self._base
+
+    @property
+    def strides(self) -> tuple:
+        n = self._leaf()
+        return tuple(s * n.dtype.itemsize for s in n.strides)
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    @property
+    def mT(self):
+        if self.ndim < 2:
+            raise ValueError("matrix transpose with ndim < 2 is undefined")
+        return _api.swapaxes(self, -1, -2)
+
+    @property
+    def real(self):
+        return _api.real(self)
+
+    @property
+    def imag(self):
+        return _api.imag(self)
+
+    @property
+    def flat(self):
+        return iter(self.reshape(-1))
+
+    # ------------------------------------------------------------------ materialization
+    def _leaf(self):
+        """Materialize (if needed) and return this array's LEAF node."""
+        n = self._node
+        if n.kind == LEAF:
+            return n
+        if self._base is not None and n.kind == VIEW:
+            self._base._leaf()
+            chain = []
+            m = n
+            while m.kind == VIEW:
+                chain.append(m)
+                m = m.srcs[0]
+            for v in reversed(chain):
+                m = ir.view(m, v.op, v.arg, v.shape)
+            if m.kind == LEAF:
+                self._node = m
+                return m
+            n = self._node = m
+        R.materialize([n])
+        return self._node
+
+    def _mark_shared(self) -> None:
+        """Memory of this array may be seen through other arrays: writes go to memory."""
+        root = self._base if self._base is not None else self
+        root._has_views = True
+
+    def _make_view(self, node):
+        """An array that is a view of this one (shares its memory once materialized)."""
+        root = self._base if self._base is not None else self
+        root._has_views = True
+        return ndarray._from_node(node, root)
+
+    def _copy(self):
+        """A new array with the same values that never aliases this one."""
+        return ndarray._from_node(ir.ew("astype", self.dtype, (self._node,)))
+
+    def _set_node(self, node) -> None:
+        """Give this array new values (`node`, same shape and dtype)."""
+        if self._base is None and not self._has_views:
+            self._node = node
+            if node.kind != LEAF:
+                R.track(self)
+        else:
+            self._write(node)
+
+    def _write(self, node) -> None:
+        dest = self._leaf()
+        R.flush_readers(dest.buf, skip=self)
+        R.write(dest, node)
+
+    def _assign_from(self, value) -> None:
+        """``self[...] = value`` with NumPy's broadcasting and unsafe casting (out=)."""
+        vnode = value._node if isinstance(value, ndarray) else \
+            _api._common.as_node(value, device=self.device)
+        if vnode.device != self.device:
+            raise ValueError(f"cannot write an array on {vnode.device} into one on "
+                             f"{self.device}")
+        from ._broadcast import broadcast_to_check
+        broadcast_to_check(vnode.shape, self.shape)
+        vnode = ir.broadcast(ir.cast(vnode, self.dtype), self.shape)
+        del value
+        self._set_node(vnode)
+
+    def get(self, stream=None) -> np.ndarray:
+        """A NumPy array with this array's values (device-to-host copy)."""
+        n = self._leaf()
+        from ._device import backend
+        return backend(n.device).to_numpy(n)
+
+    def __array__(self, dtype=None, copy=None):
+        if not config.allow_implicit_host:
+            raise TypeError("Implicit conversion to a NumPy array is not allowed "
+                            "(gnumpy.config.allow_implicit_host is False); use .get() or "
+                            "gnumpy.asnumpy()")
+        if copy is False:
+            raise ValueError("a gnumpy array cannot be converted to NumPy without a copy")
+        a = self.get()
+        return a if dtype is None else a.astype(dtype, copy=False)
+
+    def item(self, *args):
+        if args:
+            return self[args if len(args) > 1 else args[0]].item()
+        if self.size != 1:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        return self.get().item()
+
+    def tolist(self):
+        return self.get().tolist()
+
+    def tobytes(self, order="C") -> bytes:
+        return self.get().tobytes(order)
+
+    def to_device(self, device, /, *, stream=None):
+        from ._device import as_device, backend
+        dev = as_device(device)
+        if dev == self.device:
+            return self
+        return ndarray._from_node(backend(dev).from_numpy(self.get(), copy=False))
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        from ._device import backend
+        n = self._leaf()
+        self._mark_shared()
+        return backend(n.device).dlpack_export(n, stream=stream, max_version=max_version,
+                                               dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self):
+        from ._device import backend
+        return backend(self.device).dlpack_device()
+
+    # ------------------------------------------------------------------ Python protocol
+    def __array_namespace__(self, /, *, api_version=None):
+        if api_version is not None and api_version not in ("2021.12", "2022.12", "2023.12",
+                                                           "2024.12"):
+            raise ValueError(f"unsupported Array API version {api_version!r}")
+        return _api
+
+    def _scalar(self, kind):
+        if self.ndim != 0 and kind != "bool":
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        if self.size != 1:
+            if self.size == 0:
+                raise ValueError("The truth value of an empty array is ambiguous. Use "
+                                 "`array.size > 0` to check that an array is not empty.")
+            raise ValueError("The truth value of an array with more than one element is "
+                             "ambiguous. Use a.any() or a.all()")
+        return self.get().reshape(())[()]
+
+    def __bool__(self):
+        return bool(self._scalar("bool"))
+
+    def __int__(self):
+        return int(self._scalar("int"))
+
+    def __float__(self):
+        return float(self._scalar("float"))
+
+    def __complex__(self):
+        return complex(self._scalar("complex"))
+
+    def __index__(self):
+        if self.dtype.kind not in "iu" or self.ndim != 0:
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return int(self._scalar("int"))
+
+    def __len__(self):
+        if self.ndim == 0:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(self.shape[0]))
+
+    def __repr__(self):
+        return _host_view(self).__repr__()
+
+    def __str__(self):
+        return _host_view(self).__str__()
+
+    def __format__(self, spec):
+        if self.ndim == 0:
+            return format(self.item(), spec)
+        return str(self) if not spec else format(str(self), spec)
+
+    def __hash__(self):
+        raise TypeError("unhashable type: 'gnumpy.ndarray'")
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce__(self):
+        return (_api.asarray, (self.get(),))
+
+    def __getitem__(self, key):
+        return _api._indexing.getitem(self, key)
+
+    def __setitem__(self, key, value):
+        _api._indexing.setitem(self, key, value)
+
+    # ------------------------------------------------------------------ NumPy interop
+    def __array_ufunc__(self, uf, method, *inputs, **kwargs):
+        f = getattr(_api, uf.__name__, None)
+        if f is None:
+            return NotImplemented
+        if method == "__call__":
+            return f(*inputs, **kwargs)
+        m = getattr(f, method, None)
+        return NotImplemented if m is None else m(*inputs, **kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        mod = func.__module__ or ""
+        name = func.__name__
+        target = _api
+        if mod.startswith("numpy.linalg"):
+            target = getattr(_api, "linalg", None)
+        elif mod.startswith("numpy.fft"):
+            target = getattr(_api, "fft", None)
+        f = getattr(target, name, None) if target is not None else None
+        if f is None or not callable(f):
+            return NotImplemented
+        return f(*args, **kwargs)
+
+    # ------------------------------------------------------------------ methods
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        return _api.astype(self, dtype, copy=copy, casting=casting)
+
+    def copy(self, order="C"):
+        return self._copy()
+
+    def fill(self, value):
+        self._assign_from(value)
+
+    def reshape(self, *shape, order="C", copy=None):
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = shape[0]
+        return _api.reshape(self, shape, order=order, copy=copy)
+
+    def ravel(self, order="C"):
+        return _api.ravel(self, order=order)
+
+    def flatten(self, order="C"):
+        return _api.reshape(self._copy(), (-1,), order=order)
+
+    def transpose(self, *axes):
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        return _api.transpose(self, axes if axes else None)
+
+    def swapaxes(self, axis1, axis2):
+        return _api.swapaxes(self, axis1, axis2)
+
+    def squeeze(self, axis=None):
+        return _api.squeeze(self, axis=axis)
+
+    def conj(self):
+        return _api.conjugate(self)
+
+    conjugate = conj
+
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False, **kw):
+        return _api.sum(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, **kw)
+
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False, **kw):
+        return _api.prod(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, **kw)
+
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False, **kw):
+        return _api.mean(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, **kw)
+
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, **kw):
+        return _api.var(self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                        **kw)
+
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, **kw):
+        return _api.std(self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                        **kw)
+
+    def min(self, axis=None, out=None, keepdims=False, **kw):
+        return _api.min(self, axis=axis, out=out, keepdims=keepdims, **kw)
+
+    def max(self, axis=None, out=None, keepdims=False, **kw):
+        return _api.max(self, axis=axis, out=out, keepdims=keepdims, **kw)
+
+    def argmin(self, axis=None, out=None, *, keepdims=False):
+        return _api.argmin(self, axis=axis, out=out, keepdims=keepdims)
+
+    def argmax(self, axis=None, out=None, *, keepdims=False):
+        return _api.argmax(self, axis=axis, out=out, keepdims=keepdims)
+
+    def any(self, axis=None, out=None, keepdims=False, **kw):
+        return _api.any(self, axis=axis, out=out, keepdims=keepdims, **kw)
+
+    def all(self, axis=None, out=None, keepdims=False, **kw):
+        return _api.all(self, axis=axis, out=out, keepdims=keepdims, **kw)
+
+    def cumsum(self, axis=None, dtype=None, out=None):
+        return _api.cumsum(self, axis=axis, dtype=dtype, out=out)
+
+    def cumprod(self, axis=None, dtype=None, out=None):
+        return _api.cumprod(self, axis=axis, dtype=dtype, out=out)
+
+    def round(self, decimals=0, out=None):
+        return _api.round(self, decimals=decimals, out=out)
+
+    def clip(self, min=None, max=None, out=None, **kw):
+        return _api.clip(self, min, max, out=out, **kw)
+
+    def dot(self, b, out=None):
+        return _api.dot(self, b, out=out)
+
+
+def _host_view(a: ndarray) -> np.ndarray:
+    n = a._leaf()
+    from ._device import backend
+    be = backend(n.device)
+    hv = getattr(be, "host_view", None)
+    return hv(n) if hv is not None else be.to_numpy(n)
+
+
+def _binary(name, reflected=False):
+    def op(self, other):
+        if not _operand_ok(other):
+            return NotImplemented
+        return _api._elementwise.apply(name, other, self) if reflected else \
+            _api._elementwise.apply(name, self, other)
+    op.__name__ = name
+    return op
+
+
+def _inplace(name):
+    def op(self, other):
+        if not _operand_ok(other):
+            return NotImplemented
+        r = _api._elementwise.apply(name, self, other)
+        if not D.can_cast(r.dtype, self.dtype, "same_kind"):
+            raise TypeError(f"Cannot cast ufunc '{name}' output from {r.dtype!r} to "
+                            f"{self.dtype!r} with casting rule 'same_kind'")
+        if r.shape != self.shape:
+            raise ValueError(f"non-broadcastable output operand with shape {self.shape} "
+                             f"doesn't match the broadcast shape {r.shape}")
+        node = ir.cast(r._node, self.dtype)
+        del r
+        self._set_node(node)
+        return self
+    op.__name__ = name
+    return op
+
+
+def _operand_ok(x) -> bool:
+    return isinstance(x, (ndarray, int, float, complex, bool, np.generic, np.ndarray, list,
+                          tuple))
+
+
+def _unary(name):
+    def op(self):
+        return _api._elementwise.apply(name, self)
+    op.__name__ = name
+    return op
+
+
+for _dunder, _name in [("add", "add"), ("sub", "subtract"), ("mul", "multiply"),
+                       ("truediv", "divide"), ("floordiv", "floor_divide"),
+                       ("mod", "remainder"), ("pow", "power"), ("lshift", "left_shift"),
+                       ("rshift", "right_shift"), ("and", "bitwise_and"),
+                       ("or", "bitwise_or"), ("xor", "bitwise_xor")]:
+    setattr(ndarray, f"__{_dunder}__", _binary(_name))
+    setattr(ndarray, f"__r{_dunder}__", _binary(_name, reflected=True))
+    setattr(ndarray, f"__i{_dunder}__", _inplace(_name))
+for _dunder, _name in [("lt", "less"), ("le", "less_equal"), ("gt", "greater"),
+                       ("ge", "greater_equal"), ("eq", "equal"), ("ne", "not_equal")]:
+    setattr(ndarray, f"__{_dunder}__", _binary(_name))
+for _dunder, _name in [("neg", "negative"), ("pos", "positive"), ("abs", "absolute"),
+                       ("invert", "invert")]:
+    setattr(ndarray, f"__{_dunder}__", _unary(_name))
+
+
+def _matmul(self, other):
+    if not _operand_ok(other):
+        return NotImplemented
+    return _api.matmul(self, other)
+
+
+def _rmatmul(self, other):
+    if not _operand_ok(other):
+        return NotImplemented
+    return _api.matmul(other, self)
+
+
+def _imatmul(self, other):
+    r = _api.matmul(self, other)
+    if r.shape != self.shape:
+        raise ValueError("matmul: in-place result must keep the array's shape")
+    self._set_node(ir.cast(r._node, self.dtype))
+    return self
+
+
+def _divmod(self, other):
+    if not _operand_ok(other):
+        return NotImplemented
+    return _api.divmod(self, other)
+
+
+def _rdivmod(self, other):
+    if not _operand_ok(other):
+        return NotImplemented
+    return _api.divmod(other, self)
+
+
+ndarray.__matmul__ = _matmul
+ndarray.__rmatmul__ = _rmatmul
+ndarray.__imatmul__ = _imatmul
+ndarray.__divmod__ = _divmod
+ndarray.__rdivmod__ = _rdivmod

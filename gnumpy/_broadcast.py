@@ -1,0 +1,46 @@
+"""Broadcasting: the ONE place where shapes are broadcast together.
+
+Examples
+--------
+>>> broadcast_shapes((3, 1), (4,))
+(3, 4)
+"""
+from __future__ import annotations
+
+
+def broadcast_shapes(*shapes) -> tuple:
+    """NumPy's ``broadcast_shapes``: the common shape, or ValueError naming the shapes."""
+    if len(shapes) == 1:
+        return tuple(shapes[0])
+    ndim = max((len(s) for s in shapes), default=0)
+    out = [1] * ndim
+    for s in shapes:
+        off = ndim - len(s)
+        for i, d in enumerate(s):
+            j = off + i
+            o = out[j]
+            if d == o or d == 1:
+                continue
+            if o == 1:
+                out[j] = d
+            else:
+                raise ValueError("operands could not be broadcast together with shapes "
+                                 + " ".join(_fmt(s) for s in shapes))
+    return tuple(out)
+
+
+def _fmt(shape) -> str:
+    return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def broadcast_to_check(shape, target) -> None:
+    """Raise ValueError unless `shape` broadcasts to exactly `target`."""
+    if len(shape) > len(target):
+        raise ValueError(f"cannot broadcast a non-scalar to a scalar array" if not target else
+                         f"input operand has more dimensions than allowed by the axis remapping")
+    off = len(target) - len(shape)
+    for i, d in enumerate(shape):
+        if d != 1 and d != target[off + i]:
+            raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                             f"[original->remapped]: {_fmt(shape)} and requested shape "
+                             f"{_fmt(target)}")

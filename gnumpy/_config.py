@@ -1,0 +1,112 @@
+"""All of gnumpy's options and environment variables, in one place.
+
+Nothing else in the package reads ``os.environ``.  Each option declares whether it changes
+generated code; those options are folded into kernel cache keys by ``codegen_items()``.
+
+Use ``gnumpy.config.<name>`` to read an option, ``gnumpy.config.set(name=value)`` to change
+it, or ``with gnumpy.config.override(name=value):`` to change it for a block.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass
+from typing import Any, Callable
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    env: str | None
+    default: Any
+    parse: Callable[[str], Any]
+    codegen: bool          # True: the value changes generated CUDA code (part of cache keys)
+    doc: str
+
+
+def _bool(s: str) -> bool:
+    return s.strip().lower() in ("1", "true", "yes", "on")
+
+
+def _cache_dir_default() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "gnumpy")
+
+
+_OPTIONS = [
+    Option("device", "GNUMPY_DEVICE", "auto", str, False,
+           "'auto' (CUDA when a GPU and driver are usable, else CPU), 'cpu' or 'cuda'."),
+    Option("max_graph_nodes", "GNUMPY_MAX_GRAPH_NODES", 384, int, False,
+           "A lazy expression larger than this many nodes is materialized when it is built "
+           "(bounds memory and recursion in long Python loops)."),
+    Option("allow_implicit_host", "GNUMPY_ALLOW_IMPLICIT_HOST", True, _bool, False,
+           "False makes implicit device-to-host conversion (__array__, numpy calls) raise "
+           "TypeError, as CuPy does; .get() and gnumpy.asnumpy() always work."),
+    Option("cache_dir", "GNUMPY_CACHE_DIR", None, str, False,
+           "Directory of the on-disk kernel cache (default: <user cache dir>/gnumpy)."),
+    Option("disk_cache", "GNUMPY_DISK_CACHE", True, _bool, False,
+           "Use the on-disk cubin cache."),
+    Option("disk_cache_max_bytes", "GNUMPY_DISK_CACHE_MAX_BYTES", 1 << 30, int, False,
+           "Size bound of the on-disk kernel cache; least recently used entries are evicted."),
+    Option("pool_limit", "GNUMPY_POOL_LIMIT", 0, int, False,
+           "Upper bound in bytes on device memory taken from the pool (0: no limit)."),
+    Option("block_size", "GNUMPY_BLOCK_SIZE", 256, int, True,
+           "Threads per block of elementwise and reduction kernels."),
+    Option("vector_loads", "GNUMPY_VECTOR_LOADS", True, _bool, True,
+           "Use 16-byte vector loads and stores on contiguous, aligned data."),
+]
+
+_BY_NAME = {o.name: o for o in _OPTIONS}
+
+
+class Config:
+    """The live option values (read from the environment once, at import)."""
+
+    def __init__(self) -> None:
+        values = {}
+        for o in _OPTIONS:
+            raw = os.environ.get(o.env) if o.env else None
+            values[o.name] = o.parse(raw) if raw not in (None, "") else o.default
+        if values["cache_dir"] is None:
+            values["cache_dir"] = _cache_dir_default()
+        object.__setattr__(self, "_values", values)
+        object.__setattr__(self, "_generation", 0)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(f"gnumpy.config has no option {name!r}") from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        self.set(**{name: value})
+
+    def set(self, **kw: Any) -> None:
+        for name, value in kw.items():
+            if name not in _BY_NAME:
+                raise AttributeError(f"gnumpy.config has no option {name!r}")
+            self._values[name] = value
+        object.__setattr__(self, "_generation", self._generation + 1)
+
+    @contextlib.contextmanager
+    def override(self, **kw: Any):
+        old = {k: self._values[k] for k in kw if k in _BY_NAME}
+        self.set(**kw)
+        try:
+            yield self
+        finally:
+            self.set(**old)
+
+    def codegen_items(self) -> tuple:
+        """(name, value) of every option that changes generated code, for cache keys."""
+        return tuple((o.name, self._values[o.name]) for o in _OPTIONS if o.codegen)
+
+    def describe(self) -> str:
+        return "\n".join(f"{o.name} = {self._values[o.name]!r}  ({o.env}): {o.doc}"
+                         for o in _OPTIONS)
+
+    def __repr__(self) -> str:
+        return "gnumpy.config(" + ", ".join(f"{k}={v!r}" for k, v in self._values.items()) + ")"
+
+
+config = Config()

@@ -1,0 +1,112 @@
+"""Devices: which backend an array lives on, and the default device.
+
+A ``Device`` is 'cpu' or 'cuda:N'.  CUDA is the default when a GPU and driver are usable,
+CPU otherwise; ``GNUMPY_DEVICE`` (``gnumpy.config.device``) forces one.  Backends are
+created lazily, one per device, by ``backend(device)``.
+"""
+from __future__ import annotations
+
+from ._config import config
+
+
+class Device:
+    """An Array API device object: ``Device('cpu')`` or ``Device('cuda', 0)``.
+
+    Examples
+    --------
+    >>> Device("cuda:1")
+    Device('cuda:1')
+    """
+
+    __slots__ = ("kind", "id", "_hash")
+
+    def __init__(self, kind="cpu", id=None):
+        if isinstance(kind, Device):
+            kind, id = kind.kind, kind.id
+        elif isinstance(kind, str) and ":" in kind:
+            kind, _, num = kind.partition(":")
+            id = int(num)
+        if kind not in ("cpu", "cuda"):
+            raise ValueError(f"unknown device {kind!r}: expected 'cpu' or 'cuda[:N]'")
+        self.kind = kind
+        self.id = 0 if id is None else int(id)
+        self._hash = hash((self.kind, self.id))
+
+    def __eq__(self, other):
+        if isinstance(other, str):
+            try:
+                other = Device(other)
+            except ValueError:
+                return False
+        return isinstance(other, Device) and other.kind == self.kind and other.id == self.id
+
+    def __hash__(self):
+        return self._hash
+
+    def __str__(self):
+        return "cpu" if self.kind == "cpu" else f"cuda:{self.id}"
+
+    def __repr__(self):
+        return f"Device('{self}')"
+
+
+CPU = Device("cpu")
+_backends: dict = {}
+_default = None
+
+
+def cuda_available() -> bool:
+    from .backends import cuda_probe
+    return cuda_probe.device_count()[0] > 0
+
+
+def default_device() -> Device:
+    global _default
+    if _default is None:
+        want = config.device
+        if want == "cpu":
+            _default = CPU
+        elif want.startswith("cuda"):
+            _default = Device(want)
+            backend(_default)  # fail now, with the reason, if CUDA is unusable
+        elif want == "auto":
+            _default = Device("cuda", 0) if cuda_available() else CPU
+        else:
+            raise ValueError(f"GNUMPY_DEVICE must be 'auto', 'cpu' or 'cuda', not {want!r}")
+    return _default
+
+
+def as_device(device) -> Device:
+    """Normalize a device argument (None means the default device)."""
+    if device is None:
+        return default_device()
+    if isinstance(device, Device):
+        return device
+    if isinstance(device, str):
+        return Device(device)
+    raise ValueError(f"unsupported device {device!r}")
+
+
+def backend(device: Device):
+    """The backend object of `device` (created on first use)."""
+    b = _backends.get(device)
+    if b is None:
+        if device.kind == "cpu":
+            from .backends.cpu import CpuBackend
+            b = CpuBackend(device)
+        else:
+            from .backends.cuda import CudaBackend
+            b = CudaBackend(device)
+        _backends[device] = b
+    return b
+
+
+def all_devices() -> list:
+    devs = [CPU]
+    try:
+        from .backends import cuda_probe
+        n = cuda_probe.device_count()[0]
+    except Exception:
+        n = 0
+    devs.extend(Device("cuda", i) for i in range(n))
+    return devs

@@ -1,0 +1,169 @@
+"""The scheduler: partition what must be materialized into fusible groups, in order.
+
+The only place that decides what runs.  Rules:
+
+* Nodes that need a buffer ("M nodes"): the requested roots, every REDUCE and BARRIER node,
+  and the lazy sources of BARRIER nodes (non-fusible ops read materialized inputs).
+* Elementwise nodes and views are never materialized on their own: every group that needs
+  one recomputes it inline (a view becomes index arithmetic), so `sum((x-y)**2)` is one group.
+* A REDUCE group carries its elementwise prologue (the subgraph under it) and, as extra
+  outputs, the elementwise roots of the reduction's shape that depend on it alone and not
+  through a view (its epilogue: `mean` = sum / n, `var`, `std`).
+* Elementwise roots with the same shape, device and level come out of one group.
+* Levels order the groups: a REDUCE/BARRIER runs after the groups it depends on; at each
+  level reductions and barriers run before elementwise groups.
+"""
+from __future__ import annotations
+
+from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
+
+
+class Group:
+    """One unit of work for a backend: a fused kernel (or a non-fusible op)."""
+
+    __slots__ = ("kind", "outputs", "reduce", "barrier", "device", "level")
+
+    def __init__(self, kind, outputs, device, level, reduce=None, barrier=None):
+        self.kind = kind          # 'elementwise' | 'reduce' | 'barrier'
+        self.outputs = outputs    # nodes this group realizes (writes a buffer for)
+        self.device = device
+        self.level = level
+        self.reduce = reduce      # the REDUCE node of a reduce group
+        self.barrier = barrier    # the BARRIER node of a barrier group
+
+    def __repr__(self) -> str:
+        outs = ", ".join(f"{o.dtype}{list(o.shape)}" for o in self.outputs)
+        return f"<Group {self.kind} level={self.level} -> {outs}>"
+
+
+def _collect(roots):
+    """All lazy nodes reachable from `roots` (iterative DFS; stops at leaves)."""
+    seen = {}
+    stack = list(roots)
+    while stack:
+        n = stack.pop()
+        i = id(n)
+        if i in seen:
+            continue
+        seen[i] = n
+        for s in n.srcs:
+            if s.kind != LEAF and id(s) not in seen:
+                stack.append(s)
+    return seen
+
+
+def _deps(n):
+    """REDUCE/BARRIER nodes an elementwise/reduce node reads through fusible nodes.
+
+    Returns {id: (node, under_view)}; under_view is True when some path reaches the node
+    through a VIEW (then it cannot be an epilogue input)."""
+    out = {}
+    seen = set()
+    stack = [(s, False) for s in n.srcs]
+    while stack:
+        m, uv = stack.pop()
+        k = m.kind
+        if k == LEAF or k == SCALAR or k == IOTA:
+            continue
+        if k == REDUCE or k == BARRIER:
+            prev = out.get(id(m))
+            out[id(m)] = (m, uv or (prev[1] if prev else False))
+            continue
+        key = (id(m), uv)
+        if key in seen:
+            continue
+        seen.add(key)
+        child_uv = uv or k == VIEW
+        for s in m.srcs:
+            stack.append((s, child_uv))
+    return out
+
+
+def schedule(roots) -> list:
+    """Ordered groups that materialize every node in `roots`."""
+    roots = [r for r in dict.fromkeys(roots) if r.kind != LEAF]
+    if not roots:
+        return []
+    nodes = _collect(roots)
+    must = {id(r): r for r in roots}
+    for n in nodes.values():
+        if n.kind == REDUCE or n.kind == BARRIER:
+            must[id(n)] = n
+            if n.kind == BARRIER:
+                for s in n.srcs:
+                    if s.kind != LEAF:
+                        must[id(s)] = s
+
+    deps = {}
+    for i, n in must.items():
+        if n.kind == BARRIER:
+            deps[i] = {id(s): (s, False) for s in n.srcs if s.kind != LEAF}
+        else:
+            deps[i] = _deps(n)
+
+    # levels, iteratively in dependency order
+    level = {}
+    for i0, n0 in must.items():
+        if i0 in level:
+            continue
+        stack = [(i0, n0)]
+        while stack:
+            i, n = stack[-1]
+            if i in level:
+                stack.pop()
+                continue
+            pending = [(j, m) for j, (m, _) in deps[i].items() if j not in level]
+            if pending:
+                for j, m in pending:
+                    if j not in deps:  # a source reached that is not an M node: cannot be
+                        deps[j] = _deps(m) if m.kind != BARRIER else {}
+                    stack.append((j, m))
+                continue
+            base = max((level[j] for j in deps[i]), default=0)
+            level[i] = base + 1 if n.kind in (REDUCE, BARRIER) else base
+            stack.pop()
+
+    # epilogues: elementwise M nodes that depend on exactly one reduction, not via a view
+    epilogue = {}   # reduce id -> [nodes]
+    absorbed = set()
+    for i, n in must.items():
+        if n.kind in (REDUCE, BARRIER) or n.kind == VIEW:
+            continue
+        d = deps[i]
+        if len(d) == 1:
+            (j, (r, uv)), = d.items()
+            if r.kind == REDUCE and not uv and r.shape == n.shape and r.device == n.device:
+                epilogue.setdefault(j, []).append(n)
+                absorbed.add(i)
+
+    needs_buffer = set()
+    for i, n in must.items():
+        if i in absorbed:
+            continue
+        for j in deps[i]:
+            needs_buffer.add(j)
+    for r in roots:
+        needs_buffer.add(id(r))
+
+    groups = []
+    ew_groups = {}
+    for i, n in must.items():
+        if i in absorbed:
+            continue
+        lv = level[i]
+        if n.kind == REDUCE:
+            outs = ([n] if i in needs_buffer else []) + epilogue.get(i, [])
+            groups.append(((lv, 0, len(groups)), Group("reduce", outs, n.device, lv, reduce=n)))
+        elif n.kind == BARRIER:
+            groups.append(((lv, 0, len(groups)), Group("barrier", [n], n.device, lv,
+                                                       barrier=n)))
+        else:
+            key = (lv, n.shape, n.device)
+            g = ew_groups.get(key)
+            if g is None:
+                g = Group("elementwise", [], n.device, lv)
+                ew_groups[key] = g
+                groups.append(((lv, 1, len(groups)), g))
+            g.outputs.append(n)
+    groups.sort(key=lambda t: t[0])
+    return [g for _, g in groups]

@@ -1,0 +1,227 @@
+"""The lazy IR: immutable expression nodes (op, dtype, shape, srcs, arg).
+
+Node kinds:
+
+* ``LEAF``    a materialized strided layout over a backend buffer (``buf``, ``strides``,
+              ``offset``, strides in elements).  Any node becomes a LEAF when it is
+              materialized: it drops its sources, so long chains do not pin memory, and every
+              consumer sees the result (nothing is computed twice).
+* ``SCALAR``  a constant of some shape (a Python/NumPy scalar, ``zeros``, ``full``); its
+              value is a kernel parameter, never part of a kernel's source or cache key.
+* ``IOTA``    an index-valued int64 layout: value ``offset + sum(i[d] * strides[d])``
+              (``arange``, ``eye``, ``tril`` masks); view ops fold into it like a LEAF.
+* ``EW``      an elementwise op from the op table (or ``astype``/``where``); all sources
+              have exactly the node's shape and the op's input dtypes (the API layer casts
+              and broadcasts explicitly).
+* ``VIEW``    an index map over one lazy source: broadcast, permute, slice or reshape.
+              Views of LEAF/IOTA/SCALAR nodes fold into a new layout at once.
+* ``REDUCE``  a reduction over ``axes`` (``arg = (rop, axes, keepdims)``).
+* ``BARRIER`` a non-fusible op (scan, matmul, ...) that reads materialized sources.
+
+Constructors check nothing the API layer promised (equal shapes and dtypes); they are the
+strict layer under the NumPy-semantics layer.  ``size`` bounds graph growth: a node whose
+graph exceeds ``config.max_graph_nodes`` is materialized as soon as it is built.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .._config import config
+from . import layout as L
+
+LEAF, SCALAR, IOTA, EW, VIEW, REDUCE, BARRIER = range(7)
+KIND_NAMES = ("leaf", "scalar", "iota", "ew", "view", "reduce", "barrier")
+
+
+class Node:
+    __slots__ = ("kind", "op", "dtype", "shape", "srcs", "arg", "size", "device",
+                 "buf", "strides", "offset", "__weakref__")
+
+    def __init__(self, kind, op, dtype, shape, srcs, arg, device, size=1):
+        self.kind = kind
+        self.op = op
+        self.dtype = dtype
+        self.shape = shape
+        self.srcs = srcs
+        self.arg = arg
+        self.device = device
+        self.size = size
+        self.buf = None
+        self.strides = None
+        self.offset = 0
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def lazy(self) -> bool:
+        return self.kind != LEAF
+
+    def realize(self, buf, strides, offset=0) -> None:
+        """Turn this node into a LEAF holding `buf` (drops the sources)."""
+        self.kind = LEAF
+        self.op = "leaf"
+        self.srcs = ()
+        self.arg = None
+        self.size = 1
+        self.buf = buf
+        self.strides = tuple(strides)
+        self.offset = offset
+
+    def __repr__(self) -> str:
+        return (f"<Node {KIND_NAMES[self.kind]}:{self.op} {self.dtype} {self.shape}"
+                f"{'' if self.arg is None else ' ' + repr(self.arg)}>")
+
+
+def _size(srcs) -> int:
+    return 1 + sum(s.size for s in srcs)
+
+
+def _bounded(node: Node) -> Node:
+    if node.size > config.max_graph_nodes:
+        from .realize import materialize
+        materialize([node])
+    return node
+
+
+# ------------------------------------------------------------------ leaves and constants
+
+def leaf(buf, dtype, shape, strides, offset, device) -> Node:
+    n = Node(LEAF, "leaf", dtype, tuple(shape), (), None, device)
+    n.buf = buf
+    n.strides = tuple(strides)
+    n.offset = offset
+    return n
+
+
+def scalar_value(value, dtype: np.dtype):
+    """`value` converted to a NumPy scalar of `dtype` (C-style conversion, no warnings)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            if dtype.kind in "iub" and isinstance(value, (float, complex, np.floating,
+                                                          np.complexfloating)):
+                return np.array(value).astype(dtype)[()]
+            if dtype.kind in "iu" and isinstance(value, int) and not isinstance(value, bool):
+                # wrap out-of-range ints like a C cast (callers range-check weak ints first)
+                info = np.iinfo(dtype)
+                span = int(info.max) - int(info.min) + 1
+                value = (value - int(info.min)) % span + int(info.min)
+            return dtype.type(value)
+
+
+def scalar(value, dtype, shape, device) -> Node:
+    return Node(SCALAR, "scalar", dtype, tuple(shape), (), scalar_value(value, dtype), device)
+
+
+def iota(shape, strides, offset, device) -> Node:
+    n = Node(IOTA, "iota", np.dtype(np.int64), tuple(shape), (), None, device)
+    n.strides = tuple(strides)
+    n.offset = offset
+    return n
+
+
+def axis_iota(shape, axis, device) -> Node:
+    """int64 node whose value is the index along `axis`."""
+    strides = [0] * len(shape)
+    strides[axis] = 1
+    return iota(shape, strides, 0, device)
+
+
+# ------------------------------------------------------------------ elementwise
+
+def ew(op: str, dtype, srcs, arg=None) -> Node:
+    s0 = srcs[0]
+    return _bounded(Node(EW, op, dtype, s0.shape, tuple(srcs), arg, s0.device, _size(srcs)))
+
+
+def cast(src: Node, dtype) -> Node:
+    if src.dtype == dtype:
+        return src
+    if src.kind == SCALAR:
+        return scalar(src.arg, dtype, src.shape, src.device)
+    return ew("astype", dtype, (src,))
+
+
+def where(cond: Node, a: Node, b: Node) -> Node:
+    return ew("where", a.dtype, (cond, a, b))
+
+
+# ------------------------------------------------------------------ views
+
+def view(src: Node, vkind: str, arg, shape) -> Node:
+    """An index map over `src`; folds into LEAF/IOTA/SCALAR sources at once.
+
+    vkind: 'broadcast' (to `shape`), 'permute' (arg = axes), 'slice' (arg = one
+    (start, step) per dim, `shape` the new sizes) or 'reshape' (to `shape`, C order).
+    """
+    shape = tuple(shape)
+    k = src.kind
+    if k == SCALAR:
+        return Node(SCALAR, "scalar", src.dtype, shape, (), src.arg, src.device)
+    if k == LEAF or k == IOTA:
+        folded = L.fold(src.shape, src.strides, src.offset, vkind, arg, shape)
+        if folded is not None:
+            st, off = folded
+            if k == LEAF:
+                return leaf(src.buf, src.dtype, shape, st, off, src.device)
+            return iota(shape, st, off, src.device)
+    return _bounded(Node(VIEW, vkind, src.dtype, shape, (src,), arg, src.device,
+                         src.size + 1))
+
+
+def broadcast(src: Node, shape) -> Node:
+    shape = tuple(shape)
+    return src if src.shape == shape else view(src, "broadcast", None, shape)
+
+
+def reshape(src: Node, shape) -> Node:
+    shape = tuple(shape)
+    return src if src.shape == shape else view(src, "reshape", None, shape)
+
+
+def permute(src: Node, axes) -> Node:
+    axes = tuple(axes)
+    if axes == tuple(range(len(axes))):
+        return src
+    return view(src, "permute", axes, tuple(src.shape[a] for a in axes))
+
+
+def virtual_layout(node: Node):
+    """(strides, offset) the node has or will have once materialized (lazy results are
+    C-contiguous); None if a view chain above it cannot be expressed with strides."""
+    chain = []
+    n = node
+    while n.kind == VIEW:
+        chain.append(n)
+        n = n.srcs[0]
+    if n.kind in (LEAF, IOTA):
+        st, off = n.strides, n.offset
+    else:
+        st, off = L.c_strides(n.shape), 0
+    shape = n.shape
+    for v in reversed(chain):
+        r = L.fold(shape, st, off, v.op, v.arg, v.shape)
+        if r is None:
+            return None
+        st, off = r
+        shape = v.shape
+    return st, off
+
+
+# ------------------------------------------------------------------ reductions and barriers
+
+def reduce(rop: str, src: Node, axes: tuple, keepdims: bool, dtype) -> Node:
+    shape = tuple((1 if i in axes else d) for i, d in enumerate(src.shape) if keepdims or
+                  i not in axes)
+    return _bounded(Node(REDUCE, "reduce", dtype, shape, (src,), (rop, tuple(axes),
+                                                                   bool(keepdims)),
+                         src.device, src.size + 1))
+
+
+def barrier(bop: str, srcs, arg, dtype, shape) -> Node:
+    return Node(BARRIER, bop, dtype, tuple(shape), tuple(srcs), arg, srcs[0].device,
+                _size(srcs))

@@ -1,0 +1,133 @@
+"""Strided layouts: shapes, element strides and offsets, and folding view ops into them.
+
+A materialized array (or an index-valued ``iota`` node) is a strided layout over memory:
+element ``i`` lives at ``offset + sum(i[d] * strides[d])`` (strides in elements, not bytes).
+View ops (broadcast, permute, slice, reshape) fold into a new layout without copying; a
+reshape that cannot be expressed with strides returns None (the caller then copies).
+"""
+from __future__ import annotations
+
+
+def prod(shape) -> int:
+    p = 1
+    for d in shape:
+        p *= d
+    return p
+
+
+def c_strides(shape) -> tuple:
+    """C-order element strides of `shape`."""
+    out = [0] * len(shape)
+    acc = 1
+    for i in range(len(shape) - 1, -1, -1):
+        out[i] = acc
+        acc *= shape[i] if shape[i] > 0 else 1
+    return tuple(out)
+
+
+def is_c_contiguous(shape, strides) -> bool:
+    acc = 1
+    for d, s in zip(reversed(shape), reversed(strides)):
+        if d == 0:
+            return True
+        if d != 1 and s != acc:
+            return False
+        acc *= d
+    return True
+
+
+def fold_broadcast(shape, strides, newshape):
+    off = len(newshape) - len(shape)
+    out = [0] * len(newshape)
+    for i, (d, s) in enumerate(zip(shape, strides)):
+        out[off + i] = 0 if (d == 1 and newshape[off + i] != 1) else s
+    return tuple(out)
+
+
+def fold_permute(strides, axes):
+    return tuple(strides[a] for a in axes)
+
+
+def fold_slice(strides, offset, starts_steps):
+    """starts_steps: one (start, step) per dim; returns (strides, offset)."""
+    off = offset
+    out = []
+    for s, (start, step) in zip(strides, starts_steps):
+        off += start * s
+        out.append(s * step)
+    return tuple(out), off
+
+
+def fold_reshape(shape, strides, newshape):
+    """New strides for a C-order reshape without copying, or None (NumPy's algorithm)."""
+    if prod(shape) == 0 or prod(shape) == 1:
+        return c_strides(newshape) if prod(shape) == 0 else tuple(0 for _ in newshape)
+    old = [(d, s) for d, s in zip(shape, strides) if d != 1]
+    oshape = [d for d, _ in old]
+    ostr = [s for _, s in old]
+    on, nn = len(oshape), len(newshape)
+    nstr = [0] * nn
+    oi, oj, ni, nj = 0, 1, 0, 1
+    while ni < nn and oi < on:
+        np_, op_ = newshape[ni], oshape[oi]
+        while np_ != op_:
+            if np_ < op_:
+                np_ *= newshape[nj]
+                nj += 1
+            else:
+                op_ *= oshape[oj]
+                oj += 1
+        for ok in range(oi, oj - 1):
+            if ostr[ok] != oshape[ok + 1] * ostr[ok + 1]:
+                return None
+        nstr[nj - 1] = ostr[oj - 1]
+        for nk in range(nj - 1, ni, -1):
+            nstr[nk - 1] = nstr[nk] * newshape[nk]
+        ni, nj = nj, nj + 1
+        oi, oj = oj, oj + 1
+    last = nstr[ni - 1] if ni >= 1 else 1
+    for nk in range(ni, nn):
+        nstr[nk] = last
+    return tuple(nstr)
+
+
+def fold(shape, strides, offset, vkind, arg, newshape):
+    """Apply one view op to a strided layout: (strides, offset) or None if impossible."""
+    if vkind == "broadcast":
+        return fold_broadcast(shape, strides, newshape), offset
+    if vkind == "permute":
+        return fold_permute(strides, arg), offset
+    if vkind == "slice":
+        return fold_slice(strides, offset, arg)
+    if vkind == "reshape":
+        st = fold_reshape(shape, strides, newshape)
+        return None if st is None else (st, offset)
+    raise ValueError(vkind)
+
+
+def extent(shape, strides, offset):
+    """(lowest, highest) element index a layout touches (None for empty layouts)."""
+    if prod(shape) == 0:
+        return None
+    lo = hi = offset
+    for d, s in zip(shape, strides):
+        if s > 0:
+            hi += (d - 1) * s
+        else:
+            lo += (d - 1) * s
+    return lo, hi
+
+
+def normalize_slice(sl: slice, size: int):
+    """(start, step, length) of a slice over an axis of `size` (Python semantics)."""
+    start, stop, step = sl.indices(size)
+    if step > 0:
+        n = max(0, (stop - start + step - 1) // step)
+    else:
+        n = max(0, (start - stop - step - 1) // (-step))
+    return start, step, n
+
+
+def ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+

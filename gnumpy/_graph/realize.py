@@ -1,0 +1,139 @@
+"""Materialization: schedule lazy nodes into groups and run them on their backends.
+
+``materialize(nodes)`` is the single entry point every materialization point goes through
+(host conversion, printing, DLPack export, non-fusible ops, aliasing writes, explicit
+``gnumpy.evaluate`` and the graph-size bound).  ``stats`` counts the groups that ran, which
+tests use to check fusion.
+"""
+from __future__ import annotations
+
+import weakref
+
+from .fuse import schedule
+from .ir import BARRIER, EW, LEAF, REDUCE
+
+
+class Stats:
+    """Counters of materialization work (reset with ``reset()``)."""
+
+    __slots__ = ("groups", "materializations", "by_kind")
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.groups = 0
+        self.materializations = 0
+        self.by_kind = {"elementwise": 0, "reduce": 0, "barrier": 0, "copy": 0}
+
+    def __repr__(self) -> str:
+        return f"Stats(groups={self.groups}, materializations={self.materializations}, " \
+               f"by_kind={self.by_kind})"
+
+
+stats = Stats()
+
+
+def materialize(nodes) -> None:
+    """Realize every lazy node in `nodes` (each becomes a LEAF holding a buffer)."""
+    todo = [n for n in nodes if n.kind != LEAF]
+    if not todo:
+        return
+    stats.materializations += 1
+    for g in schedule(todo):
+        _run(g)
+
+
+def _run(g) -> None:
+    from .._device import backend
+    stats.groups += 1
+    stats.by_kind[g.kind] += 1
+    backend(g.device).run(g)
+
+
+# ------------------------------------------------------------------ writes and their readers
+
+_pending = weakref.WeakValueDictionary()   # id -> array whose node is still lazy
+
+
+def track(arr) -> None:
+    """Remember a lazy array: a later write to a buffer it reads must materialize it first."""
+    _pending[id(arr)] = arr
+
+
+def reads_buffer(node, buf) -> bool:
+    """Does the lazy graph of `node` read memory of `buf`?"""
+    seen = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.kind == LEAF:
+            if n.buf is buf:
+                return True
+            continue
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        stack.extend(n.srcs)
+    return False
+
+
+def flush_readers(buf, skip=None) -> None:
+    """Materialize every pending array that reads `buf` (before `buf` is overwritten).
+
+    Views of a materialized base are folded into leaves (they keep sharing memory); other
+    readers are materialized together in one schedule."""
+    views, others = [], []
+    for arr in list(_pending.values()):
+        if arr is skip:
+            continue
+        n = arr._node
+        if n.kind == LEAF:
+            _pending.pop(id(arr), None)
+            continue
+        if reads_buffer(n, buf):
+            (views if arr._base is not None else others).append(arr)
+    if others:
+        materialize([a._node for a in others])
+    for a in views:
+        a._leaf()
+    for a in views + others:
+        _pending.pop(id(a), None)
+
+
+def _overlaps_unaligned(value, dest) -> bool:
+    """True when `value` reads dest's buffer other than element-for-element."""
+    seen = set()
+    stack = [(value, True)]
+    while stack:
+        n, aligned = stack.pop()
+        if n.kind == LEAF:
+            if n.buf is dest.buf and not (aligned and n.shape == dest.shape and
+                                          n.strides == dest.strides and
+                                          n.offset == dest.offset):
+                return True
+            continue
+        if n.kind == REDUCE or n.kind == BARRIER:
+            continue   # realized by an earlier group, before the write
+        if (id(n), aligned) in seen:
+            continue
+        seen.add((id(n), aligned))
+        child_aligned = aligned and n.kind == EW
+        stack.extend((s, child_aligned) for s in n.srcs)
+    return False
+
+
+def write(dest, value) -> None:
+    """Write lazy `value` (dest's shape and dtype) into the memory of LEAF `dest`."""
+    from .._device import backend
+    be = backend(dest.device)
+    if value.kind != LEAF and _overlaps_unaligned(value, dest):
+        materialize([value])
+    groups = schedule([value]) if value.kind != LEAF else []
+    last = groups[-1] if groups else None
+    fused = last is not None and last.kind == "elementwise" and last.outputs == [value]
+    for g in (groups[:-1] if fused else groups):
+        _run(g)
+    stats.groups += 1
+    stats.by_kind["elementwise" if fused else "copy"] += 1
+    be.write(dest, value, last if fused else None)

@@ -1,0 +1,230 @@
+"""The op table: every elementwise and reduction op described once.
+
+Each ``EwOp`` row gives the op's name (also its IR op name), arity, the dtypes it has loops
+for (NumPy type characters, searched in order like NumPy's ufunc type resolution), the output
+rule, the NumPy implementation (the reference meaning, used by the CPU backend), the public
+aliases, and NumPy quirks.  Public functions, ndarray dunders, both backends and the tests'
+parametrisation read this table; adding an op is one row here (plus the CUDA expression in
+``gnumpy/kernels/ops_cuda.py``) and tests.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+# loop sets, in NumPy's search order
+ALL = "?bBhHiIlLefdFD"
+NUM = "bBhHiIlLefdFD"
+INTB = "?bBhHiIlL"
+INT = "bBhHiIlL"
+FLT = "efdFD"
+RFLT = "efd"
+REAL = "?bBhHiIlLefd"
+REALNB = "bBhHiIlLefd"
+
+
+@dataclass(frozen=True)
+class EwOp:
+    name: str
+    nin: int
+    loops: str
+    np_impl: Callable
+    out: str = "same"            # 'same' | 'bool' | 'real' (complex -> its real dtype)
+    aliases: tuple = ()
+    bool_error: str | None = None   # NumPy refuses bool inputs with this TypeError message
+    int_loop: str | None = None     # integer/bool inputs use this loop (divide: 'd')
+    identity: object = None         # the ufunc's identity (for ufunc.identity / reduce)
+    reduce_op: str | None = None    # reduction IR op used by ufunc.reduce
+    doc: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+def _np_int_power(a, b):
+    """Integer power with NumPy's wraparound; negative exponents give the truncated result.
+
+    # Note: NumPy raises ValueError for negative integer exponents inside arrays; that is a
+    # data-dependent error gnumpy cannot raise eagerly, so it returns trunc(a**b) instead
+    # (0 for |a| > 1, 1 for a == 1, +-1 for a == -1). Scalar negative exponents still raise.
+    """
+    if a.dtype.kind in "iu" and b.dtype.kind == "i":
+        neg = b < 0
+        if neg.any():
+            safe_b = np.where(neg, 0, b)
+            r = np.power(a, safe_b)
+            one = np.ones_like(a)
+            alt = np.where(a == 1, one, np.where(a == -1, np.where(b % 2 == 0, one, -one) if
+                                                 a.dtype.kind == "i" else one, np.zeros_like(a)))
+            return np.where(neg, alt, r)
+    return np.power(a, b)
+
+
+def _np_real(x):
+    return np.real(x).copy() if x.dtype.kind == "c" else x.copy()
+
+
+def _np_imag(x):
+    return np.imag(x).copy() if x.dtype.kind == "c" else np.zeros_like(x)
+
+
+def _np_modf_frac(x):
+    return np.modf(x)[0]
+
+
+def _np_frexp_mant(x):
+    return np.frexp(x)[0]
+
+
+def _np_frexp_exp(x):
+    return np.frexp(x)[1]
+
+
+_ROWS = [
+    # ---- arithmetic
+    EwOp("add", 2, ALL, np.add, identity=0, reduce_op="sum"),
+    EwOp("subtract", 2, NUM, np.subtract,
+         bool_error="numpy boolean subtract, the `-` operator, is not supported, use the "
+                    "bitwise_xor, the `^` operator, or the logical_xor function instead."),
+    EwOp("multiply", 2, ALL, np.multiply, identity=1, reduce_op="prod"),
+    EwOp("divide", 2, FLT, np.divide, aliases=("true_divide",), int_loop="d"),
+    EwOp("floor_divide", 2, REALNB, np.floor_divide),
+    EwOp("remainder", 2, REALNB, np.remainder, aliases=("mod",)),
+    EwOp("fmod", 2, REALNB, np.fmod),
+    EwOp("power", 2, NUM, _np_int_power, aliases=("pow",)),
+    EwOp("float_power", 2, "dD", np.float_power),
+    EwOp("negative", 1, NUM, np.negative,
+         bool_error="The numpy boolean negative, the `-` operator, is not supported, use the "
+                    "`~` operator or the logical_not function instead."),
+    EwOp("positive", 1, NUM, np.positive, bool_error="The numpy boolean positive is not "
+                                                      "supported (use astype)."),
+    EwOp("absolute", 1, ALL, np.absolute, out="real", aliases=("abs",)),
+    EwOp("fabs", 1, RFLT, np.fabs),
+    EwOp("sign", 1, NUM, np.sign, bool_error="ufunc 'sign' did not contain a loop with "
+                                             "signature matching types bool"),
+    EwOp("square", 1, NUM, np.square),
+    EwOp("reciprocal", 1, NUM, np.reciprocal),
+    EwOp("conjugate", 1, NUM, np.conjugate, aliases=("conj",)),
+    EwOp("real", 1, ALL, _np_real, out="real"),
+    EwOp("imag", 1, ALL, _np_imag, out="real"),
+    EwOp("maximum", 2, ALL, np.maximum, reduce_op="max"),
+    EwOp("minimum", 2, ALL, np.minimum, reduce_op="min"),
+    EwOp("fmax", 2, ALL, np.fmax),
+    EwOp("fmin", 2, ALL, np.fmin),
+    EwOp("heaviside", 2, RFLT, np.heaviside),
+    EwOp("gcd", 2, INT, np.gcd, identity=0),
+    EwOp("lcm", 2, INT, np.lcm),
+    # ---- exponents, logs, roots
+    EwOp("sqrt", 1, FLT, np.sqrt),
+    EwOp("cbrt", 1, RFLT, np.cbrt),
+    EwOp("exp", 1, FLT, np.exp),
+    EwOp("exp2", 1, FLT, np.exp2),
+    EwOp("expm1", 1, FLT, np.expm1),
+    EwOp("log", 1, FLT, np.log),
+    EwOp("log2", 1, FLT, np.log2),
+    EwOp("log10", 1, FLT, np.log10),
+    EwOp("log1p", 1, FLT, np.log1p),
+    EwOp("logaddexp", 2, RFLT, np.logaddexp),
+    EwOp("logaddexp2", 2, RFLT, np.logaddexp2),
+    # ---- trigonometric and hyperbolic
+    EwOp("sin", 1, FLT, np.sin),
+    EwOp("cos", 1, FLT, np.cos),
+    EwOp("tan", 1, FLT, np.tan),
+    EwOp("arcsin", 1, FLT, np.arcsin, aliases=("asin",)),
+    EwOp("arccos", 1, FLT, np.arccos, aliases=("acos",)),
+    EwOp("arctan", 1, FLT, np.arctan, aliases=("atan",)),
+    EwOp("arctan2", 2, RFLT, np.arctan2, aliases=("atan2",)),
+    EwOp("hypot", 2, RFLT, np.hypot),
+    EwOp("sinh", 1, FLT, np.sinh),
+    EwOp("cosh", 1, FLT, np.cosh),
+    EwOp("tanh", 1, FLT, np.tanh),
+    EwOp("arcsinh", 1, FLT, np.arcsinh, aliases=("asinh",)),
+    EwOp("arccosh", 1, FLT, np.arccosh, aliases=("acosh",)),
+    EwOp("arctanh", 1, FLT, np.arctanh, aliases=("atanh",)),
+    EwOp("deg2rad", 1, RFLT, np.deg2rad, aliases=("radians",)),
+    EwOp("rad2deg", 1, RFLT, np.rad2deg, aliases=("degrees",)),
+    # ---- rounding and floating-point functions
+    EwOp("floor", 1, REAL, np.floor),
+    EwOp("ceil", 1, REAL, np.ceil),
+    EwOp("trunc", 1, REAL, np.trunc),
+    EwOp("rint", 1, FLT, np.rint),
+    EwOp("copysign", 2, RFLT, np.copysign),
+    EwOp("nextafter", 2, RFLT, np.nextafter),
+    EwOp("spacing", 1, RFLT, np.spacing),
+    EwOp("signbit", 1, RFLT, np.signbit, out="bool"),
+    EwOp("modf_frac", 1, RFLT, _np_modf_frac),
+    EwOp("frexp_mant", 1, RFLT, _np_frexp_mant),
+    EwOp("frexp_exp", 1, RFLT, _np_frexp_exp, out="int32"),
+    EwOp("ldexp", 2, RFLT, np.ldexp, extra={"second": "int"}),
+    # ---- predicates
+    EwOp("isfinite", 1, ALL, np.isfinite, out="bool"),
+    EwOp("isinf", 1, ALL, np.isinf, out="bool"),
+    EwOp("isnan", 1, ALL, np.isnan, out="bool"),
+    # ---- comparisons
+    EwOp("equal", 2, ALL, np.equal, out="bool"),
+    EwOp("not_equal", 2, ALL, np.not_equal, out="bool"),
+    EwOp("less", 2, ALL, np.less, out="bool"),
+    EwOp("less_equal", 2, ALL, np.less_equal, out="bool"),
+    EwOp("greater", 2, ALL, np.greater, out="bool"),
+    EwOp("greater_equal", 2, ALL, np.greater_equal, out="bool"),
+    # ---- logical
+    EwOp("logical_and", 2, ALL, np.logical_and, out="bool", identity=True, reduce_op="all"),
+    EwOp("logical_or", 2, ALL, np.logical_or, out="bool", identity=False, reduce_op="any"),
+    EwOp("logical_xor", 2, ALL, np.logical_xor, out="bool", identity=False),
+    EwOp("logical_not", 1, ALL, np.logical_not, out="bool"),
+    # ---- bitwise
+    EwOp("bitwise_and", 2, INTB, np.bitwise_and, identity=-1),
+    EwOp("bitwise_or", 2, INTB, np.bitwise_or, identity=0),
+    EwOp("bitwise_xor", 2, INTB, np.bitwise_xor, identity=0),
+    EwOp("invert", 1, INTB, np.invert, aliases=("bitwise_invert", "bitwise_not")),
+    EwOp("left_shift", 2, INT, np.left_shift, aliases=("bitwise_left_shift",)),
+    EwOp("right_shift", 2, INT, np.right_shift, aliases=("bitwise_right_shift",)),
+]
+
+EW_OPS: dict[str, EwOp] = {r.name: r for r in _ROWS}
+
+# Ops that are IR nodes but not public functions under their own name.
+INTERNAL_EW = ("modf_frac", "frexp_mant", "frexp_exp")
+
+# IR ops outside the table rows: 'astype' (cast) and 'where' (select), evaluated by backends.
+CAST = "astype"
+WHERE = "where"
+
+
+@dataclass(frozen=True)
+class ReduceOp:
+    name: str
+    np_impl: Callable            # numpy reduction taking (x, axis=tuple, keepdims=bool)
+    identity: object             # value for empty reductions, None when empty is an error
+
+
+def _np_argreduce(f):
+    def impl(x, axis, keepdims):
+        # axis is a tuple: one axis, or all axes (flattened index in C order)
+        if len(axis) == x.ndim and x.ndim != 1:
+            r = f(x.reshape(-1), axis=0)
+            return r.reshape((1,) * x.ndim) if keepdims else r
+        return f(x, axis=axis[0], keepdims=keepdims)
+    return impl
+
+
+REDUCE_OPS: dict[str, ReduceOp] = {r.name: r for r in [
+    ReduceOp("sum", np.sum, 0),
+    ReduceOp("prod", np.prod, 1),
+    ReduceOp("max", np.max, None),
+    ReduceOp("min", np.min, None),
+    ReduceOp("any", np.any, False),
+    ReduceOp("all", np.all, True),
+    ReduceOp("argmax", _np_argreduce(np.argmax), None),
+    ReduceOp("argmin", _np_argreduce(np.argmin), None),
+]}
+
+
+def public_names():
+    """(public name, op row) for every elementwise op and alias."""
+    for r in _ROWS:
+        if r.name in INTERNAL_EW:
+            continue
+        yield r.name, r
+        for a in r.aliases:
+            yield a, r

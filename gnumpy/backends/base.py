@@ -1,0 +1,40 @@
+"""The backend protocol every device implements.
+
+A backend never re-implements the API: it only runs groups the scheduler made (one fused
+kernel each, or one non-fusible op), moves data between host and device, and writes a
+lazy value into an existing strided destination (the write path of in-place ops).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+class Backend:
+    name = "abstract"
+
+    def __init__(self, device) -> None:
+        self.device = device
+
+    # ---- data movement
+    def from_numpy(self, arr: np.ndarray, copy: bool = True):
+        """A LEAF node holding `arr`'s data on this device."""
+        raise NotImplementedError
+
+    def to_numpy(self, node) -> np.ndarray:
+        """A host NumPy array with the values of the LEAF `node` (a fresh copy)."""
+        raise NotImplementedError
+
+    # ---- work
+    def run(self, group) -> None:
+        """Run one scheduled group; realize its outputs."""
+        raise NotImplementedError
+
+    def write(self, dest, value, group=None) -> None:
+        """Write the lazy `value` (same shape as the LEAF `dest`) into dest's memory.
+
+        `group`, when given, is the elementwise group computing `value` (its deps are
+        already realized)."""
+        raise NotImplementedError
+
+    def synchronize(self) -> None:
+        pass

@@ -1,0 +1,155 @@
+"""The CPU backend: interprets groups with a per-IR-op NumPy table.
+
+This is the living definition of every IR op: each elementwise op runs its op-table NumPy
+implementation, views are NumPy views, reductions NumPy reductions, and non-fusible ops
+(barriers) the NumPy functions in ``BARRIERS``.  Buffers are flat NumPy arrays; a LEAF is a
+strided view over one (strides in elements).
+
+# Note: floating-point warnings (divide by zero, overflow, invalid) are not emitted, as on
+# the GPU; results are NumPy's.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._graph import layout as L
+from .._graph.ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW, leaf
+from .._ops import EW_OPS, REDUCE_OPS
+from .base import Backend
+
+
+def leaf_array(node) -> np.ndarray:
+    """NumPy view of a LEAF node's memory (no copy)."""
+    buf = node.buf
+    it = node.dtype.itemsize
+    return np.ndarray(node.shape, node.dtype, buffer=buf, offset=node.offset * it,
+                      strides=tuple(s * it for s in node.strides))
+
+
+def iota_array(node) -> np.ndarray:
+    out = np.asarray(np.int64(node.offset))
+    for d, (n, s) in enumerate(zip(node.shape, node.strides)):
+        if s:
+            shp = [1] * len(node.shape)
+            shp[d] = n
+            out = out + (np.arange(n, dtype=np.int64) * s).reshape(shp)
+    return np.broadcast_to(out, node.shape)
+
+
+def view_array(v: np.ndarray, node) -> np.ndarray:
+    vk, arg, shape = node.op, node.arg, node.shape
+    if vk == "broadcast":
+        return np.broadcast_to(v, shape)
+    if vk == "permute":
+        return v.transpose(arg)
+    if vk == "slice":
+        idx = []
+        for (start, step), n in zip(arg, shape):
+            stop = start + step * n
+            idx.append(slice(start, None if stop < 0 else stop, step))
+        return v[tuple(idx)]
+    if vk == "reshape":
+        return v.reshape(shape)
+    raise ValueError(vk)
+
+
+def _cumulative(f):
+    def impl(x, arg, dtype):
+        axis, include_initial = arg
+        r = f(x, axis=axis, dtype=dtype)
+        if include_initial:
+            shp = list(r.shape)
+            shp[axis] = 1
+            init = np.full(shp, 0 if f is np.cumsum else 1, dtype=dtype)
+            r = np.concatenate([init, r], axis=axis)
+        return r
+    return impl
+
+
+BARRIERS = {
+    "cumsum": lambda srcs, arg, dt: _cumulative(np.cumsum)(srcs[0], arg, dt),
+    "cumprod": lambda srcs, arg, dt: _cumulative(np.cumprod)(srcs[0], arg, dt),
+    "matmul": lambda srcs, arg, dt: np.matmul(srcs[0], srcs[1]),
+    "concat": lambda srcs, arg, dt: np.concatenate(srcs, axis=arg),
+}
+
+
+class CpuBackend(Backend):
+    name = "cpu"
+
+    # ---- data movement
+    def from_numpy(self, arr: np.ndarray, copy: bool = True):
+        if copy or not arr.flags.c_contiguous:
+            a = np.array(arr, order="C", copy=True)
+        else:
+            a = arr
+        flat = a.reshape(-1)
+        return leaf(flat, a.dtype, a.shape, L.c_strides(a.shape), 0, self.device)
+
+    def to_numpy(self, node) -> np.ndarray:
+        return leaf_array(node).copy()
+
+    def host_view(self, node) -> np.ndarray:
+        """A read-only NumPy view of a LEAF (CPU only; used for printing and DLPack)."""
+        return leaf_array(node)
+
+    # ---- evaluation
+    def _eval(self, node, memo):
+        r = memo.get(id(node))
+        if r is not None:
+            return r
+        k = node.kind
+        if k == LEAF:
+            r = leaf_array(node)
+        elif k == SCALAR:
+            r = np.broadcast_to(np.asarray(node.arg, dtype=node.dtype), node.shape)
+        elif k == IOTA:
+            r = iota_array(node)
+        elif k == EW:
+            vals = [self._eval(s, memo) for s in node.srcs]
+            op = node.op
+            if op == "astype":
+                r = vals[0].astype(node.dtype)
+            elif op == "where":
+                r = np.where(vals[0], vals[1], vals[2])
+            else:
+                r = EW_OPS[op].np_impl(*vals)
+            r = np.asarray(r)
+            if r.dtype != node.dtype:
+                r = r.astype(node.dtype)
+        elif k == VIEW:
+            r = view_array(self._eval(node.srcs[0], memo), node)
+        elif k == REDUCE:
+            rop, axes, keepdims = node.arg
+            x = self._eval(node.srcs[0], memo)
+            r = np.asarray(REDUCE_OPS[rop].np_impl(x, axis=axes, keepdims=keepdims))
+            if r.dtype != node.dtype:
+                r = r.astype(node.dtype)
+        elif k == BARRIER:
+            vals = [self._eval(s, memo) for s in node.srcs]
+            r = np.asarray(BARRIERS[node.op](vals, node.arg, node.dtype))
+            if r.dtype != node.dtype:
+                r = r.astype(node.dtype)
+        else:
+            raise AssertionError(node)
+        memo[id(node)] = r
+        return r
+
+    def run(self, group) -> None:
+        memo = {}
+        with np.errstate(all="ignore"):
+            vals = [self._eval(o, memo) for o in group.outputs]
+        for o, v in zip(group.outputs, vals):
+            a = np.array(v, dtype=o.dtype, order="C", copy=True) if not _fresh(v, o) else v
+            o.realize(a.reshape(-1), L.c_strides(o.shape), 0)
+
+    def write(self, dest, value, group=None) -> None:
+        with np.errstate(all="ignore"):
+            v = self._eval(value, {})
+            leaf_array(dest)[...] = v
+
+
+def _fresh(v: np.ndarray, node) -> bool:
+    """True when `v` is a temporary we own (safe to keep as the node's buffer)."""
+    return (isinstance(v, np.ndarray) and v.base is None and v.flags.c_contiguous
+            and v.flags.writeable and v.dtype == node.dtype and v.shape == node.shape)
