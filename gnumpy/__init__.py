@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as _np
 
 from . import _dtypes
+from . import cuda
 from ._array import ndarray
 from ._config import config
 from ._device import Device
@@ -20,6 +21,7 @@ from ._ops import public_names as _public_names
 from ._api import _common
 from ._api import elementwise as _elementwise
 from ._api import indexing as _indexing
+from ._api import interop as _interop
 from ._api.ufunc import ufunc
 from ._api.creation import (arange, array, asarray, asnumpy, copy, empty, empty_like, eye,
                             from_dlpack, full, full_like, identity, linspace, logspace,

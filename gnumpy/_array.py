@@ -221,6 +221,12 @@ class ndarray:
         return backend(n.device).dlpack_export(n, stream=stream, max_version=max_version,
                                                dl_device=dl_device, copy=copy)
 
+    @property
+    def __cuda_array_interface__(self):
+        if self.device.kind != "cuda":
+            raise AttributeError("__cuda_array_interface__ is only defined for CUDA arrays")
+        return _api._interop.cuda_array_interface(self)
+
     def __dlpack_device__(self):
         from ._device import backend
         return backend(self.device).dlpack_device()

@@ -50,6 +50,9 @@ _OPTIONS = [
            "Size bound of the on-disk kernel cache; least recently used entries are evicted."),
     Option("pool_limit", "GNUMPY_POOL_LIMIT", 0, int, False,
            "Upper bound in bytes on device memory taken from the pool (0: no limit)."),
+    Option("check_kernels", "GNUMPY_CHECK_KERNELS", False, _bool, False,
+           "CPU backend: also render and NVRTC-compile (sm_90) the CUDA kernel of every "
+           "group it runs (how CPU-only CI checks the CUDA code generator)."),
     Option("block_size", "GNUMPY_BLOCK_SIZE", 256, int, True,
            "Threads per block of elementwise and reduction kernels."),
     Option("vector_loads", "GNUMPY_VECTOR_LOADS", True, _bool, True,

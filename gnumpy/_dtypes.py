@@ -233,12 +233,33 @@ def complex_dtype(dt: np.dtype) -> np.dtype:
     return complex128 if dt in (float64, complex128) else complex64
 
 
+class finfo_object:
+    """NumPy's finfo with the Array API's attributes as Python floats."""
+
+    def __init__(self, dt: np.dtype) -> None:
+        self._fi = np.finfo(dt)
+        self.dtype = self._fi.dtype
+        self.bits = int(self._fi.bits)
+        for name in ("eps", "max", "min", "smallest_normal", "tiny", "resolution", "epsneg"):
+            setattr(self, name, float(getattr(self._fi, name)))
+
+    def __getattr__(self, name):
+        return getattr(self._fi, name)
+
+    def __repr__(self) -> str:
+        return repr(self._fi)
+
+
 def finfo(type_):
-    """Machine limits for floating types (NumPy's finfo object; accepts gnumpy arrays)."""
+    """Machine limits for floating types (accepts dtypes and gnumpy arrays).
+
+    # Note: eps, max, min, smallest_normal are Python floats (Array API), where NumPy
+    # returns NumPy scalars of the dtype.
+    """
     dt = dtype_of(type_)
     if dt.kind not in "fc":
         raise ValueError(f"data type {dt} not inexact")
-    return np.finfo(dt)
+    return finfo_object(dt)
 
 
 def iinfo(type_):

@@ -324,6 +324,7 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     dt = D.to_dtype(dtype if dtype is not None else float)
     dev = as_device(device)
     shape = (N, M)
+    k = max(-N - 1, min(operator.index(k), M + 1))  # beyond the matrix: no diagonal
     d = ir.iota(shape, (-1, 1), 0, dev)             # col - row
     mask = ir.ew("equal", D.bool_, (d, ir.scalar(k, D.int64, shape, dev)))
     return wrap(ir.cast(mask, dt))
@@ -333,8 +334,14 @@ def identity(n, dtype=None, *, device=None, like=None):
     return eye(n, dtype=dtype if dtype is not None else float, device=device)
 
 
+def _clamp_k(k, shape):
+    k = operator.index(k)
+    return max(-shape[0] - 1, min(k, shape[1] + 1))
+
+
 def _tri_mask(x, k, lower):
     shape = x.shape[-2:] if x.ndim >= 2 else (x.shape[0], x.shape[0])
+    k = _clamp_k(k, shape)
     d = ir.iota(shape, (-1, 1), 0, x.device)        # col - row
     op = "less_equal" if lower else "greater_equal"
     return wrap(ir.ew(op, D.bool_, (d, ir.scalar(k, D.int64, shape, x.device))))
@@ -355,8 +362,10 @@ def triu(x, /, k=0):
 
 
 def tri(N, M=None, k=0, dtype=float, *, device=None, like=None):
-    M = N if M is None else M
+    N = operator.index(N)
+    M = N if M is None else operator.index(M)
     dev = as_device(device)
+    k = _clamp_k(k, (N, M))
     d = ir.iota((N, M), (-1, 1), 0, dev)
     m = ir.ew("less_equal", D.bool_, (d, ir.scalar(k, D.int64, (N, M), dev)))
     return wrap(ir.cast(m, D.to_dtype(dtype)))

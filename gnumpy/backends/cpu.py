@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._config import config
 from .._graph import layout as L
 from .._graph.ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW, leaf
 from .._ops import EW_OPS, REDUCE_OPS
@@ -22,6 +23,8 @@ def leaf_array(node) -> np.ndarray:
     """NumPy view of a LEAF node's memory (no copy)."""
     buf = node.buf
     it = node.dtype.itemsize
+    if 0 in node.shape:
+        return np.empty(node.shape, node.dtype)
     return np.ndarray(node.shape, node.dtype, buffer=buf, offset=node.offset * it,
                       strides=tuple(s * it for s in node.strides))
 
@@ -89,64 +92,116 @@ class CpuBackend(Backend):
     def to_numpy(self, node) -> np.ndarray:
         return leaf_array(node).copy()
 
+    def dlpack_device(self):
+        return (1, 0)   # kDLCPU
+
+    def dlpack_export(self, node, stream=None, max_version=None, dl_device=None, copy=None):
+        kw = {} if max_version is None else {"max_version": max_version}
+        return leaf_array(node).__dlpack__(**kw)
+
     def host_view(self, node) -> np.ndarray:
         """A read-only NumPy view of a LEAF (CPU only; used for printing and DLPack)."""
         return leaf_array(node)
 
     # ---- evaluation
-    def _eval(self, node, memo):
+    def _eval(self, node, memo, uses):
         r = memo.get(id(node))
         if r is not None:
-            return r
+            return r[0]
         k = node.kind
+        owned = False
         if k == LEAF:
             r = leaf_array(node)
         elif k == SCALAR:
-            r = np.broadcast_to(np.asarray(node.arg, dtype=node.dtype), node.shape)
+            r = np.asarray(node.arg, dtype=node.dtype)       # broadcasts where used
         elif k == IOTA:
             r = iota_array(node)
         elif k == EW:
-            vals = [self._eval(s, memo) for s in node.srcs]
-            op = node.op
-            if op == "astype":
-                r = vals[0].astype(node.dtype)
-            elif op == "where":
-                r = np.where(vals[0], vals[1], vals[2])
-            else:
-                r = EW_OPS[op].np_impl(*vals)
-            r = np.asarray(r)
-            if r.dtype != node.dtype:
-                r = r.astype(node.dtype)
+            vals = [self._eval(s, memo, uses) for s in node.srcs]
+            r, owned = self._ew(node, vals, memo, uses)
         elif k == VIEW:
-            r = view_array(self._eval(node.srcs[0], memo), node)
+            r = view_array(self._full(node.srcs[0], self._eval(node.srcs[0], memo, uses)),
+                           node)
         elif k == REDUCE:
             rop, axes, keepdims = node.arg
-            x = self._eval(node.srcs[0], memo)
+            x = self._full(node.srcs[0], self._eval(node.srcs[0], memo, uses))
             r = np.asarray(REDUCE_OPS[rop].np_impl(x, axis=axes, keepdims=keepdims))
-            if r.dtype != node.dtype:
-                r = r.astype(node.dtype)
+            owned = True
         elif k == BARRIER:
-            vals = [self._eval(s, memo) for s in node.srcs]
+            vals = [self._full(s, self._eval(s, memo, uses)) for s in node.srcs]
             r = np.asarray(BARRIERS[node.op](vals, node.arg, node.dtype))
-            if r.dtype != node.dtype:
-                r = r.astype(node.dtype)
+            owned = True
         else:
             raise AssertionError(node)
-        memo[id(node)] = r
+        if r.dtype != node.dtype:
+            r = r.astype(node.dtype)
+            owned = True
+        memo[id(node)] = (r, owned)
         return r
 
+    @staticmethod
+    def _full(node, v):
+        return v if v.shape == node.shape else np.broadcast_to(v, node.shape)
+
+    def _ew(self, node, vals, memo, uses):
+        op = node.op
+        if op == "astype":
+            return vals[0].astype(node.dtype), True
+        if op == "where":
+            return np.where(vals[0], vals[1], vals[2]), True
+        impl = EW_OPS[op].np_impl
+        if isinstance(impl, np.ufunc) and impl.nout == 1:
+            # reuse a temporary nothing else reads as the output (NumPy's temporary elision)
+            for s, v in zip(node.srcs, vals):
+                ent = memo.get(id(s))
+                if ent is not None and ent[1] and uses.get(id(s), 0) == 1 and \
+                        v.dtype == node.dtype and v.shape == node.shape:
+                    memo[id(s)] = (v, False)
+                    return impl(*vals, out=v), True
+        return np.asarray(impl(*vals)), True
+
     def run(self, group) -> None:
+        if config.check_kernels:
+            from ..kernels.check import check_group
+            check_group(group)
         memo = {}
+        uses = _use_counts(group.outputs)
         with np.errstate(all="ignore"):
-            vals = [self._eval(o, memo) for o in group.outputs]
+            vals = [self._eval(o, memo, uses) for o in group.outputs]
         for o, v in zip(group.outputs, vals):
-            a = np.array(v, dtype=o.dtype, order="C", copy=True) if not _fresh(v, o) else v
-            o.realize(a.reshape(-1), L.c_strides(o.shape), 0)
+            ent = memo.get(id(o))
+            if not (ent[1] and _fresh(v, o)):
+                v = np.array(self._full(o, v), dtype=o.dtype, order="C", copy=True)
+            memo[id(o)] = (v, False)      # two outputs never share one buffer
+            o.realize(v.reshape(-1), L.c_strides(o.shape), 0)
 
     def write(self, dest, value, group=None) -> None:
+        if config.check_kernels:
+            from .._graph.fuse import Group
+            from ..kernels.check import check_group
+            check_group(group if group is not None else
+                        Group("elementwise", [value], dest.device, 0), dest)
         with np.errstate(all="ignore"):
-            v = self._eval(value, {})
+            v = self._eval(value, {}, {})
             leaf_array(dest)[...] = v
+
+
+def _use_counts(roots) -> dict:
+    """How many parents inside the group each lazy node has (roots count once more)."""
+    uses = {}
+    seen = set()
+    stack = list(roots)
+    for r in roots:
+        uses[id(r)] = uses.get(id(r), 0) + 1
+    while stack:
+        n = stack.pop()
+        if id(n) in seen or n.kind == LEAF:
+            continue
+        seen.add(id(n))
+        for s in n.srcs:
+            uses[id(s)] = uses.get(id(s), 0) + 1
+            stack.append(s)
+    return uses
 
 
 def _fresh(v: np.ndarray, node) -> bool:

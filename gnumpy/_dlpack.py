@@ -1,0 +1,112 @@
+"""DLPack export in pure Python (ctypes): typed, strided capsules over device memory.
+
+cuda.core's Buffer exports raw bytes only, so gnumpy builds the DLManagedTensor (legacy
+``dltensor``) or DLManagedTensorVersioned (``dltensor_versioned``, DLPack >= 1.0) itself.
+The struct and the array owner stay alive in ``_live`` until the consumer calls the
+deleter (or the capsule dies unconsumed).
+"""
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+
+
+class DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+class DLManagedTensor(ctypes.Structure):
+    pass
+
+
+_Deleter = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+DLManagedTensor._fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p),
+                            ("deleter", _Deleter)]
+
+
+class DLPackVersion(ctypes.Structure):
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
+
+
+class DLManagedTensorVersioned(ctypes.Structure):
+    _fields_ = [("version", DLPackVersion), ("manager_ctx", ctypes.c_void_p),
+                ("deleter", _Deleter), ("flags", ctypes.c_uint64), ("dl_tensor", DLTensor)]
+
+
+_CODES = {"b": 6, "i": 0, "u": 1, "f": 2, "c": 5}
+_live: dict = {}
+_PyCapsule_New = ctypes.pythonapi.PyCapsule_New
+_PyCapsule_New.restype = ctypes.py_object
+_PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+# the capsule destructor gets a dying object: take it as a raw pointer (a py_object
+# argument would resurrect it and crash)
+_pyapi = ctypes.PyDLL(None)
+_PyCapsule_IsValid = _pyapi.PyCapsule_IsValid
+_PyCapsule_IsValid.restype = ctypes.c_int
+_PyCapsule_IsValid.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+_PyCapsule_GetPointer = _pyapi.PyCapsule_GetPointer
+_PyCapsule_GetPointer.restype = ctypes.c_void_p
+_PyCapsule_GetPointer.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+_Destructor = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+
+@_Deleter
+def _deleter(addr):
+    _live.pop(addr, None)
+
+
+def _capsule_destructor_for(name: bytes):
+    @_Destructor
+    def destroy(capsule):
+        if _PyCapsule_IsValid(capsule, name):      # never consumed: free it ourselves
+            addr = _PyCapsule_GetPointer(capsule, name)
+            _live.pop(addr, None)
+    return destroy
+
+
+_DESTROY_LEGACY = _capsule_destructor_for(b"dltensor")
+_DESTROY_VERSIONED = _capsule_destructor_for(b"dltensor_versioned")
+
+
+def export(node, data_ptr: int, device: tuple, owner, max_version=None):
+    """A DLPack capsule viewing the LEAF `node` (data at data_ptr + offset)."""
+    dt = node.dtype
+    nd = len(node.shape)
+    shape = (ctypes.c_int64 * max(nd, 1))(*node.shape)
+    strides = (ctypes.c_int64 * max(nd, 1))(*node.strides)
+    versioned = max_version is not None and tuple(max_version)[0] >= 1
+    m = DLManagedTensorVersioned() if versioned else DLManagedTensor()
+    t = m.dl_tensor
+    t.data = data_ptr + node.offset * dt.itemsize
+    t.device = DLDevice(*device)
+    t.ndim = nd
+    t.dtype = DLDataType(_CODES[dt.kind], dt.itemsize * 8, 1)
+    t.shape = ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64))
+    t.strides = ctypes.cast(strides, ctypes.POINTER(ctypes.c_int64))
+    t.byte_offset = 0
+    m.deleter = _deleter
+    if versioned:
+        m.version = DLPackVersion(1, 0)
+        m.flags = 0
+    addr = ctypes.addressof(m)
+    _live[addr] = (m, shape, strides, owner, node)
+    if versioned:
+        return _PyCapsule_New(addr, b"dltensor_versioned",
+                              ctypes.cast(_DESTROY_VERSIONED, ctypes.c_void_p))
+    return _PyCapsule_New(addr, b"dltensor", ctypes.cast(_DESTROY_LEGACY, ctypes.c_void_p))
+
+
+def dtype_from_dl(code: int, bits: int) -> np.dtype:
+    kind = {6: "b", 0: "i", 1: "u", 2: "f", 5: "c"}[code]
+    return np.dtype(f"{kind}{bits // 8}") if kind != "b" else np.dtype(bool)

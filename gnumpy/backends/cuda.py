@@ -1,0 +1,296 @@
+"""The CUDA backend: runs scheduled groups as NVRTC-compiled kernels through cuda.core.
+
+Memory comes from the device's stream-ordered pool (``cuda_memory``); work is issued on
+the current stream (``gnumpy.cuda.Stream`` can change it); kernels come from the caches
+in ``gnumpy.kernels``.  Non-fusible ops (scans, matmul, concat) are barrier groups with
+their own kernels.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._config import config
+from .._graph import layout as L
+from .._graph.fuse import Group
+from .._graph.ir import leaf
+from ..kernels import build, render_misc
+from ..kernels.compile import KERNEL_NAME
+from .base import Backend
+from .cuda_memory import MemoryPool
+
+
+class CudaBackend(Backend):
+    name = "cuda"
+
+    def __init__(self, device) -> None:
+        super().__init__(device)
+        from . import cuda_probe
+        n, why = cuda_probe.device_count()
+        if device.id >= n:
+            raise RuntimeError(f"CUDA device {device.id} is not usable here ({why})")
+        from cuda.core import Device as CDevice
+        from cuda.core import LaunchConfig, ObjectCode, launch
+        from cuda.bindings import driver
+        self._driver = driver
+        self._LaunchConfig = LaunchConfig
+        self._launch = launch
+        self._ObjectCode = ObjectCode
+        self.cdev = CDevice(device.id)
+        self.cdev.set_current()
+        self.default_stream = self.cdev.create_stream()
+        self._stream_stack = []
+        props = self.cdev.properties
+        self.sm_count = props.multiprocessor_count
+        self.max_threads_sm = props.max_threads_per_multiprocessor
+        self.arch = self.cdev.arch
+        self.pool = MemoryPool(self)
+        self.kernels = build.KernelCache(self.arch, self._load)
+        self._cfgs = {}
+        self._counters = None
+        self._counters_len = 0
+
+    # ------------------------------------------------------------------ streams
+    @property
+    def stream(self):
+        return self._stream_stack[-1] if self._stream_stack else self.default_stream
+
+    def push_stream(self, s) -> None:
+        self._stream_stack.append(s)
+
+    def pop_stream(self) -> None:
+        self._stream_stack.pop()
+
+    def synchronize(self) -> None:
+        self.stream.sync()
+
+    # ------------------------------------------------------------------ kernels
+    def _load(self, cubin: bytes):
+        return self._ObjectCode.from_cubin(cubin).get_kernel(KERNEL_NAME)
+
+    def _cfg(self, grid, block):
+        key = (grid, block)
+        c = self._cfgs.get(key)
+        if c is None:
+            c = self._cfgs[key] = self._LaunchConfig(grid=grid, block=block)
+        return c
+
+    def _go(self, kernel, grid, block, args) -> None:
+        self._launch(self.stream, self._cfg(grid, block), kernel, *args)
+
+    @property
+    def blocks_per_sm(self) -> int:
+        return max(1, self.max_threads_sm // config.block_size)
+
+    # ------------------------------------------------------------------ data movement
+    def from_numpy(self, arr: np.ndarray, copy: bool = True):
+        a = np.ascontiguousarray(arr)
+        buf = self.pool.alloc(a.nbytes)
+        if a.nbytes:
+            self._check(self._driver.cuMemcpyHtoDAsync(buf.ptr, a.ctypes.data, a.nbytes,
+                                                        self.stream.handle))
+        return leaf(buf, a.dtype, a.shape, L.c_strides(a.shape), 0, self.device)
+
+    def to_numpy(self, node) -> np.ndarray:
+        out = np.empty(node.shape, dtype=node.dtype)
+        if out.nbytes == 0:
+            return out
+        src = node
+        if not L.is_c_contiguous(node.shape, node.strides):
+            src = self._contiguous_copy(node)
+        ptr = src.buf.ptr + src.offset * src.dtype.itemsize
+        self._check(self._driver.cuMemcpyDtoHAsync(out.ctypes.data, ptr, out.nbytes,
+                                                    self.stream.handle))
+        self.stream.sync()
+        return out
+
+    def _contiguous_copy(self, node):
+        buf = self.pool.alloc(L.prod(node.shape) * node.dtype.itemsize)
+        dest = leaf(buf, node.dtype, node.shape, L.c_strides(node.shape), 0, self.device)
+        self.write(dest, node)
+        return dest
+
+    def _check(self, res) -> None:
+        err = res[0] if isinstance(res, tuple) else res
+        if int(err) != 0:
+            raise RuntimeError(f"CUDA driver call failed: {err}")
+
+    # ------------------------------------------------------------------ groups
+    def run(self, group) -> None:
+        if group.kind == "barrier":
+            return self._barrier(group)
+        outs = {}
+        for o in group.outputs:
+            outs[id(o)] = self.pool.alloc(L.prod(o.shape) * o.dtype.itemsize)
+        self._run_planned(group, outs, None)
+        for o in group.outputs:
+            o.realize(outs[id(o)], L.c_strides(o.shape), 0)
+
+    def write(self, dest, value, group=None) -> None:
+        g = group if group is not None else Group("elementwise", [value], dest.device, 0)
+        self._run_planned(g, {}, dest)
+
+    def _ptr_of(self, outs):
+        def ptr_of(o):
+            n = o.node
+            if n.buf is not None:
+                return n.buf.ptr
+            return outs[id(n)].ptr
+        return ptr_of
+
+    def plan(self, group, outs=None, dest=None):
+        return build.plan_group(group, self._ptr_of(outs or {}), self.sm_count,
+                                self.blocks_per_sm, dest)
+
+    def _run_planned(self, group, outs, dest) -> None:
+        ptr_of = self._ptr_of(outs)
+        mod, plan = build.plan_group(group, ptr_of, self.sm_count, self.blocks_per_sm, dest)
+        kernel = self.kernels.get(plan.key, lambda: mod.source(plan, KERNEL_NAME))
+        if plan.spec.kind == "ew":
+            if plan.n == 0:
+                return
+            grid, block = mod.launch_dims(plan, self.sm_count, self.blocks_per_sm)
+            self._go(kernel, grid, block, mod.args(plan, ptr_of))
+            return
+        if plan.M == 0:
+            return
+        part = ctr = 0
+        keep = None
+        if plan.S > 1:
+            keep = self.pool.alloc(mod.partial_bytes(plan))
+            part = keep.ptr
+            ctr = self._counter_ptr(mod.counters_needed(plan))
+        self._go(kernel, plan.grid, plan.block, mod.args(plan, ptr_of, part, ctr))
+        del keep   # freed in stream order, after the kernel
+
+    def _counter_ptr(self, n: int) -> int:
+        """A zeroed counter array of at least `n` uint32 (kernels leave it zeroed)."""
+        if n > self._counters_len:
+            size = max(n, 1024, 2 * self._counters_len)
+            buf = self.pool.alloc(size * 4)
+            self._check(self._driver.cuMemsetD32Async(buf.ptr, 0, size, self.stream.handle))
+            self._counters, self._counters_len = buf, size
+        return self._counters.ptr
+
+    def source_of(self, group) -> str:
+        if group.kind == "barrier":
+            return None
+        return build.source_of(group, ptr_of=lambda o: 0, sm_count=self.sm_count,
+                               blocks_per_sm=self.blocks_per_sm)
+
+    # ------------------------------------------------------------------ barriers
+    def _barrier(self, group) -> None:
+        node = group.barrier
+        op = node.op
+        buf = self.pool.alloc(L.prod(node.shape) * node.dtype.itemsize)
+        if op == "concat":
+            self._concat(node, buf)
+        elif op in ("cumsum", "cumprod"):
+            self._scan(node, buf)
+        elif op == "matmul":
+            self._matmul(node, buf)
+        else:
+            raise NotImplementedError(f"{op} is not implemented on the CUDA backend yet")
+        node.realize(buf, L.c_strides(node.shape), 0)
+
+    def _concat(self, node, buf) -> None:
+        axis = node.arg
+        ostr = L.c_strides(node.shape)
+        pos = 0
+        for s in node.srcs:
+            if L.prod(s.shape):
+                dest = leaf(buf, node.dtype, s.shape, ostr, pos * ostr[axis], self.device)
+                self.write(dest, s)
+            pos += s.shape[axis]
+
+    def _contig(self, src):
+        if src.strides is not None and L.is_c_contiguous(src.shape, src.strides):
+            return src
+        return self._contiguous_copy(src)
+
+    def _misc_kernel(self, key, render):
+        return self.kernels.get(key, lambda: render(KERNEL_NAME))
+
+    def _scan(self, node, buf) -> None:
+        axis, include_initial = node.arg
+        src = self._contig(node.srcs[0])
+        shape = src.shape
+        outer = L.prod(shape[:axis])
+        Ln = shape[axis]
+        inner = L.prod(shape[axis + 1:])
+        if outer * inner == 0:
+            return
+        block = 256
+        kind = "thread" if inner > 1 else "block"
+        from ..kernels.codegen import header
+        pre = header("gn_core.cuh") + header("gn_math.cuh") + (
+            header("gn_complex.cuh") if node.dtype.kind == "c" else "")
+        key = ("scan", node.op, node.dtype, kind, bool(include_initial), block)
+        k = self._misc_kernel(key, lambda name: render_misc.scan_source(
+            node.op, node.dtype, kind, include_initial, block, name, pre))
+        lines = outer * inner if kind == "thread" else outer
+        grid = max(1, min(-(-lines // block) if kind == "thread" else lines,
+                          self.sm_count * 32))
+        ptr = src.buf.ptr + src.offset * src.dtype.itemsize
+        self._go(k, grid, block, [ptr, buf.ptr, np.int64(outer), np.int64(Ln), np.int64(inner)])
+
+    def _matmul(self, node, buf) -> None:
+        a, b = node.srcs
+        dt = node.dtype
+        a_nd, b_nd = a.ndim, b.ndim
+        ash = a.shape if a_nd >= 2 else (1,) + a.shape
+        ast = a.strides if a_nd >= 2 else (0,) + a.strides
+        bsh = b.shape if b_nd >= 2 else b.shape + (1,)
+        bst = b.strides if b_nd >= 2 else b.strides + (0,)
+        n, kk, m = ash[-2], ash[-1], bsh[-1]
+        batch = tuple(node.shape[:len(node.shape) - (a_nd >= 2) - (b_nd >= 2)])
+        nbd = len(batch)
+        if nbd > 3:
+            raise NotImplementedError("matmul with more than 3 batch dimensions is not "
+                                      "implemented on the CUDA backend yet")
+
+        def bstrides(sh, st):
+            off = nbd - (len(sh) - 2)
+            out = [0] * nbd
+            for i, (d, s) in enumerate(zip(sh[:-2], st[:-2])):
+                out[off + i] = 0 if d == 1 else s
+            return out + [0] * (3 - nbd)
+        abs_, bbs = bstrides(ash, ast), bstrides(bsh, bst)
+        bd = list(batch) + [1] * (3 - nbd)
+        nb = L.prod(batch)
+        if n * m * nb == 0:
+            return
+        if kk == 0:
+            self.write(leaf(buf, dt, node.shape, L.c_strides(node.shape), 0, self.device),
+                       _zero_node(node))
+            return
+        from ..kernels.codegen import header
+        pre = header("gn_core.cuh") + header("gn_math.cuh") + (
+            header("gn_complex.cuh") if dt.kind == "c" else "")
+        key = ("matmul", dt)
+        k = self._misc_kernel(key, lambda name: render_misc.matmul_source(dt, name, pre))
+        T = 16
+        grid = (-(-m // T), -(-n // T), max(1, min(nb, 65535)))
+        i64 = np.int64
+        pa = a.buf.ptr + a.offset * dt.itemsize
+        pb = b.buf.ptr + b.offset * dt.itemsize
+        args = [pa, pb, buf.ptr, i64(nb), i64(n), i64(m), i64(kk),
+                i64(abs_[0]), i64(ast[-2]), i64(ast[-1]), i64(bbs[0]), i64(bst[-2]),
+                i64(bst[-1]), i64(nbd), i64(bd[1]), i64(bd[2]), i64(abs_[1]), i64(abs_[2]),
+                i64(bbs[1]), i64(bbs[2])]
+        self._go(k, grid, T * T, args)
+
+    # ------------------------------------------------------------------ interop
+    def dlpack_device(self):
+        return (2, self.device.id)   # kDLCUDA
+
+    def dlpack_export(self, node, stream=None, max_version=None, dl_device=None, copy=None):
+        from .._dlpack import export
+        if stream is not None and stream != -1:
+            self.stream.sync()   # the consumer's stream must see our writes
+        return export(node, node.buf.ptr, (2, self.device.id), owner=node.buf,
+                      max_version=max_version)
+
+
+def _zero_node(node):
+    from .._graph.ir import scalar
+    return scalar(0, node.dtype, node.shape, node.device)

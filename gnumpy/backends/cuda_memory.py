@@ -1,0 +1,82 @@
+"""Device memory: the stream-ordered pool behind every CUDA array.
+
+Buffers come from cuda.core's ``DeviceMemoryResource`` over the device's default pool,
+whose release threshold is raised so freed blocks are reused instead of returned to the
+driver.  A buffer is freed (in stream order) when the last array or node holding it goes.
+Out of memory: collect garbage, trim the pool, retry once, then raise ``MemoryError``
+naming the request and the pool state; the library keeps working afterwards.
+"""
+from __future__ import annotations
+
+import gc
+
+from .._config import config
+
+
+class DeviceBuffer:
+    """A device allocation: `ptr` (int), `size` in bytes; freed when garbage-collected."""
+
+    __slots__ = ("ptr", "size", "_buf", "__weakref__")
+
+    def __init__(self, buf, size: int) -> None:
+        self._buf = buf
+        self.size = size
+        self.ptr = int(buf.handle) if buf is not None else 0
+
+
+class MemoryPool:
+    def __init__(self, backend) -> None:
+        from cuda.core import DeviceMemoryResource
+        from cuda.bindings import driver
+        self.backend = backend
+        self._driver = driver
+        self.mr = DeviceMemoryResource(backend.cdev)
+        self._pool = self.mr.handle
+        try:
+            threshold = driver.cuuint64_t(2**63 - 1)
+            driver.cuMemPoolSetAttribute(
+                self._pool, driver.CUmemPool_attribute.CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                threshold)
+        except Exception:
+            pass
+        self._empty = DeviceBuffer(None, 0)
+
+    def _attr(self, name: str) -> int:
+        d = self._driver
+        attr = getattr(d.CUmemPool_attribute, name)
+        err, v = d.cuMemPoolGetAttribute(self._pool, attr)
+        return int(v) if int(err) == 0 else -1
+
+    def info(self) -> dict:
+        return {"used": self._attr("CU_MEMPOOL_ATTR_USED_MEM_CURRENT"),
+                "reserved": self._attr("CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT"),
+                "peak": self._attr("CU_MEMPOOL_ATTR_USED_MEM_HIGH"),
+                "limit": config.pool_limit}
+
+    def trim(self) -> None:
+        self.backend.stream.sync()
+        self._driver.cuMemPoolTrimTo(self._pool, 0)
+
+    def alloc(self, nbytes: int) -> DeviceBuffer:
+        if nbytes == 0:
+            return self._empty
+        limit = config.pool_limit
+        for attempt in (0, 1):
+            if limit and self._attr("CU_MEMPOOL_ATTR_USED_MEM_CURRENT") + nbytes > limit:
+                err = "pool limit"
+            else:
+                try:
+                    return DeviceBuffer(self.mr.allocate(nbytes, stream=self.backend.stream),
+                                        nbytes)
+                except Exception as e:   # cuda.core raises CUDAError(CUDA_ERROR_OUT_OF_MEMORY)
+                    if "OUT_OF_MEMORY" not in str(e) and "out of memory" not in str(e):
+                        raise
+                    err = str(e)
+            if attempt == 0:
+                gc.collect()
+                self.trim()
+        info = self.info()
+        raise MemoryError(f"gnumpy: out of device memory allocating {nbytes:,} bytes on "
+                          f"{self.backend.device} ({err}); pool used {info['used']:,} B, "
+                          f"reserved {info['reserved']:,} B, peak {info['peak']:,} B, limit "
+                          f"{info['limit'] or 'none'}")

@@ -1,0 +1,121 @@
+"""Kernel caches: in memory (structural key -> loaded kernel) and on disk (digest -> cubin).
+
+The disk cache lives under ``config.cache_dir`` (``GNUMPY_CACHE_DIR``).  Entries are
+written atomically (temp file + rename, safe across processes), carry a checksum so a
+corrupt or truncated file is detected and recompiled, and the directory is kept under
+``config.disk_cache_max_bytes`` by evicting least recently used entries.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+import tempfile
+
+from .._config import config
+
+_MAGIC = b"GNCUBIN1"
+
+
+class Counters:
+    __slots__ = ("memory_hits", "disk_hits", "misses", "compile_seconds", "corrupt",
+                 "evicted", "last_compile_seconds", "last_disk_load_seconds")
+
+    def __init__(self):
+        self.reset()
+
+    def reset(self):
+        self.memory_hits = 0
+        self.disk_hits = 0
+        self.misses = 0
+        self.compile_seconds = 0.0
+        self.last_compile_seconds = 0.0
+        self.last_disk_load_seconds = 0.0
+        self.corrupt = 0
+        self.evicted = 0
+
+    def as_dict(self):
+        return {k: getattr(self, k) for k in self.__slots__}
+
+
+counters = Counters()
+
+
+def _dir() -> str:
+    d = os.path.join(config.cache_dir, "kernels")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def disk_get(digest: str):
+    """The cached cubin for `digest`, or None (missing, disabled or corrupt)."""
+    if not config.disk_cache:
+        return None
+    path = os.path.join(_dir(), digest + ".cubin")
+    try:
+        with open(path, "rb") as f:
+            blob = f.read()
+    except OSError:
+        return None
+    if len(blob) < 48 or blob[:8] != _MAGIC:
+        counters.corrupt += 1
+        _remove(path)
+        return None
+    (n,) = struct.unpack("<Q", blob[8:16])
+    payload = blob[48:]
+    if len(payload) != n or hashlib.sha256(payload).digest() != blob[16:48]:
+        counters.corrupt += 1
+        _remove(path)
+        return None
+    try:
+        os.utime(path)          # mark as recently used
+    except OSError:
+        pass
+    return payload
+
+
+def disk_put(digest: str, cubin: bytes) -> None:
+    if not config.disk_cache:
+        return
+    d = _dir()
+    blob = _MAGIC + struct.pack("<Q", len(cubin)) + hashlib.sha256(cubin).digest() + cubin
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=".cubin")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(blob)
+        os.replace(tmp, os.path.join(d, digest + ".cubin"))
+    except OSError:
+        _remove(tmp)
+        return
+    _evict(d)
+
+
+def _evict(d: str) -> None:
+    limit = config.disk_cache_max_bytes
+    try:
+        entries = [(e.stat().st_mtime, e.stat().st_size, e.path) for e in os.scandir(d)
+                   if e.name.endswith(".cubin") and not e.name.startswith(".tmp-")]
+    except OSError:
+        return
+    total = sum(s for _, s, _ in entries)
+    if total <= limit:
+        return
+    for _, size, path in sorted(entries):
+        _remove(path)
+        counters.evicted += 1
+        total -= size
+        if total <= limit:
+            break
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def clear_disk() -> None:
+    d = _dir()
+    for e in os.scandir(d):
+        _remove(e.path)

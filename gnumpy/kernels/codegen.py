@@ -1,0 +1,99 @@
+"""Shared pieces of kernel source generation: expression bodies, operand offsets, the
+source preamble (headers chosen by the dtypes and ops a kernel uses)."""
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+
+from .. import _dtypes as D
+from . import ops_cuda
+from .types import COMPUTE, STORAGE, load, param_value_expr
+
+_HERE = os.path.dirname(__file__)
+
+VEC_DECL = ("template <class T, int N> struct alignas(sizeof(T) * N) gn_vec { T v[N]; };\n")
+
+
+@lru_cache(maxsize=None)
+def header(name: str) -> str:
+    with open(os.path.join(_HERE, name), encoding="utf-8") as f:
+        return f.read()
+
+
+def preamble(spec) -> str:
+    """Headers a kernel needs: core + math always, complex when a complex dtype appears."""
+    parts = [header("gn_core.cuh"), header("gn_math.cuh")]
+    if any(dt.kind == "c" for dt in spec.dtypes) or \
+            any(op.dtype.kind == "c" for op in spec.operands):
+        parts.append(header("gn_complex.cuh"))
+    parts.append(VEC_DECL)
+    return "\n".join(parts)
+
+
+def needed(spec, roots):
+    """Indices of expressions reachable from `roots`, in topological (creation) order."""
+    seen = set()
+    stack = list(roots)
+    while stack:
+        i = stack.pop()
+        if i in seen:
+            continue
+        seen.add(i)
+        e = spec.exprs[i]
+        if e[0] == "op":
+            stack.extend(e[4])
+    return sorted(seen)
+
+
+def body(spec, roots, load_expr, iota_expr, acc_expr="acc_v", prefix="t"):
+    """C++ lines computing the expressions reachable from `roots` (one const per expr).
+
+    load_expr(k) / iota_expr(k) give the expression reading operand k at the current
+    index.  Returns (lines, name of each expression)."""
+    names = {}
+    lines = []
+    for i in needed(spec, roots):
+        e = spec.exprs[i]
+        dt = spec.dtypes[i]
+        tag = e[0]
+        if tag == "ld":
+            k = e[1]
+            val = load_expr(k)
+        elif tag == "io":
+            val = iota_expr(e[1])
+        elif tag == "sc":
+            val = param_value_expr(spec.scalars[e[1]][0], f"s{e[1]}")
+        elif tag == "acc":
+            val = acc_expr
+        else:
+            _, op, in_dt, arg, kids = e
+            args = [names[c] for c in kids]
+            if op == "astype" and dt == D.float16 and in_dt != D.float16:
+                val = f"gn_h2f(gn_to_f16({args[0]}))"   # one rounding, like NumPy's cast
+            else:
+                val = ops_cuda.render(op, in_dt, dt, args)
+                if dt == D.float16 and op != "astype":
+                    val = f"gn_rh({val})"   # NumPy rounds every float16 result to half
+        name = f"{prefix}{i}"
+        names[i] = name
+        lines.append(f"const {COMPUTE[dt]} {name} = {val};")
+    return lines, names
+
+
+def ptr_decl(op, idx, is_out):
+    t = STORAGE[op.dtype]
+    return f"{t}* __restrict__ q{idx}" if is_out else f"const {t}* __restrict__ p{idx}"
+
+
+def offset_expr(strides_cls, stride_params, idx_names):
+    """Sum of index * stride terms for one operand (stride classes z/1/s)."""
+    terms = []
+    for c, p, iv in zip(strides_cls, stride_params, idx_names):
+        if c == "z":
+            continue
+        terms.append(iv if c == "1" else f"{iv} * {p}")
+    return " + ".join(terms) if terms else "0"
+
+
+def load_op(op, ptr, off):
+    return load(op.dtype, ptr, off)

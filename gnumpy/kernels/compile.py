@@ -1,0 +1,43 @@
+"""NVRTC through cuda.core: CUDA C++ source -> cubin for one architecture.
+
+Always cubin, never PTX (a newer NVRTC's PTX may not load on the installed driver).
+Works without a GPU or driver, which is how CPU-only CI compiles every kernel.
+"""
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+
+KERNEL_NAME = "gn_kernel"
+
+
+@lru_cache(maxsize=1)
+def nvrtc_version() -> tuple:
+    from cuda.bindings import nvrtc
+    err, major, minor = nvrtc.nvrtcVersion()
+    return (int(major), int(minor))
+
+
+def options(arch: str, fma: bool = True) -> tuple:
+    """The compile options, as a hashable tuple (part of the cache key)."""
+    return (("arch", f"sm_{arch}"), ("std", "c++17"), ("fma", bool(fma)))
+
+
+def compile_cubin(source: str, arch: str, fma: bool = True) -> tuple:
+    """(cubin bytes, seconds) for `source`; raises RuntimeError with NVRTC's log."""
+    try:
+        from cuda.core import Program, ProgramOptions
+    except ImportError:                                  # cuda-core < 0.4
+        from cuda.core.experimental import Program, ProgramOptions
+    t0 = time.perf_counter()
+    opts = ProgramOptions(arch=f"sm_{arch}", std="c++17", fma=fma)
+    try:
+        obj = Program(source, "c++", opts).compile("cubin")
+    except Exception as e:
+        raise RuntimeError(f"NVRTC failed to compile a gnumpy kernel: {e}\n--- source ---\n"
+                           + _numbered(source)) from e
+    return bytes(obj.code), time.perf_counter() - t0
+
+
+def _numbered(source: str) -> str:
+    return "\n".join(f"{i + 1:4d} {ln}" for i, ln in enumerate(source.splitlines()))

@@ -1,0 +1,197 @@
+"""Lowering: a scheduled group -> a kernel spec (operands, scalars, one expression DAG).
+
+Views are pushed down to the memory they read (elementwise ops commute with index maps),
+so every memory operand ends as a strided access over the kernel's iteration space; a
+reshape that strides cannot express adds an unravel level.  Expressions are hash-consed:
+common subexpressions are computed once per kernel.  Dimensions that are contiguous for
+every operand are collapsed, so a contiguous array of any shape iterates as 1-D.
+
+The spec's ``key`` is everything that determines the generated source (op structure,
+dtypes, collapsed rank, stride classes, index width) and nothing that does not (sizes,
+strides' values, scalar values): it is the in-memory kernel cache key.
+"""
+from __future__ import annotations
+
+from .._graph import layout as L
+from .._graph.ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
+
+INT32_MAX = 2**31 - 1
+
+
+class Operand:
+    """A strided access: memory ('in'), an index value ('iota') or an output ('out').
+
+    levels[0] = (shape, strides, offset) over the iteration space; each further level is
+    the layout of a reshape source, reached by unravelling the previous level's linear
+    position over its shape (C order)."""
+
+    __slots__ = ("kind", "node", "dtype", "levels", "space")
+
+    def __init__(self, kind, node, dtype, levels, space):
+        self.kind = kind
+        self.node = node
+        self.dtype = dtype
+        self.levels = levels
+        self.space = space
+
+
+def compose(base_shape, strides, offset, chain):
+    """Levels of a strided base read through the view chain (outermost view first)."""
+    shape, st, off = tuple(base_shape), tuple(strides), offset
+    inner = []
+    for v in reversed(chain):
+        r = L.fold(shape, st, off, v.op, v.arg, v.shape)
+        if r is None:                 # a reshape strides cannot express: unravel level
+            inner.append((shape, st, off))
+            st, off = L.c_strides(v.shape), 0
+        else:
+            st, off = r
+        shape = v.shape
+    return [(shape, st, off)] + inner[::-1]
+
+
+class Spec:
+    """Everything a renderer needs to produce one kernel's source."""
+
+    def __init__(self, kind):
+        self.kind = kind            # 'ew' | 'reduce'
+        self.exprs = []             # ('ld', k) ('sc', k) ('io', k) ('acc',) ('op', name, in_dt, arg, kids)
+        self.dtypes = []            # dtype of each expr
+        self.operands = []          # Operand
+        self.scalars = []           # (dtype, value)
+        self.outputs = []           # (expr index, Operand of kind 'out')
+        self.reduce = None          # reduce: (rop, acc expr, node)
+        self.shape = ()             # iteration shape (ew) / reduction input shape
+        self.out_shape = ()         # reduce: output shape (epilogue space)
+        self.axes = ()              # reduce: reduced axes of `shape`
+        self._memo = {}
+        self._ekeys = {}
+        self._okeys = {}
+
+    # ---- building
+    def _expr(self, e, dt):
+        k = (e, dt)
+        i = self._ekeys.get(k)
+        if i is None:
+            i = len(self.exprs)
+            self.exprs.append(e)
+            self.dtypes.append(dt)
+            self._ekeys[k] = i
+        return i
+
+    def _operand(self, kind, node, dtype, levels, space):
+        key = (kind, id(node.buf) if kind == "in" else 0, dtype,
+               tuple((lv[0], lv[1], lv[2]) for lv in levels), space)
+        i = self._okeys.get(key)
+        if i is None:
+            i = len(self.operands)
+            self.operands.append(Operand(kind, node, dtype, levels, space))
+            self._okeys[key] = i
+        return i
+
+    def lower(self, node, space, chain=()):
+        """Expression index computing `node` in iteration `space` ('pro'/'epi'/'ew')."""
+        mk = (id(node), tuple(id(v) for v in chain), space)
+        r = self._memo.get(mk)
+        if r is not None:
+            return r
+        k = node.kind
+        if k == LEAF:
+            lv = compose(node.shape, node.strides, node.offset, chain)
+            r = self._expr(("ld", self._operand("in", node, node.dtype, lv, space)), node.dtype)
+        elif k == IOTA:
+            lv = compose(node.shape, node.strides, node.offset, chain)
+            r = self._expr(("io", self._operand("iota", node, node.dtype, lv, space)),
+                           node.dtype)
+        elif k == SCALAR:
+            key = ("scalar", id(node))
+            idx = self._okeys.get(key)
+            if idx is None:
+                idx = len(self.scalars)
+                self.scalars.append((node.dtype, node.arg))
+                self._okeys[key] = idx
+            r = self._expr(("sc", idx), node.dtype)
+        elif k == VIEW:
+            r = self.lower(node.srcs[0], space, chain + (node,))
+        elif k == EW:
+            kids = tuple(self.lower(s, space, chain) for s in node.srcs)
+            in_dt = node.srcs[1].dtype if node.op == "where" else node.srcs[0].dtype
+            r = self._expr(("op", node.op, in_dt, node.arg, kids), node.dtype)
+        elif k == REDUCE and self.reduce is not None and node is self.reduce[2]:
+            if chain:
+                raise AssertionError("a view of the reduction cannot be in its epilogue")
+            r = self._expr(("acc",), node.dtype)
+        else:
+            raise AssertionError(f"unrealized {node!r} inside a kernel")
+        self._memo[mk] = r
+        return r
+
+    def add_output(self, expr, node, dest=None, space="ew"):
+        shape = node.shape
+        if dest is None:
+            levels = [(shape, L.c_strides(shape), 0)]
+            op = Operand("out", node, node.dtype, levels, space)
+        else:
+            op = Operand("out", dest, dest.dtype, [(shape, dest.strides, dest.offset)], space)
+        self.outputs.append((expr, op))
+
+
+def lower_group(group, dest=None) -> Spec:
+    """Lower an 'elementwise' or 'reduce' group (optionally writing into `dest`)."""
+    if group.kind == "elementwise":
+        spec = Spec("ew")
+        spec.shape = group.outputs[0].shape
+        for o in group.outputs:
+            e = spec.lower(o, "ew")
+            spec.add_output(e, o, dest if dest is not None else None)
+        return spec
+    r = group.reduce
+    spec = Spec("reduce")
+    rop, axes, keepdims = r.arg
+    src = r.srcs[0]
+    spec.shape = src.shape
+    spec.axes = axes
+    spec.out_shape = r.shape
+    spec.reduce = (rop, None, r)
+    acc_in = spec.lower(src, "pro")
+    spec.reduce = (rop, acc_in, r)
+    for o in group.outputs:
+        e = spec.lower(o, "epi")
+        spec.add_output(e, o, None, "epi")
+    return spec
+
+
+# ------------------------------------------------------------------ iteration spaces
+
+def collapse(shape, stride_sets, groups=None):
+    """Drop size-1 dims and merge adjacent dims contiguous for every stride set.
+
+    `groups` (one id per dim) keeps dims of different groups apart (kept vs reduced).
+    Returns (shape, [strides per set], group ids)."""
+    dims = [i for i, d in enumerate(shape) if d != 1]
+    if any(shape[i] == 0 for i in range(len(shape))):
+        dims = list(range(len(shape)))
+    cs = [shape[i] for i in dims]
+    cst = [[s[i] for i in dims] for s in stride_sets]
+    cg = [groups[i] for i in dims] if groups is not None else [0] * len(dims)
+    j = len(cs) - 1
+    while j > 0:
+        i = j - 1
+        if cg[i] == cg[j] and all(st[i] == st[j] * cs[j] for st in cst):
+            cs[i] *= cs[j]
+            for st in cst:
+                st[i] = st[j]
+            del cs[j]
+            for st in cst:
+                del st[j]
+            del cg[j]
+        j -= 1
+    return tuple(cs), [tuple(st) for st in cst], tuple(cg)
+
+
+def stride_class(s) -> str:
+    return "z" if s == 0 else ("1" if s == 1 else "s")
+
+
+def span(shape, strides) -> int:
+    return sum(abs(s) * (d - 1) for d, s in zip(shape, strides) if d > 0)

@@ -1,0 +1,134 @@
+"""Accumulators of the reduction ops: type, identity, combine and final value, per dtype.
+
+An accumulator has one or two components (complex: re/im; argmax/argmin: value and
+index), so partial results of split reductions are stored as plain component arrays.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtypes as D
+from .types import COMPUTE
+
+
+class Acc:
+    """How one reduction op accumulates values of one compute dtype."""
+
+    def __init__(self, rop, dt):
+        self.rop = rop
+        self.dt = dt
+        ct = COMPUTE[dt]
+        cplx = dt.kind == "c"
+        part = ("float" if dt == D.complex64 else "double") if cplx else None
+        self.arg = rop in ("argmax", "argmin")
+        if rop in ("sum", "prod"):
+            self.ctype = "float" if dt == D.float16 else ct
+        elif rop in ("any", "all"):
+            self.ctype = "bool"
+        else:
+            self.ctype = ct
+        self.cplx = cplx and rop not in ("any", "all")
+        # components: (C type, name)
+        if self.arg:
+            self.comps = ([(part, "v.re"), (part, "v.im")] if cplx else [(ct, "v")]) + \
+                [("long long", "i")]
+        elif self.cplx:
+            self.comps = [(part, "v.re"), (part, "v.im")]
+        else:
+            self.comps = [(self.ctype, "v")]
+
+    def decl(self) -> str:
+        """The accumulator struct (one per kernel)."""
+        fields = f"{self.ctype} v;" + (" long long i;" if self.arg else "")
+        return f"struct gn_acc_t {{ {fields} }};"
+
+    def identity(self) -> str:
+        rop, dt, ct = self.rop, self.dt, self.ctype
+        if rop == "sum":
+            v = f"{ct}{{0, 0}}" if self.cplx else f"({ct})0"
+        elif rop == "prod":
+            v = f"{ct}{{1, 0}}" if self.cplx else f"({ct})1"
+        elif rop == "any":
+            v = "false"
+        elif rop == "all":
+            v = "true"
+        else:
+            hi = rop in ("min", "argmin")
+            v = _extreme(dt, ct, hi)
+        return f"gn_acc_t{{{v}" + (", 0x7fffffffffffffffLL}" if self.arg else "}")
+
+    def combine(self, a: str, b: str) -> str:
+        """Expression combining accumulators a and b (a precedes b in index order)."""
+        rop = self.rop
+        av, bv = f"{a}.v", f"{b}.v"
+        if rop == "sum":
+            v = f"gn_add({av}, {bv})" if self.cplx else f"({av} + {bv})"
+        elif rop == "prod":
+            v = f"gn_multiply({av}, {bv})" if self.cplx else f"({av} * {bv})"
+        elif rop == "any":
+            v = f"({av} || {bv})"
+        elif rop == "all":
+            v = f"({av} && {bv})"
+        elif rop in ("max", "min"):
+            v = f"gn_{'maximum' if rop == 'max' else 'minimum'}({av}, {bv})"
+        else:
+            return f"gn_arg_pick_{rop}({a}, {b})"
+        return f"gn_acc_t{{{v}}}"
+
+    def helpers(self) -> str:
+        """Device functions the combine needs (arg-reductions' total order)."""
+        if not self.arg:
+            return ""
+        ct = self.ctype
+        better = "gn_greater" if self.rop == "argmax" else "gn_less"
+        if self.cplx or self.dt.kind == "f":
+            nan = "gn_isnan"
+            cmp = (f"({better}(a.v, b.v) || (gn_equal(a.v, b.v) && a.i < b.i))")
+            take = (f"{nan}(a.v) ? (!{nan}(b.v) || a.i < b.i) : "
+                    f"({nan}(b.v) ? false : {cmp})")
+        else:
+            op = ">" if self.rop == "argmax" else "<"
+            take = f"(a.v {op} b.v || (a.v == b.v && a.i < b.i))"
+        return (f"__device__ __forceinline__ gn_acc_t gn_arg_pick_{self.rop}(gn_acc_t a, "
+                f"gn_acc_t b) {{\n  const bool take_a = {take};\n  return take_a ? a : b;\n}}\n"
+                f"// accumulator value type: {ct}")
+
+    def lift(self, value: str, index: str) -> str:
+        """An accumulator holding one prologue value (at flat reduced index `index`)."""
+        if self.arg:
+            return f"gn_acc_t{{{value}, (long long)({index})}}"
+        if self.rop in ("any", "all"):
+            return f"gn_acc_t{{(bool)({value})}}"
+        return f"gn_acc_t{{({self.ctype})({value})}}" if not self.cplx else \
+            f"gn_acc_t{{{value}}}"
+
+    def final(self, acc: str, out_dt) -> str:
+        """The reduction's result value (compute type of `out_dt`) from accumulator `acc`."""
+        if self.arg:
+            return f"{acc}.i"
+        if out_dt == D.float16:
+            return f"gn_rh({acc}.v)"
+        return f"{acc}.v"
+
+
+def inf_literal(real_ctype: str, negative: bool) -> str:
+    """+-infinity without <cmath> (NVRTC has no headers)."""
+    if real_ctype == "double":
+        return f"__longlong_as_double({'0xfff0000000000000LL' if negative else '0x7ff0000000000000LL'})"
+    return f"__int_as_float({'(int)0xff800000' if negative else '0x7f800000'})"
+
+
+def _extreme(dt, ct, high: bool) -> str:
+    if dt.kind == "c":
+        inf = inf_literal("float" if dt == D.complex64 else "double", not high)
+        return f"{ct}{{{inf}, {inf}}}"
+    if dt.kind == "f":
+        return inf_literal("double" if dt == D.float64 else "float", not high)
+    if dt.kind == "b":
+        return "true" if high else "false"
+    info = np.iinfo(dt)
+    v = int(info.max) if high else int(info.min)
+    if dt == D.int64 and not high:
+        return "(-0x7fffffffffffffffLL - 1)"
+    suffix = "ULL" if dt.kind == "u" else ("LL" if dt.itemsize == 8 else "")
+    return f"({ct}){v}{suffix}"

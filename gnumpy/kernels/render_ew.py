@@ -1,0 +1,266 @@
+"""The fused elementwise kernel: planning (iteration space, index width, vector width,
+kernel parameters) and source rendering.
+
+One thread handles one element (or one 16-byte vector of elements on contiguous aligned
+data) per iteration of a grid-stride loop; the grid is sized from the multiprocessor
+count.  Broadcasts and strided views are index arithmetic over the collapsed iteration
+space; a reshape that strides cannot express unravels its linear position.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._graph import layout as L
+from . import codegen as C
+from .lower import INT32_MAX, collapse, span, stride_class
+from .types import STORAGE, param_decls, param_values, store_value
+from .types import load as ld
+
+
+class Plan:
+    """A kernel's structural key plus the values of its runtime parameters."""
+
+    __slots__ = ("spec", "key", "cshape", "cstrides", "classes", "idx32", "vec", "n",
+                 "names", "block")
+
+    def kernel_name(self) -> str:
+        return "gn_ew"
+
+
+def _operands(spec):
+    """All operands in parameter order: memory inputs, iotas, outputs."""
+    return list(spec.operands) + [o for _, o in spec.outputs]
+
+
+def plan(spec, block: int, vector_ok: bool, ptr_of) -> Plan:
+    """Plan an 'ew' spec.  `ptr_of(operand)` gives the base device pointer (int)."""
+    p = Plan()
+    p.spec = spec
+    p.block = block
+    ops = _operands(spec)
+    p.n = L.prod(spec.shape)
+    cshape, cstrides, _ = collapse(spec.shape, [o.levels[0][1] for o in ops])
+    p.cshape, p.cstrides = cshape, cstrides
+    p.classes = tuple(tuple(stride_class(s) for s in st) for st in cstrides)
+    big = p.n > INT32_MAX
+    for o, st in zip(ops, cstrides):
+        if span(cshape, st) > INT32_MAX:
+            big = True
+        for lv in o.levels[1:]:
+            if span(lv[0], lv[1]) + abs(lv[2]) > INT32_MAX or L.prod(lv[0]) > INT32_MAX:
+                big = True
+    p.idx32 = not big
+    p.vec = 1
+    if vector_ok and len(cshape) == 1 and all(len(o.levels) == 1 for o in ops):
+        mem = [(o, c[0]) for o, c in zip(ops, p.classes) if o.kind != "iota"]
+        if all(c in ("1", "z") for o, c in mem) and all(c == "1" for o, c in mem
+                                                          if o.kind == "out"):
+            unit = [o for o, c in mem if c == "1"]
+            width = max((o.dtype.itemsize for o in unit), default=16)
+            v = max(1, 16 // width)
+            if v > 1 and all((ptr_of(o) + o.levels[0][2] * o.dtype.itemsize) %
+                             (v * o.dtype.itemsize) == 0 for o in unit):
+                p.vec = v
+    p.key = ("ew", tuple(spec.exprs), tuple(spec.dtypes),
+             tuple((o.kind, o.dtype, len(o.levels), tuple(len(lv[0]) for lv in o.levels[1:]))
+                   for o in ops),
+             tuple(dt for dt, _ in spec.scalars), len(cshape), p.classes, p.idx32, p.vec,
+             block)
+    return p
+
+
+def args(p: Plan, ptr_of) -> list:
+    """Kernel arguments in declaration order."""
+    spec = p.spec
+    ops = _operands(spec)
+    it = np.int32 if p.idx32 else np.int64
+    out = []
+    for o in ops:
+        if o.kind == "iota":
+            continue
+        base = ptr_of(o)
+        off = o.levels[0][2] if len(o.levels) == 1 else 0
+        out.append(base + off * o.dtype.itemsize)
+    for dt, v in spec.scalars:
+        out.extend(param_values(dt, v))
+    for o, st, cls in zip(ops, p.cstrides, p.classes):
+        if o.kind == "iota":
+            out.append(np.int64(o.levels[0][2]))
+            out.extend(np.int64(s) for s, c in zip(st, cls) if c == "s")
+    out.append(it(p.n))
+    out.extend(it(d) for d in p.cshape[1:])
+    for o, st, cls in zip(ops, p.cstrides, p.classes):
+        if o.kind != "iota":
+            out.extend(it(s) for s, c in zip(st, cls) if c == "s")
+        if len(o.levels) > 1:
+            if o.kind != "iota":
+                out.append(np.int64(o.levels[0][2]))
+            for shape, strides, off in o.levels[1:]:
+                out.extend(np.int64(d) for d in shape)
+                out.extend(np.int64(s) for s in strides)
+                out.append(np.int64(off))
+    return out
+
+
+def source(p: Plan, name: str) -> str:
+    spec = p.spec
+    ops = _operands(spec)
+    IDX = "int" if p.idx32 else "long long"
+    nd = len(p.cshape)
+    decls = []
+    for k, o in enumerate(ops):
+        if o.kind == "in":
+            decls.append(C.ptr_decl(o, k, False))
+        elif o.kind == "out":
+            decls.append(C.ptr_decl(o, k, True))
+    for k, (dt, _) in enumerate(spec.scalars):
+        decls.extend(param_decls(dt, f"s{k}"))
+    for k, (o, cls) in enumerate(zip(ops, p.classes)):
+        if o.kind == "iota":
+            decls.append(f"long long io{k}_off")
+            decls.extend(f"long long io{k}_st{d}" for d, c in enumerate(cls) if c == "s")
+    decls.append(f"{IDX} n")
+    decls.extend(f"{IDX} d{d}" for d in range(1, nd))
+    for k, (o, cls) in enumerate(zip(ops, p.classes)):
+        if o.kind != "iota":
+            decls.extend(f"{IDX} st{k}_{d}" for d, c in enumerate(cls) if c == "s")
+        if len(o.levels) > 1:
+            if o.kind != "iota":
+                decls.append(f"long long off{k}")
+            for li, (shape, strides, _) in enumerate(o.levels[1:]):
+                decls.extend(f"long long l{k}_{li}_d{j}" for j in range(len(shape)))
+                decls.extend(f"long long l{k}_{li}_s{j}" for j in range(len(strides)))
+                decls.append(f"long long l{k}_{li}_off")
+    idx_names = [f"i{d}" for d in range(nd)]
+
+    def offset(k):
+        o, cls = ops[k], p.classes[k]
+        base = C.offset_expr(cls, [f"st{k}_{d}" for d in range(nd)], idx_names)
+        if len(o.levels) == 1:
+            return base
+        return f"gn_unravel{k}((long long)({base}) + off{k})"
+
+    def iota(k):
+        o, cls = ops[k], p.classes[k]
+        terms = [f"(long long){iv}" if c == "1" else f"(long long){iv} * io{k}_st{d}"
+                 for d, (c, iv) in enumerate(zip(cls, idx_names)) if c != "z"]
+        lin = " + ".join(["io%d_off" % k] + terms)
+        if len(o.levels) == 1:
+            return f"({lin})"
+        return f"gn_unravel{k}({lin})"
+
+    roots = [e for e, _ in spec.outputs]
+    lines, names = C.body(spec, roots, lambda k: C.load_op(ops[k], f"p{k}", f"o{k}"), iota)
+    helpers = _unravel_helpers(ops)
+    out_idx = {id(o): len(spec.operands) + j for j, (_, o) in enumerate(spec.outputs)}
+    stores = [f"q{out_idx[id(o)]}[o{out_idx[id(o)]}] = {store_value(o.dtype, names[e])};"
+              for e, o in spec.outputs]
+    offs = [f"const {IDX} o{k} = {offset(k)};" for k, o in enumerate(ops)
+            if o.kind != "iota" and _used(spec, k, o, roots)]
+    unravel = _unravel_index(nd, IDX)
+    scalar_body = "\n      ".join(unravel + offs + lines + stores)
+    B = p.block
+    src = [C.preamble(spec)] + helpers
+    src.append(f'extern "C" __global__ void __launch_bounds__({B}) {name}('
+               + ", ".join(decls) + ") {")
+    src.append(f"  const {IDX} step = ({IDX})gridDim.x * {B};")
+    start = f"({IDX})blockIdx.x * {B} + threadIdx.x"
+    if p.vec > 1:
+        src.append(_vector_loop(p, spec, ops, roots, IDX, start))
+        start = f"nv * {p.vec} + {start}"
+    src.append(f"  for ({IDX} i = {start}; i < n; i += step) {{\n      {scalar_body}\n  }}")
+    src.append("}")
+    return "\n".join(src)
+
+
+def _used(spec, k, o, roots):
+    if o.kind == "out":
+        return True
+    return any(spec.exprs[i] == ("ld", k) for i in C.needed(spec, roots))
+
+
+def _unravel_index(nd, IDX):
+    if nd == 0:
+        return []
+    if nd == 1:
+        return [f"const {IDX} i0 = i;"]
+    lines = [f"{IDX} r_ = i;"]
+    for d in range(nd - 1, 0, -1):
+        lines.append(f"const {IDX} i{d} = r_ % d{d}; r_ /= d{d};")
+    lines.append(f"const {IDX} i0 = r_;")
+    return lines
+
+
+def _unravel_helpers(ops):
+    """Device functions mapping a linear position through reshape levels to an offset."""
+    out = []
+    for k, o in enumerate(ops):
+        if len(o.levels) == 1:
+            continue
+        body = ["long long pos = lin;"]
+        for li, (shape, strides, _) in enumerate(o.levels[1:]):
+            body.append("{ long long r = pos; long long acc = 0;")
+            for j in range(len(shape) - 1, -1, -1):
+                body.append(f"  acc += (r % l{k}_{li}_d{j}) * l{k}_{li}_s{j}; "
+                            f"r /= l{k}_{li}_d{j};")
+            body.append(f"  pos = acc + l{k}_{li}_off; }}")
+        params = []
+        for li, (shape, strides, _) in enumerate(o.levels[1:]):
+            params.extend(f"long long l{k}_{li}_d{j}" for j in range(len(shape)))
+            params.extend(f"long long l{k}_{li}_s{j}" for j in range(len(strides)))
+            params.append(f"long long l{k}_{li}_off")
+        out.append(f"#define gn_unravel{k}(lin) gn_unravel{k}_f(lin, "
+                   + ", ".join(p.split()[-1] for p in params) + ")")
+        out.append(f"__device__ __forceinline__ long long gn_unravel{k}_f(long long lin, "
+                   + ", ".join(params) + ") {\n  " + "\n  ".join(body) + "\n  return pos;\n}")
+    return out
+
+
+def _vector_loop(p, spec, ops, roots, IDX, start):
+    V = p.vec
+    loads, consts = [], []
+    for k, (o, cls) in enumerate(zip(ops, p.classes)):
+        if o.kind == "in" and _used(spec, k, o, roots):
+            t = STORAGE[o.dtype]
+            if cls[0] == "1":
+                loads.append(f"const gn_vec<{t}, {V}> v{k} = "
+                             f"reinterpret_cast<const gn_vec<{t}, {V}>*>(p{k})[vi];")
+            else:
+                consts.append(k)
+
+    def load(k):
+        if p.classes[k][0] == "z":
+            return C.load_op(ops[k], f"p{k}", "0")
+        return ld(ops[k].dtype, f"v{k}.v", "e")
+
+    def iota(k):
+        c = p.classes[k][0]
+        if c == "z":
+            return f"io{k}_off"
+        return f"(io{k}_off + (long long)(vi * {V} + e)" + \
+            ("" if c == "1" else f" * io{k}_st0") + ")"
+
+    lines, names = C.body(spec, roots, load, iota, prefix="u")
+    outs = []
+    for j, (e, o) in enumerate(spec.outputs):
+        k = len(spec.operands) + j
+        t = STORAGE[o.dtype]
+        outs.append((k, t, names[e], o))
+    decl_outs = [f"gn_vec<{t}, {V}> w{k};" for k, t, _, _ in outs]
+    set_outs = [f"w{k}.v[e] = {store_value(o.dtype, nm)};" for k, t, nm, o in outs]
+    write = [f"reinterpret_cast<gn_vec<{t}, {V}>*>(q{k})[vi] = w{k};" for k, t, _, _ in outs]
+    inner = "\n        ".join(lines + set_outs)
+    return (f"  const {IDX} nv = n / {V};\n"
+            f"  for ({IDX} vi = {start}; vi < nv; vi += step) {{\n"
+            + "".join(f"      {x}\n" for x in loads + decl_outs)
+            + f"      #pragma unroll\n      for (int e = 0; e < {V}; ++e) {{\n        {inner}\n"
+            f"      }}\n"
+            + "".join(f"      {x}\n" for x in write)
+            + "  }")
+
+
+def launch_dims(p: Plan, sm_count: int, blocks_per_sm: int):
+    work = -(-p.n // p.vec) if p.vec > 1 else p.n
+    grid = max(1, min(-(-work // p.block), sm_count * blocks_per_sm))
+    return grid, p.block
+

@@ -1,0 +1,511 @@
+"""The fused reduction kernel: elementwise prologue, reduction, elementwise epilogue.
+
+The reduced input is viewed as M kept positions x K reduced positions (dims collapsed).
+Two strategies:
+
+* ``row``: G threads cooperate on one output (G = 1, 32..block), reading the reduced
+  positions (contiguous: 16-byte vector loads); warp shuffles then shared memory combine.
+* ``col``: one thread per output, the kept positions contiguous across threads (coalesced),
+  each thread walking the reduced axis.
+
+When there are too few outputs to fill the GPU, the reduced axis is split over blocks
+(``S`` splits): each block writes a partial accumulator, and the last block to finish
+(an atomic counter) combines them in a fixed order and runs the epilogue, so one launch
+does the whole reduction, deterministically.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._graph import layout as L
+from . import codegen as C
+from .lower import INT32_MAX, collapse, span, stride_class
+from .reduce_ops import Acc
+from .render_ew import _unravel_helpers
+from .types import STORAGE, param_decls, param_values, store_value
+from .types import load as ld
+
+
+class RPlan:
+    __slots__ = ("spec", "key", "strategy", "kshape", "rshape", "pro", "epi", "eshape",
+                 "idx32", "vec", "G", "S", "block", "M", "K", "grid", "acc", "chunk")
+
+
+def _next_pow2(n):
+    p = 1
+    while p < n:
+        p *= 2
+    return p
+
+
+def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
+    p = RPlan()
+    p.spec = spec
+    p.block = block
+    rop, _, rnode = spec.reduce
+    src_dt = rnode.srcs[0].dtype
+    p.acc = Acc(rop, src_dt)
+    nd = len(spec.shape)
+    kept = [d for d in range(nd) if d not in spec.axes]
+    perm = kept + list(spec.axes)
+    pshape = tuple(spec.shape[d] for d in perm)
+    groups = [0] * len(kept) + [1] * len(spec.axes)
+    pro = [(k, o) for k, o in enumerate(spec.operands) if o.space == "pro"]
+    cshape, cstr, cg = collapse(pshape, [tuple(o.levels[0][1][d] for d in perm)
+                                         for _, o in pro], groups)
+    p.kshape = tuple(d for d, g in zip(cshape, cg) if g == 0)
+    p.rshape = tuple(d for d, g in zip(cshape, cg) if g == 1)
+    p.pro = []
+    for (k, o), st in zip(pro, cstr):
+        kst = tuple(s for s, g in zip(st, cg) if g == 0)
+        rst = tuple(s for s, g in zip(st, cg) if g == 1)
+        p.pro.append((k, o, kst, rst, tuple(stride_class(s) for s in kst),
+                      tuple(stride_class(s) for s in rst)))
+    p.M = L.prod(p.kshape)
+    p.K = L.prod(p.rshape)
+    epi = [(k, o) for k, o in enumerate(spec.operands) if o.space == "epi"]
+    nops = len(spec.operands)
+    epi += [(nops + j, o) for j, (_, o) in enumerate(spec.outputs)]
+    eshape, estr, _ = collapse(spec.out_shape, [o.levels[0][1] for _, o in epi])
+    p.eshape = eshape
+    p.epi = [(k, o, st, tuple(stride_class(s) for s in st)) for (k, o), st in zip(epi, estr)]
+
+    big = p.M > INT32_MAX or p.K > INT32_MAX or p.M * max(p.K, 1) > INT32_MAX
+    for k, o, kst, rst, _, _ in p.pro:
+        if span(p.kshape, kst) + span(p.rshape, rst) > INT32_MAX or len(o.levels) > 1:
+            big = True
+    for k, o, st, _ in p.epi:
+        if span(eshape, st) > INT32_MAX or len(o.levels) > 1:
+            big = True
+    p.idx32 = not big
+
+    mem = [t for t in p.pro if t[1].kind == "in"]
+    row_contig = bool(p.rshape) and all(t[5][-1] in ("1", "z") for t in mem)
+    col_ok = bool(p.kshape) and p.K > 1 and all(t[4][-1] in ("1", "z") for t in mem) and \
+        all(len(t[1].levels) == 1 for t in p.pro)
+    p.strategy = "row" if (row_contig or not p.kshape or not col_ok) else "col"
+    target = sm_count * bpsm
+    p.vec = 1
+    if p.strategy == "row":
+        if p.M == 1:
+            p.G = block
+        elif p.K <= 16 and p.M >= 4 * block:
+            p.G = 1
+        else:
+            p.G = min(block, max(32, _next_pow2(max(1, p.K // 8))))
+        rows_per_block = block // p.G
+        row_groups = -(-p.M // rows_per_block)
+        if vector_ok and len(p.rshape) == 1 and row_contig and p.G > 1 and \
+                all(len(t[1].levels) == 1 for t in p.pro):
+            unit = [t for t in mem if t[5][-1] == "1"]
+            width = max((t[1].dtype.itemsize for t in unit), default=16)
+            v = max(1, 16 // width)
+            if v > 1 and unit and all(
+                    (ptr_of(t[1]) + t[1].levels[0][2] * t[1].dtype.itemsize) %
+                    (v * t[1].dtype.itemsize) == 0 and all(s % v == 0 for s in t[2])
+                    for t in unit):
+                p.vec = v
+        p.S = 1
+        if p.G == block and row_groups < target:
+            per_split = block * p.vec * 16
+            p.S = max(1, min(-(-target // row_groups), p.K // per_split))
+        p.chunk = -(-(p.K // p.vec) // p.S) if p.S > 1 else 0
+        p.grid = (p.S, row_groups) if p.S > 1 else (max(1, min(row_groups, target * 8)), 1)
+    else:
+        p.G = 1
+        blocks_x = -(-p.M // block)
+        p.S = 1
+        if blocks_x < target and p.K >= 64:
+            p.S = max(1, min(-(-target // blocks_x), p.K // 32))
+        p.chunk = -(-p.K // p.S)
+        p.grid = (blocks_x, p.S)
+    p.key = ("reduce", tuple(spec.exprs), tuple(spec.dtypes),
+             tuple((o.kind, o.dtype, o.space, len(o.levels),
+                    tuple(len(lv[0]) for lv in o.levels[1:])) for o in spec.operands),
+             tuple(o.dtype for _, o in spec.outputs),
+             tuple(dt for dt, _ in spec.scalars), rop, p.strategy, len(p.kshape),
+             len(p.rshape), tuple((t[4], t[5]) for t in p.pro), len(eshape),
+             tuple(t[3] for t in p.epi), p.idx32, p.vec, p.G, p.S > 1, block)
+    return p
+
+
+def args(p: RPlan, ptr_of, partials_ptr=0, counters_ptr=0) -> list:
+    spec = p.spec
+    it = np.int32 if p.idx32 else np.int64
+    out = []
+    for k, o in enumerate(spec.operands):
+        if o.kind == "in":
+            off = o.levels[0][2] if len(o.levels) == 1 else 0
+            out.append(ptr_of(o) + off * o.dtype.itemsize)
+    for _, o in spec.outputs:
+        out.append(ptr_of(o) + o.levels[0][2] * o.dtype.itemsize)
+    for dt, v in spec.scalars:
+        out.extend(param_values(dt, v))
+    out.extend([it(p.M), it(p.K)])
+    out.extend(it(d) for d in p.kshape[1:])
+    out.extend(it(d) for d in p.rshape[1:])
+    out.extend(it(d) for d in p.eshape[1:])
+    for k, o, kst, rst, kc, rc in p.pro:
+        if o.kind == "iota" or len(o.levels) > 1:
+            out.append(np.int64(o.levels[0][2]))
+        out.extend(it(s) for s, c in zip(kst, kc) if c == "s")
+        out.extend(it(s) for s, c in zip(rst, rc) if c == "s")
+        _level_args(o, out)
+    for k, o, st, cls in p.epi:
+        if o.kind == "iota" or len(o.levels) > 1:
+            out.append(np.int64(o.levels[0][2]))
+        out.extend(it(s) for s, c in zip(st, cls) if c == "s")
+        _level_args(o, out)
+    if p.S > 1:
+        out.extend([partials_ptr, counters_ptr, it(p.chunk)])
+    return out
+
+
+def _level_args(o, out):
+    for shape, strides, off in o.levels[1:]:
+        out.extend(np.int64(d) for d in shape)
+        out.extend(np.int64(s) for s in strides)
+        out.append(np.int64(off))
+
+
+def partial_bytes(p: RPlan) -> int:
+    return sum(_csize(t) for t, _ in p.acc.comps) * p.S * p.M
+
+
+_CSIZE = {"bool": 1, "signed char": 1, "unsigned char": 1, "short": 2, "unsigned short": 2,
+          "int": 4, "unsigned int": 4, "float": 4, "long long": 8, "unsigned long long": 8,
+          "double": 8}
+
+
+def _csize(ctype):
+    return _CSIZE[ctype]
+
+
+def counters_needed(p: RPlan) -> int:
+    if p.S == 1:
+        return 0
+    return p.M if p.strategy == "row" else p.grid[0]
+
+
+# ------------------------------------------------------------------ source
+
+def source(p: RPlan, name: str) -> str:
+    spec = p.spec
+    acc = p.acc
+    IDX = "int" if p.idx32 else "long long"
+    B, G = p.block, p.G
+    decls = []
+    for k, o in enumerate(spec.operands):
+        if o.kind == "in":
+            decls.append(C.ptr_decl(o, k, False))
+    nops = len(spec.operands)
+    for j, (_, o) in enumerate(spec.outputs):
+        decls.append(C.ptr_decl(o, nops + j, True))
+    for k, (dt, _) in enumerate(spec.scalars):
+        decls.extend(param_decls(dt, f"s{k}"))
+    decls += [f"{IDX} M", f"{IDX} K"]
+    decls += [f"{IDX} kd{d}" for d in range(1, len(p.kshape))]
+    decls += [f"{IDX} rd{d}" for d in range(1, len(p.rshape))]
+    decls += [f"{IDX} ed{d}" for d in range(1, len(p.eshape))]
+    for k, o, kst, rst, kc, rc in p.pro:
+        if o.kind == "iota" or len(o.levels) > 1:
+            decls.append(f"long long off{k}")
+        decls += [f"{IDX} ks{k}_{d}" for d, c in enumerate(kc) if c == "s"]
+        decls += [f"{IDX} rs{k}_{d}" for d, c in enumerate(rc) if c == "s"]
+        decls += _level_decls(k, o)
+    for k, o, st, cls in p.epi:
+        if o.kind == "iota" or len(o.levels) > 1:
+            decls.append(f"long long off{k}")
+        decls += [f"{IDX} es{k}_{d}" for d, c in enumerate(cls) if c == "s"]
+        decls += _level_decls(k, o)
+    split = p.S > 1
+    if split:
+        decls += ["char* __restrict__ gn_part", "unsigned int* __restrict__ gn_ctr",
+                  f"{IDX} chunk"]
+
+    ops = list(spec.operands) + [o for _, o in spec.outputs]
+    pro_by_k = {t[0]: t for t in p.pro}
+    epi_by_k = {t[0]: t for t in p.epi}
+
+    def unravel(var, dims_prefix, n, out_prefix):
+        if n == 0:
+            return []
+        if n == 1:
+            return [f"const {IDX} {out_prefix}0 = {var};"]
+        lines = [f"{IDX} {out_prefix}r_ = {var};"]
+        for d in range(n - 1, 0, -1):
+            lines.append(f"const {IDX} {out_prefix}{d} = {out_prefix}r_ % {dims_prefix}{d}; "
+                         f"{out_prefix}r_ /= {dims_prefix}{d};")
+        lines.append(f"const {IDX} {out_prefix}0 = {out_prefix}r_;")
+        return lines
+
+    nk, nr, ne = len(p.kshape), len(p.rshape), len(p.eshape)
+    kidx = [f"mi{d}" for d in range(nk)]
+    ridx = [f"ri{d}" for d in range(nr)]
+    eidx = [f"ei{d}" for d in range(ne)]
+
+    def pro_base(k):
+        t = pro_by_k[k]
+        return C.offset_expr(t[4], [f"ks{k}_{d}" for d in range(nk)], kidx)
+
+    def pro_red(k):
+        t = pro_by_k[k]
+        return C.offset_expr(t[5], [f"rs{k}_{d}" for d in range(nr)], ridx)
+
+    def pro_offset(k):
+        o = ops[k]
+        lin = f"(b{k} + {pro_red(k)})"
+        if o.kind == "iota":
+            return lin
+        return lin if len(o.levels) == 1 else f"gn_unravel{k}((long long){lin} + off{k})"
+
+    def iota_val(k, lin):
+        o = ops[k]
+        v = f"((long long)({lin}) + off{k})"
+        return v if len(o.levels) == 1 else f"gn_unravel{k}({v})"
+
+    rop, acc_e, rnode = spec.reduce
+    # ---- prologue (value at (m, kk))
+    lines_s, names_s = C.body(spec, [acc_e], lambda k: C.load_op(ops[k], f"p{k}",
+                                                                 pro_offset(k)),
+                              lambda k: iota_val(k, f"b{k} + {pro_red(k)}"), prefix="a")
+    pro_vals = "\n".join(lines_s) + f"\nacc = {acc.combine('acc', acc.lift(names_s[acc_e], 'kk'))};"
+    # ---- epilogue (at output position m, accumulator fin)
+    epi_roots = [e for e, _ in spec.outputs]
+
+    def epi_off(k):
+        t = epi_by_k[k]
+        base = C.offset_expr(t[3], [f"es{k}_{d}" for d in range(ne)], eidx)
+        return base if len(ops[k].levels) == 1 else f"gn_unravel{k}((long long)({base}) + off{k})"
+
+    lines_e, names_e = C.body(spec, epi_roots, lambda k: C.load_op(ops[k], f"p{k}", epi_off(k)),
+                              lambda k: iota_val(k, C.offset_expr(
+                                  epi_by_k[k][3], [f"es{k}_{d}" for d in range(ne)], eidx)),
+                              acc_expr=acc.final("fin", rnode.dtype), prefix="e")
+    stores = []
+    for j, (e, o) in enumerate(spec.outputs):
+        k = nops + j
+        stores.append(f"q{k}[{epi_off(k)}] = {store_value(o.dtype, names_e[e])};")
+    epilogue = "\n".join(unravel("m_", "ed", ne, "ei") + lines_e + stores)
+    epi_macro = "#define GN_EPILOGUE(m_, fin) do { \\\n" + \
+        " \\\n".join("  " + ln for ln in epilogue.splitlines()) + " \\\n} while (0)"
+
+    bases = []
+    for k, o, *_ in p.pro:
+        bases.append(f"const {IDX} b{k} = {pro_base(k)};")
+    kept_block = "\n".join(unravel("m", "kd", nk, "mi") + bases)
+    red_unravel = "\n".join(unravel("kk", "rd", nr, "ri"))
+
+    src = [C.preamble(spec), acc.decl(), acc.helpers(), _shfl(acc)]
+    src += _unravel_helpers(ops)
+    src.append(epi_macro)
+    src.append(f'extern "C" __global__ void __launch_bounds__({B}) {name}('
+               + ", ".join(decls) + ") {")
+    if p.strategy == "row":
+        src.append(_row_body(p, IDX, kept_block, red_unravel, pro_vals, lines_s, names_s,
+                             acc_e, ops, split))
+    else:
+        src.append(_col_body(p, IDX, kept_block, red_unravel, pro_vals, split))
+    src.append("}")
+    return "\n".join(src)
+
+
+def _level_decls(k, o):
+    out = []
+    for li, (shape, strides, _) in enumerate(o.levels[1:]):
+        out += [f"long long l{k}_{li}_d{j}" for j in range(len(shape))]
+        out += [f"long long l{k}_{li}_s{j}" for j in range(len(strides))]
+        out.append(f"long long l{k}_{li}_off")
+    return out
+
+
+def _shfl(acc: Acc) -> str:
+    """gn_shfl: shuffle an accumulator across lanes (component by component)."""
+    lines = ["__device__ __forceinline__ gn_acc_t gn_shfl(gn_acc_t a, int m) {",
+             "  gn_acc_t r = a;"]
+    for ctype, comp in acc.comps:
+        if ctype == "bool":
+            lines.append(f"  r.{comp} = (bool)__shfl_xor_sync(0xffffffffu, (int)a.{comp}, m);")
+        elif ctype in ("signed char", "short", "unsigned char", "unsigned short"):
+            lines.append(f"  r.{comp} = ({ctype})__shfl_xor_sync(0xffffffffu, (int)a.{comp}, m);")
+        else:
+            lines.append(f"  r.{comp} = __shfl_xor_sync(0xffffffffu, a.{comp}, m);")
+    lines += ["  return r;", "}"]
+    return "\n".join(lines)
+
+
+def _part_io(acc: Acc, idx: str, write: bool, var="acc"):
+    """Code storing (or loading) accumulator components at partial index `idx`."""
+    lines = ["{ char* gp_ = gn_part;"]
+    for ctype, comp in acc.comps:
+        if write:
+            lines.append(f"  (({ctype}*)gp_)[{idx}] = {var}.{comp};")
+        else:
+            lines.append(f"  {var}.{comp} = ((volatile {ctype}*)gp_)[{idx}];")
+        lines.append(f"  gp_ += sizeof({ctype}) * (size_t)gn_total;")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def _group_reduce(p, acc: Acc) -> str:
+    """Combine `acc` over the G threads of a group; lane 0 of the group ends with it."""
+    G, B = p.G, p.block
+    if G == 1:
+        return ""
+    lines = []
+    w = min(G, 32)
+    m = w // 2
+    while m >= 1:
+        lines.append(f"acc = {acc.combine('acc', f'gn_shfl(acc, {m})')};")
+        m //= 2
+    if G > 32:
+        nw = G // 32
+        lines += [
+            "__syncthreads();",
+            f"if ((threadIdx.x & 31) == 0) gn_sm[threadIdx.x >> 5] = acc;",
+            "__syncthreads();",
+            f"if ((threadIdx.x & {G - 1}) < 32) {{",
+            f"  const int gw_ = (threadIdx.x / {G}) * {nw};",
+            f"  acc = ((threadIdx.x & 31) < {nw}) ? gn_sm[gw_ + (threadIdx.x & 31)] : "
+            f"{acc.identity()};",
+        ]
+        for m in (16, 8, 4, 2, 1):
+            lines.append(f"  acc = {acc.combine('acc', f'gn_shfl(acc, {m})')};")
+        lines.append("}")
+    return "\n".join(lines)
+
+
+def _row_body(p, IDX, kept_block, red_unravel, pro_vals, lines_s, names_s, acc_e, ops,
+              split):
+    acc = p.acc
+    B, G, V = p.block, p.G, p.vec
+    R = B // G
+    out = [f"  __shared__ gn_acc_t gn_sm[{max(1, B // 32)}];"]
+    if split:
+        out.append("  __shared__ bool gn_last;")
+        out.append(f"  const {IDX} gn_total = M * (long long){p.S};")
+    lane = f"(threadIdx.x & {G - 1})" if G > 1 else "0"
+    grp = f"(threadIdx.x / {G})"
+    if split:
+        out.append(f"  {{ const {IDX} rg = blockIdx.y; const {IDX} sp = blockIdx.x;")
+    else:
+        out.append(f"  for ({IDX} rg = blockIdx.x; rg * {R} < M; rg += gridDim.x) {{")
+    out.append(f"    const {IDX} m = rg * {R} + {grp};")
+    out.append(f"    gn_acc_t acc = {acc.identity()};")
+    out.append("    if (m < M) {")
+    out.append(_indent(kept_block, 6))
+    if V > 1:
+        # vectorized contiguous reduced axis (one collapsed reduced dim, unit stride)
+        vec_lo = "sp * chunk" if split else "0"
+        vec_hi = f"min((({IDX})(K / {V})), sp * chunk + chunk)" if split else f"(K / {V})"
+        vloads = []
+        for k, o, kst, rst, kc, rc in p.pro:
+            if o.kind == "in" and rc[-1] == "1" and any(
+                    e == ("ld", k) for e in (p.spec.exprs[i] for i in C.needed(p.spec, [acc_e]))):
+                t = STORAGE[o.dtype]
+                vloads.append(f"const gn_vec<{t}, {V}> vv{k} = reinterpret_cast<const "
+                              f"gn_vec<{t}, {V}>*>(p{k} + b{k})[kv];")
+        def vload(k):
+            t = [x for x in p.pro if x[0] == k][0]
+            if t[5][-1] == "z":
+                return ld(ops[k].dtype, f"p{k}", f"b{k}")
+            return ld(ops[k].dtype, f"vv{k}.v", "e")
+
+        def viota(k):
+            t = [x for x in p.pro if x[0] == k][0]
+            c = t[5][-1]
+            step = "" if c == "1" else (" * 0" if c == "z" else f" * rs{k}_0")
+            return f"((long long)(b{k} + (kv * {V} + e){step}) + off{k})"
+
+        vl, vn = C.body(p.spec, [acc_e], vload, viota, prefix="v")
+        inner = "\n".join(vl) + f"\nacc = {acc.combine('acc', acc.lift(vn[acc_e], f'kv * {V} + e'))};"
+        out.append(f"      #pragma unroll 4\n      for ({IDX} kv = {vec_lo} + {lane}; kv < {vec_hi}; "
+                   f"kv += {G}) {{")
+        out.append(_indent("\n".join(vloads), 8))
+        out.append(f"        #pragma unroll\n        for (int e = 0; e < {V}; ++e) {{")
+        out.append(_indent(inner, 10))
+        out.append("        }\n      }")
+        tail_lo = f"(K / {V}) * {V} + {lane}"
+        tail_cond = "sp == gridDim.x - 1" if split else "true"
+        out.append(f"      if ({tail_cond}) for ({IDX} kk = {tail_lo}; kk < K; kk += {G}) {{")
+    else:
+        lo = f"sp * chunk + {lane}" if split else lane
+        hi = "min(K, sp * chunk + chunk)" if split else "K"
+        out.append(f"      for ({IDX} kk = {lo}; kk < {hi}; kk += {G}) {{")
+    out.append(_indent(red_unravel + "\n" + pro_vals, 8))
+    out.append("      }")
+    out.append("    }")
+    out.append(_indent(_group_reduce(p, acc), 4))
+    if not split:
+        out.append(f"    if ({lane} == 0 && m < M) GN_EPILOGUE(m, acc);")
+        if G > 32:
+            out.append("    __syncthreads();")
+        out.append("  }")
+        return "\n".join(out)
+    out += [
+        "    if (threadIdx.x == 0) {",
+        _indent(_part_io(acc, f"m * {p.S} + sp", True), 6),
+        "      __threadfence();",
+        f"      gn_last = atomicAdd(&gn_ctr[m], 1u) == {p.S - 1}u;",
+        "    }",
+        "    __syncthreads();",
+        "    if (!gn_last) return;",
+        "    __threadfence();",
+        f"    acc = {acc.identity()};",
+        f"    for (int s = threadIdx.x; s < {p.S}; s += {B}) {{",
+        f"      gn_acc_t part_ = {acc.identity()};",
+        _indent(_part_io(acc, f"m * {p.S} + s", False, "part_"), 6),
+        f"      acc = {acc.combine('acc', 'part_')};",
+        "    }",
+        _indent(_group_reduce(p, acc), 4),
+        "    if (threadIdx.x == 0) { gn_ctr[m] = 0u; GN_EPILOGUE(m, acc); }",
+        "  }",
+    ]
+    return "\n".join(out)
+
+
+def _col_body(p, IDX, kept_block, red_unravel, pro_vals, split):
+    acc = p.acc
+    B = p.block
+    out = [f"  const {IDX} m = ({IDX})blockIdx.x * {B} + threadIdx.x;",
+           f"  gn_acc_t acc = {acc.identity()};"]
+    if split:
+        out += ["  __shared__ bool gn_last;", f"  const {IDX} gn_total = M * (long long){p.S};"]
+    lo = "blockIdx.y * chunk" if split else "0"
+    hi = "min(K, blockIdx.y * chunk + chunk)" if split else "K"
+    out.append("  if (m < M) {")
+    out.append(_indent(kept_block, 4))
+    out.append(f"    #pragma unroll 4\n    for ({IDX} kk = {lo}; kk < {hi}; ++kk) {{")
+    out.append(_indent(red_unravel + "\n" + pro_vals, 6))
+    out.append("    }")
+    out.append("  }")
+    if not split:
+        out.append("  if (m < M) GN_EPILOGUE(m, acc);")
+        return "\n".join(out)
+    out += [
+        "  if (m < M) {",
+        _indent(_part_io(acc, "blockIdx.y * M + m", True), 4),
+        "  }",
+        "  __threadfence();",
+        "  __syncthreads();",
+        f"  if (threadIdx.x == 0) gn_last = atomicAdd(&gn_ctr[blockIdx.x], 1u) == {p.S - 1}u;",
+        "  __syncthreads();",
+        "  if (!gn_last) return;",
+        "  __threadfence();",
+        "  if (m < M) {",
+        f"    acc = {acc.identity()};",
+        f"    for (int s = 0; s < {p.S}; ++s) {{",
+        f"      gn_acc_t part_ = {acc.identity()};",
+        _indent(_part_io(acc, "s * M + m", False, "part_"), 6),
+        f"      acc = {acc.combine('acc', 'part_')};",
+        "    }",
+        "    GN_EPILOGUE(m, acc);",
+        "  }",
+        "  if (threadIdx.x == 0) gn_ctr[blockIdx.x] = 0u;",
+    ]
+    return "\n".join(out)
+
+
+def _indent(text: str, n: int) -> str:
+    pad = " " * n
+    return "\n".join(pad + ln if ln else ln for ln in text.splitlines())

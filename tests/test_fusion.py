@@ -1,0 +1,83 @@
+"""Fusion: how many groups (kernels) typical programs produce, and graph-size bounds."""
+import numpy as np
+
+import gnumpy as gp
+
+
+def _groups(*arrays):
+    gp.stats.reset()
+    gp.evaluate(*arrays)
+    return gp.stats.groups
+
+
+def test_elementwise_chain_is_one_group():
+    x = gp.asarray(np.arange(10.0))
+    y = gp.asarray(np.ones(10))
+    assert _groups(gp.sin(x) * gp.cos(y) + x * x - 3 * y + gp.exp(-x)) == 1
+
+
+def test_sum_of_squared_difference_is_one_group():
+    x = gp.asarray(np.arange(10.0))
+    y = gp.asarray(np.ones(10))
+    assert _groups(gp.sum((x - y) ** 2)) == 1
+
+
+def test_centering_is_two_groups():
+    x = gp.asarray(np.arange(12.0).reshape(3, 4))
+    assert _groups(x - x.mean()) == 2
+    x = gp.asarray(np.arange(12.0).reshape(3, 4))
+    assert _groups(x - x.mean(axis=0)) == 2
+
+
+def test_mean_and_std_epilogues_fuse():
+    x = gp.asarray(np.arange(12.0).reshape(3, 4))
+    assert _groups(x.mean(axis=1)) == 1
+    assert _groups(x.var()) == 2
+    assert _groups(x.std(axis=0)) == 2
+
+
+def test_several_outputs_of_one_shape_share_a_group():
+    x = gp.asarray(np.arange(10.0))
+    a, b = x + 1, x * 2
+    assert _groups(a, b) == 1
+    np.testing.assert_array_equal(a.get(), np.arange(10.0) + 1)
+    np.testing.assert_array_equal(b.get(), np.arange(10.0) * 2)
+
+
+def test_shared_reduction_is_computed_once():
+    x = gp.asarray(np.arange(12.0))
+    s = x.sum()
+    y = x / s
+    z = x * s
+    assert _groups(y, z) == 2     # the sum once, then both outputs in one group
+
+
+def test_materialized_node_is_not_recomputed():
+    x = gp.asarray(np.arange(12.0))
+    s = x.sum()
+    gp.evaluate(s)
+    assert _groups(x - s) == 1
+
+
+def test_views_fuse_as_index_arithmetic():
+    x = gp.asarray(np.arange(12.0).reshape(3, 4))
+    y = (x.T[::2] + 1) * x.T[1::2]
+    assert _groups(y) == 1
+    xn = np.arange(12.0).reshape(3, 4)
+    np.testing.assert_array_equal(y.get(), (xn.T[::2] + 1) * xn.T[1::2])
+
+
+def test_long_python_loop_is_bounded():
+    x = gp.asarray(np.ones(4))
+    xn = np.ones(4)
+    for _ in range(5000):
+        x = x * 0.99 + 1
+        xn = xn * 0.99 + 1
+    assert x._node.size <= gp.config.max_graph_nodes + 2
+    np.testing.assert_allclose(x.get(), xn, rtol=1e-12)
+
+
+def test_explain_lists_groups():
+    x = gp.asarray(np.arange(10.0))
+    text = gp.explain(x - x.mean())
+    assert text.startswith("2 groups")
