@@ -195,6 +195,11 @@ class ndarray:
         return a if dtype is None else a.astype(dtype, copy=False)
 
     def item(self, *args):
+        if len(args) == 1 and not isinstance(args[0], tuple):
+            i = operator.index(args[0])
+            if not -self.size <= i < self.size:
+                raise IndexError(f"index {i} is out of bounds for size {self.size}")
+            return self.reshape(-1)[i].item()
         if args:
             return self[args if len(args) > 1 else args[0]].item()
         if self.size != 1:
@@ -253,9 +258,15 @@ class ndarray:
         return bool(self._scalar("bool"))
 
     def __int__(self):
+        if self.dtype.kind == "c":
+            raise TypeError("int() argument must be a string, a bytes-like object or a real "
+                            "number, not 'complex'")
         return int(self._scalar("int"))
 
     def __float__(self):
+        if self.dtype.kind == "c":
+            raise TypeError("float() argument must be a string or a real number, not "
+                            "'complex'")
         return float(self._scalar("float"))
 
     def __complex__(self):
@@ -285,7 +296,9 @@ class ndarray:
     def __format__(self, spec):
         if self.ndim == 0:
             return format(self.item(), spec)
-        return str(self) if not spec else format(str(self), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to gnumpy.ndarray.__format__")
+        return str(self)
 
     def __hash__(self):
         raise TypeError("unhashable type: 'gnumpy.ndarray'")
@@ -361,7 +374,8 @@ class ndarray:
         return _api.squeeze(self, axis=axis)
 
     def conj(self):
-        return _api.conjugate(self)
+        # Note: like NumPy's method, a real array is returned as is (np.conjugate copies)
+        return _api.conjugate(self) if self.dtype.kind == "c" else self
 
     conjugate = conj
 
@@ -426,8 +440,12 @@ def _host_view(a: ndarray) -> np.ndarray:
 
 def _binary(name, reflected=False):
     def op(self, other):
+        if other is None and name in ("equal", "not_equal"):
+            return _api.full(self.shape, name == "not_equal", device=self.device)
         if not _operand_ok(other):
             return NotImplemented
+        if name == "power" and not reflected:
+            return _api._elementwise.power_operator(self, other)
         return _api._elementwise.apply(name, other, self) if reflected else \
             _api._elementwise.apply(name, self, other)
     op.__name__ = name
@@ -438,7 +456,12 @@ def _inplace(name):
     def op(self, other):
         if not _operand_ok(other):
             return NotImplemented
-        r = _api._elementwise.apply(name, self, other)
+        odt = _api._elementwise.result_dtype(name, self, other)
+        if not D.can_cast(odt, self.dtype, "same_kind"):
+            raise TypeError(f"Cannot cast ufunc '{name}' output from {odt!r} to "
+                            f"{self.dtype!r} with casting rule 'same_kind'")
+        r = _api._elementwise.power_operator(self, other) if name == "power" else \
+            _api._elementwise.apply(name, self, other)
         if not D.can_cast(r.dtype, self.dtype, "same_kind"):
             raise TypeError(f"Cannot cast ufunc '{name}' output from {r.dtype!r} to "
                             f"{self.dtype!r} with casting rule 'same_kind'")
@@ -495,6 +518,9 @@ def _rmatmul(self, other):
 
 def _imatmul(self, other):
     r = _api.matmul(self, other)
+    if not D.can_cast(r.dtype, self.dtype, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc 'matmul' output from {r.dtype!r} to "
+                        f"{self.dtype!r} with casting rule 'same_kind'")
     if r.shape != self.shape:
         raise ValueError("matmul: in-place result must keep the array's shape")
     self._set_node(ir.cast(r._node, self.dtype))

@@ -88,6 +88,18 @@ def promote(a: np.dtype, b: np.dtype) -> np.dtype:
     return _TABLE[(a, b)]
 
 
+def promote_many(dts) -> np.dtype:
+    """Promote several strong dtypes as NumPy does: starting from the highest kind
+    (complex > float > signed > unsigned > bool), so int8, uint16, float32 -> float32."""
+    if len(dts) == 1:
+        return dts[0]
+    s = sorted(dts, key=lambda d: -_RANK[d.kind])
+    r = s[0]
+    for d in s[1:]:
+        r = _TABLE[(r, d)]
+    return r
+
+
 def to_dtype(dtype) -> np.dtype:
     """Normalize a dtype-like (np.float32, 'float32', np.dtype, gnumpy dtype) to a supported
     numpy dtype; raise TypeError for anything gnumpy does not support."""
@@ -149,15 +161,15 @@ def result_type(*arrays_and_dtypes) -> np.dtype:
     >>> gp.result_type(gp.int8, 1.0)
     dtype('float64')
     """
-    strong = None
+    strongs = []
     weak = []
     for x in arrays_and_dtypes:
         k = weak_kind(x)
         if k is not None:
             weak.append(k)
             continue
-        dt = dtype_of(x)
-        strong = dt if strong is None else promote(strong, dt)
+        strongs.append(dtype_of(x))
+    strong = promote_many(strongs) if strongs else None
     if strong is None:
         if not weak:
             raise ValueError("at least one array or dtype is required")

@@ -35,6 +35,7 @@ class EwOp:
     aliases: tuple = ()
     bool_error: str | None = None   # NumPy refuses bool inputs with this TypeError message
     int_loop: str | None = None     # integer/bool inputs use this loop (divide: 'd')
+    cast_all: str | None = None     # every input is cast to this loop (logical ops: '?')
     identity: object = None         # the ufunc's identity (for ufunc.identity / reduce)
     reduce_op: str | None = None    # reduction IR op used by ufunc.reduce
     doc: str = ""
@@ -112,8 +113,10 @@ _ROWS = [
     EwOp("fmax", 2, ALL, np.fmax),
     EwOp("fmin", 2, ALL, np.fmin),
     EwOp("heaviside", 2, RFLT, np.heaviside),
-    EwOp("gcd", 2, INT, np.gcd, identity=0),
-    EwOp("lcm", 2, INT, np.lcm),
+    EwOp("gcd", 2, INT, np.gcd, identity=0,
+         bool_error="ufunc 'gcd' did not contain a loop with signature matching types bool"),
+    EwOp("lcm", 2, INT, np.lcm,
+         bool_error="ufunc 'lcm' did not contain a loop with signature matching types bool"),
     # ---- exponents, logs, roots
     EwOp("sqrt", 1, FLT, np.sqrt),
     EwOp("cbrt", 1, RFLT, np.cbrt),
@@ -124,8 +127,8 @@ _ROWS = [
     EwOp("log2", 1, FLT, np.log2),
     EwOp("log10", 1, FLT, np.log10),
     EwOp("log1p", 1, FLT, np.log1p),
-    EwOp("logaddexp", 2, RFLT, np.logaddexp),
-    EwOp("logaddexp2", 2, RFLT, np.logaddexp2),
+    EwOp("logaddexp", 2, RFLT, np.logaddexp, identity=-np.inf),
+    EwOp("logaddexp2", 2, RFLT, np.logaddexp2, identity=-np.inf),
     # ---- trigonometric and hyperbolic
     EwOp("sin", 1, FLT, np.sin),
     EwOp("cos", 1, FLT, np.cos),
@@ -134,7 +137,7 @@ _ROWS = [
     EwOp("arccos", 1, FLT, np.arccos, aliases=("acos",)),
     EwOp("arctan", 1, FLT, np.arctan, aliases=("atan",)),
     EwOp("arctan2", 2, RFLT, np.arctan2, aliases=("atan2",)),
-    EwOp("hypot", 2, RFLT, np.hypot),
+    EwOp("hypot", 2, RFLT, np.hypot, identity=0),
     EwOp("sinh", 1, FLT, np.sinh),
     EwOp("cosh", 1, FLT, np.cosh),
     EwOp("tanh", 1, FLT, np.tanh),
@@ -155,7 +158,7 @@ _ROWS = [
     EwOp("modf_frac", 1, RFLT, _np_modf_frac),
     EwOp("frexp_mant", 1, RFLT, _np_frexp_mant),
     EwOp("frexp_exp", 1, RFLT, _np_frexp_exp, out="int32"),
-    EwOp("ldexp", 2, RFLT, np.ldexp, extra={"second": "int"}),
+    EwOp("ldexp", 2, RFLT, np.ldexp, extra={"special": True}),
     # ---- predicates
     EwOp("isfinite", 1, ALL, np.isfinite, out="bool"),
     EwOp("isinf", 1, ALL, np.isinf, out="bool"),
@@ -168,10 +171,10 @@ _ROWS = [
     EwOp("greater", 2, ALL, np.greater, out="bool"),
     EwOp("greater_equal", 2, ALL, np.greater_equal, out="bool"),
     # ---- logical
-    EwOp("logical_and", 2, ALL, np.logical_and, out="bool", identity=True, reduce_op="all"),
-    EwOp("logical_or", 2, ALL, np.logical_or, out="bool", identity=False, reduce_op="any"),
-    EwOp("logical_xor", 2, ALL, np.logical_xor, out="bool", identity=False),
-    EwOp("logical_not", 1, ALL, np.logical_not, out="bool"),
+    EwOp("logical_and", 2, ALL, np.logical_and, out="bool", identity=True, reduce_op="all", cast_all="?"),
+    EwOp("logical_or", 2, ALL, np.logical_or, out="bool", identity=False, reduce_op="any", cast_all="?"),
+    EwOp("logical_xor", 2, ALL, np.logical_xor, out="bool", identity=False, cast_all="?"),
+    EwOp("logical_not", 1, ALL, np.logical_not, out="bool", cast_all="?"),
     # ---- bitwise
     EwOp("bitwise_and", 2, INTB, np.bitwise_and, identity=-1),
     EwOp("bitwise_or", 2, INTB, np.bitwise_or, identity=0),
@@ -221,9 +224,10 @@ REDUCE_OPS: dict[str, ReduceOp] = {r.name: r for r in [
 
 
 def public_names():
-    """(public name, op row) for every elementwise op and alias."""
+    """(public name, op row) for every elementwise op and alias that is a plain ufunc
+    (rows marked special have hand-written public functions)."""
     for r in _ROWS:
-        if r.name in INTERNAL_EW:
+        if r.name in INTERNAL_EW or r.extra.get("special"):
             continue
         yield r.name, r
         for a in r.aliases:

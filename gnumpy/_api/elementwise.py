@@ -27,21 +27,26 @@ _SWAPPED = {"less": "greater", "less_equal": "greater_equal", "greater": "less",
             "greater_equal": "less_equal", "equal": "equal", "not_equal": "not_equal"}
 
 
-def loop_dtype(op, dt: np.dtype) -> np.dtype:
-    """The loop an op runs for promoted input dtype `dt` (NumPy's safe-cast search)."""
-    key = (op.name, dt)
+def loop_dtype(op, dts) -> np.dtype:
+    """The loop an op runs for input dtypes `dts` (a dtype or a tuple of them): the first
+    of the op's loops every input casts to safely, as NumPy's ufunc type resolution."""
+    if isinstance(dts, np.dtype):
+        dts = (dts,)
+    key = (op.name, dts)
     r = _LOOP_CACHE.get(key)
     if r is not None:
         return r
-    if dt.kind == "b" and op.bool_error:
+    if op.bool_error and all(d.kind == "b" for d in dts):
         raise TypeError(op.bool_error)
     r = None
-    if op.int_loop and dt.kind in "biu":
+    if op.cast_all:
+        r = np.dtype(op.cast_all)
+    elif op.int_loop and all(d.kind in "biu" for d in dts):
         r = np.dtype(op.int_loop)
     else:
         for c in op.loops:
             cand = np.dtype(c)
-            if D.can_cast(dt, cand, "safe"):
+            if all(D.can_cast(d, cand, "safe") for d in dts):
                 r = cand
                 break
     if r is None:
@@ -90,48 +95,61 @@ def _classify(args):
 
 
 def _promote(items) -> np.dtype:
-    strong = None
-    weak = []
-    for node, k, v in items:
-        if node is not None:
-            dt = node.dtype
-        elif k == "strong":
-            dt = D.to_dtype(v.dtype)
-        else:
-            weak.append(k)
-            continue
-        strong = dt if strong is None else D.promote(strong, dt)
-    if strong is None:
+    strongs = _strong_dtypes(items)
+    weak = [k for node, k, v in items if node is None and k != "strong"]
+    if not strongs:
         return D.result_type(*[v for _, _, v in items])
+    strong = D.promote_many(strongs)
     for k in weak:
         strong = D.apply_weak(strong, k)
     return strong
 
 
+def _strong_dtypes(items):
+    out = []
+    for node, k, v in items:
+        if node is not None:
+            out.append(node.dtype)
+        elif k == "strong":
+            out.append(D.to_dtype(v.dtype))
+    return out
+
+
+def resolve(op, items, dtype=None):
+    """(loop dtype, output dtype) of `op` on classified operands."""
+    if dtype is not None:
+        loop = loop_dtype(op, (D.to_dtype(dtype),))
+    else:
+        strongs = _strong_dtypes(items)
+        pdt = _promote(items)
+        if not strongs:
+            dts = (pdt,)
+        elif len(strongs) == len(items):
+            dts = tuple(strongs)
+        else:
+            # weak Python scalars only matter when they change the kind (int array + 1.5)
+            dts = tuple(strongs) + ((pdt,) if pdt != D.promote_many(strongs) else ())
+        loop = loop_dtype(op, dts)
+    return loop, out_dtype(op, loop)
+
+
 def apply(name: str, *args, dtype=None):
     """Build the lazy node of elementwise op `name` applied to `args`; returns an ndarray."""
-    if name == "power" and len(args) == 2 and type(args[1]) in (int, float) and args[1] == 2 \
-            and dtype is None and is_array(args[0]):
-        # x ** 2 is x * x (NumPy's own fast path gives the same bits)
-        if args[0].dtype.kind != "b" and not (type(args[1]) is float and args[0].dtype.kind
-                                              in "iu"):
-            return apply("square", args[0])
     op = EW_OPS[name]
     if len(args) != op.nin:
         raise TypeError(f"{name}() takes {op.nin} positional argument"
                         f"{'s' if op.nin > 1 else ''} but {len(args)} were given")
     items, dev = _classify(args)
-    pdt = _promote(items)
-    if dtype is not None:
-        pdt = D.to_dtype(dtype)
-    loop = loop_dtype(op, pdt)
-    odt = out_dtype(op, loop)
+    loop, odt = resolve(op, items, dtype)
     shape = broadcast_shapes(*[it[0].shape for it in items if it[0] is not None])
     srcs = []
     for idx, (node, k, v) in enumerate(items):
         if node is not None:
             srcs.append(ir.broadcast(ir.cast(node, loop), shape))
             continue
+        if k == "i" and loop.kind == "b" and not -2**63 <= v < (
+                2**64 if any(d == D.uint64 for d in _strong_dtypes(items)) else 2**63):
+            raise OverflowError(f"Python int {v} too large to convert to C long")
         if k == "i" and loop.kind in "iu":
             lo, hi = D.int_bounds(loop)
             if not lo <= v <= hi:
@@ -140,10 +158,31 @@ def apply(name: str, *args, dtype=None):
                     const = _CMP_OUT_OF_RANGE[opn][0 if v > hi else 1]
                     return wrap(ir.scalar(const, D.bool_, shape, dev))
                 D.check_weak_int(v, loop)
-            if name == "power" and idx == 1 and v < 0:
-                raise ValueError("Integers to negative integer powers are not allowed.")
+        if name == "power" and idx == 1 and loop.kind in "iu" and \
+                (k == "i" or (k == "strong" and v.dtype.kind in "iu")) and v < 0:
+            raise ValueError("Integers to negative integer powers are not allowed.")
         srcs.append(ir.scalar(v, loop, shape, dev))
     return wrap(ir.ew(name, odt, srcs))
+
+
+def result_dtype(name: str, *args):
+    """The dtype `apply(name, *args)` would produce (no graph is built)."""
+    items, _ = _classify(args)
+    return resolve(EW_OPS[name], items)[1]
+
+
+def power_operator(x, e):
+    """``x ** e``: NumPy's operator takes fast paths for some Python-scalar exponents
+    (square for 2; for float arrays also reciprocal for -1 and sqrt for 0.5)."""
+    if type(e) in (int, float) and is_array(x):
+        kind = x.dtype.kind
+        if e == 2 and (type(e) is int or kind in "fc"):
+            return apply("square", x)
+        if kind in "fc" and e == -1:
+            return apply("reciprocal", x)
+        if kind in "fc" and e == 0.5:
+            return apply("sqrt", x)
+    return apply("power", x, e)
 
 
 # ------------------------------------------------------------------ special functions
@@ -207,16 +246,24 @@ def clip(x, /, min=None, max=None, out=None, **kw):
     lo = min if min is not None else a_min
     hi = max if max is not None else a_max
     r = x if is_array(x) else wrap(as_node(x))
+    if r.dtype.kind in "iu":
+        # NumPy >= 2.1: out-of-range Python int bounds are clipped to the dtype's range
+        lo_i, hi_i = D.int_bounds(r.dtype)
+        if D.weak_kind(lo) == "i":
+            lo = lo_i if lo < lo_i else (hi_i if lo > hi_i else lo)
+        if D.weak_kind(hi) == "i":
+            hi = lo_i if hi < lo_i else (hi_i if hi > hi_i else hi)
+    if lo is not None and hi is not None:
+        # NumPy promotes x, min and max together (min(max(x, lo), hi) in that dtype)
+        items, _ = _classify([r, lo, hi])
+        dt = _promote(items)
+        r = astype(r, dt, copy=False)
     if lo is not None:
         r = apply("maximum", r, lo)
-        if r.dtype != x.dtype and is_array(x) and D.weak_kind(lo) is not None:
-            r = astype(r, x.dtype, copy=False)
     if hi is not None:
         r = apply("minimum", r, hi)
-        if r.dtype != x.dtype and is_array(x) and D.weak_kind(hi) is not None:
-            r = astype(r, x.dtype, copy=False)
     if lo is None and hi is None:
-        r = r._copy()
+        r = apply("positive", r)
     if out is not None:
         out._assign_from(r)
         return out
@@ -229,12 +276,18 @@ def round_(x, /, decimals=0, out=None):
     # Note: like NumPy, decimals != 0 computes rint(x * 10**d) / 10**d.
     """
     x = x if is_array(x) else wrap(as_node(x))
-    if x.dtype.kind in "biu":
+    if x.dtype.kind == "b":
+        if decimals != 0:
+            raise TypeError("Cannot cast ufunc 'multiply' output from dtype('float64') to "
+                            "dtype('bool') with casting rule 'same_kind'")
+        r = apply("rint", x)
+    elif x.dtype.kind in "iu":
         if decimals >= 0:
             r = x._copy()
-        else:
+        else:   # NumPy: rint(x / 10**-d) * 10**-d in float64, cast back (half to even)
             f = 10 ** (-decimals)
-            r = apply("multiply", apply("floor_divide", apply("add", x, f // 2), f), f)
+            r = astype(apply("multiply", apply("rint", apply("divide", x, f)), f), x.dtype,
+                       copy=False)
     elif decimals == 0:
         r = _rint_keep(x)
     else:
@@ -279,7 +332,18 @@ def ldexp(x1, x2, /):
     """x1 * 2**x2 (x2 integer)."""
     items, dev = _classify([x1, x2])
     n1, k1, v1 = items[0]
-    d1 = n1.dtype if n1 is not None else D.result_type(v1)
+    if n1 is not None:
+        d1 = n1.dtype
+    elif k1 == "strong":
+        d1 = D.to_dtype(v1.dtype)
+    elif k1 == "c":
+        raise TypeError("ufunc 'ldexp' not supported for complex input")
+    else:
+        # Note: NumPy's legacy resolver: a weak int mantissa with an integer exponent array
+        # takes the float16 loop; every other weak mantissa the float64 one
+        n2_, k2_, v2_ = items[1]
+        exp_int_array = n2_ is not None and n2_.dtype.kind in "iu"
+        d1 = D.float16 if (k1 == "b" or (k1 == "i" and exp_int_array)) else D.float64
     loop = loop_dtype(EW_OPS["ldexp"], d1)
     n2, k2, v2 = items[1]
     d2 = n2.dtype if n2 is not None else (D.to_dtype(v2.dtype) if k2 == "strong" else
@@ -288,6 +352,10 @@ def ldexp(x1, x2, /):
         raise TypeError("ufunc 'ldexp' not supported for the input types, and the inputs "
                         "could not be safely coerced to any supported types according to "
                         "the casting rule ''safe''")
+    if k2 == "i":
+        lo, hi = D.int_bounds(D.int32 if d1 in (D.int32, D.uint32) else D.int64)
+        if not lo <= v2 <= hi:
+            raise OverflowError(f"Python int {v2} too large to convert to C long")
     shape = broadcast_shapes(*[it[0].shape for it in items if it[0] is not None])
     a = ir.broadcast(ir.cast(n1, loop), shape) if n1 is not None else \
         ir.scalar(v1, loop, shape, dev)

@@ -1,0 +1,205 @@
+"""GPU benchmark: gnumpy against CuPy and PyTorch (whichever import) in the same run.
+
+    python3 bench/bench_gpu.py [--quick] [--json OUT.json]
+
+Times device work with CUDA events (median of repeats after warm-up); GB/s counts the
+ideal bytes (each input read once, each output written once).  Also measures the wall
+time of a tiny fused SAXPY call and the first-call latency of a new kernel with an empty
+and with a warm disk cache (fresh processes).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+import gnumpy as gp
+
+N = 1 << 28
+
+
+def gp_time(f, reps=20, warm=3):
+    for _ in range(warm):
+        gp.evaluate(f())
+    gp.cuda.synchronize()
+    ts = []
+    for _ in range(reps):
+        e0 = gp.cuda.Event().record()
+        r = f()
+        gp.evaluate(r)
+        e1 = gp.cuda.Event().record()
+        e1.synchronize()
+        ts.append(e0.elapsed_time(e1) / 1e3)
+        del r
+    return statistics.median(ts)
+
+
+def torch_time(f, reps=20, warm=3):
+    import torch
+    for _ in range(warm):
+        f()
+    torch.cuda.synchronize()
+    ts = []
+    for _ in range(reps):
+        e0 = torch.cuda.Event(enable_timing=True)
+        e1 = torch.cuda.Event(enable_timing=True)
+        e0.record()
+        f()
+        e1.record()
+        e1.synchronize()
+        ts.append(e0.elapsed_time(e1) / 1e3)
+    return statistics.median(ts)
+
+
+def cupy_time(f, reps=20, warm=3):
+    import cupy as cp
+    for _ in range(warm):
+        f()
+    cp.cuda.Device().synchronize()
+    ts = []
+    for _ in range(reps):
+        e0 = cp.cuda.Event()
+        e1 = cp.cuda.Event()
+        e0.record()
+        f()
+        e1.record()
+        e1.synchronize()
+        ts.append(cp.cuda.get_elapsed_time(e0, e1) / 1e3)
+    return statistics.median(ts)
+
+
+def d2d_copy_bandwidth(nbytes=1 << 31):
+    from cuda.bindings import driver
+    be = gp._device.backend(gp.asarray(0.0).device)
+    a, b = be.pool.alloc(nbytes), be.pool.alloc(nbytes)
+    s = be.stream.handle
+
+    def run():
+        driver.cuMemcpyDtoDAsync(b.ptr, a.ptr, nbytes, s)
+    for _ in range(3):
+        run()
+    ts = []
+    for _ in range(10):
+        e0 = gp.cuda.Event().record()
+        run()
+        e1 = gp.cuda.Event().record()
+        e1.synchronize()
+        ts.append(e0.elapsed_time(e1) / 1e3)
+    return 2 * nbytes / statistics.median(ts) / 1e9
+
+
+def cases(n):
+    rng = np.random.default_rng(0)
+    xh = rng.standard_normal(n, dtype=np.float32)
+    yh = rng.standard_normal(n, dtype=np.float32)
+    x, y = gp.asarray(xh), gp.asarray(yh)
+    a = np.float32(2.5)
+    out = {}
+    out["saxpy"] = (12 * n, {"gnumpy": gp_time(lambda: a * x + y)})
+    out["expr7"] = (12 * n, {"gnumpy": gp_time(
+        lambda: gp.sin(x) * gp.cos(y) + x * x - 3 * y + gp.exp(-x))})
+    out["sum"] = (4 * n, {"gnumpy": gp_time(lambda: gp.sum(x))})
+    out["sumsq_diff"] = (8 * n, {"gnumpy": gp_time(lambda: gp.sum((x - y) ** 2))})
+    m = int(np.sqrt(n))
+    X = x[: m * m].reshape(m, m)
+    out["sum_axis1"] = (4 * m * m, {"gnumpy": gp_time(lambda: X.sum(axis=1))})
+    out["sum_axis0"] = (4 * m * m, {"gnumpy": gp_time(lambda: X.sum(axis=0))})
+    try:
+        import torch
+        tx, ty = torch.as_tensor(xh, device="cuda"), torch.as_tensor(yh, device="cuda")
+        tX = tx[: m * m].reshape(m, m)
+        out["saxpy"][1]["torch"] = torch_time(lambda: torch.add(ty, tx, alpha=2.5))
+        out["expr7"][1]["torch eager"] = torch_time(
+            lambda: torch.sin(tx) * torch.cos(ty) + tx * tx - 3 * ty + torch.exp(-tx))
+        out["sum"][1]["torch"] = torch_time(lambda: torch.sum(tx))
+        out["sumsq_diff"][1]["torch eager"] = torch_time(lambda: torch.sum((tx - ty) ** 2))
+        out["sum_axis1"][1]["torch"] = torch_time(lambda: tX.sum(dim=1))
+        out["sum_axis0"][1]["torch"] = torch_time(lambda: tX.sum(dim=0))
+        del tx, ty, tX
+    except Exception as e:  # noqa: BLE001
+        print("torch unavailable:", e)
+    try:
+        import cupy as cp
+        cx, cy = cp.asarray(xh), cp.asarray(yh)
+        cX = cx[: m * m].reshape(m, m)
+        k = cp.ElementwiseKernel("float32 a, float32 x, float32 y", "float32 z",
+                                 "z = a * x + y", "gn_bench_saxpy")
+        out["saxpy"][1]["cupy ElementwiseKernel"] = cupy_time(lambda: k(a, cx, cy))
+        out["sum"][1]["cupy"] = cupy_time(lambda: cp.sum(cx))
+        out["sum_axis1"][1]["cupy"] = cupy_time(lambda: cX.sum(axis=1))
+        out["sum_axis0"][1]["cupy"] = cupy_time(lambda: cX.sum(axis=0))
+        del cx, cy, cX
+    except Exception as e:  # noqa: BLE001
+        print("cupy unavailable:", e)
+    return out
+
+
+def tiny_call_us(reps=2000):
+    x = gp.asarray(np.ones(1000, np.float32))
+    y = gp.asarray(np.ones(1000, np.float32))
+    a = np.float32(2.0)
+    for _ in range(50):
+        gp.evaluate(a * x + y)
+    gp.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        gp.evaluate(a * x + y)
+    gp.cuda.synchronize()
+    return (time.perf_counter() - t0) / reps * 1e6
+
+
+_FIRST = """
+import time, numpy as np, gnumpy as gp
+x = gp.asarray(np.ones(1000, np.float32)); gp.cuda.synchronize()
+t0 = time.perf_counter(); r = gp.exp(x) * 3.5 - gp.tanh(x); gp.evaluate(r); gp.cuda.synchronize()
+print((time.perf_counter() - t0) * 1e3)
+"""
+
+
+def first_call_ms():
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, GNUMPY_CACHE_DIR=d)
+        cold = float(subprocess.check_output([sys.executable, "-c", _FIRST], env=env))
+        warm = float(subprocess.check_output([sys.executable, "-c", _FIRST], env=env))
+    return cold, warm
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    n = (1 << 24) if a.quick else N
+    res = {"n": n, "device": str(gp.asarray(0.0).device)}
+    res["d2d_copy_GBs"] = d2d_copy_bandwidth()
+    table = {}
+    for name, (nbytes, times) in cases(n).items():
+        table[name] = {lib: {"s": t, "GBs": nbytes / t / 1e9} for lib, t in times.items()}
+    res["cases"] = table
+    res["tiny_saxpy_us"] = tiny_call_us()
+    res["first_call_cold_ms"], res["first_call_warm_disk_ms"] = first_call_ms()
+    res["kernel_cache"] = gp.cuda.kernel_cache_info()
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(res, f, indent=1)
+    print(f"device-to-device copy: {res['d2d_copy_GBs']:.0f} GB/s   (n = {n:,} float32)")
+    for name, libs in table.items():
+        best_peer = max((v["GBs"] for k, v in libs.items() if k != "gnumpy"), default=None)
+        g = libs["gnumpy"]["GBs"]
+        peers = "  ".join(f"{k} {v['GBs']:.0f}" for k, v in libs.items() if k != "gnumpy")
+        ratio = f"  ratio to best peer {g / best_peer:.2f}x" if best_peer else ""
+        print(f"{name:12s} gnumpy {g:7.0f} GB/s   {peers}{ratio}")
+    print(f"tiny fused saxpy (1000 elts): {res['tiny_saxpy_us']:.1f} us/call wall")
+    print(f"first call of a new kernel: cold {res['first_call_cold_ms']:.1f} ms, warm disk "
+          f"cache {res['first_call_warm_disk_ms']:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
