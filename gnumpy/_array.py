@@ -33,7 +33,7 @@ class ndarray:
     array(16.)
     """
 
-    __slots__ = ("_node", "_base", "_has_views", "__weakref__")
+    __slots__ = ("_node", "_base", "_vops", "_has_views", "__weakref__")
     __array_priority__ = 100
 
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
@@ -49,6 +49,7 @@ class ndarray:
         self = object.__new__(cls)
         self._node = node
         self._base = base
+        self._vops = ()
         self._has_views = False
         if node.kind != LEAF:
             R.track(self)
@@ -116,23 +117,21 @@ class ndarray:
 
     # ------------------------------------------------------------------ materialization
     def _leaf(self):
-        """Materialize (if needed) and return this array's LEAF node."""
+        """Materialize (if needed) and return this array's LEAF node.
+
+        A view materializes its base and applies its view ops to the base's memory, so
+        the two keep sharing it."""
         n = self._node
         if n.kind == LEAF:
             return n
-        if self._base is not None and n.kind == VIEW:
-            self._base._leaf()
-            chain = []
-            m = n
-            while m.kind == VIEW:
-                chain.append(m)
-                m = m.srcs[0]
-            for v in reversed(chain):
-                m = ir.view(m, v.op, v.arg, v.shape)
+        if self._base is not None:
+            m = self._base._leaf()
+            for vkind, arg, shape in self._vops:
+                m = ir.view(m, vkind, arg, shape)
             if m.kind == LEAF:
                 self._node = m
                 return m
-            n = self._node = m
+            self._node = n = m      # not expressible with strides: cannot happen for views
         R.materialize([n])
         return self._node
 
@@ -141,11 +140,17 @@ class ndarray:
         root = self._base if self._base is not None else self
         root._has_views = True
 
-    def _make_view(self, node):
-        """An array that is a view of this one (shares its memory once materialized)."""
+    def _view(self, ops):
+        """A view of this array through view ops [(vkind, arg, shape), ...] (possibly
+        none); it shares this array's memory once materialized."""
+        node = self._node
+        for vkind, arg, shape in ops:
+            node = ir.view(node, vkind, arg, shape)
         root = self._base if self._base is not None else self
         root._has_views = True
-        return ndarray._from_node(node, root)
+        v = ndarray._from_node(node, root)
+        v._vops = self._vops + tuple(ops)
+        return v
 
     def _copy(self):
         """A new array with the same values that never aliases this one."""
@@ -167,8 +172,17 @@ class ndarray:
 
     def _assign_from(self, value) -> None:
         """``self[...] = value`` with NumPy's broadcasting and unsafe casting (out=)."""
-        vnode = value._node if isinstance(value, ndarray) else \
-            _api._common.as_node(value, device=self.device)
+        k = D.weak_kind(value)
+        if k is not None:
+            if k == "i":
+                D.check_weak_int(value, self.dtype) if self.dtype.kind in "iu" else None
+            elif k == "c" and self.dtype.kind != "c":
+                raise TypeError(f"float() argument must be a string or a real number, not "
+                                f"'complex'")
+            vnode = ir.scalar(value, self.dtype, (), self.device)
+        else:
+            vnode = value._node if isinstance(value, ndarray) else \
+                _api._common.as_node(value, device=self.device)
         if vnode.device != self.device:
             raise ValueError(f"cannot write an array on {vnode.device} into one on "
                              f"{self.device}")
@@ -223,6 +237,7 @@ class ndarray:
         from ._device import backend
         n = self._leaf()
         self._mark_shared()
+        R.flush_readers(n.buf)     # the consumer may write: pending readers go first
         return backend(n.device).dlpack_export(n, stream=stream, max_version=max_version,
                                                dl_device=dl_device, copy=copy)
 

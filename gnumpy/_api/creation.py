@@ -93,7 +93,7 @@ def asnumpy(a, stream=None, order="C", out=None) -> np.ndarray:
 def from_dlpack(x, /, *, device=None, copy=None):
     """Import an array from any DLPack producer (zero-copy where the device allows)."""
     if is_array(x):
-        r = x._make_view(x._node) if not copy else x._copy()
+        r = x._view(()) if not copy else x._copy()
         return r if device is None else asarray(r, device=device)
     dev_type, dev_id = x.__dlpack_device__()
     if int(dev_type) in (1, 3):   # kDLCPU, kDLCUDAHost
@@ -120,7 +120,8 @@ def _fill(shape, value, dtype, device):
         node = value._node if value.device == dev else value.to_device(dev)._node
         return wrap(ir.broadcast(ir.cast(node, dt), shape))
     if dtype is None:
-        dt = D.result_type(value) if D.weak_kind(value) else D.dtype_of(np.asarray(value))
+        k = D.weak_kind(value)
+        dt = D.dtype_of(np.asarray(value)) if k in (None, "i") else D.result_type(value)
     else:
         dt = D.to_dtype(dtype)
     if D.weak_kind(value) == "i":
@@ -187,7 +188,7 @@ def _scalar_dtype(v):
     return None
 
 
-def arange(start, /, stop=None, step=1, *, dtype=None, device=None, like=None):
+def arange(start=None, stop=None, step=1, *, dtype=None, device=None, like=None):
     """Evenly spaced values in [start, stop) (NumPy's arange, computed on the device).
 
     Examples
@@ -196,13 +197,18 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None, like=None):
     >>> gp.arange(1, 7, 2)
     array([1, 3, 5])
     """
+    if start is None and stop is None:
+        raise TypeError("arange() requires stop to be specified.")
     if stop is None:
         start, stop = 0, start
+    elif start is None:
+        start = 0
     vals = [start, stop, step]
     for v in vals:
         if is_array(v) and v.ndim != 0:
             raise ValueError("arange() arguments must be scalars")
-    vals = [v.item() if is_array(v) else v for v in vals]
+    # NumPy picks the default dtype from the values (numpy scalars count as Python ones)
+    vals = [v.item() if (is_array(v) or isinstance(v, np.generic)) else v for v in vals]
     dt = D.to_dtype(dtype) if dtype is not None else D.result_type(*vals)
     start, stop, step = vals
     if step == 0:
@@ -219,19 +225,16 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None, like=None):
         n = max(0, math.ceil(q))
     dev = as_device(device)
     idx = ir.axis_iota((n,), 0, dev)
-    if dt.kind in "iub":
-        if dt.kind == "b":
-            if n > 2:
-                raise TypeError("arange() is only supported for booleans when the result "
-                                "has at most length 2.")
-            return wrap(ir.cast(_affine(idx, int(start), int(step), dev), dt))
-        if isinstance(start, float) or isinstance(step, float):
-            return wrap(ir.cast(_affine(ir.cast(idx, D.float64), float(start), float(step),
-                                        dev), dt))
-        return wrap(ir.cast(_affine(idx, int(start), int(step), dev), dt))
+    if dt.kind == "b" and n > 2:
+        raise TypeError("arange() is only supported for booleans when the result has at most "
+                        "length 2.")
+    # NumPy: the first two values in the target dtype, then start + i * (second - first)
     s0 = ir.scalar_value(start, dt)
     s1 = ir.scalar_value(start + step, dt)
-    delta = s1 - s0
+    if dt.kind == "b":
+        return wrap(ir.cast(_affine(idx, int(s0), int(s1) - int(s0), dev), dt))
+    with np.errstate(all="ignore"):
+        delta = s1 - s0
     return wrap(_affine(ir.cast(idx, dt), s0, delta, dev))
 
 

@@ -9,7 +9,6 @@ import operator
 
 import numpy as np
 
-from .._graph import ir
 from .._graph.layout import normalize_slice
 from ._common import is_array
 
@@ -71,16 +70,20 @@ def parse_basic(shape, key):
     return starts_steps, tuple(sliced), tuple(final)
 
 
-def view_node(node, key):
-    starts_steps, sliced, final = parse_basic(node.shape, key)
-    if sliced != node.shape or any(st != (0, 1) for st in starts_steps):
-        node = ir.view(node, "slice", tuple(starts_steps), sliced)
-    return ir.reshape(node, final)
+def view_ops(shape, key):
+    """The view ops [(vkind, arg, shape)] of basic index `key` on an array of `shape`."""
+    starts_steps, sliced, final = parse_basic(shape, key)
+    ops = []
+    if sliced != tuple(shape) or any(st != (0, 1) for st in starts_steps):
+        ops.append(("slice", tuple(starts_steps), sliced))
+    if final != sliced:
+        ops.append(("reshape", None, final))
+    return ops
 
 
 def getitem(a, key):
     """``a[key]`` for basic indices: a view of `a`."""
-    return a._make_view(view_node(a._node, key))
+    return a._view(view_ops(a.shape, key))
 
 
 def setitem(a, key, value):

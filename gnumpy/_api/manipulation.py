@@ -63,11 +63,11 @@ def reshape(x, /, shape, *, order="C", copy=None, newshape=None):
     if copy:
         x = x._copy()
     if shape == x.shape:
-        return x if copy else x._make_view(x._node)
+        return x if copy else x._view(())
     vl = ir.virtual_layout(x._node)
     foldable = vl is not None and L.fold_reshape(x.shape, vl[0], shape) is not None
     if foldable:
-        return x._make_view(ir.reshape(x._node, shape))
+        return x._view([("reshape", None, shape)])
     if copy is False:
         raise ValueError("Unable to avoid creating a copy while reshaping.")
     return wrap(ir.reshape(x._node, shape))
@@ -86,7 +86,9 @@ def transpose(x, /, axes=None):
         axes = tuple(normalize_axis(a, x.ndim) for a in axes)
         if len(axes) != x.ndim or len(set(axes)) != x.ndim:
             raise ValueError("axes don't match array")
-    return x._make_view(ir.permute(x._node, axes))
+    if axes == tuple(range(x.ndim)):
+        return x._view(())
+    return x._view([("permute", axes, tuple(x.shape[a] for a in axes))])
 
 
 def permute_dims(x, /, axes):
@@ -137,7 +139,7 @@ def expand_dims(x, /, axis=0):
     ax = normalize_axes(tuple(axes), nd)
     it = iter(x.shape)
     shape = tuple(1 if i in ax else next(it) for i in range(nd))
-    return x._make_view(ir.reshape(x._node, shape))
+    return x._view([("reshape", None, shape)])
 
 
 def squeeze(x, /, axis=None):
@@ -151,7 +153,7 @@ def squeeze(x, /, axis=None):
             raise ValueError("cannot select an axis to squeeze out which has size not equal "
                              "to one")
     shape = tuple(d for i, d in enumerate(x.shape) if i not in axes)
-    return x._make_view(ir.reshape(x._node, shape))
+    return x._view([("reshape", None, shape)] if shape != x.shape else [])
 
 
 def broadcast_to(x, /, shape):
@@ -162,7 +164,7 @@ def broadcast_to(x, /, shape):
     if any(d < 0 for d in shape):
         raise ValueError("all elements of broadcast shape must be non-negative")
     broadcast_to_check(x.shape, shape)
-    return x._make_view(ir.broadcast(x._node, shape))
+    return x._view([("broadcast", None, shape)] if shape != x.shape else [])
 
 
 def broadcast_arrays(*arrays):

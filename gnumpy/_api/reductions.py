@@ -26,6 +26,20 @@ def _arr(x):
     return x if is_array(x) else wrap(as_node(x))
 
 
+def _axes(axis, x):
+    """Normalized reduction axes; NumPy lets 0-d arrays take axis 0 or -1 (as no axis)."""
+    if x.ndim == 0 and axis is not None:
+        ax = axis if isinstance(axis, (tuple, list)) else (axis,)
+        if builtins.all(type(a) is int and a in (0, -1) for a in ax):
+            return ()
+    return normalize_axes(axis, x.ndim)
+
+
+def _out(name, r, out):
+    # Note: reductions cast into out= unsafely, as NumPy's ufunc.reduce does
+    return finish(name, r, out, casting="unsafe")
+
+
 def _sum_dtype(dt):
     if dt.kind in "bi" and dt.itemsize < 8:
         return D.int64
@@ -60,9 +74,12 @@ def _reduce(rop, x, axes, keepdims, dtype):
     arg = rop in ("argmax", "argmin")
     node = x._node if arg else ir.cast(x._node, dtype)
     out_dt = D.int64 if arg else dtype
-    if not axes:  # a reduction over no axes: the values themselves, in a new array
+    if not axes:  # a reduction over no axes: identity op value, in a new array
         if arg:
             return wrap(ir.scalar(0, D.int64, x.shape, x.device))
+        if rop in ("sum", "prod") and out_dt.kind in "fc":   # 0 + x, 1 * x (as NumPy)
+            one = ir.scalar(0 if rop == "sum" else 1, out_dt, x.shape, x.device)
+            return wrap(ir.ew("add" if rop == "sum" else "multiply", out_dt, (one, node)))
         return wrap(ir.ew("astype", out_dt, (node,)))
     return wrap(ir.reduce(rop, node, axes, keepdims, out_dt))
 
@@ -77,30 +94,30 @@ def sum(x, /, axis=None, dtype=None, out=None, keepdims=False, initial=None, whe
     array([4, 6])
     """
     x = _arr(x)
-    axes = normalize_axes(axis, x.ndim)
+    axes = _axes(axis, x)
     dt = _sum_dtype(x.dtype) if dtype is None else D.to_dtype(dtype)
     x = _mask(x, where, 0)
     r = _reduce("sum", x, axes, keepdims, dt)
     if initial is not None:
         r = astype(apply("add", r, initial), dt, copy=False)
-    return finish("add", r, out)
+    return _out("add", r, out)
 
 
 def prod(x, /, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
     """Product of elements over `axis`."""
     x = _arr(x)
-    axes = normalize_axes(axis, x.ndim)
+    axes = _axes(axis, x)
     dt = _sum_dtype(x.dtype) if dtype is None else D.to_dtype(dtype)
     x = _mask(x, where, 1)
     r = _reduce("prod", x, axes, keepdims, dt)
     if initial is not None:
         r = astype(apply("multiply", r, initial), dt, copy=False)
-    return finish("multiply", r, out)
+    return _out("multiply", r, out)
 
 
 def _minmax(rop, x, axis, out, keepdims, initial, where):
     x = _arr(x)
-    axes = normalize_axes(axis, x.ndim)
+    axes = _axes(axis, x)
     if where is not True and initial is None:
         raise ValueError(f"reduction operation '{_NAMES[rop]}' does not have an identity, so "
                          f"to use a where mask one has to specify 'initial'")
@@ -111,11 +128,11 @@ def _minmax(rop, x, axis, out, keepdims, initial, where):
         shape = tuple((1 if i in axes else d) for i, d in enumerate(x.shape)
                       if keepdims or i not in axes)
         from .creation import full
-        return finish(_NAMES[rop], full(shape, initial, dtype=x.dtype, device=x.device), out)
+        return _out(_NAMES[rop], full(shape, initial, dtype=x.dtype, device=x.device), out)
     r = _reduce(rop, x, axes, keepdims, x.dtype)
     if initial is not None:
         r = astype(apply(_NAMES[rop], r, initial), x.dtype, copy=False)
-    return finish(_NAMES[rop], r, out)
+    return _out(_NAMES[rop], r, out)
 
 
 def max(x, /, axis=None, out=None, keepdims=False, initial=None, where=True):
@@ -132,6 +149,8 @@ def _argreduce(rop, x, axis, out, keepdims):
     x = _arr(x)
     if axis is None:
         axes = tuple(range(x.ndim))
+    elif x.ndim == 0 and type(axis) is int and axis in (0, -1):
+        axes = ()
     else:
         axes = (normalize_axis(axis, x.ndim),)
     _check_nonempty(x, axes, rop)
@@ -139,7 +158,7 @@ def _argreduce(rop, x, axis, out, keepdims):
         r = wrap(ir.scalar(0, D.int64, (), x.device))
     else:
         r = _reduce(rop, x, axes, keepdims, x.dtype)
-    return finish(rop, r, out)
+    return _out(rop, r, out)
 
 
 def argmax(x, /, axis=None, out=None, *, keepdims=False):
@@ -154,11 +173,11 @@ def argmin(x, /, axis=None, out=None, *, keepdims=False):
 
 def _bool_reduce(rop, x, axis, out, keepdims, where):
     x = _arr(x)
-    axes = normalize_axes(axis, x.ndim)
+    axes = _axes(axis, x)
     b = astype(x, D.bool_, copy=False)
     b = _mask(b, where, rop == "all")
     r = _reduce(rop, b, axes, keepdims, D.bool_)
-    return finish("logical_or" if rop == "any" else "logical_and", r, out)
+    return _out("logical_or" if rop == "any" else "logical_and", r, out)
 
 
 def any(x, /, axis=None, out=None, keepdims=False, *, where=True):
@@ -177,7 +196,7 @@ def count_nonzero(x, /, axis=None, *, keepdims=False):
     # Note: returns a 0-d array (not a Python int) for axis=None, as CuPy does.
     """
     x = _arr(x)
-    axes = normalize_axes(axis, x.ndim)
+    axes = _axes(axis, x)
     nz = astype(astype(x, D.bool_, copy=False), D.int64, copy=False)
     return _reduce("sum", nz, axes, keepdims, D.int64)
 

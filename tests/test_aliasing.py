@@ -1,0 +1,548 @@
+"""Aliasing and materialization semantics (DESIGN.md, "Semantics that must hold").
+
+* a view observes writes to its base and the base observes writes through the view, for
+  materialized and for lazy bases;
+* a pending lazy expression never observes a later in-place write to its inputs;
+* in-place operators, copy(), out=, evaluate(), and the bound on graph size.
+
+Every expectation is what NumPy does with the same program (NumPy is eager, so "pending"
+expressions there are simply already computed).
+"""
+import gc
+import weakref
+
+import numpy as np
+import pytest
+
+import gnumpy as gp
+from gnumpy._graph import ir
+from helpers import check
+
+
+def base_pair(kind):
+    """(numpy array, gnumpy array) of shape (4, 5) holding the same values.
+
+    kind: 'materialized' (from host), 'lazy' (an unevaluated expression), 'lazy_view' (an
+    unevaluated expression seen through a transpose), 'creation' (gp.arange, lazy IOTA)."""
+    a = np.arange(20.0).reshape(4, 5)
+    if kind == "materialized":
+        return a.copy(), gp.asarray(a)
+    if kind == "lazy":
+        return a.copy(), gp.asarray(a - 1) + 1
+    if kind == "lazy_view":
+        # the NumPy twin has the same (transposed) layout, so reshape copies in both
+        return (a.T.copy() * 1.0).T, (gp.asarray(a.T.copy()) * 1.0).T
+    if kind == "creation":
+        return a.copy(), gp.arange(20.0).reshape(4, 5)
+    if kind == "constant":
+        return np.full((4, 5), 3.0), gp.full((4, 5), 3.0)
+    raise ValueError(kind)
+
+
+BASES = ["materialized", "lazy", "lazy_view", "creation", "constant"]
+
+
+# ====================================================================== views see their base
+
+@pytest.mark.parametrize("kind", BASES)
+def test_view_observes_write_to_base(kind):
+    a, x = base_pair(kind)
+    v, w = x[1:3, ::2], a[1:3, ::2]
+    x[1, 0] = 100.0
+    a[1, 0] = 100.0
+    check(v, w)
+    x += 1                        # in-place operator on a base that has views
+    a += 1
+    check(v, w)
+    gp.multiply(x, 2, out=x)      # out= into a base that has views
+    np.multiply(a, 2, out=a)
+    check(v, w)
+    x[...] = -1.0
+    a[...] = -1.0
+    check(v, w)
+    check(x, a)
+
+
+@pytest.mark.parametrize("kind", BASES)
+def test_base_observes_write_through_view(kind):
+    a, x = base_pair(kind)
+    v, w = x[1:], a[1:]
+    v[0] = 100.0
+    w[0] = 100.0
+    check(x, a)
+    check(v, w)
+
+
+def test_lazy_base_example_from_design():
+    # y = x + 1; v = y[1:]; v[0] = 100 must change y
+    x = gp.asarray(np.arange(5.0))
+    y = x + 1
+    v = y[1:]
+    v[0] = 100
+    yn = np.arange(5.0) + 1
+    yn[1:][0] = 100
+    check(y, yn)
+    check(v, yn[1:])
+    check(x, np.arange(5.0))      # x is not y's memory
+
+
+@pytest.mark.parametrize("kind", BASES)
+def test_view_of_view_and_transpose_views(kind):
+    a, x = base_pair(kind)
+    v, w = x[::-1], a[::-1]
+    vv, ww = v[1:, 1:].T, w[1:, 1:].T
+    vv[0, 2] = 7.0               # writes through a view of a view
+    ww[0, 2] = 7.0
+    check(x, a)
+    check(v, w)
+    t, tn = x.T, a.T
+    t[4] = -3.0                   # writes through the transpose
+    tn[4] = -3.0
+    check(x, a)
+    check(vv, ww)
+
+
+@pytest.mark.parametrize("kind", BASES)
+def test_inplace_operator_on_view_writes_base(kind):
+    a, x = base_pair(kind)
+    v, w = x[:, 1::2], a[:, 1::2]
+    v += 10
+    w += 10
+    check(x, a)
+    v *= 2
+    w *= 2
+    check(x, a)
+    r, rn = x.reshape(20), a.reshape(20)
+    r[3:6] -= 1000
+    rn[3:6] -= 1000
+    check(x, a)
+    check(v, w)
+
+
+@pytest.mark.parametrize("kind", BASES)
+def test_views_created_before_base_materializes(kind):
+    a, x = base_pair(kind)
+    views = [x[0], x[:, 2], x[1:3, 1:4], x.T, x.reshape(2, 10), x[None, ..., ::-1]]
+    nviews = [a[0], a[:, 2], a[1:3, 1:4], a.T, a.reshape(2, 10), a[None, ..., ::-1]]
+    gp.evaluate(x)
+    x[2, 3] = -50.0
+    a[2, 3] = -50.0
+    for v, w in zip(views, nviews):
+        check(v, w)
+
+
+def test_views_of_broadcast_and_expand_dims_see_writes():
+    x = gp.asarray(np.arange(3.0))
+    b = gp.broadcast_to(x, (2, 3))
+    e = gp.expand_dims(x, 0)
+    x[1] = 9.0
+    check(b, np.broadcast_to(np.array([0.0, 9.0, 2.0]), (2, 3)))
+    check(e, np.array([[0.0, 9.0, 2.0]]))
+
+
+# ====================================================================== pending never sees writes
+
+@pytest.mark.parametrize("kind", BASES)
+@pytest.mark.parametrize("write", ["iadd", "ellipsis", "slice", "through_view", "out"])
+def test_pending_expression_ignores_later_writes(kind, write):
+    a, x = base_pair(kind)
+    expected = a * 2
+    z = x * 2                      # pending
+    s = x.sum(axis=0)              # pending reduction
+    es = a.sum(axis=0)
+    if write == "iadd":
+        x += 1
+    elif write == "ellipsis":
+        x[...] = 0
+    elif write == "slice":
+        x[1:3] = -5
+    elif write == "through_view":
+        v = x[1:]
+        v[0] = 100
+    elif write == "out":
+        gp.add(x, 1, out=x)
+    check(z, expected)
+    check(s, es)
+
+
+def test_pending_expression_over_a_view_ignores_later_writes():
+    x = gp.asarray(np.arange(6.0))
+    v = x[1:4]
+    z = v * 10                     # reads x's memory through a view
+    x[2] = -1.0
+    check(z, np.arange(6.0)[1:4] * 10)
+    check(v, np.array([1.0, -1.0, 3.0]))
+
+
+def test_pending_expression_ignores_write_to_lazy_input():
+    x = gp.asarray(np.arange(5.0))
+    y = x + 1                      # lazy
+    z = y * 2                      # lazy, reads y
+    y[0] = 50.0                    # materializes y, then writes into it
+    check(z, (np.arange(5.0) + 1) * 2)
+    check(y, np.array([50.0, 2.0, 3.0, 4.0, 5.0]))
+
+
+def test_pending_expression_ignores_rebinding_inplace_on_lazy():
+    x = gp.asarray(np.arange(4.0))
+    y = x * 3
+    z = y + 1
+    y += 100                       # y has no views: rebinds, z keeps the old y
+    check(z, np.arange(4.0) * 3 + 1)
+    check(y, np.arange(4.0) * 3 + 100)
+
+
+def test_chain_of_pending_expressions_and_repeated_writes():
+    x = gp.asarray(np.ones(4))
+    snaps = []
+    for i in range(5):
+        snaps.append(x * 1)
+        x[i % 4] = float(i + 10)
+    xn = np.ones(4)
+    for i, s in enumerate(snaps):
+        check(s, xn)
+        xn[i % 4] = float(i + 10)
+    check(x, xn)
+
+
+def test_dlpack_export_materializes_pending_readers():
+    # DLPack export is a materialization point: expressions pending at export time must not
+    # see writes the consumer makes afterwards
+    x = gp.asarray(np.arange(4.0))
+    if x.device != "cpu":
+        pytest.skip("NumPy imports only CPU DLPack capsules")
+    z = x + 1
+    host = np.from_dlpack(x)
+    host[0] = 100.0 if host.flags.writeable else host[0]
+    check(z, np.arange(4.0) + 1)
+
+
+# ====================================================================== in-place operators
+
+INPLACE = [
+    ("iadd", lambda x, y: x.__iadd__(y)), ("isub", lambda x, y: x.__isub__(y)),
+    ("imul", lambda x, y: x.__imul__(y)), ("itruediv", lambda x, y: x.__itruediv__(y)),
+    ("ifloordiv", lambda x, y: x.__ifloordiv__(y)), ("imod", lambda x, y: x.__imod__(y)),
+    ("ipow", lambda x, y: x.__ipow__(y)),
+]
+INPLACE_INT = [
+    ("iand", lambda x, y: x.__iand__(y)), ("ior", lambda x, y: x.__ior__(y)),
+    ("ixor", lambda x, y: x.__ixor__(y)), ("ilshift", lambda x, y: x.__ilshift__(y)),
+    ("irshift", lambda x, y: x.__irshift__(y)),
+]
+
+
+def _run_inplace(f, a, b, g, h):
+    with np.errstate(all="ignore"):
+        r = f(a, b)
+    assert r is a
+    rg = f(g, h)
+    assert rg is g
+    check(g, a)
+
+
+@pytest.mark.parametrize("op", [f for _, f in INPLACE], ids=[n for n, _ in INPLACE])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int16, np.complex128],
+                         ids=["float64", "float32", "int64", "int16", "complex128"])
+@pytest.mark.parametrize("other", ["scalar", "array", "row"])
+def test_inplace_operators(op, dtype, other):
+    if np.dtype(dtype).kind == "c" and op in (INPLACE[4][1], INPLACE[5][1]):
+        pytest.skip("complex has no floor division / modulo")
+    a = (np.arange(1, 13).reshape(3, 4) % 7 + 1).astype(dtype)
+    g = gp.asarray(a)
+    if other == "scalar":
+        b = h = 2
+    elif other == "array":
+        b = (np.arange(12).reshape(3, 4) % 3 + 1).astype(dtype)
+        h = gp.asarray(b)
+    else:
+        b = np.array([1, 2, 3, 1], dtype=dtype)
+        h = gp.asarray(b)
+    if np.dtype(dtype).kind in "iu" and op is INPLACE[3][1]:
+        with pytest.raises(TypeError):
+            op(a, b)
+        with pytest.raises(TypeError):
+            op(g, h)
+        return
+    _run_inplace(op, a, b, g, h)
+    _run_inplace(op, a, b, g, h)     # twice: the second reads the first's result
+
+
+@pytest.mark.parametrize("op", [f for _, f in INPLACE_INT], ids=[n for n, _ in INPLACE_INT])
+@pytest.mark.parametrize("dtype", [np.int32, np.uint8, np.bool_], ids=["int32", "uint8", "bool"])
+def test_inplace_bitwise_operators(op, dtype):
+    if np.dtype(dtype).kind == "b" and op in (INPLACE_INT[3][1], INPLACE_INT[4][1]):
+        pytest.skip("bool has no shifts")
+    a = (np.arange(12).reshape(3, 4) % 5).astype(dtype)
+    b = (np.arange(12).reshape(3, 4) % 3).astype(dtype)
+    _run_inplace(op, a, b, gp.asarray(a), gp.asarray(b))
+
+
+def test_inplace_matmul():
+    a = np.arange(9.0).reshape(3, 3)
+    b = np.eye(3) * 2 + 1
+    g = gp.asarray(a)
+    a @= b
+    g @= gp.asarray(b)
+    check(g, a)
+
+
+def test_inplace_errors():
+    g = gp.asarray(np.arange(4))
+    with pytest.raises(TypeError):           # float result into an int array
+        g += 1.5
+    with pytest.raises(ValueError):          # result shape larger than the array
+        g += gp.ones((2, 4), dtype=np.int64)
+    check(g, np.arange(4))                    # untouched by the failed operations
+    f = gp.asarray(np.ones(3, np.float32))
+    f += np.float64(2.0)                      # same kind: allowed, stays float32
+    assert f.dtype == np.float32
+    check(f, np.full(3, 3.0, np.float32))
+
+
+def test_inplace_keeps_identity_and_loops():
+    a = np.arange(6.0)
+    g = gp.asarray(a)
+    ident = id(g)
+    for _ in range(50):
+        g *= 1.5
+        g -= 0.25
+        a *= 1.5
+        a -= 0.25
+    assert id(g) == ident
+    check(g, a)
+
+
+def test_inplace_overlapping_operands():
+    # NumPy resolves overlap as if the right-hand side were copied first
+    a = np.arange(8.0)
+    g = gp.asarray(a)
+    a[1:] += a[:-1]
+    g[1:] += g[:-1]
+    check(g, a)
+    a[::-1] *= a
+    g[::-1] *= g
+    check(g, a)
+    b = np.arange(9.0).reshape(3, 3)
+    h = gp.asarray(b)
+    b += b.T
+    h += h.T
+    check(h, b)
+
+
+# ====================================================================== copy() never aliases
+
+@pytest.mark.parametrize("kind", BASES)
+@pytest.mark.parametrize("how", ["method", "function", "asarray_copy", "array", "astype",
+                                 "copy_module"])
+def test_copy_never_aliases(kind, how):
+    import copy as copy_module
+    a, x = base_pair(kind)
+    c = {"method": lambda: x.copy(), "function": lambda: gp.copy(x),
+         "asarray_copy": lambda: gp.asarray(x, copy=True), "array": lambda: gp.array(x),
+         "astype": lambda: x.astype(x.dtype),
+         "copy_module": lambda: copy_module.copy(x)}[how]()
+    assert c is not x
+    x[0, 0] = -1.0
+    check(c, a)
+    c[1, 1] = -2.0
+    a[0, 0] = -1.0
+    check(x, a)
+
+
+def test_copy_of_view_never_aliases():
+    x = gp.asarray(np.arange(10.0))
+    v = x[2:8:2]
+    c = v.copy()
+    x[2] = 99.0
+    v[1] = 98.0
+    check(c, np.array([2.0, 4.0, 6.0]))
+    c[0] = -1.0
+    check(x, np.array([0, 1, 99, 3, 98, 5, 6, 7, 8, 9.0]))
+
+
+# ====================================================================== out=
+
+@pytest.mark.parametrize("kind", BASES)
+def test_out_writes_into_given_array(kind):
+    a, x = base_pair(kind)
+    o = gp.zeros((4, 5))
+    r = gp.multiply(x, 3, out=o)
+    assert r is o
+    check(o, a * 3)
+    r = gp.add(x, o, o)                      # positional out, also an input
+    assert r is o
+    check(o, a * 4)
+
+
+@pytest.mark.parametrize("make_big", [lambda: gp.asarray(np.zeros((3, 5))),
+                                      lambda: gp.zeros((3, 5))], ids=["asarray", "zeros"])
+def test_out_into_a_view_of_a_larger_array(make_big):
+    a = np.arange(5.0)
+    big_np = np.zeros((3, 5))
+    big = make_big()
+    np.multiply(a, 2, out=big_np[1])
+    gp.multiply(gp.asarray(a), 2, out=big[1])
+    check(big, big_np)
+    np.negative(a[::2], out=big_np[:, 0])
+    gp.negative(gp.asarray(a[::2]), out=big[:, 0])
+    check(big, big_np)
+
+
+def test_out_into_a_materialized_view_of_larger_array():
+    a = np.arange(12.0).reshape(3, 4)
+    big_np = np.arange(24.0).reshape(4, 6)
+    big = gp.asarray(big_np)
+    np.sqrt(a, out=big_np[:3, 1:5])
+    gp.sqrt(gp.asarray(a), out=big[:3, 1:5])
+    check(big, big_np)
+
+
+def test_out_aliasing_an_input_unaligned():
+    a = np.arange(6.0)
+    g = gp.asarray(a)
+    np.add(a, a[::-1], out=a)
+    gp.add(g, g[::-1], out=g)
+    check(g, a)
+    np.subtract(a[1:], a[:-1], out=a[:-1])
+    gp.subtract(g[1:], g[:-1], out=g[:-1])
+    check(g, a)
+
+
+def test_out_with_pending_readers():
+    x = gp.asarray(np.arange(4.0))
+    z = x + 1
+    gp.multiply(x, 10, out=x)
+    check(z, np.arange(4.0) + 1)
+    check(x, np.arange(4.0) * 10)
+
+
+def test_out_casting():
+    o = gp.zeros(3, dtype=np.int64)
+    with pytest.raises(TypeError):
+        gp.add(gp.asarray([1.5, 2.5, 3.5]), 1, out=o)    # float64 -> int64 is not same_kind
+    o32 = gp.zeros(3, dtype=np.float32)
+    gp.add(gp.asarray([1.5, 2.5, 3.5]), 1, out=o32)      # float64 -> float32 is same_kind
+    check(o32, np.array([2.5, 3.5, 4.5], np.float32))
+
+
+# ====================================================================== materialization
+
+def test_materialized_array_drops_its_graph():
+    x = gp.asarray(np.arange(6.0))
+    y = gp.sin(x) * 2 + x
+    assert y._node.kind != ir.LEAF
+    gp.evaluate(y)
+    assert y._node.kind == ir.LEAF
+    assert y._node.srcs == ()
+    check(y, np.sin(np.arange(6.0)) * 2 + np.arange(6.0))
+    z = (y + 1).sum()
+    z.get()
+    assert z._node.kind == ir.LEAF and z._node.srcs == ()
+
+
+@pytest.mark.parametrize("point", ["get", "item", "tolist", "float", "bool", "repr", "array",
+                                   "asnumpy"])
+def test_materialization_points_leave_a_leaf(point):
+    y = gp.asarray(np.arange(1.0, 2.0)) * 3
+    {"get": lambda: y.get(), "item": lambda: y.item(), "tolist": lambda: y.tolist(),
+     "float": lambda: float(y[0]), "bool": lambda: bool(y[0]), "repr": lambda: repr(y),
+     "array": lambda: np.asarray(y), "asnumpy": lambda: gp.asnumpy(y)}[point]()
+    if point in ("float", "bool"):
+        y.get()
+    assert y._node.kind == ir.LEAF and y._node.srcs == ()
+
+
+def test_materialized_array_releases_its_inputs():
+    x = gp.asarray(np.arange(1000.0))
+    buf = x._node.buf
+    try:
+        ref = weakref.ref(buf)
+    except TypeError:
+        pytest.skip("this backend's buffers do not support weak references")
+    del buf
+    y = x * 2 + 1
+    del x
+    gc.collect()
+    assert ref() is not None          # a pending node keeps its input alive
+    gp.evaluate(y)
+    gc.collect()
+    assert ref() is None              # once materialized, the graph (and x) is gone
+    check(y, np.arange(1000.0) * 2 + 1)
+
+
+def test_evaluate_several_arrays():
+    x = gp.asarray(np.arange(8.0))
+    a, b, c = x + 1, (x * 2).sum(), (x - 1)[::2]
+    d = gp.asarray(np.ones(3))             # already materialized
+    gp.evaluate(a, b, c, d)
+    for arr in (a, b, c, d):
+        assert arr._node.kind == ir.LEAF and arr._node.srcs == ()
+    xn = np.arange(8.0)
+    check(a, xn + 1)
+    check(b, (xn * 2).sum())
+    check(c, (xn - 1)[::2])
+    check(d, np.ones(3))
+    gp.evaluate()                          # nothing to do
+    with pytest.raises(TypeError):
+        gp.evaluate(np.ones(3))
+
+
+def test_evaluated_view_still_aliases_its_base():
+    y = gp.asarray(np.arange(6.0)) + 1
+    v = y[::2]
+    gp.evaluate(v)
+    y[0] = -5.0
+    check(v, np.array([-5.0, 3.0, 5.0]))
+    v[1] = 77.0
+    check(y, np.array([-5.0, 2.0, 77.0, 4.0, 5.0, 6.0]))
+
+
+# ====================================================================== graph size bound
+
+def test_long_loop_graph_stays_bounded():
+    x = gp.asarray(np.ones(8))
+    xn = np.ones(8)
+    limit = gp.config.max_graph_nodes
+    for _ in range(3000):
+        x = x * 0.99 + 1
+        xn = xn * 0.99 + 1
+        assert x._node.size <= limit
+    check(x, xn)
+
+
+def test_long_inplace_loop_graph_stays_bounded():
+    x = gp.asarray(np.ones((2, 3)))
+    xn = np.ones((2, 3))
+    for _ in range(2000):
+        x *= 0.99
+        x += 1
+        xn *= 0.99
+        xn += 1
+        assert x._node.size <= gp.config.max_graph_nodes
+    check(x, xn)
+
+
+def test_loop_bounded_with_a_small_limit():
+    with gp.config.override(max_graph_nodes=16):
+        x = gp.asarray(np.arange(5.0))
+        y = gp.asarray(np.ones(5))
+        xn, yn = np.arange(5.0), np.ones(5)
+        for _ in range(500):
+            x = (x * 0.5 + y)[::-1]
+            y = y - x * 0.1
+            xn = (xn * 0.5 + yn)[::-1]
+            yn = yn - xn * 0.1
+            assert x._node.size <= 16 and y._node.size <= 16
+        check(x, xn)
+        check(y, yn)
+
+
+def test_loop_with_reductions_stays_bounded():
+    x = gp.asarray(np.linspace(0.0, 1.0, 16))
+    xn = np.linspace(0.0, 1.0, 16)
+    for _ in range(1000):
+        x = x - 0.01 * (x - x.mean())
+        xn = xn - 0.01 * (xn - xn.mean())
+        assert x._node.size <= gp.config.max_graph_nodes
+    check(x, xn)

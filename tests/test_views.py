@@ -1,0 +1,635 @@
+"""Basic indexing, basic-index assignment and shape manipulation, compared against NumPy.
+
+Index expressions come from hypothesis (ints incl. negative, slices with any step and
+out-of-range bounds, Ellipsis, None, on 0-d to 4-d arrays).  Every manipulation function
+runs on contiguous, strided (non-contiguous view) and lazy inputs (``(x + 1)[::2].T``).
+"""
+import functools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+import hypothesis.extra.numpy as hnp
+from numpy.exceptions import AxisError
+
+import gnumpy as gp
+from helpers import check, strided_pair
+
+DET = settings(derandomize=True)   # the same examples on every run
+
+VIEW_DTYPES = [np.dtype(t) for t in (np.float64, np.int32, np.bool_, np.uint8, np.float16,
+                                     np.complex64, np.int64)]
+VD_IDS = [str(d) for d in VIEW_DTYPES]
+LAYOUTS = ["contiguous", "strided", "lazy"]
+
+
+def values(shape, dtype=np.float64):
+    """Distinct, exactly representable values (index mistakes cannot hide)."""
+    n = int(np.prod(shape))
+    v = np.arange(1, n + 1) % 251 if np.dtype(dtype).itemsize == 1 else np.arange(1, n + 1)
+    if np.dtype(dtype).kind == "b":
+        v = (np.arange(n) * 7 % 3) == 0
+    elif np.dtype(dtype).kind == "c":
+        v = v + 1j * (-v)
+    return np.asarray(v).astype(dtype).reshape(shape)
+
+
+def lazy_of(a):
+    """A lazy gnumpy array with the values of `a`: ``(x + 1)[::2].T`` (x holds a.T - 1)."""
+    if a.dtype.kind == "b":
+        if a.ndim == 0:
+            return gp.logical_not(gp.asarray(~a))
+        t = ~a.T
+        big = np.zeros((2 * t.shape[0],) + t.shape[1:], dtype=a.dtype)
+        big[::2] = t
+        return gp.logical_not(gp.asarray(big))[::2].T
+    with np.errstate(all="ignore"):
+        t = (a.T - np.ones((), a.dtype)).astype(a.dtype)
+    if a.ndim == 0:
+        return gp.asarray(t) + np.ones((), a.dtype)
+    big = np.zeros((2 * t.shape[0],) + t.shape[1:], dtype=a.dtype)
+    big[::2] = t
+    return (gp.asarray(big) + np.ones((), a.dtype))[::2].T
+
+
+def variant(a, layout):
+    """(numpy array, gnumpy array) with the values of `a` in the requested layout."""
+    if layout == "strided":
+        return strided_pair(a)
+    if layout == "lazy":
+        g = lazy_of(a)
+        return a, g
+    return a, gp.asarray(a)
+
+
+# ====================================================================== index strategies
+
+@functools.lru_cache(maxsize=None)
+def _dim_index_st(size):
+    bound = st.none() | st.integers(-2 * size - 2, 2 * size + 2)
+    step = st.none() | st.integers(-3, 3).filter(bool)
+    sl = st.builds(slice, bound, bound, step)
+    if size == 0:
+        return sl
+    return st.integers(-size, size - 1) | sl
+
+
+@st.composite
+def basic_index(draw, shape):
+    """A basic index for `shape`: ints, slices, at most one Ellipsis, some None."""
+    ndim = len(shape)
+    n_real = draw(st.integers(0, ndim))
+    use_ell = draw(st.booleans())
+    if use_ell:
+        n_head = draw(st.integers(0, n_real))
+        dims = list(range(n_head)) + list(range(ndim - (n_real - n_head), ndim))
+    else:
+        n_head = n_real
+        dims = list(range(n_real))
+    items = [draw(_dim_index_st(shape[d])) for d in dims]
+    if use_ell:
+        items.insert(n_head, Ellipsis)
+    for _ in range(draw(st.integers(0, 2))):
+        items.insert(draw(st.integers(0, len(items))), None)
+    if len(items) == 1 and draw(st.booleans()):
+        return items[0]
+    return tuple(items)
+
+
+SHAPES = hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=5)
+
+
+@st.composite
+def shape_and_index(draw):
+    shape = draw(SHAPES)
+    return shape, draw(basic_index(shape))
+
+
+# ====================================================================== getitem
+
+@pytest.mark.parametrize("dtype", VIEW_DTYPES, ids=VD_IDS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@DET
+@given(case=shape_and_index())
+def test_getitem(dtype, layout, case):
+    shape, key = case
+    a, g = variant(values(shape, dtype), layout)
+    check(g[key], a[key])
+
+
+@DET
+@given(case=shape_and_index(), data=st.data())
+def test_getitem_chained(case, data):
+    shape, key = case
+    a, g = variant(values(shape), data.draw(st.sampled_from(LAYOUTS), label="layout"))
+    v, gv = a[key], g[key]
+    key2 = data.draw(basic_index(v.shape), label="key2")
+    check(gv[key2], v[key2])
+    check((gv + 1)[key2] * 2, (v + 1)[key2] * 2)
+
+
+@pytest.mark.parametrize("key", [
+    pytest.param(5, id="5"), pytest.param(-6, id="-6"), pytest.param((0, 4), id="(0,4)"),
+    pytest.param((slice(None), -5), id="(:,-5)"), pytest.param((Ellipsis, 7), id="(...,7)"),
+    pytest.param((1, 1, 1), id="too_many"), pytest.param((0, None, 0, 0), id="too_many_None"),
+    pytest.param((Ellipsis, 0, Ellipsis), id="two_ellipses"),
+    pytest.param(1.0, id="float"), pytest.param((0, "a"), id="str"),
+])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_getitem_errors(key, layout):
+    a, g = variant(values((5, 4)), layout)
+    with pytest.raises(IndexError):
+        a[key]
+    with pytest.raises(IndexError):
+        g[key]
+
+
+def test_getitem_0d():
+    a = np.asarray(7.5)
+    g = gp.asarray(a)
+    for key in [(), Ellipsis, None, (None, Ellipsis, None)]:
+        check(g[key], a[key])
+    with pytest.raises(IndexError):
+        g[0]
+
+
+def test_getitem_numpy_integer_and_0d_array_keys():
+    a = values((4, 5))
+    g = gp.asarray(a)
+    check(g[np.int64(2)], a[np.int64(2)])
+    check(g[np.int8(-1), np.uint16(3)], a[np.int8(-1), np.uint16(3)])
+    check(g[gp.asarray(1)], a[np.asarray(1)])
+
+
+def test_getitem_returns_gnumpy_arrays_for_scalars():
+    # Note: gnumpy returns 0-d arrays where NumPy returns scalars
+    g = gp.asarray(values((3, 4)))
+    r = g[1, 2]
+    assert isinstance(r, gp.ndarray) and r.shape == ()
+    assert float(r) == values((3, 4))[1, 2]
+
+
+def test_iteration_and_len():
+    a = values((3, 2))
+    g = gp.asarray(a)
+    assert len(g) == 3
+    rows = list(g)
+    assert len(rows) == 3
+    for r, e in zip(rows, a):
+        check(r, e)
+
+
+# ====================================================================== setitem
+
+def _value_for(target_shape, dtype, kind, rng):
+    if kind == "scalar":
+        return {"b": True, "u": 3}.get(np.dtype(dtype).kind, -3)
+    if kind == "float_scalar":
+        return 2.0
+    shape = target_shape
+    if kind == "broadcast_row":
+        shape = target_shape[-1:] if target_shape else ()
+    elif kind == "broadcast_ones":
+        shape = tuple(1 if rng.integers(0, 2) else d for d in target_shape)
+    v = -values(shape, np.int64) if np.dtype(dtype).kind != "b" else values(shape, bool)
+    return v.astype(dtype) if np.dtype(dtype).kind != "u" else (v % 200).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", VIEW_DTYPES, ids=VD_IDS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@DET
+@given(case=shape_and_index(), kind=st.sampled_from(["scalar", "float_scalar", "full",
+                                                      "broadcast_row", "broadcast_ones"]),
+       as_gnumpy=st.booleans())
+def test_setitem(dtype, layout, case, kind, as_gnumpy):
+    shape, key = case
+    a, g = variant(values(shape, dtype), layout)
+    a = a.copy()
+    target = a[key].shape
+    value = _value_for(target, dtype, kind, np.random.default_rng(len(target)))
+    a[key] = value
+    g[key] = gp.asarray(value) if (as_gnumpy and isinstance(value, np.ndarray)) else value
+    check(g, a)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_setitem_casts_like_numpy(layout):
+    a, g = variant(values((3, 4), np.int32), layout)
+    a = a.copy()
+    a[0] = 2.7
+    g[0] = 2.7
+    a[1, ::2] = np.array([1.5, -2.5])
+    g[1, ::2] = gp.asarray([1.5, -2.5])
+    a[2] = np.array([True, False, True, True])
+    g[2] = gp.asarray([True, False, True, True])
+    check(g, a)
+
+
+@pytest.mark.parametrize("dtype,value", [(np.int8, 300), (np.uint8, -1), (np.int32, 2 ** 31),
+                                         (np.uint64, -1), (np.int64, 2 ** 63)],
+                         ids=["int8_300", "uint8_-1", "int32_2**31", "uint64_-1",
+                              "int64_2**63"])
+def test_setitem_python_int_out_of_range_raises(dtype, value):
+    a = np.zeros(3, dtype)
+    with pytest.raises(OverflowError):
+        a[0] = value
+    g = gp.asarray(a)
+    with pytest.raises(OverflowError):
+        g[0] = value
+    with pytest.raises(OverflowError):
+        g[1:] = value
+    check(g, a)
+
+
+@pytest.mark.parametrize("make", [
+    pytest.param(lambda: gp.zeros((3, 4)), id="zeros"),
+    pytest.param(lambda: gp.ones((3, 4)), id="ones"),
+    pytest.param(lambda: gp.empty((3, 4)) * 0, id="empty_times_0"),
+    pytest.param(lambda: gp.full((3, 4), 2.5), id="full"),
+    pytest.param(lambda: gp.zeros_like(gp.asarray(np.ones((3, 4)))), id="zeros_like"),
+    pytest.param(lambda: gp.full_like(gp.asarray(np.ones((3, 4))), 2.0), id="full_like"),
+    pytest.param(lambda: gp.arange(12.0).reshape(3, 4), id="arange"),
+    pytest.param(lambda: gp.eye(3, 4), id="eye"),
+    pytest.param(lambda: gp.broadcast_to(gp.asarray(np.arange(4.0)), (3, 4)).copy(),
+                 id="broadcast_copy"),
+])
+@pytest.mark.parametrize("key", [(0, 1), (slice(1, None), slice(None, None, 2)), Ellipsis],
+                         ids=["(0,1)", "(1:,::2)", "..."])
+def test_setitem_into_fresh_creation_results(make, key):
+    g = make()
+    a = g.get().copy()          # the values before the write, from gnumpy itself
+    np.testing.assert_array_equal(a, make().get())
+    a[key] = -9.0
+    g[key] = -9.0
+    check(g, a)
+    # and through an explicit view
+    g = make()
+    v = g[1]
+    v[2] = 42.0
+    a = make().get().copy()
+    a[1, 2] = 42.0
+    check(g, a)
+
+
+def test_setitem_shape_mismatch_raises():
+    a = values((3, 4))
+    g = gp.asarray(a)
+    with pytest.raises(ValueError):
+        a[0] = np.ones(3)
+    with pytest.raises(ValueError):
+        g[0] = gp.ones(3)
+    with pytest.raises(ValueError):
+        g[:, 1] = np.ones((3, 1))
+
+
+def test_setitem_from_list_and_nested_list():
+    a = values((3, 4))
+    g = gp.asarray(a)
+    a[1] = [9, 8, 7, 6]
+    g[1] = [9, 8, 7, 6]
+    a[:, 0] = [[0.5], [1.5], [2.5]][1]
+    g[:, 0] = [[0.5], [1.5], [2.5]][1]
+    check(g, a)
+
+
+def test_setitem_overlapping_self_assignment():
+    # NumPy makes the right-hand side a temporary when it overlaps the destination
+    a = values((8,))
+    g = gp.asarray(a)
+    a[1:] = a[:-1]
+    g[1:] = g[:-1]
+    check(g, a)
+    a[::-1] = a.copy()
+    g[::-1] = g
+    check(g, a)
+    b = values((4, 4))
+    h = gp.asarray(b)
+    b[...] = b.T.copy()
+    h[...] = h.T
+    check(h, b)
+
+
+# ====================================================================== reshape & co.
+
+RESHAPES = [
+    ((2, 3, 4), (6, 4)), ((2, 3, 4), (-1,)), ((2, 3, 4), (4, -1)), ((2, 3, 4), (2, 1, 12)),
+    ((12,), (3, 2, 2)), ((6,), (1, 6, 1)), ((), (1, 1)), ((1,), ()), ((0, 3), (3, 0)),
+    ((0, 3), (-1, 5)), ((4, 1, 3), (2, 2, 3)), ((2, 3, 4), 24),
+]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("src,dst", RESHAPES, ids=[f"{s}->{d}" for s, d in RESHAPES])
+def test_reshape(src, dst, order, layout):
+    a, g = variant(values(src), layout)
+    check(gp.reshape(g, dst, order=order), np.reshape(a, dst, order=order))
+    check(g.reshape(dst, order=order), a.reshape(dst, order=order))
+    if isinstance(dst, tuple) and len(dst) > 1:
+        check(g.reshape(*dst), a.reshape(*dst))
+
+
+@pytest.mark.parametrize("src,dst", [((6,), (4, -1)), ((6,), (-1, -1)), ((6,), (7,)),
+                                     ((0, 3), (-1, 0))],
+                         ids=["not_divisible", "two_unknowns", "size_mismatch", "zero_unknown"])
+def test_reshape_errors(src, dst):
+    a = values(src)
+    with pytest.raises(ValueError):
+        a.reshape(dst)
+    with pytest.raises(ValueError):
+        gp.asarray(a).reshape(dst)
+
+
+def test_reshape_copy_false():
+    a = values((4, 6))
+    g = gp.asarray(a)
+    # possible without a copy: fine, and a view
+    v = gp.reshape(g, (2, 12), copy=False)
+    check(v, a.reshape(2, 12))
+    v[0, 0] = -1.0
+    assert float(g[0, 0]) == -1.0
+    # a transposed (or strided-in-the-middle) layout cannot be flattened without a copy
+    with pytest.raises(ValueError):
+        np.reshape(a.T, (-1,), copy=False)
+    with pytest.raises(ValueError):
+        gp.reshape(g.T, (-1,), copy=False)
+    with pytest.raises(ValueError):
+        gp.reshape(g[:, ::2][::2].T, (6,), copy=False)
+
+
+def test_reshape_copy_true_is_independent():
+    a = values((2, 3))
+    g = gp.asarray(a)
+    c = gp.reshape(g, (3, 2), copy=True)
+    g[0, 0] = 100.0
+    check(c, a.reshape(3, 2))
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "strided"])
+def test_reshape_is_a_view_when_possible(layout):
+    a, g = variant(values((4, 6)), layout)
+    a = a.copy()
+    v = g.reshape(2, 2, 6)
+    v[1, 0, 2] = -7.0           # a write through the view reaches the base
+    a.reshape(2, 2, 6)[1, 0, 2] = -7.0
+    check(g, a)
+    g[0, 1] = -8.0              # and a write to the base reaches the view
+    a[0, 1] = -8.0
+    check(v, a.reshape(2, 2, 6))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", [(), (5,), (2, 3), (2, 3, 4), (0, 2)], ids=str)
+def test_ravel_flatten(shape, layout):
+    a, g = variant(values(shape), layout)
+    for order in ("C", "F"):
+        check(g.ravel(order=order), a.ravel(order=order))
+        check(gp.ravel(g, order=order), np.ravel(a, order=order))
+        check(g.flatten(order=order), a.flatten(order=order))
+
+
+def test_flatten_is_a_copy():
+    a = values((2, 3))
+    g = gp.asarray(a)
+    f = g.flatten()
+    g[0, 0] = -1.0
+    check(f, a.ravel())
+    f[1] = 50.0
+    assert float(g[0, 1]) == a[0, 1]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("axes", [None, (0, 1, 2), (2, 0, 1), (1, 2, 0), (-1, 0, -2)],
+                         ids=str)
+def test_transpose_permute_dims(axes, layout):
+    a, g = variant(values((2, 3, 4)), layout)
+    check(gp.transpose(g, axes), np.transpose(a, axes))
+    check(g.transpose(axes), a.transpose(axes))
+    if axes is not None:
+        check(g.transpose(*axes), a.transpose(*axes))
+        check(gp.permute_dims(g, axes), np.permute_dims(a, axes))
+    check(g.T, a.T)
+
+
+@pytest.mark.parametrize("axes", [(0, 1), (0, 1, 1), (0, 1, 3), (0, 0, 1)],
+                         ids=["too_few", "repeated", "out_of_range", "dup"])
+def test_transpose_errors(axes):
+    a = values((2, 3, 4))
+    with pytest.raises((ValueError, AxisError)) as e_np:
+        np.transpose(a, axes)
+    with pytest.raises(e_np.type):
+        gp.transpose(gp.asarray(a), axes)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("a1,a2", [(0, 1), (0, 2), (-1, 0), (1, 1), (2, -3)], ids=str)
+def test_swapaxes(a1, a2, layout):
+    a, g = variant(values((2, 3, 4)), layout)
+    check(gp.swapaxes(g, a1, a2), np.swapaxes(a, a1, a2))
+    check(g.swapaxes(a1, a2), a.swapaxes(a1, a2))
+
+
+def test_swapaxes_bad_axis():
+    with pytest.raises(AxisError):
+        gp.swapaxes(gp.ones((2, 3)), 0, 2)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("src,dst", [(0, 2), (-1, 0), ((0, 1), (2, 0)), ((0, 2), (-1, -2)),
+                                     (1, 1), ((0, 1, 2), (2, 1, 0))], ids=str)
+def test_moveaxis(src, dst, layout):
+    a, g = variant(values((2, 3, 4)), layout)
+    check(gp.moveaxis(g, src, dst), np.moveaxis(a, src, dst))
+
+
+@pytest.mark.parametrize("src,dst", [(3, 0), ((0, 1), (0,)), ((0, 0), (1, 2))],
+                         ids=["out_of_range", "length_mismatch", "repeated"])
+def test_moveaxis_errors(src, dst):
+    a = values((2, 3, 4))
+    with pytest.raises((ValueError, AxisError)) as e_np:
+        np.moveaxis(a, src, dst)
+    with pytest.raises(e_np.type):
+        gp.moveaxis(gp.asarray(a), src, dst)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("axis", [0, 1, 2, -1, -3, (0, 1), (0, 3), (-1, 1), (0, 2, 4)],
+                         ids=str)
+def test_expand_dims(axis, layout):
+    a, g = variant(values((2, 3)), layout)
+    check(gp.expand_dims(g, axis), np.expand_dims(a, axis))
+    check(gp.expand_dims(g, axis=axis), np.expand_dims(a, axis=axis))
+
+
+@pytest.mark.parametrize("axis", [3, -4, (0, 0), (0, 5)], ids=str)
+def test_expand_dims_errors(axis):
+    a = values((2, 3))
+    with pytest.raises((ValueError, AxisError)) as e_np:
+        np.expand_dims(a, axis)
+    with pytest.raises(e_np.type):
+        gp.expand_dims(gp.asarray(a), axis)
+
+
+def test_expand_dims_0d():
+    a = np.asarray(3.0)
+    check(gp.expand_dims(gp.asarray(a), 0), np.expand_dims(a, 0))
+    check(gp.expand_dims(gp.asarray(a), (0, -1)), np.expand_dims(a, (0, -1)))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("axis", [None, 0, 2, -1, (0, 2), (0, -1, 2)], ids=str)
+def test_squeeze(axis, layout):
+    a, g = variant(values((1, 3, 1, 1)), layout)
+    check(gp.squeeze(g, axis=axis), np.squeeze(a, axis=axis))
+    check(g.squeeze(axis), a.squeeze(axis))
+
+
+def test_squeeze_errors():
+    a = values((1, 3, 1))
+    with pytest.raises(ValueError):
+        np.squeeze(a, axis=1)
+    with pytest.raises(ValueError):
+        gp.squeeze(gp.asarray(a), axis=1)
+    with pytest.raises(AxisError):
+        gp.squeeze(gp.asarray(a), axis=3)
+    check(gp.squeeze(gp.asarray(np.ones((1, 1)))), np.squeeze(np.ones((1, 1))))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("src,dst", [((3,), (2, 3)), ((1,), (4,)), ((2, 1), (2, 5)),
+                                     ((), (2, 2)), ((3, 1, 2), (4, 3, 5, 2)), ((1,), (0,)),
+                                     ((2, 3), (2, 3))], ids=str)
+def test_broadcast_to(src, dst, layout):
+    a, g = variant(values(src), layout)
+    check(gp.broadcast_to(g, dst), np.broadcast_to(a, dst))
+
+
+@pytest.mark.parametrize("src,dst", [((3,), (4,)), ((2, 3), (3,)), ((2,), (2, 3)),
+                                     ((3,), (-1, 3))], ids=str)
+def test_broadcast_to_errors(src, dst):
+    a = values(src)
+    with pytest.raises(ValueError):
+        np.broadcast_to(a, dst)
+    with pytest.raises(ValueError):
+        gp.broadcast_to(gp.asarray(a), dst)
+
+
+def test_broadcast_to_int_shape():
+    check(gp.broadcast_to(gp.asarray(2.0), 4), np.broadcast_to(np.asarray(2.0), 4))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shapes", [[(3,), (2, 3)], [(2, 1), (1, 4), ()], [(5,)],
+                                    [(1, 2, 1), (3, 1, 1), (4,)], [(0, 1), (1, 3)]], ids=str)
+def test_broadcast_arrays(shapes, layout):
+    pairs = [variant(values(s) + i, layout) for i, s in enumerate(shapes)]
+    got = gp.broadcast_arrays(*[g for _, g in pairs])
+    exp = np.broadcast_arrays(*[a for a, _ in pairs])
+    check(tuple(got), tuple(exp))
+
+
+def test_broadcast_arrays_error():
+    with pytest.raises(ValueError):
+        gp.broadcast_arrays(gp.ones(3), gp.ones(4))
+
+
+# ====================================================================== concat / stack
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("axis", [0, 1, -1, None], ids=str)
+def test_concat(axis, layout):
+    shapes = {0: [(2, 3), (1, 3), (4, 3)], 1: [(2, 1), (2, 3), (2, 2)],
+              -1: [(2, 1), (2, 3), (2, 2)], None: [(2, 3), (5,), (1, 2, 2)]}[axis]
+    pairs = [variant(values(s) * (i + 1), layout) for i, s in enumerate(shapes)]
+    arrs, garrs = [a for a, _ in pairs], [g for _, g in pairs]
+    check(gp.concat(garrs, axis=axis), np.concat(arrs, axis=axis))
+    check(gp.concatenate(garrs, axis=axis), np.concatenate(arrs, axis=axis))
+    check(gp.concatenate(tuple(garrs), axis), np.concatenate(tuple(arrs), axis))
+
+
+def test_concat_default_axis_and_dtype_promotion():
+    a, b = values((2, 2), np.int32), values((1, 2), np.float32)
+    c = values((3, 2), np.uint8)
+    check(gp.concat([gp.asarray(a), gp.asarray(b), gp.asarray(c)]), np.concat([a, b, c]))
+    check(gp.concatenate([gp.asarray(a), gp.asarray(c)]), np.concatenate([a, c]))
+    check(gp.concatenate([gp.asarray(a), gp.asarray(b)], dtype=np.float64),
+          np.concatenate([a, b], dtype=np.float64))
+
+
+def test_concat_empty_parts():
+    a, b = np.zeros((0, 3)), values((2, 3))
+    check(gp.concat([gp.asarray(a), gp.asarray(b)]), np.concat([a, b]))
+
+
+def test_concatenate_out():
+    a, b = values((2, 3)), values((1, 3))
+    out = gp.zeros((3, 3))
+    r = gp.concatenate([gp.asarray(a), gp.asarray(b)], out=out)
+    assert r is out
+    check(out, np.concatenate([a, b]))
+
+
+@pytest.mark.parametrize("arrays,axis", [([(2, 3), (2, 4)], 0), ([(2, 3), (3,)], 0),
+                                         ([(), ()], 0), ([], 0)],
+                         ids=["shape_mismatch", "ndim_mismatch", "zero_d", "no_arrays"])
+def test_concat_errors(arrays, axis):
+    arrs = [values(s) for s in arrays]
+    with pytest.raises(ValueError):
+        np.concatenate(arrs, axis=axis)
+    with pytest.raises(ValueError):
+        gp.concat([gp.asarray(a) for a in arrs], axis=axis)
+
+
+def test_concat_bad_axis():
+    with pytest.raises(AxisError):
+        gp.concat([gp.ones((2, 3)), gp.ones((2, 3))], axis=2)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("axis", [0, 1, 2, -1, -3], ids=str)
+def test_stack(axis, layout):
+    pairs = [variant(values((2, 3)) * (i + 1), layout) for i in range(3)]
+    arrs, garrs = [a for a, _ in pairs], [g for _, g in pairs]
+    check(gp.stack(garrs, axis=axis), np.stack(arrs, axis=axis))
+
+
+def test_stack_0d_and_mixed_dtypes():
+    check(gp.stack([gp.asarray(1.0), gp.asarray(2.0)]), np.stack([np.asarray(1.0),
+                                                                   np.asarray(2.0)]))
+    a, b = values((3,), np.int8), values((3,), np.uint8)
+    check(gp.stack([gp.asarray(a), gp.asarray(b)], axis=1), np.stack([a, b], axis=1))
+
+
+def test_stack_errors():
+    with pytest.raises(ValueError):
+        np.stack([np.ones(3), np.ones(4)])
+    with pytest.raises(ValueError):
+        gp.stack([gp.ones(3), gp.ones(4)])
+    with pytest.raises(ValueError):
+        gp.stack([])
+    with pytest.raises(AxisError):
+        gp.stack([gp.ones(3), gp.ones(3)], axis=2)
+
+
+def test_concat_result_does_not_alias_inputs():
+    a = values((2, 2))
+    g = gp.asarray(a)
+    c = gp.concat([g, g])
+    s = gp.stack([g, g])
+    g[0, 0] = -100.0
+    check(c, np.concat([a, a]))
+    check(s, np.stack([a, a]))
+
+
+# ====================================================================== manipulation chains
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_chain_of_views_on_lazy_input(layout):
+    a, g = variant(values((4, 6)), layout)
+    e = np.moveaxis(np.expand_dims(a[::-1, 1::2].T, 0), 0, -1).reshape(3, -1)
+    r = gp.moveaxis(gp.expand_dims(g[::-1, 1::2].T, 0), 0, -1).reshape(3, -1)
+    check(r, e)
+    check(gp.squeeze(gp.broadcast_to(g[:1], (2, 1, 6))[:, :, ::3]),
+          np.squeeze(np.broadcast_to(a[:1], (2, 1, 6))[:, :, ::3]))
+    check((g.T + 1).reshape(-1)[::5], (a.T + 1).reshape(-1)[::5])
