@@ -60,6 +60,12 @@ def plan_group(group, ptr_of, sm_count, blocks_per_sm, dest=None):
                                              config.vector_loads, ptr_of)
 
 
-def source_of(group, ptr_of=lambda o: 0, sm_count=132, blocks_per_sm=8) -> str:
+def source_of(group, ptr_of=lambda o: 0, sm_count=132, blocks_per_sm=8,
+              headers=True) -> str:
+    """The CUDA source of `group`'s kernel (without the helper headers if not `headers`)."""
     mod, plan = plan_group(group, ptr_of, sm_count, blocks_per_sm)
-    return mod.source(plan, KERNEL_NAME)
+    src = mod.source(plan, KERNEL_NAME)
+    if not headers:
+        from .codegen import preamble
+        src = src.replace(preamble(plan.spec), "/* gnumpy helper headers */\n", 1)
+    return src

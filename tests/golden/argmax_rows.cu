@@ -1,0 +1,50 @@
+/* gnumpy helper headers */
+
+struct gn_acc_t { float v; long long i; };
+__device__ __forceinline__ gn_acc_t gn_arg_pick_argmax(gn_acc_t a, gn_acc_t b) {
+  const bool take_a = gn_isnan(a.v) ? (!gn_isnan(b.v) || a.i < b.i) : (gn_isnan(b.v) ? false : (gn_greater(a.v, b.v) || (gn_equal(a.v, b.v) && a.i < b.i)));
+  return take_a ? a : b;
+}
+// accumulator value type: float
+__device__ __forceinline__ gn_acc_t gn_shfl(gn_acc_t a, int m) {
+  gn_acc_t r = a;
+  r.v = __shfl_xor_sync(0xffffffffu, a.v, m);
+  r.i = __shfl_xor_sync(0xffffffffu, a.i, m);
+  return r;
+}
+#define GN_EPILOGUE(m_, fin) do { \
+  const int ei0 = m_; \
+  const long long e1 = fin.i; \
+  q1[ei0] = e1; \
+} while (0)
+extern "C" __global__ void __launch_bounds__(256) gn_kernel(const float* __restrict__ p0, long long* __restrict__ q1, int M, int K, int ks0_0) {
+  __shared__ gn_acc_t gn_sm[8];
+  for (int rg = blockIdx.x; rg * 8 < M; rg += gridDim.x) {
+    const int m = rg * 8 + (threadIdx.x / 32);
+    gn_acc_t acc = gn_acc_t{__int_as_float((int)0xff800000), 0x7fffffffffffffffLL};
+    if (m < M) {
+      const int mi0 = m;
+      const int b0 = mi0 * ks0_0;
+      #pragma unroll 4
+      for (int kv = 0 + (threadIdx.x & 31); kv < (K / 4); kv += 32) {
+        const gn_vec<float, 4> vv0 = reinterpret_cast<const gn_vec<float, 4>*>(p0 + b0)[kv];
+        #pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const float v0 = vv0.v[e];
+          acc = gn_arg_pick_argmax(acc, gn_acc_t{v0, (long long)(kv * 4 + e)});
+        }
+      }
+      if (true) for (int kk = (K / 4) * 4 + (threadIdx.x & 31); kk < K; kk += 32) {
+        const int ri0 = kk;
+        const float a0 = p0[(b0 + ri0)];
+        acc = gn_arg_pick_argmax(acc, gn_acc_t{a0, (long long)(kk)});
+      }
+    }
+    acc = gn_arg_pick_argmax(acc, gn_shfl(acc, 16));
+    acc = gn_arg_pick_argmax(acc, gn_shfl(acc, 8));
+    acc = gn_arg_pick_argmax(acc, gn_shfl(acc, 4));
+    acc = gn_arg_pick_argmax(acc, gn_shfl(acc, 2));
+    acc = gn_arg_pick_argmax(acc, gn_shfl(acc, 1));
+    if ((threadIdx.x & 31) == 0 && m < M) GN_EPILOGUE(m, acc);
+  }
+}

@@ -1,0 +1,33 @@
+/* gnumpy helper headers */
+
+extern "C" __global__ void __launch_bounds__(256) gn_kernel(const float* __restrict__ p0, const float* __restrict__ p1, float* __restrict__ q2, float s0, int n) {
+  const int step = (int)gridDim.x * 256;
+  const int nv = n / 4;
+  for (int vi = (int)blockIdx.x * 256 + threadIdx.x; vi < nv; vi += step) {
+      const gn_vec<float, 4> v0 = reinterpret_cast<const gn_vec<float, 4>*>(p0)[vi];
+      const gn_vec<float, 4> v1 = reinterpret_cast<const gn_vec<float, 4>*>(p1)[vi];
+      gn_vec<float, 4> w2;
+      #pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const float u0 = s0;
+        const float u1 = v0.v[e];
+        const float u2 = ((float)(u0 * u1));
+        const float u3 = v1.v[e];
+        const float u4 = ((float)(u2 + u3));
+        w2.v[e] = u4;
+      }
+      reinterpret_cast<gn_vec<float, 4>*>(q2)[vi] = w2;
+  }
+  for (int i = nv * 4 + (int)blockIdx.x * 256 + threadIdx.x; i < n; i += step) {
+      const int i0 = i;
+      const int o0 = i0;
+      const int o1 = i0;
+      const int o2 = i0;
+      const float t0 = s0;
+      const float t1 = p0[o0];
+      const float t2 = ((float)(t0 * t1));
+      const float t3 = p1[o1];
+      const float t4 = ((float)(t2 + t3));
+      q2[o2] = t4;
+  }
+}

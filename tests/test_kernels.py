@@ -1,0 +1,114 @@
+"""CUDA code generation without a GPU: golden sources of representative kernels, NVRTC
+compiles to sm_90 cubin, and the kernel caches (hits, misses, corruption, eviction).
+
+Regenerate the golden files after an intended codegen change with
+GNUMPY_UPDATE_GOLDEN=1 python3 -m pytest tests/test_kernels.py
+"""
+import os
+import pathlib
+
+import numpy as np
+import pytest
+
+import gnumpy as gp
+from gnumpy._graph.fuse import schedule
+
+nvrtc = pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC (nvidia-cuda-nvrtc) needed")
+from gnumpy.kernels import build, cache, compile as kcompile  # noqa: E402
+
+GOLDEN = pathlib.Path(__file__).parent / "golden"
+
+
+def _cases():
+    rng = np.random.default_rng(0)
+    x = gp.asarray(rng.standard_normal(1 << 12).astype(np.float32))
+    y = gp.asarray(rng.standard_normal(1 << 12).astype(np.float32))
+    X = x.reshape(64, 64)
+    h = gp.asarray(rng.standard_normal(64).astype(np.float16))
+    c = gp.asarray((rng.standard_normal(64) + 1j).astype(np.complex64))
+    return {
+        "saxpy_vectorized": np.float32(2.5) * x + y,
+        "broadcast_strided": X.T[::2] + y[:64],
+        "sum_all": gp.sum((x - y) ** 2),
+        "sum_all_split": gp.sum(gp.asarray(np.ones(1 << 22, np.float32)) * 2),
+        "sum_rows": X.sum(axis=1),
+        "sum_cols": X.sum(axis=0),
+        "mean_epilogue": X.mean(axis=1),
+        "argmax_rows": X.argmax(axis=1),
+        "half_ops": (h * 3 + 1).astype(gp.float32),
+        "complex_mul_where": gp.where(c.real > 0, c * c, -c),
+    }
+
+
+@pytest.mark.parametrize("name", list(_cases()))
+def test_golden_source(name):
+    expr = _cases()[name]
+    groups = schedule([expr._node])
+    assert len(groups) == 1
+    src = build.source_of(groups[0], ptr_of=lambda o: 1 << 20, headers=False)
+    path = GOLDEN / f"{name}.cu"
+    if os.environ.get("GNUMPY_UPDATE_GOLDEN") or not path.exists():
+        path.write_text(src)
+    assert src == path.read_text(), f"generated source of {name} changed; if intended, " \
+                                    f"regenerate with GNUMPY_UPDATE_GOLDEN=1"
+    # and it compiles
+    full = build.source_of(groups[0], ptr_of=lambda o: 1 << 20)
+    cubin, _ = kcompile.compile_cubin(full, "90")
+    assert len(cubin) > 1000
+
+
+def test_scalar_values_are_parameters():
+    x = gp.asarray(np.ones(100, np.float32))
+    g1 = schedule([(np.float32(2.0) * x + 1)._node])[0]
+    g2 = schedule([(np.float32(7.0) * x + 5)._node])[0]
+    k1 = build.plan_group(g1, lambda o: 0, 132, 8)[1].key
+    k2 = build.plan_group(g2, lambda o: 0, 132, 8)[1].key
+    assert k1 == k2       # a new scalar reuses the kernel
+
+
+def test_sizes_are_not_in_the_key():
+    for n in (1000, 5000):
+        x = gp.asarray(np.ones(n, np.float32))
+        g = schedule([(x * 2)._node])[0]
+        key = build.plan_group(g, lambda o: 0, 132, 8)[1].key
+        if n == 1000:
+            k0 = key
+    assert key == k0
+
+
+def test_disk_cache_hits_misses_corruption_and_eviction(tmp_path):
+    with gp.config.override(cache_dir=str(tmp_path), disk_cache=True):
+        x = gp.asarray(np.ones(64, np.float32))
+        g = schedule([(gp.exp(x) * 3 - 1)._node])[0]
+        mod, plan = build.plan_group(g, lambda o: 0, 132, 8)
+        render = lambda: mod.source(plan, kcompile.KERNEL_NAME)  # noqa: E731
+        cache.counters.reset()
+        kc = build.KernelCache("90", None)
+        kc.get(plan.key, render)
+        assert cache.counters.misses == 1 and cache.counters.disk_hits == 0
+        kc.get(plan.key, render)
+        assert cache.counters.memory_hits == 1
+        kc2 = build.KernelCache("90", None)              # a new process, in effect
+        kc2.get(plan.key, render)
+        assert cache.counters.disk_hits == 1 and cache.counters.misses == 1
+        files = list((tmp_path / "kernels").glob("*.cubin"))
+        assert len(files) == 1
+        files[0].write_bytes(files[0].read_bytes()[:100])   # truncate: must be detected
+        kc3 = build.KernelCache("90", None)
+        kc3.get(plan.key, render)
+        assert cache.counters.corrupt == 1 and cache.counters.misses == 2
+        with gp.config.override(disk_cache_max_bytes=1):
+            g2 = schedule([(gp.sin(x) + 2)._node])[0]
+            mod2, plan2 = build.plan_group(g2, lambda o: 0, 132, 8)
+            build.KernelCache("90", None).get(plan2.key,
+                                              lambda: mod2.source(plan2, "gn_kernel"))
+        assert cache.counters.evicted >= 1
+        assert len(list((tmp_path / "kernels").glob("*.cubin"))) <= 1
+
+
+def test_cache_key_names_every_part():
+    from gnumpy.kernels import cache_key
+    p = cache_key.parts("src", "90", (13, 0), kcompile.options("90"), (("block_size", 256),))
+    assert set(p) == {"schema", "source_sha256", "arch", "nvrtc", "options", "codegen_config"}
+    q = dict(p, nvrtc="13.5")
+    assert cache_key.digest(p) != cache_key.digest(q)
