@@ -335,6 +335,10 @@ class ndarray:
 
     # ------------------------------------------------------------------ NumPy interop
     def __array_ufunc__(self, uf, method, *inputs, **kwargs):
+        if method == "__call__" and not kwargs and uf.nin == len(inputs):
+            name = _UFUNC_OPS.get(uf.__name__)
+            if name is not None:
+                return _api._elementwise.apply(name, *inputs)
         f = getattr(_api, uf.__name__, None)
         if f is None:
             return NotImplemented
@@ -443,6 +447,15 @@ class ndarray:
 
     def dot(self, b, out=None):
         return _api.dot(self, b, out=out)
+
+
+def _ufunc_ops():
+    from ._ops import EW_OPS, INTERNAL_EW
+    return {n: n for n, r in EW_OPS.items() if n not in INTERNAL_EW and
+            not r.extra.get("special") and isinstance(getattr(np, n, None), np.ufunc)}
+
+
+_UFUNC_OPS = _ufunc_ops()
 
 
 def _host_view(a: ndarray) -> np.ndarray:

@@ -50,9 +50,11 @@ _OPTIONS = [
            "Size bound of the on-disk kernel cache; least recently used entries are evicted."),
     Option("pool_limit", "GNUMPY_POOL_LIMIT", 0, int, False,
            "Upper bound in bytes on device memory taken from the pool (0: no limit)."),
-    Option("check_kernels", "GNUMPY_CHECK_KERNELS", False, _bool, False,
-           "CPU backend: also render and NVRTC-compile (sm_90) the CUDA kernel of every "
-           "group it runs (how CPU-only CI checks the CUDA code generator)."),
+    Option("check_kernels", "GNUMPY_CHECK_KERNELS", "", lambda s: "" if s.strip().lower() in
+           ("0", "false", "no", "off") else s.strip().lower(), False,
+           "CPU backend: also render and NVRTC-compile (sm_90) the CUDA kernels of the groups "
+           "it runs: '1'/'cover' compiles every new code fragment, 'all' every distinct "
+           "kernel (how CPU-only CI checks the CUDA code generator)."),
     Option("block_size", "GNUMPY_BLOCK_SIZE", 256, int, True,
            "Threads per block of elementwise and reduction kernels."),
     Option("vector_loads", "GNUMPY_VECTOR_LOADS", True, _bool, True,
@@ -74,12 +76,17 @@ class Config:
             values["cache_dir"] = _cache_dir_default()
         object.__setattr__(self, "_values", values)
         object.__setattr__(self, "_generation", 0)
+        self._publish()
+
+    def _publish(self) -> None:
+        # values are plain instance attributes: reading an option costs one lookup
+        for k, v in self._values.items():
+            object.__setattr__(self, k, v)
+        object.__setattr__(self, "_codegen", tuple(
+            (o.name, self._values[o.name]) for o in _OPTIONS if o.codegen))
 
     def __getattr__(self, name: str) -> Any:
-        try:
-            return self._values[name]
-        except KeyError:
-            raise AttributeError(f"gnumpy.config has no option {name!r}") from None
+        raise AttributeError(f"gnumpy.config has no option {name!r}")
 
     def __setattr__(self, name: str, value: Any) -> None:
         self.set(**{name: value})
@@ -90,6 +97,7 @@ class Config:
                 raise AttributeError(f"gnumpy.config has no option {name!r}")
             self._values[name] = value
         object.__setattr__(self, "_generation", self._generation + 1)
+        self._publish()
 
     @contextlib.contextmanager
     def override(self, **kw: Any):
@@ -102,7 +110,7 @@ class Config:
 
     def codegen_items(self) -> tuple:
         """(name, value) of every option that changes generated code, for cache keys."""
-        return tuple((o.name, self._values[o.name]) for o in _OPTIONS if o.codegen)
+        return self._codegen
 
     def describe(self) -> str:
         return "\n".join(f"{o.name} = {self._values[o.name]!r}  ({o.env}): {o.doc}"

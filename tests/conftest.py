@@ -15,6 +15,22 @@ hypothesis.settings.register_profile(
 hypothesis.settings.load_profile("ci")
 
 
+def _enable_kernel_checks():
+    """On the CPU backend, compile the CUDA code of every group the tests run (NVRTC to
+    sm_90 cubin, coverage mode), so CPU-only CI checks the CUDA code generator too."""
+    import gnumpy
+    if gnumpy.asarray(0).device.kind != "cpu" or gnumpy.config.check_kernels:
+        return
+    try:
+        from cuda.bindings import nvrtc  # noqa: F401
+    except ImportError:
+        return
+    gnumpy.config.set(check_kernels="cover")
+
+
+_enable_kernel_checks()
+
+
 @pytest.fixture(autouse=True)
 def _reset_stats():
     import gnumpy

@@ -15,14 +15,23 @@ from .._device import as_device, backend, default_device
 from .._graph import ir
 
 
+_ndarray = None
+
+
+def _cls():
+    global _ndarray
+    if _ndarray is None:
+        from .._array import ndarray
+        _ndarray = ndarray
+    return _ndarray
+
+
 def is_array(x) -> bool:
-    from .._array import ndarray
-    return isinstance(x, ndarray)
+    return isinstance(x, _ndarray or _cls())
 
 
 def wrap(node, base=None):
-    from .._array import ndarray
-    return ndarray._from_node(node, base)
+    return (_ndarray or _cls())._from_node(node, base)
 
 
 def host_to_node(obj, dtype=None, device=None, copy=True):

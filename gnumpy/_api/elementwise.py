@@ -14,7 +14,8 @@ from .. import _dtypes as D
 from .._broadcast import broadcast_shapes
 from .._graph import ir
 from .._ops import EW_OPS
-from ._common import as_node, check_device_match, is_array, wrap
+from ._common import _cls, as_node, check_device_match, is_array, wrap
+from . import _common
 
 _LOOP_CACHE: dict = {}
 
@@ -133,8 +134,92 @@ def resolve(op, items, dtype=None):
     return loop, out_dtype(op, loop)
 
 
+_FAST: dict = {}          # (name, operand signature) -> (loop, out dtype, int bounds)
+_WEAK = (int, float, bool, complex)
+
+
 def apply(name: str, *args, dtype=None):
-    """Build the lazy node of elementwise op `name` applied to `args`; returns an ndarray."""
+    """Build the lazy node of elementwise op `name` applied to `args`; returns an ndarray.
+
+    The hot path: operands that are gnumpy arrays or Python scalars, with the dtype
+    resolution cached per signature; anything unusual takes the general path."""
+    if dtype is None:
+        cls = _common._ndarray or _cls()
+        sig = [name]
+        for a in args:
+            t = type(a)
+            if t is cls:
+                sig.append(a._node.dtype)
+            elif t in _WEAK:
+                sig.append(t)
+            elif isinstance(a, np.generic):
+                sig.append(("np", a.dtype))
+            else:
+                break
+        else:
+            r = _FAST.get(tuple(sig))
+            if r is not None:
+                out = _apply_fast(name, args, cls, *r)
+                if out is not None:
+                    return out
+            else:
+                out = _apply_general(name, args, None)
+                _FAST[tuple(sig)] = _fast_entry(name, args)
+                return out
+    return _apply_general(name, args, dtype)
+
+
+def _fast_entry(name, args):
+    items, _ = _classify(args)
+    loop, odt = resolve(EW_OPS[name], items)
+    bounds = D.int_bounds(loop) if loop.kind in "iu" else None
+    return loop, odt, bounds
+
+
+def _apply_fast(name, args, cls, loop, odt, bounds):
+    nodes = []
+    dev = None
+    shape = None
+    same = True
+    for a in args:
+        if type(a) is cls:
+            n = a._node
+            if dev is None:
+                dev, shape = n.device, n.shape
+            elif n.device is not dev and n.device != dev:
+                return None
+            elif n.shape != shape:
+                same = False
+            nodes.append(n)
+        elif isinstance(a, np.generic):
+            if name == "power" and a.dtype.kind in "iu" and a < 0 and loop.kind in "iu":
+                return None
+            nodes.append(a)
+        else:
+            if type(a) is int and (bounds is None or not bounds[0] <= a <= bounds[1]):
+                if bounds is not None or loop.kind == "b":
+                    return None                 # range checks and special cases
+            if name == "power" and type(a) is int and a < 0 and loop.kind in "iu":
+                return None
+            nodes.append(a)
+    if dev is None:
+        return None
+    if not same:
+        shape = broadcast_shapes(*[n.shape for n in nodes if type(n) is ir.Node])
+    srcs = []
+    for n in nodes:
+        if type(n) is ir.Node:
+            if n.dtype != loop:
+                n = ir.cast(n, loop)
+            if n.shape != shape:
+                n = ir.broadcast(n, shape)
+        else:
+            n = ir.Node(ir.SCALAR, "scalar", loop, shape, (), ir.scalar_value(n, loop), dev)
+        srcs.append(n)
+    return wrap(ir.ew(name, odt, srcs))
+
+
+def _apply_general(name, args, dtype):
     op = EW_OPS[name]
     if len(args) != op.nin:
         raise TypeError(f"{name}() takes {op.nin} positional argument"

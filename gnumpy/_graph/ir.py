@@ -97,8 +97,35 @@ def leaf(buf, dtype, shape, strides, offset, device) -> Node:
     return n
 
 
+_FMAX = {np.dtype(np.float16): 65504.0, np.dtype(np.float32): 3.4028234663852886e38,
+         np.dtype(np.complex64): 3.4028234663852886e38}
+
+
 def scalar_value(value, dtype: np.dtype):
     """`value` converted to a NumPy scalar of `dtype` (C-style conversion, no warnings)."""
+    t = type(value)
+    k = dtype.kind
+    if t is float and k in "fc":
+        m = _FMAX.get(dtype)
+        if m is None or -m <= value <= m or value != value:
+            return dtype.type(value)
+    elif t is int and k in "iu":
+        info = _IBOUNDS.get(dtype)
+        if info[0] <= value <= info[1]:
+            return dtype.type(value)
+    elif t is bool or (t is int and k in "fc" and -2**53 <= value <= 2**53):
+        return dtype.type(value)
+    elif isinstance(value, np.generic) and value.dtype == dtype:
+        return value
+    return _scalar_value_slow(value, dtype)
+
+
+_IBOUNDS = {np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max))
+            for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+                      np.uint64)}
+
+
+def _scalar_value_slow(value, dtype: np.dtype):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with np.errstate(all="ignore"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import weakref
 
+from .._device import backend
 from .fuse import schedule
 from .ir import BARRIER, EW, LEAF, REDUCE
 
@@ -40,12 +41,16 @@ def materialize(nodes) -> None:
     if not todo:
         return
     stats.materializations += 1
+    if len(todo) == 1:
+        fast = backend(todo[0].device).fast
+        if fast is not None and fast(todo[0]):
+            stats.groups += 1
+            return
     for g in schedule(todo):
         _run(g)
 
 
 def _run(g) -> None:
-    from .._device import backend
     stats.groups += 1
     stats.by_kind[g.kind] += 1
     backend(g.device).run(g)
@@ -53,12 +58,33 @@ def _run(g) -> None:
 
 # ------------------------------------------------------------------ writes and their readers
 
-_pending = weakref.WeakValueDictionary()   # id -> array whose node is still lazy
+_pending = {}        # id -> weakref of an array whose node was lazy when last set
+_prune_at = [4096]
 
 
 def track(arr) -> None:
     """Remember a lazy array: a later write to a buffer it reads must materialize it first."""
-    _pending[id(arr)] = arr
+    _pending[id(arr)] = weakref.ref(arr)
+    if len(_pending) > _prune_at[0]:
+        _prune()
+
+
+def _prune() -> None:
+    dead = [k for k, r in _pending.items() if r() is None or r()._node.kind == LEAF]
+    for k in dead:
+        del _pending[k]
+    _prune_at[0] = max(4096, 2 * len(_pending))
+
+
+def _pending_arrays():
+    out = []
+    for k, r in list(_pending.items()):
+        a = r()
+        if a is None or id(a) != k:
+            _pending.pop(k, None)
+        else:
+            out.append(a)
+    return out
 
 
 def reads_buffer(node, buf) -> bool:
@@ -84,7 +110,7 @@ def flush_readers(buf, skip=None) -> None:
     Views of a materialized base are folded into leaves (they keep sharing memory); other
     readers are materialized together in one schedule."""
     views, others = [], []
-    for arr in list(_pending.values()):
+    for arr in _pending_arrays():
         if arr is skip:
             continue
         n = arr._node
@@ -125,7 +151,6 @@ def _overlaps_unaligned(value, dest) -> bool:
 
 def write(dest, value) -> None:
     """Write lazy `value` (dest's shape and dtype) into the memory of LEAF `dest`."""
-    from .._device import backend
     be = backend(dest.device)
     if value.kind != LEAF and _overlaps_unaligned(value, dest):
         materialize([value])

@@ -11,6 +11,7 @@ import numpy as np
 
 class Backend:
     name = "abstract"
+    fast = None      # optional: fast(node) -> True when it materialized `node` itself
 
     def __init__(self, device) -> None:
         self.device = device

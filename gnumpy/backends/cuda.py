@@ -45,6 +45,8 @@ class CudaBackend(Backend):
         self.arch = self.cdev.arch
         self.pool = MemoryPool(self)
         self.kernels = build.KernelCache(self.arch, self._load)
+        from .cuda_fast import FastPath
+        self.fast = FastPath(self)
         self._cfgs = {}
         self._counters = None
         self._counters_len = 0

@@ -59,6 +59,7 @@ class Spec:
         self.dtypes = []            # dtype of each expr
         self.operands = []          # Operand
         self.scalars = []           # (dtype, value)
+        self.scalar_nodes = []      # the SCALAR node behind each scalar parameter
         self.outputs = []           # (expr index, Operand of kind 'out')
         self.reduce = None          # reduce: (rop, acc expr, node)
         self.shape = ()             # iteration shape (ew) / reduction input shape
@@ -109,6 +110,7 @@ class Spec:
             if idx is None:
                 idx = len(self.scalars)
                 self.scalars.append((node.dtype, node.arg))
+                self.scalar_nodes.append(node)
                 self._okeys[key] = idx
             r = self._expr(("sc", idx), node.dtype)
         elif k == VIEW:

@@ -13,7 +13,8 @@ import numpy as np
 from .._graph import layout as L
 from . import codegen as C
 from .lower import INT32_MAX, collapse, span, stride_class
-from .types import STORAGE, param_decls, param_values, store_value
+from .launch import Ptr, resolve, scalar_entries
+from .types import STORAGE, param_decls, store_value
 from .types import load as ld
 
 
@@ -69,8 +70,8 @@ def plan(spec, block: int, vector_ok: bool, ptr_of) -> Plan:
     return p
 
 
-def args(p: Plan, ptr_of) -> list:
-    """Kernel arguments in declaration order."""
+def template(p: Plan) -> list:
+    """Kernel arguments in declaration order, as a replayable template."""
     spec = p.spec
     ops = _operands(spec)
     it = np.int32 if p.idx32 else np.int64
@@ -78,11 +79,9 @@ def args(p: Plan, ptr_of) -> list:
     for o in ops:
         if o.kind == "iota":
             continue
-        base = ptr_of(o)
         off = o.levels[0][2] if len(o.levels) == 1 else 0
-        out.append(base + off * o.dtype.itemsize)
-    for dt, v in spec.scalars:
-        out.extend(param_values(dt, v))
+        out.append(Ptr(o, off * o.dtype.itemsize))
+    out.extend(scalar_entries(spec))
     for o, st, cls in zip(ops, p.cstrides, p.classes):
         if o.kind == "iota":
             out.append(np.int64(o.levels[0][2]))
@@ -100,6 +99,10 @@ def args(p: Plan, ptr_of) -> list:
                 out.extend(np.int64(s) for s in strides)
                 out.append(np.int64(off))
     return out
+
+
+def args(p: Plan, ptr_of) -> list:
+    return resolve(template(p), ptr_of, [v for _, v in p.spec.scalars])
 
 
 def source(p: Plan, name: str) -> str:

@@ -22,7 +22,8 @@ from . import codegen as C
 from .lower import INT32_MAX, collapse, span, stride_class
 from .reduce_ops import Acc
 from .render_ew import _unravel_helpers
-from .types import STORAGE, param_decls, param_values, store_value
+from .launch import COUNTERS, PARTIALS, Ptr, resolve, scalar_entries
+from .types import STORAGE, param_decls, store_value
 from .types import load as ld
 
 
@@ -129,18 +130,18 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
     return p
 
 
-def args(p: RPlan, ptr_of, partials_ptr=0, counters_ptr=0) -> list:
+def template(p: RPlan) -> list:
+    """Kernel arguments in declaration order, as a replayable template."""
     spec = p.spec
     it = np.int32 if p.idx32 else np.int64
     out = []
     for k, o in enumerate(spec.operands):
         if o.kind == "in":
             off = o.levels[0][2] if len(o.levels) == 1 else 0
-            out.append(ptr_of(o) + off * o.dtype.itemsize)
+            out.append(Ptr(o, off * o.dtype.itemsize))
     for _, o in spec.outputs:
-        out.append(ptr_of(o) + o.levels[0][2] * o.dtype.itemsize)
-    for dt, v in spec.scalars:
-        out.extend(param_values(dt, v))
+        out.append(Ptr(o, o.levels[0][2] * o.dtype.itemsize))
+    out.extend(scalar_entries(spec))
     out.extend([it(p.M), it(p.K)])
     out.extend(it(d) for d in p.kshape[1:])
     out.extend(it(d) for d in p.rshape[1:])
@@ -157,8 +158,13 @@ def args(p: RPlan, ptr_of, partials_ptr=0, counters_ptr=0) -> list:
         out.extend(it(s) for s, c in zip(st, cls) if c == "s")
         _level_args(o, out)
     if p.S > 1:
-        out.extend([partials_ptr, counters_ptr, it(p.chunk)])
+        out.extend([PARTIALS, COUNTERS, it(p.chunk)])
     return out
+
+
+def args(p: RPlan, ptr_of, partials_ptr=0, counters_ptr=0) -> list:
+    return resolve(template(p), ptr_of, [v for _, v in p.spec.scalars], partials_ptr,
+                   counters_ptr)
 
 
 def _level_args(o, out):

@@ -1,0 +1,173 @@
+"""The CUDA launch fast path: replay a single-kernel materialization without scheduling,
+lowering or planning again.
+
+A cheap walk of the expression computes its signature (structure, dtypes, shapes, leaf
+layouts and buffer-identity pattern, pointer alignment; not buffer addresses or scalar
+values).  The first time a signature is seen the general path builds the kernel and an
+argument template; afterwards the template is filled with the new buffers and scalars and
+launched.  Expressions needing several groups are left to the general path.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._config import config
+from .._graph import layout as L
+from .._graph.fuse import schedule
+from .._graph.ir import EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
+from ..kernels import build
+from ..kernels.compile import KERNEL_NAME
+from ..kernels.launch import COUNTERS, PARTIALS, Ptr, Scalar
+
+
+class _Walk:
+    __slots__ = ("sig", "ids", "bufs", "leaves", "scalars", "ok")
+
+    def __init__(self):
+        self.sig = []
+        self.ids = {}
+        self.bufs = {}
+        self.leaves = []
+        self.scalars = []
+        self.ok = True
+
+    def visit(self, n):
+        i = self.ids.get(id(n))
+        if i is not None:
+            return i
+        k = n.kind
+        if k == LEAF:
+            b = self.bufs.get(id(n.buf))
+            if b is None:
+                b = self.bufs[id(n.buf)] = len(self.bufs)
+            self.leaves.append(n)
+            item = (0, n.dtype, n.shape, n.strides, n.offset, b,
+                    (n.buf.ptr + n.offset * n.dtype.itemsize) & 15)
+        elif k == SCALAR:
+            self.scalars.append(n)
+            item = (1, n.dtype, n.shape)
+        elif k == EW:
+            item = (3, n.op, n.dtype, n.arg, tuple([self.visit(s) for s in n.srcs]))
+        elif k == VIEW:
+            item = (4, n.op, n.arg, n.shape, self.visit(n.srcs[0]))
+        elif k == IOTA:
+            item = (2, n.shape, n.strides, n.offset)
+        elif k == REDUCE:
+            item = (5, n.dtype, n.arg, self.visit(n.srcs[0]))
+        else:
+            self.ok = False
+            item = (9,)
+        i = len(self.sig)
+        self.sig.append(item)
+        self.ids[id(n)] = i
+        return i
+
+
+class Replay:
+    __slots__ = ("kernel", "grid", "block", "template", "outs", "split", "part_bytes",
+                 "counters_n", "n")
+
+
+class FastPath:
+    def __init__(self, backend) -> None:
+        self.be = backend
+        self.cache = {}
+
+    def __call__(self, root) -> bool:
+        """Run `root` (a lazy node) as one replayed kernel; False to take the general path."""
+        w = _Walk()
+        w.visit(root)
+        if not w.ok:
+            return False
+        key = (tuple(w.sig), config._codegen)
+        rp = self.cache.get(key)
+        if rp is None:
+            rp = self.cache[key] = self._build(root, w)     # runs it when it can
+            return rp is not False
+        if rp is False:
+            return False
+        self._replay(rp, root, w)
+        return True
+
+    def _build(self, root, w):
+        groups = schedule([root])
+        if len(groups) != 1 or groups[0].kind == "barrier" or groups[0].outputs != [root]:
+            return False
+        g = groups[0]
+        be = self.be
+        outs = {id(root): be.pool.alloc(L.prod(root.shape) * root.dtype.itemsize)}
+        ptr_of = be._ptr_of(outs)
+        mod, plan = build.plan_group(g, ptr_of, be.sm_count, be.blocks_per_sm)
+        kernel = be.kernels.get(plan.key, lambda: mod.source(plan, KERNEL_NAME))
+        leaf_index = {id(n): i for i, n in enumerate(w.leaves)}
+        scalar_index = {id(n): i for i, n in enumerate(w.scalars)}
+        tmpl = []
+        for t in mod.template(plan):
+            c = type(t)
+            if c is Ptr:
+                if t.op.kind == "out":
+                    tmpl.append(("out", 0, t.off))
+                else:
+                    tmpl.append(("in", leaf_index[id(t.op.node)], t.off))
+            elif c is Scalar:
+                node = plan.spec.scalar_nodes[t.idx]
+                dt = t.dtype
+                kind = "scc" if dt.kind == "c" else ("scv" if dt in _CONVERT else "sc")
+                tmpl.append((kind, scalar_index[id(node)], t.part))
+            elif t is PARTIALS or t is COUNTERS:
+                tmpl.append(("part" if t is PARTIALS else "ctr", 0, 0))
+            else:
+                tmpl.append(("c", t, 0))
+        rp = Replay()
+        rp.kernel = kernel
+        rp.template = tmpl
+        rp.outs = (root.dtype.itemsize * L.prod(root.shape),)
+        if plan.spec.kind == "ew":
+            rp.n = plan.n
+            rp.grid, rp.block = mod.launch_dims(plan, be.sm_count, be.blocks_per_sm)
+            rp.split = False
+        else:
+            rp.n = plan.M
+            rp.grid, rp.block = plan.grid, plan.block
+            rp.split = plan.S > 1
+            rp.part_bytes = mod.partial_bytes(plan) if rp.split else 0
+            rp.counters_n = mod.counters_needed(plan) if rp.split else 0
+        self._replay(rp, root, w, outs[id(root)])
+        return rp
+
+    def _replay(self, rp, root, w, out=None) -> None:
+        be = self.be
+        if out is None:
+            out = be.pool.alloc(rp.outs[0])
+        part = ctr = keep = None
+        if rp.split:
+            keep = be.pool.alloc(rp.part_bytes)
+            part = keep.ptr
+            ctr = be._counter_ptr(rp.counters_n)
+        leaves, scalars = w.leaves, w.scalars
+        args = []
+        for kind, a, b in rp.template:
+            if kind == "c":
+                args.append(a)
+            elif kind == "in":
+                args.append(leaves[a].buf.ptr + b)
+            elif kind == "out":
+                args.append(out.ptr + b)
+            elif kind == "sc":
+                args.append(scalars[a].arg)        # already a NumPy scalar of the dtype
+            elif kind == "scc":
+                v = scalars[a].arg
+                args.append(v.real if b == 0 else v.imag)
+            elif kind == "scv":
+                args.append(_CONVERT[scalars[a].dtype](scalars[a].arg))
+            elif kind == "part":
+                args.append(part)
+            else:
+                args.append(ctr)
+        if rp.n:
+            be._go(rp.kernel, rp.grid, rp.block, args)
+        del keep
+        root.realize(out, L.c_strides(root.shape), 0)
+
+
+_CONVERT = {np.dtype(np.float16): np.float32, np.dtype(np.bool_): np.uint8}
