@@ -57,6 +57,11 @@ _OPTIONS = [
            "kernel (how CPU-only CI checks the CUDA code generator)."),
     Option("block_size", "GNUMPY_BLOCK_SIZE", 256, int, True,
            "Threads per block of elementwise and reduction kernels."),
+    Option("ew_unroll", "GNUMPY_EW_UNROLL", 2, int, True,
+           "16-byte vectors each thread loads per operand and loop iteration (elementwise)."),
+    Option("grid_waves", "GNUMPY_GRID_WAVES", 1, int, False,
+           "Elementwise grid = multiprocessors x resident blocks x this (0: one block per "
+           "chunk of work, no grid-stride loop)."),
     Option("vector_loads", "GNUMPY_VECTOR_LOADS", True, _bool, True,
            "Use 16-byte vector loads and stores on contiguous, aligned data."),
 ]

@@ -16,6 +16,8 @@ _INFIX = {
     "less": "<", "less_equal": "<=", "greater": ">", "greater_equal": ">=",
     "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^",
 }
+# float16 ops whose NumPy semantics differ from the float versions (ties, ulp of half)
+_HALF_VARIANTS = {"spacing", "nextafter", "maximum", "minimum", "fmax", "fmin"}
 _PREDICATES = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
                "isnan", "isinf", "isfinite", "signbit", "logical_and", "logical_or",
                "logical_xor", "logical_not"}
@@ -32,17 +34,23 @@ def render(op: str, in_dt, out_dt, args) -> str:
             return args[0]
         return f"gn_cast<{ct}>({args[0]})"
     if not cplx:
+        if in_dt == D.float16 and op in _HALF_VARIANTS:
+            return f"gn_{op}_h({', '.join(args)})"
         if op in _INFIX:
             a, b = args
             sym = _INFIX[op]
             if in_dt.kind == "b" and op in ("add", "multiply"):
                 return f"({a} {'||' if op == 'add' else '&&'} {b})"
-            if op in _PREDICATES or in_dt.kind in "fb":
-                return f"({a} {sym} {b})" if op in _PREDICATES else f"(({ct})({a} {sym} {b}))"
+            if op in _PREDICATES:
+                return f"({a} {sym} {b})"
+            if in_dt.kind in "iu" and op in ("add", "subtract", "multiply"):
+                return f"gn_{op}({a}, {b})"     # wraps without C++ signed-overflow UB
             return f"(({ct})({a} {sym} {b}))"
         if op == "divide":
             return f"({args[0]} / {args[1]})"
         if op == "negative":
+            if in_dt.kind in "iu":
+                return f"gn_negative({args[0]})"
             return f"(({ct})(-{args[0]}))"
         if op == "positive":
             return args[0]
@@ -55,6 +63,8 @@ def render(op: str, in_dt, out_dt, args) -> str:
         if op == "logical_xor":
             return f"((bool){args[0]} != (bool){args[1]})"
         if op == "square":
+            if in_dt.kind in "iu":
+                return f"gn_square({args[0]})"
             return f"(({ct})({args[0]} * {args[0]}))"
         if op in ("real", "conjugate"):
             return args[0]

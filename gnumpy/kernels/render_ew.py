@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._config import config
 from .._graph import layout as L
 from . import codegen as C
 from .lower import INT32_MAX, collapse, span, stride_class
@@ -22,7 +23,7 @@ class Plan:
     """A kernel's structural key plus the values of its runtime parameters."""
 
     __slots__ = ("spec", "key", "cshape", "cstrides", "classes", "idx32", "vec", "n",
-                 "names", "block")
+                 "names", "block", "unroll")
 
     def kernel_name(self) -> str:
         return "gn_ew"
@@ -52,6 +53,7 @@ def plan(spec, block: int, vector_ok: bool, ptr_of) -> Plan:
                 big = True
     p.idx32 = not big
     p.vec = 1
+    p.unroll = 1
     if vector_ok and len(cshape) == 1 and all(len(o.levels) == 1 for o in ops):
         mem = [(o, c[0]) for o, c in zip(ops, p.classes) if o.kind != "iota"]
         if all(c in ("1", "z") for o, c in mem) and all(c == "1" for o, c in mem
@@ -62,11 +64,12 @@ def plan(spec, block: int, vector_ok: bool, ptr_of) -> Plan:
             if v > 1 and all((ptr_of(o) + o.levels[0][2] * o.dtype.itemsize) %
                              (v * o.dtype.itemsize) == 0 for o in unit):
                 p.vec = v
+                p.unroll = max(1, config.ew_unroll)
     p.key = ("ew", tuple(spec.exprs), tuple(spec.dtypes),
              tuple((o.kind, o.dtype, len(o.levels), tuple(len(lv[0]) for lv in o.levels[1:]))
                    for o in ops),
              tuple(dt for dt, _ in spec.scalars), len(cshape), p.classes, p.idx32, p.vec,
-             block)
+             p.unroll, block)
     return p
 
 
@@ -220,21 +223,19 @@ def _unravel_helpers(ops):
 
 
 def _vector_loop(p, spec, ops, roots, IDX, start):
-    V = p.vec
-    loads, consts = [], []
+    """Contiguous aligned data: each thread loads U 16-byte vectors per operand first
+    (U = config.ew_unroll, independent loads in flight), then computes and stores them."""
+    V, U = p.vec, p.unroll
+    loads = []
     for k, (o, cls) in enumerate(zip(ops, p.classes)):
-        if o.kind == "in" and _used(spec, k, o, roots):
+        if o.kind == "in" and _used(spec, k, o, roots) and cls[0] == "1":
             t = STORAGE[o.dtype]
-            if cls[0] == "1":
-                loads.append(f"const gn_vec<{t}, {V}> v{k} = "
-                             f"reinterpret_cast<const gn_vec<{t}, {V}>*>(p{k})[vi];")
-            else:
-                consts.append(k)
+            loads.append((k, t))
 
     def load(k):
         if p.classes[k][0] == "z":
             return C.load_op(ops[k], f"p{k}", "0")
-        return ld(ops[k].dtype, f"v{k}.v", "e")
+        return ld(ops[k].dtype, f"v{k}[u].v", "e")
 
     def iota(k):
         c = p.classes[k][0]
@@ -247,23 +248,34 @@ def _vector_loop(p, spec, ops, roots, IDX, start):
     outs = []
     for j, (e, o) in enumerate(spec.outputs):
         k = len(spec.operands) + j
-        t = STORAGE[o.dtype]
-        outs.append((k, t, names[e], o))
-    decl_outs = [f"gn_vec<{t}, {V}> w{k};" for k, t, _, _ in outs]
+        outs.append((k, STORAGE[o.dtype], names[e], o))
+    decl = "".join(f"      gn_vec<{t}, {V}> v{k}[{U}];\n" for k, t in loads)
+    load_body = "".join(f"          v{k}[u] = reinterpret_cast<const gn_vec<{t}, {V}>*>(p{k})[vi];\n"
+                        for k, t in loads)
+    decl_outs = "".join(f"          gn_vec<{t}, {V}> w{k};\n" for k, t, _, _ in outs)
     set_outs = [f"w{k}.v[e] = {store_value(o.dtype, nm)};" for k, t, nm, o in outs]
-    write = [f"reinterpret_cast<gn_vec<{t}, {V}>*>(q{k})[vi] = w{k};" for k, t, _, _ in outs]
-    inner = "\n        ".join(lines + set_outs)
+    write = "".join(f"          reinterpret_cast<gn_vec<{t}, {V}>*>(q{k})[vi] = w{k};\n"
+                    for k, t, _, _ in outs)
+    inner = "\n            ".join(lines + set_outs)
     return (f"  const {IDX} nv = n / {V};\n"
-            f"  for ({IDX} vi = {start}; vi < nv; vi += step) {{\n"
-            + "".join(f"      {x}\n" for x in loads + decl_outs)
-            + f"      #pragma unroll\n      for (int e = 0; e < {V}; ++e) {{\n        {inner}\n"
-            f"      }}\n"
-            + "".join(f"      {x}\n" for x in write)
-            + "  }")
+            f"  for ({IDX} vb = {start}; vb < nv; vb += step * {U}) {{\n"
+            + decl +
+            f"      #pragma unroll\n      for (int u = 0; u < {U}; ++u) {{\n"
+            f"        const {IDX} vi = vb + u * step;\n        if (vi < nv) {{\n"
+            + load_body + "        }\n      }\n"
+            f"      #pragma unroll\n      for (int u = 0; u < {U}; ++u) {{\n"
+            f"        const {IDX} vi = vb + u * step;\n        if (vi < nv) {{\n"
+            + decl_outs +
+            f"          #pragma unroll\n          for (int e = 0; e < {V}; ++e) {{\n"
+            f"            {inner}\n          }}\n"
+            + write + "        }\n      }\n  }")
 
 
 def launch_dims(p: Plan, sm_count: int, blocks_per_sm: int):
     work = -(-p.n // p.vec) if p.vec > 1 else p.n
-    grid = max(1, min(-(-work // p.block), sm_count * blocks_per_sm))
+    if p.vec > 1:
+        work = -(-work // p.unroll)
+    cap = sm_count * blocks_per_sm * config.grid_waves if config.grid_waves > 0 else work
+    grid = max(1, min(-(-work // p.block), cap))
     return grid, p.block
 

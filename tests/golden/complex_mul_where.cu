@@ -3,21 +3,34 @@
 extern "C" __global__ void __launch_bounds__(256) gn_kernel(const gn_c64* __restrict__ p0, gn_c64* __restrict__ q1, float s0, int n) {
   const int step = (int)gridDim.x * 256;
   const int nv = n / 2;
-  for (int vi = (int)blockIdx.x * 256 + threadIdx.x; vi < nv; vi += step) {
-      const gn_vec<gn_c64, 2> v0 = reinterpret_cast<const gn_vec<gn_c64, 2>*>(p0)[vi];
-      gn_vec<gn_c64, 2> w1;
+  for (int vb = (int)blockIdx.x * 256 + threadIdx.x; vb < nv; vb += step * 2) {
+      gn_vec<gn_c64, 2> v0[2];
       #pragma unroll
-      for (int e = 0; e < 2; ++e) {
-        const gn_c64 u0 = v0.v[e];
-        const float u1 = u0.re;
-        const float u2 = s0;
-        const bool u3 = (u1 > u2);
-        const gn_c64 u4 = gn_multiply(u0, u0);
-        const gn_c64 u5 = gn_negative(u0);
-        const gn_c64 u6 = (u3 ? u4 : u5);
-        w1.v[e] = u6;
+      for (int u = 0; u < 2; ++u) {
+        const int vi = vb + u * step;
+        if (vi < nv) {
+          v0[u] = reinterpret_cast<const gn_vec<gn_c64, 2>*>(p0)[vi];
+        }
       }
-      reinterpret_cast<gn_vec<gn_c64, 2>*>(q1)[vi] = w1;
+      #pragma unroll
+      for (int u = 0; u < 2; ++u) {
+        const int vi = vb + u * step;
+        if (vi < nv) {
+          gn_vec<gn_c64, 2> w1;
+          #pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            const gn_c64 u0 = v0[u].v[e];
+            const float u1 = u0.re;
+            const float u2 = s0;
+            const bool u3 = (u1 > u2);
+            const gn_c64 u4 = gn_multiply(u0, u0);
+            const gn_c64 u5 = gn_negative(u0);
+            const gn_c64 u6 = (u3 ? u4 : u5);
+            w1.v[e] = u6;
+          }
+          reinterpret_cast<gn_vec<gn_c64, 2>*>(q1)[vi] = w1;
+        }
+      }
   }
   for (int i = nv * 2 + (int)blockIdx.x * 256 + threadIdx.x; i < n; i += step) {
       const int i0 = i;

@@ -3,20 +3,33 @@
 extern "C" __global__ void __launch_bounds__(256) gn_kernel(const unsigned short* __restrict__ p0, float* __restrict__ q1, float s0, float s1, int n) {
   const int step = (int)gridDim.x * 256;
   const int nv = n / 4;
-  for (int vi = (int)blockIdx.x * 256 + threadIdx.x; vi < nv; vi += step) {
-      const gn_vec<unsigned short, 4> v0 = reinterpret_cast<const gn_vec<unsigned short, 4>*>(p0)[vi];
-      gn_vec<float, 4> w1;
+  for (int vb = (int)blockIdx.x * 256 + threadIdx.x; vb < nv; vb += step * 2) {
+      gn_vec<unsigned short, 4> v0[2];
       #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const float u0 = gn_h2f(v0.v[e]);
-        const float u1 = s0;
-        const float u2 = gn_rh(((float)(u0 * u1)));
-        const float u3 = s1;
-        const float u4 = gn_rh(((float)(u2 + u3)));
-        const float u5 = gn_cast<float>(u4);
-        w1.v[e] = u5;
+      for (int u = 0; u < 2; ++u) {
+        const int vi = vb + u * step;
+        if (vi < nv) {
+          v0[u] = reinterpret_cast<const gn_vec<unsigned short, 4>*>(p0)[vi];
+        }
       }
-      reinterpret_cast<gn_vec<float, 4>*>(q1)[vi] = w1;
+      #pragma unroll
+      for (int u = 0; u < 2; ++u) {
+        const int vi = vb + u * step;
+        if (vi < nv) {
+          gn_vec<float, 4> w1;
+          #pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            const float u0 = gn_h2f(v0[u].v[e]);
+            const float u1 = s0;
+            const float u2 = gn_rh(((float)(u0 * u1)));
+            const float u3 = s1;
+            const float u4 = gn_rh(((float)(u2 + u3)));
+            const float u5 = gn_cast<float>(u4);
+            w1.v[e] = u5;
+          }
+          reinterpret_cast<gn_vec<float, 4>*>(q1)[vi] = w1;
+        }
+      }
   }
   for (int i = nv * 4 + (int)blockIdx.x * 256 + threadIdx.x; i < n; i += step) {
       const int i0 = i;

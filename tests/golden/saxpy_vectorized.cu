@@ -3,20 +3,34 @@
 extern "C" __global__ void __launch_bounds__(256) gn_kernel(const float* __restrict__ p0, const float* __restrict__ p1, float* __restrict__ q2, float s0, int n) {
   const int step = (int)gridDim.x * 256;
   const int nv = n / 4;
-  for (int vi = (int)blockIdx.x * 256 + threadIdx.x; vi < nv; vi += step) {
-      const gn_vec<float, 4> v0 = reinterpret_cast<const gn_vec<float, 4>*>(p0)[vi];
-      const gn_vec<float, 4> v1 = reinterpret_cast<const gn_vec<float, 4>*>(p1)[vi];
-      gn_vec<float, 4> w2;
+  for (int vb = (int)blockIdx.x * 256 + threadIdx.x; vb < nv; vb += step * 2) {
+      gn_vec<float, 4> v0[2];
+      gn_vec<float, 4> v1[2];
       #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const float u0 = s0;
-        const float u1 = v0.v[e];
-        const float u2 = ((float)(u0 * u1));
-        const float u3 = v1.v[e];
-        const float u4 = ((float)(u2 + u3));
-        w2.v[e] = u4;
+      for (int u = 0; u < 2; ++u) {
+        const int vi = vb + u * step;
+        if (vi < nv) {
+          v0[u] = reinterpret_cast<const gn_vec<float, 4>*>(p0)[vi];
+          v1[u] = reinterpret_cast<const gn_vec<float, 4>*>(p1)[vi];
+        }
       }
-      reinterpret_cast<gn_vec<float, 4>*>(q2)[vi] = w2;
+      #pragma unroll
+      for (int u = 0; u < 2; ++u) {
+        const int vi = vb + u * step;
+        if (vi < nv) {
+          gn_vec<float, 4> w2;
+          #pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            const float u0 = s0;
+            const float u1 = v0[u].v[e];
+            const float u2 = ((float)(u0 * u1));
+            const float u3 = v1[u].v[e];
+            const float u4 = ((float)(u2 + u3));
+            w2.v[e] = u4;
+          }
+          reinterpret_cast<gn_vec<float, 4>*>(q2)[vi] = w2;
+        }
+      }
   }
   for (int i = nv * 4 + (int)blockIdx.x * 256 + threadIdx.x; i < n; i += step) {
       const int i0 = i;
