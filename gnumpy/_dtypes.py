@@ -81,6 +81,7 @@ def _promote_pair(a: np.dtype, b: np.dtype) -> np.dtype:
 
 
 _TABLE = {(a, b): _promote_pair(a, b) for a in ALL for b in ALL}
+_CANON = {d: d for d in ALL}
 
 
 def promote(a: np.dtype, b: np.dtype) -> np.dtype:
@@ -114,9 +115,10 @@ def to_dtype(dtype) -> np.dtype:
             raise TypeError(f"data type {dtype!r} not understood") from e
     if dt.byteorder == ">":
         dt = dt.newbyteorder("=")
-    if dt not in SUPPORTED:
+    c = _CANON.get(dt)
+    if c is None:
         raise TypeError(f"gnumpy does not support dtype {dt}")
-    return dt
+    return c        # the canonical object (np.ulonglong and np.uint64 dtypes are equal)
 
 
 def weak_kind(value):

@@ -919,7 +919,12 @@ def test_ufunc_reduce(name, dt):
                {"axis": 0, "keepdims": True}):
         e = np_call(nf.reduce, a, **kw)
         r = gf.reduce(ga, **kw)
-        check(r, e)
+        if dt == np.float16 and name in ("add", "multiply"):
+            # float16 sums: NumPy rounds partial sums to half, a GPU keeps them in float32;
+            # the difference scales with the summed magnitudes, not with the result
+            check(r, e, atol=float(np.abs(a.astype(np.float32)).sum()) * 2.0 ** -10)
+        else:
+            check(r, e)
     if name in ("add", "multiply"):
         check(gf.reduce(ga, axis=1, dtype=np.complex128),
               np_call(nf.reduce, a, axis=1, dtype=np.complex128))

@@ -403,7 +403,12 @@ def test_out_of_range_python_int(name, dt):
                 continue
             kind, val = _outcome(_np_func(name), *np_args)
             if kind == "ok":
-                np.testing.assert_array_equal(f(*gp_args).get(), val, err_msg=repr(np_args))
+                got = f(*gp_args).get()
+                if np.asarray(val).dtype.kind in "fc":   # transcendentals: a few ulp on GPUs
+                    np.testing.assert_allclose(got, val, rtol=4e-7 if got.dtype.itemsize <= 8
+                                               else 1e-15, err_msg=repr(np_args))
+                else:
+                    np.testing.assert_array_equal(got, val, err_msg=repr(np_args))
     assert not failures, "\n".join(failures)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _dtypes as D
 from .._config import config
 from .._graph import layout as L
 from .._graph.ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW, leaf
@@ -87,7 +88,7 @@ class CpuBackend(Backend):
         else:
             a = arr
         flat = a.reshape(-1)
-        return leaf(flat, a.dtype, a.shape, L.c_strides(a.shape), 0, self.device)
+        return leaf(flat, D.to_dtype(a.dtype), a.shape, L.c_strides(a.shape), 0, self.device)
 
     def to_numpy(self, node) -> np.ndarray:
         return leaf_array(node).copy()

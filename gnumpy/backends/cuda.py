@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _dtypes as D
 from .._config import config
 from .._graph import layout as L
 from .._graph.fuse import Group
@@ -85,12 +86,12 @@ class CudaBackend(Backend):
 
     # ------------------------------------------------------------------ data movement
     def from_numpy(self, arr: np.ndarray, copy: bool = True):
-        a = np.ascontiguousarray(arr)
+        a = arr if arr.flags.c_contiguous else np.array(arr, order="C")   # keeps 0-d shape
         buf = self.pool.alloc(a.nbytes)
         if a.nbytes:
             self._check(self._driver.cuMemcpyHtoDAsync(buf.ptr, a.ctypes.data, a.nbytes,
                                                         self.stream.handle))
-        return leaf(buf, a.dtype, a.shape, L.c_strides(a.shape), 0, self.device)
+        return leaf(buf, D.to_dtype(a.dtype), a.shape, L.c_strides(a.shape), 0, self.device)
 
     def to_numpy(self, node) -> np.ndarray:
         out = np.empty(node.shape, dtype=node.dtype)
@@ -136,7 +137,8 @@ class CudaBackend(Backend):
             n = o.node
             if n.buf is not None:
                 return n.buf.ptr
-            return outs[id(n)].ptr
+            b = outs.get(id(n))
+            return b.ptr if b is not None else 0      # a placeholder (explain)
         return ptr_of
 
     def plan(self, group, outs=None, dest=None):

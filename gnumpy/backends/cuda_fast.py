@@ -9,8 +9,6 @@ launched.  Expressions needing several groups are left to the general path.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from .._config import config
 from .._graph import layout as L
 from .._graph.fuse import schedule
@@ -18,6 +16,7 @@ from .._graph.ir import EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
 from ..kernels import build
 from ..kernels.compile import KERNEL_NAME
 from ..kernels.launch import COUNTERS, PARTIALS, Ptr, Scalar
+from ..kernels.types import PARAM_NP
 
 
 class _Walk:
@@ -112,7 +111,7 @@ class FastPath:
             elif c is Scalar:
                 node = plan.spec.scalar_nodes[t.idx]
                 dt = t.dtype
-                kind = "scc" if dt.kind == "c" else ("scv" if dt in _CONVERT else "sc")
+                kind = "scc" if dt.kind == "c" else "scv"
                 tmpl.append((kind, scalar_index[id(node)], t.part))
             elif t is PARTIALS or t is COUNTERS:
                 tmpl.append(("part" if t is PARTIALS else "ctr", 0, 0))
@@ -153,13 +152,14 @@ class FastPath:
                 args.append(leaves[a].buf.ptr + b)
             elif kind == "out":
                 args.append(out.ptr + b)
-            elif kind == "sc":
-                args.append(scalars[a].arg)        # already a NumPy scalar of the dtype
             elif kind == "scc":
                 v = scalars[a].arg
                 args.append(v.real if b == 0 else v.imag)
             elif kind == "scv":
-                args.append(_CONVERT[scalars[a].dtype](scalars[a].arg))
+                sn = scalars[a]
+                conv = PARAM_NP[sn.dtype]          # the scalar type cuda.core accepts
+                v = sn.arg
+                args.append(v if type(v) is conv else conv(v))
             elif kind == "part":
                 args.append(part)
             else:
@@ -169,5 +169,3 @@ class FastPath:
         del keep
         root.realize(out, L.c_strides(root.shape), 0)
 
-
-_CONVERT = {np.dtype(np.float16): np.float32, np.dtype(np.bool_): np.uint8}

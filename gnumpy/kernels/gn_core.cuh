@@ -185,15 +185,27 @@ template <> struct gn_tc<gn_c128> { typedef gn_c128 t; typedef double r; };
 //   int -> narrower int: two's-complement wraparound (as NumPy)
 //   float -> int: truncation toward zero for in-range values.
 // Note: out-of-range and NaN float -> int casts are implementation-defined in NumPy (the Array
-// API leaves them undefined).  gnumpy DEFINES them: NaN -> 0, values beyond the target's range
-// saturate to its min/max (what the GPU's cvt.rzi.sat and NumPy on aarch64 give).  NumPy on
-// x86-64 instead gives INT_MIN for int32/int64 and wrapped low bits for narrower targets.
+// API leaves them undefined).  gnumpy DEFINES them like C compilers lower NumPy's casts:
+// int8/int16/uint8/uint16 targets convert through int32 and keep the low bits (300.0 -> int8
+// is 44, as NumPy), uint32 through int64 (-1.0 -> 4294967295), uint64 through int64 below
+// 2^63; the wide conversion itself saturates and maps NaN to 0 (NumPy on x86-64 gives INT_MIN
+// there instead).
 template <class To, class F> GN_HD To gn_sat(F x) {
   if (!(x == x)) return (To)0;
   if (x <= (F)gn_ti<To>::lo()) return gn_ti<To>::lo();  // lo() is 0 or -2^(n-1): exact in F
   if (x >= (F)gn_ti<To>::hi()) return gn_ti<To>::hi();  // (F)hi() is exact or rounds up to 2^n
   return (To)x;
 }
+template <class To> struct gn_f2i {
+  template <class F> static GN_HD To f(F x) {
+    if (sizeof(To) < 4) return (To)gn_sat<int>(x);                  // low bits of int32
+    if (sizeof(To) == 4 && !gn_ti<To>::sgn) return (To)gn_sat<long long>(x);
+    if (sizeof(To) == 8 && !gn_ti<To>::sgn)
+      return x >= (F)9223372036854775808.0 ? (To)gn_sat<unsigned long long>(x)
+                                            : (To)gn_sat<long long>(x);
+    return gn_sat<To>(x);
+  }
+};
 template <class To> struct gn_kind { enum { k = 0 }; };  // integers
 template <> struct gn_kind<bool> { enum { k = 1 }; };
 template <> struct gn_kind<float> { enum { k = 2 }; };
@@ -203,10 +215,10 @@ template <> struct gn_kind<gn_c128> { enum { k = 3 }; };
 template <class To, int K = gn_kind<To>::k> struct gn_cv;
 template <class To> struct gn_cv<To, 0> {
   template <class F> static GN_HD To f(F x) { return (To)x; }
-  static GN_HD To f(float x) { return gn_sat<To>(x); }
-  static GN_HD To f(double x) { return gn_sat<To>(x); }
-  static GN_HD To f(gn_c64 x) { return gn_sat<To>(x.re); }
-  static GN_HD To f(gn_c128 x) { return gn_sat<To>(x.re); }
+  static GN_HD To f(float x) { return gn_f2i<To>::f(x); }
+  static GN_HD To f(double x) { return gn_f2i<To>::f(x); }
+  static GN_HD To f(gn_c64 x) { return gn_f2i<To>::f(x.re); }
+  static GN_HD To f(gn_c128 x) { return gn_f2i<To>::f(x.re); }
 };
 template <class To> struct gn_cv<To, 1> {
   template <class F> static GN_HD bool f(F x) { return x != 0; }

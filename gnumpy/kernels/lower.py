@@ -81,7 +81,7 @@ class Spec:
         return i
 
     def _operand(self, kind, node, dtype, levels, space):
-        key = (kind, id(node.buf) if kind == "in" else 0, dtype,
+        key = (kind, id(node.buf) if node.buf is not None else id(node), dtype,
                tuple((lv[0], lv[1], lv[2]) for lv in levels), space)
         i = self._okeys.get(key)
         if i is None:
@@ -123,6 +123,12 @@ class Spec:
             if chain:
                 raise AssertionError("a view of the reduction cannot be in its epilogue")
             r = self._expr(("acc",), node.dtype)
+        elif k == REDUCE or k == BARRIER:
+            # not run yet (only when showing sources ahead of time, gnumpy.explain): it
+            # will be a C-contiguous buffer
+            lv = compose(node.shape, L.c_strides(node.shape), 0, chain)
+            r = self._expr(("ld", self._operand("in", node, node.dtype, lv, space)),
+                           node.dtype)
         else:
             raise AssertionError(f"unrealized {node!r} inside a kernel")
         self._memo[mk] = r

@@ -24,7 +24,7 @@ SHORT = {
 
 # numpy scalar type used to pass a kernel parameter of each compute type
 PARAM_NP = {
-    D.bool_: np.bool_, D.int8: np.int8, D.int16: np.int16, D.int32: np.int32,
+    D.bool_: np.uint8, D.int8: np.int8, D.int16: np.int16, D.int32: np.int32,
     D.int64: np.int64, D.uint8: np.uint8, D.uint16: np.uint16, D.uint32: np.uint32,
     D.uint64: np.uint64, D.float16: np.float32, D.float32: np.float32,
     D.float64: np.float64, D.complex64: np.float32, D.complex128: np.float64,
@@ -46,7 +46,7 @@ def param_values(dt, value):
         return [t(value.real), t(value.imag)]
     if dt.kind == "b":
         return [np.uint8(1 if value else 0)]
-    return [t(value)]
+    return [t(int(value)) if dt.kind in "iu" else t(value)]
 
 
 def param_decls(dt, name):
