@@ -19,47 +19,59 @@ from ..kernels.launch import COUNTERS, PARTIALS, Ptr, Scalar
 from ..kernels.types import PARAM_NP
 
 
-class _Walk:
-    __slots__ = ("sig", "ids", "bufs", "leaves", "scalars", "ok")
+def _walk(root):
+    """(signature, leaves, scalars, ok) of the expression under `root`, in one DFS."""
+    sig = []
+    ids = {}
+    bufs = {}
+    leaves = []
+    scalars = []
+    ok = [True]
+    ids_get = ids.get
+    append = sig.append
 
-    def __init__(self):
-        self.sig = []
-        self.ids = {}
-        self.bufs = {}
-        self.leaves = []
-        self.scalars = []
-        self.ok = True
-
-    def visit(self, n):
-        i = self.ids.get(id(n))
+    def visit(n):
+        i = ids_get(id(n))
         if i is not None:
             return i
         k = n.kind
         if k == LEAF:
-            b = self.bufs.get(id(n.buf))
+            buf = n.buf
+            b = bufs.get(id(buf))
             if b is None:
-                b = self.bufs[id(n.buf)] = len(self.bufs)
-            self.leaves.append(n)
+                b = bufs[id(buf)] = len(bufs)
+            leaves.append(n)
             item = (0, n.dtype, n.shape, n.strides, n.offset, b,
-                    (n.buf.ptr + n.offset * n.dtype.itemsize) & 15)
-        elif k == SCALAR:
-            self.scalars.append(n)
-            item = (1, n.dtype, n.shape)
+                    (buf.ptr + n.offset * n.dtype.itemsize) & 15)
         elif k == EW:
-            item = (3, n.op, n.dtype, n.arg, tuple([self.visit(s) for s in n.srcs]))
+            item = (3, n.op, n.dtype, n.arg, tuple([visit(s) for s in n.srcs]))
+        elif k == SCALAR:
+            scalars.append(n)
+            item = (1, n.dtype, n.shape)
         elif k == VIEW:
-            item = (4, n.op, n.arg, n.shape, self.visit(n.srcs[0]))
+            item = (4, n.op, n.arg, n.shape, visit(n.srcs[0]))
         elif k == IOTA:
             item = (2, n.shape, n.strides, n.offset)
         elif k == REDUCE:
-            item = (5, n.dtype, n.arg, self.visit(n.srcs[0]))
+            item = (5, n.dtype, n.arg, visit(n.srcs[0]))
         else:
-            self.ok = False
+            ok[0] = False
             item = (9,)
-        i = len(self.sig)
-        self.sig.append(item)
-        self.ids[id(n)] = i
+        i = len(sig)
+        append(item)
+        ids[id(n)] = i
         return i
+
+    visit(root)
+    return tuple(sig), leaves, scalars, ok[0]
+
+
+class _Walk:
+    __slots__ = ("leaves", "scalars")
+
+    def __init__(self, leaves, scalars):
+        self.leaves = leaves
+        self.scalars = scalars
 
 
 class Replay:
@@ -74,11 +86,11 @@ class FastPath:
 
     def __call__(self, root) -> bool:
         """Run `root` (a lazy node) as one replayed kernel; False to take the general path."""
-        w = _Walk()
-        w.visit(root)
-        if not w.ok:
+        sig, leaves, scalars, ok = _walk(root)
+        if not ok:
             return False
-        key = (tuple(w.sig), config._codegen)
+        w = _Walk(leaves, scalars)
+        key = (sig, config._codegen)
         rp = self.cache.get(key)
         if rp is None:
             rp = self.cache[key] = self._build(root, w)     # runs it when it can

@@ -13,15 +13,31 @@ import gc
 from .._config import config
 
 
+_SMALL = 1 << 16          # allocations up to this size are recycled by a Python free list
+_FREE_MAX = 64            # cached blocks per (stream, size)
+
+
 class DeviceBuffer:
-    """A device allocation: `ptr` (int), `size` in bytes; freed when garbage-collected."""
+    """A device allocation: `ptr` (int), `size` in bytes; freed when garbage-collected.
 
-    __slots__ = ("ptr", "size", "_buf", "__weakref__")
+    Small blocks go back to a per-stream free list instead of the pool (a pool round trip
+    costs microseconds; reuse in the same stream is ordered by the stream itself)."""
 
-    def __init__(self, buf, size: int) -> None:
+    __slots__ = ("ptr", "size", "_buf", "_free", "__weakref__")
+
+    def __init__(self, buf, size: int, free=None) -> None:
         self._buf = buf
         self.size = size
         self.ptr = int(buf.handle) if buf is not None else 0
+        self._free = free
+
+    def __del__(self):
+        free = self._free
+        try:
+            if free is not None and len(free) < _FREE_MAX:
+                free.append(self._buf)
+        except Exception:     # interpreter shutdown
+            pass
 
 
 class MemoryPool:
@@ -40,6 +56,7 @@ class MemoryPool:
         except Exception:
             pass
         self._empty = DeviceBuffer(None, 0)
+        self._free = {}
 
     def _attr(self, name: str) -> int:
         d = self._driver
@@ -55,11 +72,30 @@ class MemoryPool:
 
     def trim(self) -> None:
         self.backend.stream.sync()
+        for free in self._free.values():
+            free.clear()
         self._driver.cuMemPoolTrimTo(self._pool, 0)
 
     def alloc(self, nbytes: int) -> DeviceBuffer:
         if nbytes == 0:
             return self._empty
+        if nbytes <= _SMALL:
+            nbytes = (nbytes + 255) & ~255               # size classes of 256 bytes
+            key = (self.backend.stream, nbytes)
+            free = self._free.get(key)
+            if free is None:
+                free = self._free[key] = []
+            if free:
+                buf = free.pop()
+                d = DeviceBuffer.__new__(DeviceBuffer)
+                d._buf, d.size, d.ptr, d._free = buf, nbytes, int(buf.handle), free
+                return d
+            d = self._alloc(nbytes)
+            d._free = free
+            return d
+        return self._alloc(nbytes)
+
+    def _alloc(self, nbytes: int) -> DeviceBuffer:
         limit = config.pool_limit
         for attempt in (0, 1):
             if limit and self._attr("CU_MEMPOOL_ATTR_USED_MEM_CURRENT") + nbytes > limit:

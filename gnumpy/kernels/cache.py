@@ -87,25 +87,45 @@ def disk_put(digest: str, cubin: bytes) -> None:
     except OSError:
         _remove(tmp)
         return
-    _evict(d)
+    # the directory is scanned only when the running estimate passes the bound (a scan per
+    # write made thousands of compiles quadratic)
+    if _estimate[0] is None or _estimate[1] != d:
+        _estimate[:] = [_scan_total(d), d]
+    else:
+        _estimate[0] += len(blob)
+    if _estimate[0] > config.disk_cache_max_bytes:
+        _estimate[0] = _evict(d)
 
 
-def _evict(d: str) -> None:
-    limit = config.disk_cache_max_bytes
+_estimate = [None, None]     # [approximate bytes in the cache directory, directory]
+
+
+def _entries(d: str):
     try:
-        entries = [(e.stat().st_mtime, e.stat().st_size, e.path) for e in os.scandir(d)
-                   if e.name.endswith(".cubin") and not e.name.startswith(".tmp-")]
+        return [(e.stat().st_mtime, e.stat().st_size, e.path) for e in os.scandir(d)
+                if e.name.endswith(".cubin") and not e.name.startswith(".tmp-")]
     except OSError:
-        return
+        return []
+
+
+def _scan_total(d: str) -> int:
+    return sum(s for _, s, _ in _entries(d))
+
+
+def _evict(d: str) -> int:
+    """Remove least recently used entries until the directory fits; returns its size."""
+    limit = config.disk_cache_max_bytes
+    entries = _entries(d)
     total = sum(s for _, s, _ in entries)
     if total <= limit:
-        return
+        return total
     for _, size, path in sorted(entries):
         _remove(path)
         counters.evicted += 1
         total -= size
         if total <= limit:
             break
+    return total
 
 
 def _remove(path: str) -> None:

@@ -43,7 +43,8 @@ extern "C" __global__ void __launch_bounds__({block}) {name}(const {st}* __restr
     {ct} acc = {ident};
     {"y[yb] = " + store_value(dt, "acc") + ";" if shift else ""}
     for (long long l = 0; l < L; ++l) {{
-      acc = {c("acc", ld.format("xb + l * inner"))};
+      const {ct} x_ = ({ct}){ld.format("xb + l * inner")};
+      acc = l == 0 ? x_ : {c("acc", "x_")};     // the first element is not combined
       y[yb + (l + {shift}) * inner] = {store_value(dt, "acc")};
     }}
   }}
@@ -84,7 +85,7 @@ extern "C" __global__ void __launch_bounds__({block}) {name}(const {st}* __restr
       }}
       __syncthreads();
       if (w > 0) v = {c("wsum[w - 1]", "v")};
-      v = {c("carry", "v")};
+      if (base > 0) v = {c("carry", "v")};    // NumPy never combines with the identity
       if (l < L) yr[l + {shift}] = {store_value(dt, "v")};
       if (threadIdx.x == {block} - 1) carry_s = v;
       __syncthreads();
