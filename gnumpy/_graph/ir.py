@@ -113,7 +113,7 @@ def scalar_value(value, dtype: np.dtype):
         info = _IBOUNDS.get(dtype)
         if info[0] <= value <= info[1]:
             return dtype.type(value)
-    elif t is bool or (t is int and k in "fc" and -2**53 <= value <= 2**53):
+    elif t is bool or (t is int and k in "fc" and -65504 <= value <= 65504):
         return dtype.type(value)
     elif isinstance(value, np.generic) and value.dtype == dtype:
         return value

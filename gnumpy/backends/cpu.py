@@ -147,7 +147,10 @@ class CpuBackend(Backend):
     def _ew(self, node, vals, memo, uses):
         op = node.op
         if op == "astype":
-            return vals[0].astype(node.dtype), True
+            v = vals[0]
+            if v.dtype.kind == "c" and node.dtype.kind not in "cb":
+                v = v.real      # Note: like the GPU, no ComplexWarning (it would come late)
+            return v.astype(node.dtype), True
         if op == "where":
             return np.where(vals[0], vals[1], vals[2]), True
         impl = EW_OPS[op].np_impl
