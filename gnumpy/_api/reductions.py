@@ -93,26 +93,24 @@ def sum(x, /, axis=None, dtype=None, out=None, keepdims=False, initial=None, whe
     >>> gp.sum(gp.asarray([[1, 2], [3, 4]]), axis=0)
     array([4, 6])
     """
-    x = _arr(x)
-    axes = _axes(axis, x)
-    dt = _sum_dtype(x.dtype) if dtype is None else D.to_dtype(dtype)
-    x = _mask(x, where, 0)
-    r = _reduce("sum", x, axes, keepdims, dt)
-    if initial is not None:
-        r = astype(apply("add", r, initial), dt, copy=False)
-    return _out("add", r, out)
+    return _sum_or_prod("sum", x, axis, dtype, out, keepdims, initial, where)
 
 
 def prod(x, /, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
     """Product of elements over `axis`."""
+    return _sum_or_prod("prod", x, axis, dtype, out, keepdims, initial, where)
+
+
+def _sum_or_prod(rop, x, axis, dtype, out, keepdims, initial, where):
+    ufunc = "add" if rop == "sum" else "multiply"
     x = _arr(x)
     axes = _axes(axis, x)
     dt = _sum_dtype(x.dtype) if dtype is None else D.to_dtype(dtype)
-    x = _mask(x, where, 1)
-    r = _reduce("prod", x, axes, keepdims, dt)
+    x = _mask(x, where, 0 if rop == "sum" else 1)
+    r = _reduce(rop, x, axes, keepdims, dt)
     if initial is not None:
-        r = astype(apply("multiply", r, initial), dt, copy=False)
-    return _out("multiply", r, out)
+        r = astype(apply(ufunc, r, initial), dt, copy=False)
+    return _out(ufunc, r, out)
 
 
 def _minmax(rop, x, axis, out, keepdims, initial, where):
