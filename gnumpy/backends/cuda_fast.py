@@ -9,6 +9,8 @@ launched.  Expressions needing several groups are left to the general path.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .._config import config
 from .._graph import layout as L
 from .._graph.fuse import schedule
@@ -75,8 +77,8 @@ class _Walk:
 
 
 class Replay:
-    __slots__ = ("kernel", "grid", "block", "template", "outs", "split", "part_bytes",
-                 "counters_n", "n")
+    __slots__ = ("kernel", "grid", "block", "template", "fill", "outs", "split",
+                 "part_bytes", "counters_n", "n")
 
 
 class FastPath:
@@ -124,7 +126,7 @@ class FastPath:
                 node = plan.spec.scalar_nodes[t.idx]
                 dt = t.dtype
                 kind = "scc" if dt.kind == "c" else "scv"
-                tmpl.append((kind, scalar_index[id(node)], t.part))
+                tmpl.append((kind, scalar_index[id(node)], t.part, dt))
             elif t is PARTIALS or t is COUNTERS:
                 tmpl.append(("part" if t is PARTIALS else "ctr", 0, 0))
             else:
@@ -132,6 +134,7 @@ class FastPath:
         rp = Replay()
         rp.kernel = kernel
         rp.template = tmpl
+        rp.fill = _compile_fill(tmpl)
         rp.outs = (root.dtype.itemsize * L.prod(root.shape),)
         if plan.spec.kind == "ew":
             rp.n = plan.n
@@ -155,29 +158,44 @@ class FastPath:
             keep = be.pool.alloc(rp.part_bytes)
             part = keep.ptr
             ctr = be._counter_ptr(rp.counters_n)
-        leaves, scalars = w.leaves, w.scalars
-        args = []
-        for kind, a, b in rp.template:
-            if kind == "c":
-                args.append(a)
-            elif kind == "in":
-                args.append(leaves[a].buf.ptr + b)
-            elif kind == "out":
-                args.append(out.ptr + b)
-            elif kind == "scc":
-                v = scalars[a].arg
-                args.append(v.real if b == 0 else v.imag)
-            elif kind == "scv":
-                sn = scalars[a]
-                conv = PARAM_NP[sn.dtype]          # the scalar type cuda.core accepts
-                v = sn.arg
-                args.append(v if type(v) is conv else conv(v))
-            elif kind == "part":
-                args.append(part)
-            else:
-                args.append(ctr)
+        args = rp.fill(w.leaves, w.scalars, out, part, ctr)
         if rp.n:
             be._go(rp.kernel, rp.grid, rp.block, args)
         del keep
         root.realize(out, L.c_strides(root.shape), 0)
 
+
+_DIRECT = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _conv(sn):
+    conv = PARAM_NP[sn.dtype]          # the scalar type cuda.core accepts
+    v = sn.arg
+    return v if type(v) is conv else conv(v)
+
+
+def _compile_fill(tmpl):
+    """A generated function building a launch's argument list from a template:
+    fill(leaves, scalars, out buffer, partials pointer, counters pointer)."""
+    consts, parts = [], []
+    for entry in tmpl:
+        kind, a, b = entry[:3]
+        if kind == "c":
+            consts.append(a)
+            parts.append(f"C[{len(consts) - 1}]")
+        elif kind == "in":
+            parts.append(f"L[{a}].buf.ptr + {b}" if b else f"L[{a}].buf.ptr")
+        elif kind == "out":
+            parts.append(f"O.ptr + {b}" if b else "O.ptr")
+        elif kind == "scc":
+            parts.append(f"S[{a}].arg.{'real' if b == 0 else 'imag'}")
+        elif kind == "scv":
+            parts.append(f"S[{a}].arg" if entry[3] in _DIRECT else f"_conv(S[{a}])")
+        elif kind == "part":
+            parts.append("P")
+        else:
+            parts.append("T")
+    src = "def fill(L, S, O, P, T):\n    return [" + ", ".join(parts) + "]\n"
+    ns = {"C": consts, "_conv": _conv}
+    exec(src, ns)       # noqa: S102 - generated from our own template, no user text
+    return ns["fill"]
