@@ -112,12 +112,10 @@ def schedule(roots) -> list:
             if i in level:
                 stack.pop()
                 continue
+            # every dependency is an M node (reductions, barriers and barrier inputs)
             pending = [(j, m) for j, (m, _) in deps[i].items() if j not in level]
             if pending:
-                for j, m in pending:
-                    if j not in deps:  # a source reached that is not an M node: cannot be
-                        deps[j] = _deps(m) if m.kind != BARRIER else {}
-                    stack.append((j, m))
+                stack.extend(pending)
                 continue
             base = max((level[j] for j in deps[i]), default=0)
             level[i] = base + 1 if n.kind in (REDUCE, BARRIER) else base

@@ -141,10 +141,6 @@ class CudaBackend(Backend):
             return b.ptr if b is not None else 0      # a placeholder (explain)
         return ptr_of
 
-    def plan(self, group, outs=None, dest=None):
-        return build.plan_group(group, self._ptr_of(outs or {}), self.sm_count,
-                                self.blocks_per_sm, dest)
-
     def _run_planned(self, group, outs, dest) -> None:
         ptr_of = self._ptr_of(outs)
         mod, plan = build.plan_group(group, ptr_of, self.sm_count, self.blocks_per_sm, dest)

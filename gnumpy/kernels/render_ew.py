@@ -23,10 +23,7 @@ class Plan:
     """A kernel's structural key plus the values of its runtime parameters."""
 
     __slots__ = ("spec", "key", "cshape", "cstrides", "classes", "idx32", "vec", "n",
-                 "names", "block", "unroll")
-
-    def kernel_name(self) -> str:
-        return "gn_ew"
+                 "block", "unroll")
 
 
 def _operands(spec):
