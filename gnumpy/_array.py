@@ -17,7 +17,7 @@ from ._config import config
 from ._graph import ir
 from ._graph import layout as L
 from ._graph import realize as R
-from ._graph.ir import LEAF, VIEW
+from ._graph.ir import LEAF
 
 _api = None   # the gnumpy module, bound at import (functions the methods forward to)
 
@@ -175,10 +175,11 @@ class ndarray:
         k = D.weak_kind(value)
         if k is not None:
             if k == "i":
-                D.check_weak_int(value, self.dtype) if self.dtype.kind in "iu" else None
+                if self.dtype.kind in "iu":
+                    D.check_weak_int(value, self.dtype)
             elif k == "c" and self.dtype.kind != "c":
-                raise TypeError(f"float() argument must be a string or a real number, not "
-                                f"'complex'")
+                raise TypeError("float() argument must be a string or a real number, not "
+                                "'complex'")
             vnode = ir.scalar(value, self.dtype, (), self.device)
         else:
             vnode = value._node if isinstance(value, ndarray) else \

@@ -36,8 +36,8 @@ def _fmt(shape) -> str:
 def broadcast_to_check(shape, target) -> None:
     """Raise ValueError unless `shape` broadcasts to exactly `target`."""
     if len(shape) > len(target):
-        raise ValueError(f"cannot broadcast a non-scalar to a scalar array" if not target else
-                         f"input operand has more dimensions than allowed by the axis remapping")
+        raise ValueError("cannot broadcast a non-scalar to a scalar array" if not target else
+                         "input operand has more dimensions than allowed by the axis remapping")
     off = len(target) - len(shape)
     for i, d in enumerate(shape):
         if d != 1 and d != target[off + i]:

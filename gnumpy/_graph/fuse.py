@@ -15,7 +15,7 @@ The only place that decides what runs.  Rules:
 """
 from __future__ import annotations
 
-from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
+from .ir import BARRIER, IOTA, LEAF, REDUCE, SCALAR, VIEW
 
 
 class Group:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
+import numpy as np
+
 from .. import _dtypes as D
 from . import ops_cuda
 from .types import COMPUTE, STORAGE, load, param_value_expr
@@ -97,3 +99,36 @@ def offset_expr(strides_cls, stride_params, idx_names):
 
 def load_op(op, ptr, off):
     return load(op.dtype, ptr, off)
+
+
+def unravel_lines(var, dims_prefix, n, out_prefix, IDX, tmp):
+    """C++ lines splitting linear index `var` over n dims (sizes dims_prefix1.. as
+    parameters; dim 0 needs none) into out_prefix0..n-1, C order."""
+    if n == 0:
+        return []
+    if n == 1:
+        return [f"const {IDX} {out_prefix}0 = {var};"]
+    lines = [f"{IDX} {tmp} = {var};"]
+    for d in range(n - 1, 0, -1):
+        lines.append(f"const {IDX} {out_prefix}{d} = {tmp} % {dims_prefix}{d}; "
+                     f"{tmp} /= {dims_prefix}{d};")
+    lines.append(f"const {IDX} {out_prefix}0 = {tmp};")
+    return lines
+
+
+def level_decls(k, o):
+    """Parameter declarations of operand k's reshape levels (shape, strides, offset)."""
+    out = []
+    for li, (shape, strides, _) in enumerate(o.levels[1:]):
+        out += [f"long long l{k}_{li}_d{j}" for j in range(len(shape))]
+        out += [f"long long l{k}_{li}_s{j}" for j in range(len(strides))]
+        out.append(f"long long l{k}_{li}_off")
+    return out
+
+
+def level_args(o, out):
+    """Append the values of operand o's reshape-level parameters (level_decls' order)."""
+    for shape, strides, off in o.levels[1:]:
+        out.extend(np.int64(d) for d in shape)
+        out.extend(np.int64(s) for s in strides)
+        out.append(np.int64(off))

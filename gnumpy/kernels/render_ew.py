@@ -94,10 +94,7 @@ def template(p: Plan) -> list:
         if len(o.levels) > 1:
             if o.kind != "iota":
                 out.append(np.int64(o.levels[0][2]))
-            for shape, strides, off in o.levels[1:]:
-                out.extend(np.int64(d) for d in shape)
-                out.extend(np.int64(s) for s in strides)
-                out.append(np.int64(off))
+            C.level_args(o, out)
     return out
 
 
@@ -130,10 +127,7 @@ def source(p: Plan, name: str) -> str:
         if len(o.levels) > 1:
             if o.kind != "iota":
                 decls.append(f"long long off{k}")
-            for li, (shape, strides, _) in enumerate(o.levels[1:]):
-                decls.extend(f"long long l{k}_{li}_d{j}" for j in range(len(shape)))
-                decls.extend(f"long long l{k}_{li}_s{j}" for j in range(len(strides)))
-                decls.append(f"long long l{k}_{li}_off")
+            decls.extend(C.level_decls(k, o))
     idx_names = [f"i{d}" for d in range(nd)]
 
     def offset(k):
@@ -160,7 +154,7 @@ def source(p: Plan, name: str) -> str:
               for e, o in spec.outputs]
     offs = [f"const {IDX} o{k} = {offset(k)};" for k, o in enumerate(ops)
             if o.kind != "iota" and _used(spec, k, o, roots)]
-    unravel = _unravel_index(nd, IDX)
+    unravel = C.unravel_lines("i", "d", nd, "i", IDX, "r_")
     scalar_body = "\n      ".join(unravel + offs + lines + stores)
     B = p.block
     src = [C.preamble(spec)] + helpers
@@ -182,18 +176,6 @@ def _used(spec, k, o, roots):
     return any(spec.exprs[i] == ("ld", k) for i in C.needed(spec, roots))
 
 
-def _unravel_index(nd, IDX):
-    if nd == 0:
-        return []
-    if nd == 1:
-        return [f"const {IDX} i0 = i;"]
-    lines = [f"{IDX} r_ = i;"]
-    for d in range(nd - 1, 0, -1):
-        lines.append(f"const {IDX} i{d} = r_ % d{d}; r_ /= d{d};")
-    lines.append(f"const {IDX} i0 = r_;")
-    return lines
-
-
 def _unravel_helpers(ops):
     """Device functions mapping a linear position through reshape levels to an offset."""
     out = []
@@ -207,11 +189,7 @@ def _unravel_helpers(ops):
                 body.append(f"  acc += (r % l{k}_{li}_d{j}) * l{k}_{li}_s{j}; "
                             f"r /= l{k}_{li}_d{j};")
             body.append(f"  pos = acc + l{k}_{li}_off; }}")
-        params = []
-        for li, (shape, strides, _) in enumerate(o.levels[1:]):
-            params.extend(f"long long l{k}_{li}_d{j}" for j in range(len(shape)))
-            params.extend(f"long long l{k}_{li}_s{j}" for j in range(len(strides)))
-            params.append(f"long long l{k}_{li}_off")
+        params = C.level_decls(k, o)
         out.append(f"#define gn_unravel{k}(lin) gn_unravel{k}_f(lin, "
                    + ", ".join(p.split()[-1] for p in params) + ")")
         out.append(f"__device__ __forceinline__ long long gn_unravel{k}_f(long long lin, "

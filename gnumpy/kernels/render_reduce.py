@@ -151,12 +151,12 @@ def template(p: RPlan) -> list:
             out.append(np.int64(o.levels[0][2]))
         out.extend(it(s) for s, c in zip(kst, kc) if c == "s")
         out.extend(it(s) for s, c in zip(rst, rc) if c == "s")
-        _level_args(o, out)
+        C.level_args(o, out)
     for k, o, st, cls in p.epi:
         if o.kind == "iota" or len(o.levels) > 1:
             out.append(np.int64(o.levels[0][2]))
         out.extend(it(s) for s, c in zip(st, cls) if c == "s")
-        _level_args(o, out)
+        C.level_args(o, out)
     if p.S > 1:
         out.extend([PARTIALS, COUNTERS, it(p.chunk)])
     return out
@@ -165,13 +165,6 @@ def template(p: RPlan) -> list:
 def args(p: RPlan, ptr_of, partials_ptr=0, counters_ptr=0) -> list:
     return resolve(template(p), ptr_of, [v for _, v in p.spec.scalars], partials_ptr,
                    counters_ptr)
-
-
-def _level_args(o, out):
-    for shape, strides, off in o.levels[1:]:
-        out.extend(np.int64(d) for d in shape)
-        out.extend(np.int64(s) for s in strides)
-        out.append(np.int64(off))
 
 
 def partial_bytes(p: RPlan) -> int:
@@ -199,7 +192,7 @@ def source(p: RPlan, name: str) -> str:
     spec = p.spec
     acc = p.acc
     IDX = "int" if p.idx32 else "long long"
-    B, G = p.block, p.G
+    B = p.block
     decls = []
     for k, o in enumerate(spec.operands):
         if o.kind == "in":
@@ -218,12 +211,12 @@ def source(p: RPlan, name: str) -> str:
             decls.append(f"long long off{k}")
         decls += [f"{IDX} ks{k}_{d}" for d, c in enumerate(kc) if c == "s"]
         decls += [f"{IDX} rs{k}_{d}" for d, c in enumerate(rc) if c == "s"]
-        decls += _level_decls(k, o)
+        decls += C.level_decls(k, o)
     for k, o, st, cls in p.epi:
         if o.kind == "iota" or len(o.levels) > 1:
             decls.append(f"long long off{k}")
         decls += [f"{IDX} es{k}_{d}" for d, c in enumerate(cls) if c == "s"]
-        decls += _level_decls(k, o)
+        decls += C.level_decls(k, o)
     split = p.S > 1
     if split:
         decls += ["char* __restrict__ gn_part", "unsigned int* __restrict__ gn_ctr",
@@ -234,16 +227,7 @@ def source(p: RPlan, name: str) -> str:
     epi_by_k = {t[0]: t for t in p.epi}
 
     def unravel(var, dims_prefix, n, out_prefix):
-        if n == 0:
-            return []
-        if n == 1:
-            return [f"const {IDX} {out_prefix}0 = {var};"]
-        lines = [f"{IDX} {out_prefix}r_ = {var};"]
-        for d in range(n - 1, 0, -1):
-            lines.append(f"const {IDX} {out_prefix}{d} = {out_prefix}r_ % {dims_prefix}{d}; "
-                         f"{out_prefix}r_ /= {dims_prefix}{d};")
-        lines.append(f"const {IDX} {out_prefix}0 = {out_prefix}r_;")
-        return lines
+        return C.unravel_lines(var, dims_prefix, n, out_prefix, IDX, f"{out_prefix}r_")
 
     nk, nr, ne = len(p.kshape), len(p.rshape), len(p.eshape)
     kidx = [f"mi{d}" for d in range(nk)]
@@ -316,15 +300,6 @@ def source(p: RPlan, name: str) -> str:
     return "\n".join(src)
 
 
-def _level_decls(k, o):
-    out = []
-    for li, (shape, strides, _) in enumerate(o.levels[1:]):
-        out += [f"long long l{k}_{li}_d{j}" for j in range(len(shape))]
-        out += [f"long long l{k}_{li}_s{j}" for j in range(len(strides))]
-        out.append(f"long long l{k}_{li}_off")
-    return out
-
-
 def _shfl(acc: Acc) -> str:
     """gn_shfl: shuffle an accumulator across lanes (component by component)."""
     lines = ["__device__ __forceinline__ gn_acc_t gn_shfl(gn_acc_t a, int m) {",
@@ -355,7 +330,7 @@ def _part_io(acc: Acc, idx: str, write: bool, var="acc"):
 
 def _group_reduce(p, acc: Acc) -> str:
     """Combine `acc` over the G threads of a group; lane 0 of the group ends with it."""
-    G, B = p.G, p.block
+    G = p.G
     if G == 1:
         return ""
     lines = []
@@ -368,7 +343,7 @@ def _group_reduce(p, acc: Acc) -> str:
         nw = G // 32
         lines += [
             "__syncthreads();",
-            f"if ((threadIdx.x & 31) == 0) gn_sm[threadIdx.x >> 5] = acc;",
+            "if ((threadIdx.x & 31) == 0) gn_sm[threadIdx.x >> 5] = acc;",
             "__syncthreads();",
             f"if ((threadIdx.x & {G - 1}) < 32) {{",
             f"  const int gw_ = (threadIdx.x / {G}) * {nw};",
