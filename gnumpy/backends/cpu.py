@@ -2,7 +2,7 @@
 
 This is the living definition of every IR op: each elementwise op runs its op-table NumPy
 implementation, views are NumPy views, reductions NumPy reductions, and non-fusible ops
-(barriers) the NumPy functions in ``BARRIERS``.  Buffers are flat NumPy arrays; a LEAF is a
+(barriers) the NumPy functions registered in ``barriers``.  Buffers are flat NumPy arrays; a LEAF is a
 strided view over one (strides in elements).
 
 # Note: floating-point warnings (divide by zero, overflow, invalid) are not emitted, as on
@@ -17,6 +17,7 @@ from .._config import config
 from .._graph import layout as L
 from .._graph.ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW, leaf
 from .._ops import EW_OPS, REDUCE_OPS
+from . import barriers
 from .base import Backend
 
 
@@ -70,12 +71,11 @@ def _cumulative(f):
     return impl
 
 
-BARRIERS = {
-    "cumsum": lambda srcs, arg, dt: _cumulative(np.cumsum)(srcs[0], arg, dt),
-    "cumprod": lambda srcs, arg, dt: _cumulative(np.cumprod)(srcs[0], arg, dt),
-    "matmul": lambda srcs, arg, dt: np.matmul(srcs[0], srcs[1]),
-    "concat": lambda srcs, arg, dt: np.concatenate(srcs, axis=arg),
-}
+barriers.register("cumsum", cpu=lambda srcs, arg, dt: _cumulative(np.cumsum)(srcs[0], arg, dt))
+barriers.register("cumprod",
+                  cpu=lambda srcs, arg, dt: _cumulative(np.cumprod)(srcs[0], arg, dt))
+barriers.register("matmul", cpu=lambda srcs, arg, dt: np.matmul(srcs[0], srcs[1]))
+barriers.register("concat", cpu=lambda srcs, arg, dt: np.concatenate(srcs, axis=arg))
 
 
 class CpuBackend(Backend):
@@ -130,7 +130,7 @@ class CpuBackend(Backend):
             owned = True
         elif k == BARRIER:
             vals = [self._full(s, self._eval(s, memo, uses)) for s in node.srcs]
-            r = np.asarray(BARRIERS[node.op](vals, node.arg, node.dtype))
+            r = np.asarray(barriers.cpu_impl(node.op)(vals, node.arg, node.dtype))
             owned = True
         else:
             raise AssertionError(node)

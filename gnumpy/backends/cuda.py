@@ -16,6 +16,7 @@ from .._graph.fuse import Group
 from .._graph.ir import leaf
 from ..kernels import build, render_misc
 from ..kernels.compile import KERNEL_NAME
+from . import barriers
 from .base import Backend
 from .cuda_memory import MemoryPool
 
@@ -182,14 +183,7 @@ class CudaBackend(Backend):
         node = group.barrier
         op = node.op
         buf = self.pool.alloc(L.prod(node.shape) * node.dtype.itemsize)
-        if op == "concat":
-            self._concat(node, buf)
-        elif op in ("cumsum", "cumprod"):
-            self._scan(node, buf)
-        elif op == "matmul":
-            self._matmul(node, buf)
-        else:
-            raise NotImplementedError(f"{op} is not implemented on the CUDA backend yet")
+        barriers.cuda_impl(op)(self, node, buf)
         node.realize(buf, L.c_strides(node.shape), 0)
 
     def _concat(self, node, buf) -> None:
@@ -289,6 +283,12 @@ class CudaBackend(Backend):
             self.stream.sync()   # the consumer's stream must see our writes
         return export(node, node.buf.ptr, (2, self.device.id), owner=node.buf,
                       max_version=max_version)
+
+
+barriers.register("concat", cuda=CudaBackend._concat)
+barriers.register("cumsum", cuda=CudaBackend._scan)
+barriers.register("cumprod", cuda=CudaBackend._scan)
+barriers.register("matmul", cuda=CudaBackend._matmul)
 
 
 def _zero_node(node):
