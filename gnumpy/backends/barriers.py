@@ -6,7 +6,11 @@ writes one new buffer of ``shape``.  Implementations:
 
 * ``CPU[op](srcs, arg, dtype) -> numpy.ndarray`` with ``srcs`` NumPy arrays (views allowed);
 * ``CUDA[op](backend, node, buf) -> None`` writes the C-contiguous result into ``buf``;
-  ``node.srcs`` are LEAF nodes (``buf``, ``offset``, ``strides`` in elements).
+  ``node.srcs`` are LEAF nodes (``buf``, ``offset``, ``strides`` in elements);
+* ``KERNELS[op](node) -> [(key, render)]``: the kernels the CUDA implementation would use
+  for ``node``, ``render(name) -> CUDA source``.  CPU-only CI compiles them with NVRTC
+  (``kernels/check.py``) for every barrier node the tests run, so the CUDA implementation
+  should fetch its kernels through the same function (``backend._misc_kernel(key, render)``).
 
 Modules that add barrier ops register themselves with ``register`` and are listed in
 ``_MODULES`` so that they are imported on first lookup (no import cycles with the backends).
@@ -17,17 +21,20 @@ import importlib
 
 CPU: dict = {}
 CUDA: dict = {}
+KERNELS: dict = {}
 
 # Modules holding barrier implementations, imported on first lookup.
 _MODULES: tuple = ()
 _loaded = False
 
 
-def register(op: str, *, cpu=None, cuda=None) -> None:
+def register(op: str, *, cpu=None, cuda=None, kernels=None) -> None:
     if cpu is not None:
         CPU[op] = cpu
     if cuda is not None:
         CUDA[op] = cuda
+    if kernels is not None:
+        KERNELS[op] = kernels
 
 
 def _load() -> None:
@@ -51,3 +58,9 @@ def cuda_impl(op: str):
     if impl is None:
         raise NotImplementedError(f"{op} is not implemented on the CUDA backend yet")
     return impl
+
+
+def kernels_of(op: str):
+    """The registered kernel lister of `op`, or None."""
+    _load()
+    return KERNELS.get(op)

@@ -72,3 +72,11 @@ def _check_barrier(node) -> None:
                                                         KERNEL_NAME, pre))
     elif node.op == "matmul":
         _cache.get(("matmul", dt), lambda: render_misc.matmul_source(dt, KERNEL_NAME, pre))
+    else:
+        from ..backends import barriers
+        lister = barriers.kernels_of(node.op)
+        for key, render in (lister(node) if lister is not None else ()):
+            if key not in _seen:
+                _seen.add(key)
+                checked["compiled"] += 1
+                _cache.get(key, lambda: render(KERNEL_NAME))
