@@ -1,24 +1,73 @@
 """Wall time of a tiny fused SAXPY call (1,000 float32), cache warm: the dispatch cost.
 
-    GNUMPY_DEVICE=cuda python3 bench/tiny.py
+    GNUMPY_DEVICE=cuda python3 bench/tiny.py [--profile]
+
+Prints the median of 5 rounds of 2,000 back-to-back ``evaluate(a*x + y)`` calls, for the
+pre-packed ``cuLaunchKernel`` replay (the default) and for cuda.core's ``launch`` (the
+previous path), plus a breakdown: building the two lazy nodes alone, and the call with the
+launch itself skipped.  ``--profile`` adds a cProfile listing.
 """
+import cProfile
+import pstats
+import sys
 import time
 
 import numpy as np
 
 import gnumpy as gp
+from gnumpy import _device
 
-x = gp.asarray(np.ones(1000, np.float32))
-y = gp.asarray(np.ones(1000, np.float32))
-for label, a in (("numpy float32 scalar", np.float32(2.0)), ("Python float", 2.0)):
+
+def per_call(f, n=2000, rounds=5):
     for _ in range(200):
-        gp.evaluate(a * x + y)
+        f()
     gp.cuda.synchronize()
     best = []
-    for _ in range(5):
+    for _ in range(rounds):
         t0 = time.perf_counter()
-        for _ in range(2000):
-            gp.evaluate(a * x + y)
+        for _ in range(n):
+            f()
         gp.cuda.synchronize()
-        best.append((time.perf_counter() - t0) / 2000 * 1e6)
-    print(f"tiny saxpy ({label}): median {sorted(best)[2]:.1f} us/call, best {min(best):.1f}")
+        best.append((time.perf_counter() - t0) / n * 1e6)
+    return sorted(best)[len(best) // 2], min(best)
+
+
+def main():
+    x = gp.asarray(np.ones(1000, np.float32))
+    y = gp.asarray(np.ones(1000, np.float32))
+    be = _device.backend(x.device)
+    results = {}
+    for label, a in (("numpy float32 scalar", np.float32(2.0)), ("Python float", 2.0)):
+        results[label] = per_call(lambda: gp.evaluate(a * x + y))
+    a = np.float32(2.0)
+    results["build a*x + y only (no materialization)"] = per_call(lambda: a * x + y)
+    if hasattr(be, "packed_launcher"):
+        for rp in be.fast.cache.values():
+            if rp and rp.launch is not None:
+                real = rp.launch
+                rp.launch = lambda *args: None
+                results["evaluate with the launch skipped"] = per_call(
+                    lambda: gp.evaluate(a * x + y))
+                rp.launch = real
+        saved = be.packed_launcher
+        be.packed_launcher = None
+        be.fast.cache.clear()
+        results["cuda.core launch() replay (previous path)"] = per_call(
+            lambda: gp.evaluate(a * x + y))
+        be.packed_launcher = saved
+        be.fast.cache.clear()
+    for label, (med, best) in results.items():
+        print(f"tiny saxpy, {label}: median {med:.1f} us/call, best {best:.1f}")
+    if "--profile" in sys.argv:
+        per_call(lambda: gp.evaluate(a * x + y), n=100, rounds=1)
+        prof = cProfile.Profile()
+        prof.enable()
+        for _ in range(20000):
+            gp.evaluate(a * x + y)
+        prof.disable()
+        gp.cuda.synchronize()
+        pstats.Stats(prof).sort_stats("tottime").print_stats(22)
+
+
+if __name__ == "__main__":
+    main()

@@ -37,7 +37,7 @@ KIND_NAMES = ("leaf", "scalar", "iota", "ew", "view", "reduce", "barrier")
 
 class Node:
     __slots__ = ("kind", "op", "dtype", "shape", "srcs", "arg", "size", "device",
-                 "buf", "strides", "offset", "__weakref__")
+                 "buf", "strides", "offset", "sig", "__weakref__")
 
     def __init__(self, kind, op, dtype, shape, srcs, arg, device, size=1):
         self.kind = kind
@@ -51,6 +51,7 @@ class Node:
         self.buf = None
         self.strides = None
         self.offset = 0
+        self.sig = None         # a LEAF's layout signature, cached by the launch fast path
 
     @property
     def ndim(self) -> int:
@@ -70,6 +71,7 @@ class Node:
         self.buf = buf
         self.strides = tuple(strides)
         self.offset = offset
+        self.sig = None
 
     def __repr__(self) -> str:
         return (f"<Node {KIND_NAMES[self.kind]}:{self.op} {self.dtype} {self.shape}"
@@ -162,7 +164,11 @@ def axis_iota(shape, axis, device) -> Node:
 
 def ew(op: str, dtype, srcs, arg=None) -> Node:
     s0 = srcs[0]
-    return _bounded(Node(EW, op, dtype, s0.shape, tuple(srcs), arg, s0.device, _size(srcs)))
+    size = 1
+    for s in srcs:
+        size += s.size
+    n = Node(EW, op, dtype, s0.shape, tuple(srcs), arg, s0.device, size)
+    return n if size <= config.max_graph_nodes else _bounded(n)
 
 
 def cast(src: Node, dtype) -> Node:

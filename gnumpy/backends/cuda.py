@@ -41,6 +41,7 @@ class CudaBackend(Backend):
         self.cdev.set_current()
         self.default_stream = self.cdev.create_stream()
         self._stream_stack = []
+        self.stream_handle = self.default_stream.handle    # of the current stream
         props = self.cdev.properties
         self.sm_count = props.multiprocessor_count
         self.max_threads_sm = props.max_threads_per_multiprocessor
@@ -60,9 +61,11 @@ class CudaBackend(Backend):
 
     def push_stream(self, s) -> None:
         self._stream_stack.append(s)
+        self.stream_handle = s.handle
 
     def pop_stream(self) -> None:
         self._stream_stack.pop()
+        self.stream_handle = self.stream.handle
 
     def synchronize(self) -> None:
         self.stream.sync()
@@ -80,6 +83,26 @@ class CudaBackend(Backend):
 
     def _go(self, kernel, grid, block, args) -> None:
         self._launch(self.stream, self._cfg(grid, block), kernel, *args)
+
+    def packed_launcher(self, kernel, grid, block, tmpl):
+        """A replay launcher over a pre-packed parameter block (``cuda_fast``), launching
+        with ``cuLaunchKernel`` on the current stream."""
+        from .cuda_fast import compile_packed
+        d = self._driver
+        func = d.CUfunction(int(kernel.handle))
+        gx, gy, gz = (tuple(grid) + (1, 1))[:3] if isinstance(grid, tuple) else (grid, 1, 1)
+        bx, by, bz = (tuple(block) + (1, 1))[:3] if isinstance(block, tuple) else (block, 1, 1)
+        cu = d.cuLaunchKernel
+        ok = d.CUresult.CUDA_SUCCESS
+        be = self
+
+        def go(params):
+            r = cu(func, gx, gy, gz, bx, by, bz, 0, be.stream_handle, params, 0)
+            if r[0] is not ok:
+                raise RuntimeError(f"cuLaunchKernel failed: {r[0]}")
+        launch, keep = compile_packed(tmpl, go)
+        launch.keep = keep          # the parameter block lives as long as the launcher
+        return launch
 
     @property
     def blocks_per_sm(self) -> int:

@@ -9,6 +9,8 @@ launched.  Expressions needing several groups are left to the general path.
 """
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from .._config import config
@@ -37,16 +39,23 @@ def _walk(root):
         if i is not None:
             return i
         k = n.kind
-        if k == LEAF:
+        if k == EW:
+            srcs = n.srcs
+            if len(srcs) == 2:
+                item = (3, n.op, n.dtype, n.arg, visit(srcs[0]), visit(srcs[1]))
+            else:
+                item = (3, n.op, n.dtype, n.arg, tuple([visit(s) for s in srcs]))
+        elif k == LEAF:
             buf = n.buf
             b = bufs.get(id(buf))
             if b is None:
                 b = bufs[id(buf)] = len(bufs)
             leaves.append(n)
-            item = (0, n.dtype, n.shape, n.strides, n.offset, b,
-                    (buf.ptr + n.offset * n.dtype.itemsize) & 15)
-        elif k == EW:
-            item = (3, n.op, n.dtype, n.arg, tuple([visit(s) for s in n.srcs]))
+            ls = n.sig
+            if ls is None:      # layout and pointer alignment: fixed for the leaf's life
+                ls = n.sig = (0, n.dtype, n.shape, n.strides, n.offset,
+                              (buf.ptr + n.offset * n.dtype.itemsize) & 15)
+            item = (ls, b)
         elif k == SCALAR:
             scalars.append(n)
             item = (1, n.dtype, n.shape)
@@ -68,17 +77,9 @@ def _walk(root):
     return tuple(sig), leaves, scalars, ok[0]
 
 
-class _Walk:
-    __slots__ = ("leaves", "scalars")
-
-    def __init__(self, leaves, scalars):
-        self.leaves = leaves
-        self.scalars = scalars
-
-
 class Replay:
     __slots__ = ("kernel", "grid", "block", "template", "fill", "outs", "split",
-                 "part_bytes", "counters_n", "n")
+                 "part_bytes", "counters_n", "n", "strides", "launch", "lock", "slots")
 
 
 class FastPath:
@@ -91,18 +92,17 @@ class FastPath:
         sig, leaves, scalars, ok = _walk(root)
         if not ok:
             return False
-        w = _Walk(leaves, scalars)
-        key = (sig, config._codegen)
-        rp = self.cache.get(key)
+        rp = self.cache.get((sig, config._codegen))
         if rp is None:
-            rp = self.cache[key] = self._build(root, w)     # runs it when it can
+            rp = self._build(root, leaves, scalars)     # runs it when it can
+            self.cache[(sig, config._codegen)] = rp
             return rp is not False
         if rp is False:
             return False
-        self._replay(rp, root, w)
+        self._replay(rp, root, leaves, scalars)
         return True
 
-    def _build(self, root, w):
+    def _build(self, root, leaves, scalars):
         groups = schedule([root])
         if len(groups) != 1 or groups[0].kind == "barrier" or groups[0].outputs != [root]:
             return False
@@ -112,8 +112,8 @@ class FastPath:
         ptr_of = be._ptr_of(outs)
         mod, plan = build.plan_group(g, ptr_of, be.sm_count, be.blocks_per_sm)
         kernel = be.kernels.get(plan.key, lambda: mod.source(plan, KERNEL_NAME))
-        leaf_index = {id(n): i for i, n in enumerate(w.leaves)}
-        scalar_index = {id(n): i for i, n in enumerate(w.scalars)}
+        leaf_index = {id(n): i for i, n in enumerate(leaves)}
+        scalar_index = {id(n): i for i, n in enumerate(scalars)}
         tmpl = []
         for t in mod.template(plan):
             c = type(t)
@@ -136,6 +136,9 @@ class FastPath:
         rp.template = tmpl
         rp.fill = _compile_fill(tmpl)
         rp.outs = (root.dtype.itemsize * L.prod(root.shape),)
+        rp.strides = L.c_strides(root.shape)
+        rp.lock = threading.Lock()
+        rp.launch = None
         if plan.spec.kind == "ew":
             rp.n = plan.n
             rp.grid, rp.block = mod.launch_dims(plan, be.sm_count, be.blocks_per_sm)
@@ -146,10 +149,13 @@ class FastPath:
             rp.split = plan.S > 1
             rp.part_bytes = mod.partial_bytes(plan) if rp.split else 0
             rp.counters_n = mod.counters_needed(plan) if rp.split else 0
-        self._replay(rp, root, w, outs[id(root)])
+        packed = getattr(be, "packed_launcher", None)
+        if packed is not None and rp.n:
+            rp.launch = packed(kernel, rp.grid, rp.block, tmpl)
+        self._replay(rp, root, leaves, scalars, outs[id(root)])
         return rp
 
-    def _replay(self, rp, root, w, out=None) -> None:
+    def _replay(self, rp, root, leaves, scalars, out=None) -> None:
         be = self.be
         if out is None:
             out = be.pool.alloc(rp.outs[0])
@@ -158,11 +164,13 @@ class FastPath:
             keep = be.pool.alloc(rp.part_bytes)
             part = keep.ptr
             ctr = be._counter_ptr(rp.counters_n)
-        args = rp.fill(w.leaves, w.scalars, out, part, ctr)
-        if rp.n:
-            be._go(rp.kernel, rp.grid, rp.block, args)
+        if rp.launch is not None:
+            with rp.lock:                   # one parameter block per signature
+                rp.launch(leaves, scalars, out, part, ctr)
+        elif rp.n:
+            be._go(rp.kernel, rp.grid, rp.block, rp.fill(leaves, scalars, out, part, ctr))
         del keep
-        root.realize(out, L.c_strides(root.shape), 0)
+        root.realize(out, rp.strides, 0)
 
 
 _DIRECT = (np.dtype(np.float32), np.dtype(np.float64))
@@ -199,3 +207,63 @@ def _compile_fill(tmpl):
     ns = {"C": consts, "_conv": _conv}
     exec(src, ns)       # noqa: S102 - generated from our own template, no user text
     return ns["fill"]
+
+
+# ------------------------------------------------------------------ pre-packed launches
+
+_VIEW = {np.dtype(np.uint64): ("U8", 1), np.dtype(np.int64): ("I8", 1),
+         np.dtype(np.float64): ("F8", 1), np.dtype(np.float32): ("F4", 2),
+         np.dtype(np.int32): ("I4", 2), np.dtype(np.uint32): ("U4", 2),
+         np.dtype(np.int16): ("I2", 4), np.dtype(np.uint16): ("U2", 4),
+         np.dtype(np.int8): ("I1", 8), np.dtype(np.uint8): ("U1", 8)}
+
+
+def _slot_type(entry, value=None) -> np.dtype:
+    """The NumPy type of a template entry's kernel parameter (as cuda.core would pack it)."""
+    kind = entry[0]
+    if kind in ("in", "out", "part", "ctr"):
+        return np.dtype(np.uint64)
+    if kind in ("scc", "scv"):
+        return np.dtype(PARAM_NP[entry[3]])
+    if isinstance(value, np.generic):
+        return value.dtype
+    if isinstance(value, float):
+        return np.dtype(np.float64)
+    return np.dtype(np.int64)       # Python ints: cuda.core packs them as 64-bit
+
+
+def compile_packed(tmpl, launch_raw):
+    """A launcher for `tmpl`: writes the per-call parameters into a pre-packed block and
+    calls ``launch_raw(params_address)``.  Returns (launch, block) (the block keeps the
+    memory alive)."""
+    n = len(tmpl)
+    block = np.zeros(max(n, 1), np.uint64)
+    views = {name: block.view(dt) for dt, (name, _) in _VIEW.items()}
+    addrs = np.array([block.ctypes.data + 8 * i for i in range(n)] or [0], np.uint64)
+    lines = []
+    for i, entry in enumerate(tmpl):
+        kind, a, b = entry[:3]
+        dt = _slot_type(entry, a if kind == "c" else None)
+        name, per = _VIEW[dt]
+        j = i * per
+        if kind == "c":
+            views[name][j] = a
+        elif kind == "in":
+            lines.append(f"{name}[{j}] = L[{a}].buf.ptr + {b}" if b else
+                         f"{name}[{j}] = L[{a}].buf.ptr")
+        elif kind == "out":
+            lines.append(f"{name}[{j}] = O.ptr + {b}" if b else f"{name}[{j}] = O.ptr")
+        elif kind == "scc":
+            lines.append(f"{name}[{j}] = S[{a}].arg.{'real' if b == 0 else 'imag'}")
+        elif kind == "scv":
+            lines.append(f"{name}[{j}] = S[{a}].arg")
+        elif kind == "part":
+            lines.append(f"{name}[{j}] = P")
+        else:
+            lines.append(f"{name}[{j}] = T")
+    lines.append(f"GO({int(addrs.ctypes.data)})")
+    src = "def launch(L, S, O, P, T):\n    " + "\n    ".join(lines) + "\n"
+    ns = dict(views)
+    ns["GO"] = launch_raw
+    exec(src, ns)       # noqa: S102 - generated from our own template, no user text
+    return ns["launch"], (block, addrs)

@@ -35,7 +35,7 @@ class DeviceBuffer:
         free = self._free
         try:
             if free is not None and len(free) < _FREE_MAX:
-                free.append(self._buf)
+                free.append((self._buf, self.ptr))
         except Exception:     # interpreter shutdown
             pass
 
@@ -86,9 +86,9 @@ class MemoryPool:
             if free is None:
                 free = self._free[key] = []
             if free:
-                buf = free.pop()
                 d = DeviceBuffer.__new__(DeviceBuffer)
-                d._buf, d.size, d.ptr, d._free = buf, nbytes, int(buf.handle), free
+                d._buf, d.ptr = free.pop()
+                d.size, d._free = nbytes, free
                 return d
             d = self._alloc(nbytes)
             d._free = free
