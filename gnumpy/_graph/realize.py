@@ -127,6 +127,31 @@ def flush_readers(buf, skip=None) -> None:
         _pending.pop(id(a), None)
 
 
+def flush_readers_of(bufs: dict) -> None:
+    """Materialize every pending array that reads one of `bufs` ({id: buffer}), before
+    they are all overwritten at once (a CUDA graph replay)."""
+    readers = []
+    for arr in _pending_arrays():
+        n = arr._node
+        if n.kind == LEAF:
+            continue
+        stack, seen = [n], set()
+        while stack:
+            m = stack.pop()
+            if m.kind == LEAF:
+                if id(m.buf) in bufs:
+                    readers.append(arr)
+                    break
+            elif id(m) not in seen:
+                seen.add(id(m))
+                stack.extend(m.srcs)
+    if readers:
+        materialize([a._node for a in readers])
+        for a in readers:
+            if a._base is not None:
+                a._leaf()
+
+
 def _overlaps_unaligned(value, dest) -> bool:
     """True when `value` reads dest's buffer other than element-for-element."""
     seen = set()

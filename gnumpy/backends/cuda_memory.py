@@ -57,6 +57,8 @@ class MemoryPool:
             pass
         self._empty = DeviceBuffer(None, 0)
         self._free = {}
+        self.capture = None       # the owning list of a CUDA graph capture in progress
+        self._side = None
 
     def _attr(self, name: str) -> int:
         d = self._driver
@@ -79,6 +81,8 @@ class MemoryPool:
     def alloc(self, nbytes: int) -> DeviceBuffer:
         if nbytes == 0:
             return self._empty
+        if self.capture is not None:
+            return self._alloc_captured(nbytes)
         if nbytes <= _SMALL:
             nbytes = (nbytes + 255) & ~255               # size classes of 256 bytes
             key = (self.backend.stream, nbytes)
@@ -94,6 +98,16 @@ class MemoryPool:
             d._free = free
             return d
         return self._alloc(nbytes)
+
+    def _alloc_captured(self, nbytes: int) -> DeviceBuffer:
+        """During a CUDA graph capture: memory taken outside the capture (on a side stream,
+        so it is not a graph allocation node), owned by the graph until it is dropped."""
+        if self._side is None:
+            self._side = self.backend.cdev.create_stream()
+        d = DeviceBuffer(self.mr.allocate(nbytes, stream=self._side), nbytes)
+        self._side.sync()
+        self.capture.append(d)
+        return d
 
     def _alloc(self, nbytes: int) -> DeviceBuffer:
         limit = config.pool_limit

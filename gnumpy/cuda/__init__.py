@@ -1,4 +1,5 @@
-"""``gnumpy.cuda``: devices, streams, events, memory-pool statistics and kernel caches.
+"""``gnumpy.cuda``: devices, streams, events, memory-pool statistics, kernel caches and
+CUDA graphs (``Graph``).
 
 Examples
 --------
@@ -14,6 +15,7 @@ from .._device import Device as _GDevice
 from .._device import backend as _backend
 from ..backends import cuda_probe as _probe
 from ..kernels import cache as _kcache
+from .graphs import Graph
 
 
 def is_available() -> bool:
