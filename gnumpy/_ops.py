@@ -220,6 +220,9 @@ REDUCE_OPS: dict[str, ReduceOp] = {r.name: r for r in [
     ReduceOp("all", np.all, True),
     ReduceOp("argmax", _np_argreduce(np.argmax), None),
     ReduceOp("argmin", _np_argreduce(np.argmin), None),
+    # population variance of real floats in one pass (var/std build on it)
+    ReduceOp("var0", lambda x, axis, keepdims: np.var(x, axis=axis, keepdims=keepdims),
+             np.nan),
 ]}
 
 

@@ -32,8 +32,11 @@ def test_centering_is_two_groups():
 def test_mean_and_std_epilogues_fuse():
     x = gp.asarray(np.arange(12.0).reshape(3, 4))
     assert _groups(x.mean(axis=1)) == 1
-    assert _groups(x.var()) == 2
-    assert _groups(x.std(axis=0)) == 2
+    # var/std read their input once (one-pass Welford accumulator), ddof in the epilogue
+    assert _groups(x.var()) == 1
+    assert _groups(x.std(axis=0, ddof=1)) == 1
+    # with a given mean: two passes (the mean, then squared deviations)
+    assert _groups(x.var(mean=x.mean(keepdims=True))) == 2
 
 
 def test_several_outputs_of_one_shape_share_a_group():

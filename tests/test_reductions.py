@@ -797,3 +797,18 @@ def test_reduction_of_expression_and_broadcast():
     check(gp.max(ga[::-1, ::2] * gb[::2], axis=0), np.max(a[::-1, ::2] * b[::2], axis=0))
     check(gp.mean(gp.broadcast_to(gb, (5, 4)), axis=0), np.mean(np.broadcast_to(b, (5, 4)), axis=0))
     check((ga.sum(axis=0) - ga.mean()).std(), (a.sum(axis=0) - a.mean()).std())
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_one_pass_var_is_accurate_with_a_large_mean(dt, axis):
+    """var/std run one Welford/Chan pass: no cancellation when the mean dwarfs the spread."""
+    rng = np.random.default_rng(3)
+    a = (1e4 + rng.standard_normal((513, 67))).astype(dt)
+    exact = np.var(a.astype(np.float64), axis=axis)
+    got = gp.var(gp.asarray(a), axis=axis).get()
+    assert got.dtype == np.dtype(dt)
+    np.testing.assert_allclose(got, exact, rtol=1e-3 if dt == np.float32 else 1e-10)
+    np.testing.assert_allclose(gp.std(gp.asarray(a), axis=axis, ddof=1).get(),
+                               np.std(a.astype(np.float64), axis=axis, ddof=1),
+                               rtol=1e-3 if dt == np.float32 else 1e-10)

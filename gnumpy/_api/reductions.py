@@ -251,6 +251,14 @@ def var(x, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     cdt, rdt = _float_dtypes(x.dtype, dtype)
     rdt = D.real_dtype(rdt)
     xc = astype(x, cdt, copy=False)
+    if mean is None and where is True and cdt.kind == "f" and axes and x.size:
+        # one pass (Welford/Chan accumulator), then the ddof correction in the epilogue
+        n = _reduced_count(x.shape, axes)
+        r = _reduce("var0", xc, axes, keepdims, cdt)
+        if ddof != 0:
+            r = apply("multiply", r, n / builtins.max(n - ddof, 0) if n - ddof > 0
+                      else (float("inf") if n else float("nan")))
+        return finish("divide", astype(r, rdt, copy=False), out)
     if mean is not None:
         m = _arr(mean)
     else:

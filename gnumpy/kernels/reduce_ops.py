@@ -1,7 +1,12 @@
 """Accumulators of the reduction ops: type, identity, combine and final value, per dtype.
 
-An accumulator has one or two components (complex: re/im; argmax/argmin: value and
-index), so partial results of split reductions are stored as plain component arrays.
+An accumulator has one or more components (complex: re/im; argmax/argmin: value and
+index; var0: count, mean and sum of squared deviations), so partial results of split
+reductions are stored as plain component arrays.
+
+``var0`` is the population variance in one pass: Welford's update per element and Chan's
+pairwise combination of partial (count, mean, M2) triples, so ``var``/``std`` read their
+input once instead of twice (mean, then squared deviations) and stay accurate.
 """
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ class Acc:
         cplx = dt.kind == "c"
         part = ("float" if dt == D.complex64 else "double") if cplx else None
         self.arg = rop in ("argmax", "argmin")
+        self.var = rop == "var0"
         if rop in ("sum", "prod"):
             self.ctype = "float" if dt == D.float16 else ct
         elif rop in ("any", "all"):
@@ -29,7 +35,9 @@ class Acc:
             self.ctype = ct
         self.cplx = cplx and rop not in ("any", "all")
         # components: (C type, name)
-        if self.arg:
+        if self.var:
+            self.comps = [(ct, "n"), (ct, "m"), (ct, "q")]
+        elif self.arg:
             self.comps = ([(part, "v.re"), (part, "v.im")] if cplx else [(ct, "v")]) + \
                 [("long long", "i")]
         elif self.cplx:
@@ -39,11 +47,15 @@ class Acc:
 
     def decl(self) -> str:
         """The accumulator struct (one per kernel)."""
+        if self.var:
+            return f"struct gn_acc_t {{ {self.ctype} n; {self.ctype} m; {self.ctype} q; }};"
         fields = f"{self.ctype} v;" + (" long long i;" if self.arg else "")
         return f"struct gn_acc_t {{ {fields} }};"
 
     def identity(self) -> str:
         rop, dt, ct = self.rop, self.dt, self.ctype
+        if self.var:
+            return f"gn_acc_t{{({ct})0, ({ct})0, ({ct})0}}"
         if rop == "sum":
             v = f"{ct}{{0, 0}}" if self.cplx else f"({ct})0"
         elif rop == "prod":
@@ -60,6 +72,8 @@ class Acc:
     def combine(self, a: str, b: str) -> str:
         """Expression combining accumulators a and b (a precedes b in index order)."""
         rop = self.rop
+        if self.var:
+            return f"gn_var_combine({a}, {b})"
         av, bv = f"{a}.v", f"{b}.v"
         if rop == "sum":
             v = f"gn_add({av}, {bv})" if self.cplx else f"({av} + {bv})"
@@ -76,7 +90,16 @@ class Acc:
         return f"gn_acc_t{{{v}}}"
 
     def helpers(self) -> str:
-        """Device functions the combine needs (arg-reductions' total order)."""
+        """Device functions the combine needs (arg-reductions' total order, Chan's
+        combination of variance partials)."""
+        if self.var:
+            ct = self.ctype
+            return (f"__device__ __forceinline__ gn_acc_t gn_var_combine(gn_acc_t a, "
+                    f"gn_acc_t b) {{\n"
+                    f"  const {ct} n = a.n + b.n;\n"
+                    f"  const {ct} r = n > ({ct})0 ? b.n / n : ({ct})0;\n"
+                    f"  const {ct} d = b.m - a.m;\n"
+                    f"  return gn_acc_t{{n, a.m + d * r, a.q + b.q + d * d * a.n * r}};\n}}")
         if not self.arg:
             return ""
         ct = self.ctype
@@ -95,6 +118,9 @@ class Acc:
 
     def lift(self, value: str, index: str) -> str:
         """An accumulator holding one prologue value (at flat reduced index `index`)."""
+        if self.var:
+            ct = self.ctype
+            return f"gn_acc_t{{({ct})1, ({ct})({value}), ({ct})0}}"
         if self.arg:
             return f"gn_acc_t{{{value}, (long long)({index})}}"
         if self.rop in ("any", "all"):
@@ -106,6 +132,8 @@ class Acc:
         """The reduction's result value (compute type of `out_dt`) from accumulator `acc`."""
         if self.arg:
             return f"{acc}.i"
+        if self.var:
+            return f"({acc}.q / {acc}.n)"
         if out_dt == D.float16:
             return f"gn_rh({acc}.v)"
         return f"{acc}.v"
