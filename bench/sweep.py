@@ -1,63 +1,52 @@
-"""Tuning sweep on the GPU: elementwise unroll/grid and reduction block size on 2^28 float32,
-plus a profile of the tiny-call launch path.  Prints one line per configuration.
+"""Tuning sweep on the GPU (2^28 float32, back-to-back timing as in bench/suite.py):
+elementwise unroll / grid waves / block size for SAXPY and the 7-op expression, block size
+for sum and the row/column reductions of a 16384 x 16384 matrix, with torch's numbers in
+the same run for reference.  One line per configuration.
 
     GNUMPY_DEVICE=cuda python3 bench/sweep.py
 """
-import cProfile
-import io
-import pstats
-import statistics
-import time
+import os
+import sys
 
 import numpy as np
 
-import gnumpy as gp
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peers  # noqa: E402
 
-
-def t_events(f, reps=15):
-    for _ in range(3):
-        gp.evaluate(f())
-    ts = []
-    for _ in range(reps):
-        e0 = gp.cuda.Event().record()
-        gp.evaluate(f())
-        e1 = gp.cuda.Event().record()
-        e1.synchronize()
-        ts.append(e0.elapsed_time(e1) / 1e3)
-    return statistics.median(ts)
-
+import gnumpy as gp  # noqa: E402
 
 n = 1 << 28
-x = gp.asarray(np.random.default_rng(0).standard_normal(n, dtype=np.float32))
-y = gp.asarray(np.random.default_rng(1).standard_normal(n, dtype=np.float32))
+rng = np.random.default_rng(0)
+xh = rng.standard_normal(n, dtype=np.float32)
+yh = rng.standard_normal(n, dtype=np.float32)
+Xh = xh.reshape(16384, 16384)
 a = np.float32(2.5)
-for unroll in (1, 2, 4):
-    for waves in (1, 2, 4, 0):
-        for block in (256, 512):
+try:
+    t = peers.Torch(xh, yh, Xh, a)
+    for case, per in (("saxpy", 12), ("expr7", 12), ("sum", 4), ("row_sum", 4),
+                      ("col_sum", 4)):
+        s, _ = t.time(t.case(case))
+        print(f"torch {case}: {per * n / s / 1e9:.0f} GB/s")
+    del t
+except Exception as e:  # noqa: BLE001
+    print("torch unavailable:", e)
+g = peers.Gnumpy(xh, yh, Xh, a)
+
+
+def bw(case, per):
+    s, _ = g.time(g.case(case), reps=9)
+    return per * n / s / 1e9
+
+
+for block in (128, 256, 512):
+    for unroll in (1, 2, 4, 8):
+        for waves in (1, 2, 4, 0):
             gp.config.set(ew_unroll=unroll, grid_waves=waves, block_size=block)
-            t = t_events(lambda: a * x + y)
-            print(f"saxpy unroll={unroll} waves={waves} block={block}: {12 * n / t / 1e9:.0f} GB/s")
+            print(f"block={block} unroll={unroll} waves={waves}: saxpy "
+                  f"{bw('saxpy', 12):.0f} GB/s, expr7 {bw('expr7', 12):.0f}", flush=True)
 for block in (256, 512, 1024):
     gp.config.set(block_size=block, ew_unroll=2, grid_waves=1)
-    t = t_events(lambda: gp.sum(x))
-    t2 = t_events(lambda: gp.sum((x - y) ** 2))
-    print(f"sum block={block}: {4 * n / t / 1e9:.0f} GB/s   sumsq: {8 * n / t2 / 1e9:.0f} GB/s")
-gp.config.set(block_size=256, ew_unroll=2, grid_waves=1)
-xs = gp.asarray(np.ones(1000, np.float32))
-ys = gp.asarray(np.ones(1000, np.float32))
-for _ in range(100):
-    gp.evaluate(a * xs + ys)
-gp.cuda.synchronize()
-t0 = time.perf_counter()
-for _ in range(3000):
-    gp.evaluate(a * xs + ys)
-gp.cuda.synchronize()
-print(f"tiny saxpy: {(time.perf_counter() - t0) / 3000 * 1e6:.1f} us/call")
-pr = cProfile.Profile()
-pr.enable()
-for _ in range(3000):
-    gp.evaluate(a * xs + ys)
-pr.disable()
-s = io.StringIO()
-pstats.Stats(pr, stream=s).sort_stats("tottime").print_stats(14)
-print("\n".join(s.getvalue().splitlines()[6:24]))
+    print(f"reduce block={block}: sum {bw('sum', 4):.0f} GB/s, row_sum "
+          f"{bw('row_sum', 4):.0f}, col_sum {bw('col_sum', 4):.0f}, var {bw('var', 4):.0f}, "
+          f"softmax {bw('softmax', 8):.0f}, standardize {bw('standardize', 8):.0f}",
+          flush=True)

@@ -15,13 +15,17 @@ from .._config import config
 
 _SMALL = 1 << 16          # allocations up to this size are recycled by a Python free list
 _FREE_MAX = 64            # cached blocks per (stream, size)
+_LARGE_FREE_MAX = 2       # cached large blocks per (stream, exact size)
 
 
 class DeviceBuffer:
     """A device allocation: `ptr` (int), `size` in bytes; freed when garbage-collected.
 
-    Small blocks go back to a per-stream free list instead of the pool (a pool round trip
-    costs microseconds; reuse in the same stream is ordered by the stream itself)."""
+    Blocks go back to a per-stream free list instead of the pool (reuse in the same stream
+    is ordered by the stream itself): small ones by 256-byte size class, a few large ones
+    per exact size.  A pool round trip costs microseconds of host time, and for large
+    blocks the stream-ordered free/allocate pair sits between kernels on the GPU timeline
+    (repeated 1 GiB SAXPY: bench/sweep.py)."""
 
     __slots__ = ("ptr", "size", "_buf", "_free", "__weakref__")
 
@@ -34,7 +38,8 @@ class DeviceBuffer:
     def __del__(self):
         free = self._free
         try:
-            if free is not None and len(free) < _FREE_MAX:
+            if free is not None and len(free) < (_FREE_MAX if self.size <= _SMALL
+                                                 else _LARGE_FREE_MAX):
                 free.append((self._buf, self.ptr))
         except Exception:     # interpreter shutdown
             pass
@@ -85,19 +90,18 @@ class MemoryPool:
             return self._alloc_captured(nbytes)
         if nbytes <= _SMALL:
             nbytes = (nbytes + 255) & ~255               # size classes of 256 bytes
-            key = (self.backend.stream, nbytes)
-            free = self._free.get(key)
-            if free is None:
-                free = self._free[key] = []
-            if free:
-                d = DeviceBuffer.__new__(DeviceBuffer)
-                d._buf, d.ptr = free.pop()
-                d.size, d._free = nbytes, free
-                return d
-            d = self._alloc(nbytes)
-            d._free = free
+        key = (self.backend.stream, nbytes)
+        free = self._free.get(key)
+        if free is None:
+            free = self._free[key] = []
+        if free:
+            d = DeviceBuffer.__new__(DeviceBuffer)
+            d._buf, d.ptr = free.pop()
+            d.size, d._free = nbytes, free
             return d
-        return self._alloc(nbytes)
+        d = self._alloc(nbytes)
+        d._free = free
+        return d
 
     def _alloc_captured(self, nbytes: int) -> DeviceBuffer:
         """During a CUDA graph capture: memory taken outside the capture (on a side stream,

@@ -11,16 +11,16 @@ __device__ __forceinline__ gn_acc_t gn_shfl(gn_acc_t a, int m) {
   const float e4 = fin.v; \
   q2[0] = e4; \
 } while (0)
-extern "C" __global__ void __launch_bounds__(256) gn_kernel(const float* __restrict__ p0, const float* __restrict__ p1, float* __restrict__ q2, int M, int K) {
-  __shared__ gn_acc_t gn_sm[8];
+extern "C" __global__ void __launch_bounds__(1024) gn_kernel(const float* __restrict__ p0, const float* __restrict__ p1, float* __restrict__ q2, int M, int K) {
+  __shared__ gn_acc_t gn_sm[32];
   for (int rg = blockIdx.x; rg * 1 < M; rg += gridDim.x) {
-    const int m = rg * 1 + (threadIdx.x / 256);
+    const int m = rg * 1 + (threadIdx.x / 1024);
     gn_acc_t acc = gn_acc_t{(float)0};
     if (m < M) {
       const int b0 = 0;
       const int b1 = 0;
       #pragma unroll 4
-      for (int kv = 0 + (threadIdx.x & 255); kv < (K / 4); kv += 256) {
+      for (int kv = 0 + (threadIdx.x & 1023); kv < (K / 4); kv += 1024) {
         const gn_vec<float, 4> vv0 = reinterpret_cast<const gn_vec<float, 4>*>(p0 + b0)[kv];
         const gn_vec<float, 4> vv1 = reinterpret_cast<const gn_vec<float, 4>*>(p1 + b1)[kv];
         #pragma unroll
@@ -32,7 +32,7 @@ extern "C" __global__ void __launch_bounds__(256) gn_kernel(const float* __restr
           acc = gn_acc_t{(acc.v + gn_acc_t{(float)(v3)}.v)};
         }
       }
-      if (true) for (int kk = (K / 4) * 4 + (threadIdx.x & 255); kk < K; kk += 256) {
+      if (true) for (int kk = (K / 4) * 4 + (threadIdx.x & 1023); kk < K; kk += 1024) {
         const int ri0 = kk;
         const float a0 = p0[(b0 + ri0)];
         const float a1 = p1[(b1 + ri0)];
@@ -49,16 +49,16 @@ extern "C" __global__ void __launch_bounds__(256) gn_kernel(const float* __restr
     __syncthreads();
     if ((threadIdx.x & 31) == 0) gn_sm[threadIdx.x >> 5] = acc;
     __syncthreads();
-    if ((threadIdx.x & 255) < 32) {
-      const int gw_ = (threadIdx.x / 256) * 8;
-      acc = ((threadIdx.x & 31) < 8) ? gn_sm[gw_ + (threadIdx.x & 31)] : gn_acc_t{(float)0};
+    if ((threadIdx.x & 1023) < 32) {
+      const int gw_ = (threadIdx.x / 1024) * 32;
+      acc = ((threadIdx.x & 31) < 32) ? gn_sm[gw_ + (threadIdx.x & 31)] : gn_acc_t{(float)0};
       acc = gn_acc_t{(acc.v + gn_shfl(acc, 16).v)};
       acc = gn_acc_t{(acc.v + gn_shfl(acc, 8).v)};
       acc = gn_acc_t{(acc.v + gn_shfl(acc, 4).v)};
       acc = gn_acc_t{(acc.v + gn_shfl(acc, 2).v)};
       acc = gn_acc_t{(acc.v + gn_shfl(acc, 1).v)};
     }
-    if ((threadIdx.x & 255) == 0 && m < M) GN_EPILOGUE(m, acc);
+    if ((threadIdx.x & 1023) == 0 && m < M) GN_EPILOGUE(m, acc);
     __syncthreads();
   }
 }

@@ -11,17 +11,17 @@ __device__ __forceinline__ gn_acc_t gn_shfl(gn_acc_t a, int m) {
   const float e3 = fin.v; \
   q1[0] = e3; \
 } while (0)
-extern "C" __global__ void __launch_bounds__(256) gn_kernel(const float* __restrict__ p0, float* __restrict__ q1, float s0, int M, int K, char* __restrict__ gn_part, unsigned int* __restrict__ gn_ctr, int chunk) {
-  __shared__ gn_acc_t gn_sm[8];
+extern "C" __global__ void __launch_bounds__(1024) gn_kernel(const float* __restrict__ p0, float* __restrict__ q1, float s0, int M, int K, char* __restrict__ gn_part, unsigned int* __restrict__ gn_ctr, int chunk) {
+  __shared__ gn_acc_t gn_sm[32];
   __shared__ bool gn_last;
-  const int gn_total = M * (long long)256;
+  const int gn_total = M * (long long)64;
   { const int rg = blockIdx.y; const int sp = blockIdx.x;
-    const int m = rg * 1 + (threadIdx.x / 256);
+    const int m = rg * 1 + (threadIdx.x / 1024);
     gn_acc_t acc = gn_acc_t{(float)0};
     if (m < M) {
       const int b0 = 0;
       #pragma unroll 4
-      for (int kv = sp * chunk + (threadIdx.x & 255); kv < min(((int)(K / 4)), sp * chunk + chunk); kv += 256) {
+      for (int kv = sp * chunk + (threadIdx.x & 1023); kv < min(((int)(K / 4)), sp * chunk + chunk); kv += 1024) {
         const gn_vec<float, 4> vv0 = reinterpret_cast<const gn_vec<float, 4>*>(p0 + b0)[kv];
         #pragma unroll
         for (int e = 0; e < 4; ++e) {
@@ -31,7 +31,7 @@ extern "C" __global__ void __launch_bounds__(256) gn_kernel(const float* __restr
           acc = gn_acc_t{(acc.v + gn_acc_t{(float)(v2)}.v)};
         }
       }
-      if (sp == gridDim.x - 1) for (int kk = (K / 4) * 4 + (threadIdx.x & 255); kk < K; kk += 256) {
+      if (sp == gridDim.x - 1) for (int kk = (K / 4) * 4 + (threadIdx.x & 1023); kk < K; kk += 1024) {
         const int ri0 = kk;
         const float a0 = p0[(b0 + ri0)];
         const float a1 = s0;
@@ -47,9 +47,9 @@ extern "C" __global__ void __launch_bounds__(256) gn_kernel(const float* __restr
     __syncthreads();
     if ((threadIdx.x & 31) == 0) gn_sm[threadIdx.x >> 5] = acc;
     __syncthreads();
-    if ((threadIdx.x & 255) < 32) {
-      const int gw_ = (threadIdx.x / 256) * 8;
-      acc = ((threadIdx.x & 31) < 8) ? gn_sm[gw_ + (threadIdx.x & 31)] : gn_acc_t{(float)0};
+    if ((threadIdx.x & 1023) < 32) {
+      const int gw_ = (threadIdx.x / 1024) * 32;
+      acc = ((threadIdx.x & 31) < 32) ? gn_sm[gw_ + (threadIdx.x & 31)] : gn_acc_t{(float)0};
       acc = gn_acc_t{(acc.v + gn_shfl(acc, 16).v)};
       acc = gn_acc_t{(acc.v + gn_shfl(acc, 8).v)};
       acc = gn_acc_t{(acc.v + gn_shfl(acc, 4).v)};
@@ -58,20 +58,20 @@ extern "C" __global__ void __launch_bounds__(256) gn_kernel(const float* __restr
     }
     if (threadIdx.x == 0) {
       { char* gp_ = gn_part;
-        ((float*)gp_)[m * 256 + sp] = acc.v;
+        ((float*)gp_)[m * 64 + sp] = acc.v;
         gp_ += sizeof(float) * (size_t)gn_total;
       }
       __threadfence();
-      gn_last = atomicAdd(&gn_ctr[m], 1u) == 255u;
+      gn_last = atomicAdd(&gn_ctr[m], 1u) == 63u;
     }
     __syncthreads();
     if (!gn_last) return;
     __threadfence();
     acc = gn_acc_t{(float)0};
-    for (int s = threadIdx.x; s < 256; s += 256) {
+    for (int s = threadIdx.x; s < 64; s += 1024) {
       gn_acc_t part_ = gn_acc_t{(float)0};
       { char* gp_ = gn_part;
-        part_.v = ((volatile float*)gp_)[m * 256 + s];
+        part_.v = ((volatile float*)gp_)[m * 64 + s];
         gp_ += sizeof(float) * (size_t)gn_total;
       }
       acc = gn_acc_t{(acc.v + part_.v)};
@@ -84,9 +84,9 @@ extern "C" __global__ void __launch_bounds__(256) gn_kernel(const float* __restr
     __syncthreads();
     if ((threadIdx.x & 31) == 0) gn_sm[threadIdx.x >> 5] = acc;
     __syncthreads();
-    if ((threadIdx.x & 255) < 32) {
-      const int gw_ = (threadIdx.x / 256) * 8;
-      acc = ((threadIdx.x & 31) < 8) ? gn_sm[gw_ + (threadIdx.x & 31)] : gn_acc_t{(float)0};
+    if ((threadIdx.x & 1023) < 32) {
+      const int gw_ = (threadIdx.x / 1024) * 32;
+      acc = ((threadIdx.x & 31) < 32) ? gn_sm[gw_ + (threadIdx.x & 31)] : gn_acc_t{(float)0};
       acc = gn_acc_t{(acc.v + gn_shfl(acc, 16).v)};
       acc = gn_acc_t{(acc.v + gn_shfl(acc, 8).v)};
       acc = gn_acc_t{(acc.v + gn_shfl(acc, 4).v)};
