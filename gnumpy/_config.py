@@ -55,9 +55,11 @@ _OPTIONS = [
            "CPU backend: also render and NVRTC-compile (sm_90) the CUDA kernels of the groups "
            "it runs: '1'/'cover' compiles every new code fragment, 'all' every distinct "
            "kernel (how CPU-only CI checks the CUDA code generator)."),
-    Option("block_size", "GNUMPY_BLOCK_SIZE", 256, int, True,
+    # defaults from bench/sweep.py on the H200 (2^28 float32): block 512 x unroll 4 was
+    # the best pair for SAXPY (4075 GB/s) and the 7-op expression (3946; 3816 at 256 x 2)
+    Option("block_size", "GNUMPY_BLOCK_SIZE", 512, int, True,
            "Threads per block of elementwise and reduction kernels."),
-    Option("ew_unroll", "GNUMPY_EW_UNROLL", 2, int, True,
+    Option("ew_unroll", "GNUMPY_EW_UNROLL", 4, int, True,
            "16-byte vectors each thread loads per operand and loop iteration (elementwise)."),
     Option("grid_waves", "GNUMPY_GRID_WAVES", 1, int, False,
            "Elementwise grid = multiprocessors x resident blocks x this (0: one block per "

@@ -1,8 +1,8 @@
 /* gnumpy helper headers */
 
-extern "C" __global__ void __launch_bounds__(256) gn_kernel(const float* __restrict__ p0, const float* __restrict__ p1, float* __restrict__ q2, int n, int d1, int st0_0, int st0_1, int st2_0) {
-  const int step = (int)gridDim.x * 256;
-  for (int i = (int)blockIdx.x * 256 + threadIdx.x; i < n; i += step) {
+extern "C" __global__ void __launch_bounds__(512) gn_kernel(const float* __restrict__ p0, const float* __restrict__ p1, float* __restrict__ q2, int n, int d1, int st0_0, int st0_1, int st2_0) {
+  const int step = (int)gridDim.x * 512;
+  for (int i = (int)blockIdx.x * 512 + threadIdx.x; i < n; i += step) {
       int r_ = i;
       const int i1 = r_ % d1; r_ /= d1;
       const int i0 = r_;

@@ -1,19 +1,19 @@
 /* gnumpy helper headers */
 
-extern "C" __global__ void __launch_bounds__(256) gn_kernel(const gn_c64* __restrict__ p0, gn_c64* __restrict__ q1, float s0, int n) {
-  const int step = (int)gridDim.x * 256;
+extern "C" __global__ void __launch_bounds__(512) gn_kernel(const gn_c64* __restrict__ p0, gn_c64* __restrict__ q1, float s0, int n) {
+  const int step = (int)gridDim.x * 512;
   const int nv = n / 2;
-  for (int vb = (int)blockIdx.x * 256 + threadIdx.x; vb < nv; vb += step * 2) {
-      gn_vec<gn_c64, 2> v0[2];
+  for (int vb = (int)blockIdx.x * 512 + threadIdx.x; vb < nv; vb += step * 4) {
+      gn_vec<gn_c64, 2> v0[4];
       #pragma unroll
-      for (int u = 0; u < 2; ++u) {
+      for (int u = 0; u < 4; ++u) {
         const int vi = vb + u * step;
         if (vi < nv) {
           v0[u] = reinterpret_cast<const gn_vec<gn_c64, 2>*>(p0)[vi];
         }
       }
       #pragma unroll
-      for (int u = 0; u < 2; ++u) {
+      for (int u = 0; u < 4; ++u) {
         const int vi = vb + u * step;
         if (vi < nv) {
           gn_vec<gn_c64, 2> w1;
@@ -32,7 +32,7 @@ extern "C" __global__ void __launch_bounds__(256) gn_kernel(const gn_c64* __rest
         }
       }
   }
-  for (int i = nv * 2 + (int)blockIdx.x * 256 + threadIdx.x; i < n; i += step) {
+  for (int i = nv * 2 + (int)blockIdx.x * 512 + threadIdx.x; i < n; i += step) {
       const int i0 = i;
       const int o0 = i0;
       const int o1 = i0;

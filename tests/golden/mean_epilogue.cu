@@ -14,10 +14,10 @@ __device__ __forceinline__ gn_acc_t gn_shfl(gn_acc_t a, int m) {
   const float e3 = (e1 / e2); \
   q1[ei0] = e3; \
 } while (0)
-extern "C" __global__ void __launch_bounds__(256) gn_kernel(const float* __restrict__ p0, float* __restrict__ q1, float s0, int M, int K, int ks0_0) {
-  __shared__ gn_acc_t gn_sm[8];
-  for (int rg = blockIdx.x; rg * 8 < M; rg += gridDim.x) {
-    const int m = rg * 8 + (threadIdx.x / 32);
+extern "C" __global__ void __launch_bounds__(512) gn_kernel(const float* __restrict__ p0, float* __restrict__ q1, float s0, int M, int K, int ks0_0) {
+  __shared__ gn_acc_t gn_sm[16];
+  for (int rg = blockIdx.x; rg * 16 < M; rg += gridDim.x) {
+    const int m = rg * 16 + (threadIdx.x / 32);
     gn_acc_t acc = gn_acc_t{(float)0};
     if (m < M) {
       const int mi0 = m;

@@ -12,8 +12,8 @@ __device__ __forceinline__ gn_acc_t gn_shfl(gn_acc_t a, int m) {
   const float e1 = fin.v; \
   q1[ei0] = e1; \
 } while (0)
-extern "C" __global__ void __launch_bounds__(256) gn_kernel(const float* __restrict__ p0, float* __restrict__ q1, int M, int K, int rs0_0, char* __restrict__ gn_part, unsigned int* __restrict__ gn_ctr, int chunk) {
-  const int m = (int)blockIdx.x * 256 + threadIdx.x;
+extern "C" __global__ void __launch_bounds__(512) gn_kernel(const float* __restrict__ p0, float* __restrict__ q1, int M, int K, int rs0_0, char* __restrict__ gn_part, unsigned int* __restrict__ gn_ctr, int chunk) {
+  const int m = (int)blockIdx.x * 512 + threadIdx.x;
   gn_acc_t acc = gn_acc_t{(float)0};
   __shared__ bool gn_last;
   const int gn_total = M * (long long)2;
