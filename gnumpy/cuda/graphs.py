@@ -87,7 +87,10 @@ class Graph:
         except Exception as e:      # noqa: BLE001
             err = err or e
         finally:
-            gb.close()
+            try:
+                gb.close()
+            except Exception as e:  # noqa: BLE001 - an invalidated capture ends here
+                err = err or e
             self._builder = None
         if err is None and exc_type is not None and "CAPTURE" in str(exc).upper():
             err = exc
