@@ -32,6 +32,30 @@ class RPlan:
                  "idx32", "vec", "G", "S", "block", "M", "K", "grid", "acc", "chunk")
 
 
+def _col_vec(p, mem, vector_ok, ptr_of) -> int:
+    """Columns per thread of the col strategy: 16-byte vector loads across the kept
+    (contiguous) axis when every operand allows it, else 1."""
+    if not vector_ok or not mem or any(t[1].kind == "iota" or len(t[1].levels) > 1
+                                       for t in p.pro):
+        return 1
+    unit = [t for t in mem if t[4][-1] == "1"]
+    if not unit:
+        return 1
+    width = max(t[1].dtype.itemsize for t in unit)
+    v = 16 // width
+    if v < 2 or p.kshape[-1] % v:
+        return 1
+    for k, o, kst, rst, kc, rc in unit:
+        it = o.dtype.itemsize
+        if (ptr_of(o) + o.levels[0][2] * it) % (v * it) or \
+                any(s % v for s in kst[:-1] + rst):
+            return 1
+    for k, o, kst, rst, kc, rc in mem:      # broadcast-across-columns operands
+        if kc[-1] == "z" and any(s % v for s in kst[:-1]):
+            return 1
+    return v
+
+
 def _next_pow2(n):
     p = 1
     while p < n:
@@ -119,7 +143,8 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
         p.grid = (p.S, row_groups) if p.S > 1 else (max(1, min(row_groups, target * 8)), 1)
     else:
         p.G = 1
-        blocks_x = -(-p.M // block)
+        p.vec = _col_vec(p, mem, vector_ok, ptr_of)
+        blocks_x = -(-p.M // (block * p.vec))
         p.S = 1
         if blocks_x < target and p.K >= 64:
             p.S = max(1, min(-(-target // blocks_x), p.K // 32))
@@ -299,6 +324,9 @@ def source(p: RPlan, name: str) -> str:
     if p.strategy == "row":
         src.append(_row_body(p, IDX, kept_block, red_unravel, pro_vals, lines_s, names_s,
                              acc_e, ops, split))
+    elif p.vec > 1:
+        src.append(_col_vec_body(p, IDX, kept_block, red_unravel, acc_e, ops, pro_red,
+                                 split))
     else:
         src.append(_col_body(p, IDX, kept_block, red_unravel, pro_vals, split))
     src.append("}")
@@ -486,6 +514,73 @@ def _col_body(p, IDX, kept_block, red_unravel, pro_vals, split):
         f"      acc = {acc.combine('acc', 'part_')};",
         "    }",
         "    GN_EPILOGUE(m, acc);",
+        "  }",
+        "  if (threadIdx.x == 0) gn_ctr[blockIdx.x] = 0u;",
+    ]
+    return "\n".join(out)
+
+
+def _col_vec_body(p, IDX, kept_block, red_unravel, acc_e, ops, pro_red, split):
+    """The col strategy with V adjacent columns per thread (16-byte loads)."""
+    acc, B, V = p.acc, p.block, p.vec
+    out = [f"  const {IDX} m = (({IDX})blockIdx.x * {B} + threadIdx.x) * {V};",
+           f"  gn_acc_t acc[{V}];",
+           f"  #pragma unroll\n  for (int e = 0; e < {V}; ++e) acc[e] = {acc.identity()};"]
+    if split:
+        out += ["  __shared__ bool gn_last;", f"  const {IDX} gn_total = M * (long long){p.S};"]
+    lo = "blockIdx.y * chunk" if split else "0"
+    hi = "min(K, blockIdx.y * chunk + chunk)" if split else "K"
+    used = {p.spec.exprs[i][1] for i in C.needed(p.spec, [acc_e]) if p.spec.exprs[i][0] == "ld"}
+    loads = []
+    kinds = {}
+    for k, o, kst, rst, kc, rc in p.pro:
+        if o.kind != "in" or k not in used:
+            continue
+        kinds[k] = kc[-1]
+        if kc[-1] == "1":
+            t = STORAGE[o.dtype]
+            loads.append(f"const gn_vec<{t}, {V}> cv{k} = *reinterpret_cast<const gn_vec<{t}, "
+                         f"{V}>*>(p{k} + b{k} + {pro_red(k)});")
+
+    def vload(k):
+        if kinds.get(k) == "1":
+            return ld(ops[k].dtype, f"cv{k}.v", "e")
+        return ld(ops[k].dtype, f"p{k}", f"(b{k} + {pro_red(k)})")
+
+    vl, vn = C.body(p.spec, [acc_e], vload, lambda k: "0", prefix="v")
+    inner = "\n".join(vl) + f"\nacc[e] = {acc.combine('acc[e]', acc.lift(vn[acc_e], 'kk'))};"
+    out.append("  if (m < M) {")
+    out.append(_indent(kept_block, 4))
+    out.append(f"    #pragma unroll 4\n    for ({IDX} kk = {lo}; kk < {hi}; ++kk) {{")
+    out.append(_indent(red_unravel + "\n" + "\n".join(loads), 6))
+    out.append(f"      #pragma unroll\n      for (int e = 0; e < {V}; ++e) {{")
+    out.append(_indent(inner, 8))
+    out.append("      }\n    }\n  }")
+    if not split:
+        out.append(f"  if (m < M) {{\n    #pragma unroll\n    for (int e = 0; e < {V}; ++e) "
+                   f"GN_EPILOGUE(m + e, acc[e]);\n  }}")
+        return "\n".join(out)
+    out += [
+        "  if (m < M) {",
+        f"    for (int e = 0; e < {V}; ++e)",
+        _indent(_part_io(acc, "blockIdx.y * M + m + e", True, "acc[e]"), 6),
+        "  }",
+        "  __threadfence();",
+        "  __syncthreads();",
+        f"  if (threadIdx.x == 0) gn_last = atomicAdd(&gn_ctr[blockIdx.x], 1u) == {p.S - 1}u;",
+        "  __syncthreads();",
+        "  if (!gn_last) return;",
+        "  __threadfence();",
+        "  if (m < M) {",
+        f"    for (int e = 0; e < {V}; ++e) {{",
+        f"      gn_acc_t a_ = {acc.identity()};",
+        f"      for (int s = 0; s < {p.S}; ++s) {{",
+        f"        gn_acc_t part_ = {acc.identity()};",
+        _indent(_part_io(acc, "s * M + m + e", False, "part_"), 8),
+        f"        a_ = {acc.combine('a_', 'part_')};",
+        "      }",
+        "      GN_EPILOGUE(m + e, a_);",
+        "    }",
         "  }",
         "  if (threadIdx.x == 0) gn_ctr[blockIdx.x] = 0u;",
     ]
