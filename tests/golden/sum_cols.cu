@@ -13,8 +13,10 @@ __device__ __forceinline__ gn_acc_t gn_shfl(gn_acc_t a, int m) {
   q1[ei0] = e1; \
 } while (0)
 extern "C" __global__ void __launch_bounds__(512) gn_kernel(const float* __restrict__ p0, float* __restrict__ q1, int M, int K, int rs0_0, char* __restrict__ gn_part, unsigned int* __restrict__ gn_ctr, int chunk) {
-  const int m = (int)blockIdx.x * 512 + threadIdx.x;
-  gn_acc_t acc = gn_acc_t{(float)0};
+  const int m = ((int)blockIdx.x * 512 + threadIdx.x) * 4;
+  gn_acc_t acc[4];
+  #pragma unroll
+  for (int e = 0; e < 4; ++e) acc[e] = gn_acc_t{(float)0};
   __shared__ bool gn_last;
   const int gn_total = M * (long long)2;
   if (m < M) {
@@ -23,15 +25,20 @@ extern "C" __global__ void __launch_bounds__(512) gn_kernel(const float* __restr
     #pragma unroll 4
     for (int kk = blockIdx.y * chunk; kk < min(K, blockIdx.y * chunk + chunk); ++kk) {
       const int ri0 = kk;
-      const float a0 = p0[(b0 + ri0 * rs0_0)];
-      acc = gn_acc_t{(acc.v + gn_acc_t{(float)(a0)}.v)};
+      const gn_vec<float, 4> cv0 = *reinterpret_cast<const gn_vec<float, 4>*>(p0 + b0 + ri0 * rs0_0);
+      #pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const float v0 = cv0.v[e];
+        acc[e] = gn_acc_t{(acc[e].v + gn_acc_t{(float)(v0)}.v)};
+      }
     }
   }
   if (m < M) {
-    { char* gp_ = gn_part;
-      ((float*)gp_)[blockIdx.y * M + m] = acc.v;
-      gp_ += sizeof(float) * (size_t)gn_total;
-    }
+    for (int e = 0; e < 4; ++e)
+      { char* gp_ = gn_part;
+        ((float*)gp_)[blockIdx.y * M + m + e] = acc[e].v;
+        gp_ += sizeof(float) * (size_t)gn_total;
+      }
   }
   __threadfence();
   __syncthreads();
@@ -40,16 +47,18 @@ extern "C" __global__ void __launch_bounds__(512) gn_kernel(const float* __restr
   if (!gn_last) return;
   __threadfence();
   if (m < M) {
-    acc = gn_acc_t{(float)0};
-    for (int s = 0; s < 2; ++s) {
-      gn_acc_t part_ = gn_acc_t{(float)0};
-      { char* gp_ = gn_part;
-        part_.v = ((volatile float*)gp_)[s * M + m];
-        gp_ += sizeof(float) * (size_t)gn_total;
+    for (int e = 0; e < 4; ++e) {
+      gn_acc_t a_ = gn_acc_t{(float)0};
+      for (int s = 0; s < 2; ++s) {
+        gn_acc_t part_ = gn_acc_t{(float)0};
+        { char* gp_ = gn_part;
+          part_.v = ((volatile float*)gp_)[s * M + m + e];
+          gp_ += sizeof(float) * (size_t)gn_total;
+        }
+        a_ = gn_acc_t{(a_.v + part_.v)};
       }
-      acc = gn_acc_t{(acc.v + part_.v)};
+      GN_EPILOGUE(m + e, a_);
     }
-    GN_EPILOGUE(m, acc);
   }
   if (threadIdx.x == 0) gn_ctr[blockIdx.x] = 0u;
 }
