@@ -106,6 +106,28 @@ def test_disk_cache_hits_misses_corruption_and_eviction(tmp_path):
         assert len(list((tmp_path / "kernels").glob("*.cubin"))) <= 1
 
 
+def test_nvrtc_version_is_remembered_and_corrected_on_a_miss(tmp_path):
+    """A warm process reads the NVRTC version from the cache directory (no NVRTC load);
+    a stale remembered version is replaced by the real one at the next compile."""
+    with gp.config.override(cache_dir=str(tmp_path), disk_cache=True):
+        x = gp.asarray(np.ones(64, np.float32))
+        g = schedule([(gp.cos(x) * 5 - 2)._node])[0]
+        mod, plan = build.plan_group(g, lambda o: 0, 132, 8)
+        render = lambda: mod.source(plan, kcompile.KERNEL_NAME)  # noqa: E731
+        real = ".".join(str(v) for v in kcompile.nvrtc_version())
+        vfile = tmp_path / "kernels" / "nvrtc-version"
+        vfile.parent.mkdir(parents=True, exist_ok=True)
+        vfile.write_text("1.0")                         # stale
+        cache._nvrtc.clear()
+        cache.counters.reset()
+        build.KernelCache("90", None).get(plan.key, render)
+        assert cache.counters.misses == 1 and vfile.read_text() == real
+        cache._nvrtc.clear()                            # a new process
+        build.KernelCache("90", None).get(plan.key, render)
+        assert cache.counters.disk_hits == 1 and cache.counters.misses == 1
+    cache._nvrtc.clear()
+
+
 def test_cache_key_names_every_part():
     from gnumpy.kernels import cache_key
     p = cache_key.parts("src", "90", (13, 0), kcompile.options("90"), (("block_size", 256),))

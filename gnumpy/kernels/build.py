@@ -31,11 +31,16 @@ class KernelCache:
             return k
         src = render()
         opts = options(self.arch)
-        parts = cache_key.parts(src, self.arch, nvrtc_version(), opts, config.codegen_items())
+        parts = cache_key.parts(src, self.arch, cache.known_nvrtc_version(nvrtc_version),
+                                opts, config.codegen_items())
         dg = cache_key.digest(parts)
         t0 = time.perf_counter()
         cubin = cache.disk_get(dg)
         if cubin is None:
+            real = nvrtc_version()              # NVRTC is loaded now anyway
+            if cache.remember_nvrtc_version(real):
+                parts = cache_key.parts(src, self.arch, real, opts, config.codegen_items())
+                dg = cache_key.digest(parts)
             cache.counters.misses += 1
             cubin, dt = compile_cubin(src, self.arch)
             cache.counters.compile_seconds += dt

@@ -4,6 +4,14 @@ The disk cache lives under ``config.cache_dir`` (``GNUMPY_CACHE_DIR``).  Entries
 written atomically (temp file + rename, safe across processes), carry a checksum so a
 corrupt or truncated file is detected and recompiled, and the directory is kept under
 ``config.disk_cache_max_bytes`` by evicting least recently used entries.
+
+The NVRTC version (part of every disk key) is remembered in the cache directory, so a
+process whose kernels all hit the disk cache never loads NVRTC (loading it costs 5-20 ms,
+most of a warm first call).  Every compile (a miss) reads the real version and updates the
+remembered one.
+# Note: after an NVRTC upgrade, processes keep hitting the entries compiled by the previous
+# version until the first miss anywhere records the new version; cubins for the same arch
+# stay loadable, so this only delays picking up the new compiler's code.
 """
 from __future__ import annotations
 
@@ -39,6 +47,43 @@ class Counters:
 
 
 counters = Counters()
+_nvrtc = {}
+
+
+def known_nvrtc_version(probe) -> tuple:
+    """The NVRTC version for disk keys: remembered in the cache directory when possible,
+    else `probe()` (which loads NVRTC)."""
+    v = _nvrtc.get(config.cache_dir)
+    if v is not None:
+        return v
+    if config.disk_cache:
+        try:
+            with open(os.path.join(_dir(), "nvrtc-version")) as f:
+                v = tuple(int(t) for t in f.read().split("."))
+        except (OSError, ValueError):
+            v = None
+    if not v:
+        v = tuple(probe())
+        remember_nvrtc_version(v)
+    _nvrtc[config.cache_dir] = v
+    return v
+
+
+def remember_nvrtc_version(v) -> bool:
+    """Record the real NVRTC version; True when it differs from the one in use."""
+    v = tuple(v)
+    changed = _nvrtc.get(config.cache_dir) not in (None, v)
+    _nvrtc[config.cache_dir] = v
+    if config.disk_cache:
+        try:
+            d = _dir()
+            fd, tmp = tempfile.mkstemp(dir=d, prefix=".nvrtc-")
+            with os.fdopen(fd, "w") as f:
+                f.write(".".join(str(t) for t in v))
+            os.replace(tmp, os.path.join(d, "nvrtc-version"))
+        except OSError:
+            pass
+    return changed
 
 
 def _dir() -> str:
