@@ -142,3 +142,20 @@ def test_replay_matches_general_path(fake, name):
             else:                               # typed parameters keep their type
                 assert g.dtype == np.asarray(a).dtype and g == a, (attempt, got, exp)
     assert len(be.fast.cache) >= 1
+
+
+def test_signature_tells_shared_from_distinct_subexpressions(fake):
+    """t*t with t = x + 1.5 (one scalar, shared) and (x + 1.5) * (x + 2.5) (two scalars) have
+    the same tree shape; the signature's node numbering must keep their kernels apart."""
+    dev, be = fake
+    x = gp.asarray(np.arange(8.0, dtype=np.float32), device=dev)
+    for _ in range(2):
+        t = x + 1.5
+        gp.evaluate(t * t)
+    e = (x + 1.5) * (x + 2.5)
+    expected, out_ptr = _args_general(be, e)
+    be.launches.clear()
+    gp.evaluate(e)
+    got = be.launches[0][3]
+    assert sorted(float(v) for v in got if isinstance(v, np.floating)) == [1.5, 2.5]
+    assert len(got) == len(expected)

@@ -24,27 +24,38 @@ from ..kernels.types import PARAM_NP
 
 
 def _walk(root):
-    """(signature, leaves, scalars, ok) of the expression under `root`, in one DFS."""
+    """(signature, leaves, scalars, ok) of the expression under `root`: one iterative
+    post-order DFS (no closure or recursion per call: this runs on every replayed call)."""
     sig = []
     ids = {}
     bufs = {}
     leaves = []
     scalars = []
-    ok = [True]
-    ids_get = ids.get
-    append = sig.append
-
-    def visit(n):
-        i = ids_get(id(n))
-        if i is not None:
-            return i
+    ok = True
+    stack = [root]
+    pop = stack.pop
+    push = stack.append
+    while stack:
+        n = pop()
+        nid = id(n)
+        if nid in ids:
+            continue
         k = n.kind
         if k == EW:
             srcs = n.srcs
-            if len(srcs) == 2:
-                item = (3, n.op, n.dtype, n.arg, visit(srcs[0]), visit(srcs[1]))
-            else:
-                item = (3, n.op, n.dtype, n.arg, tuple([visit(s) for s in srcs]))
+            kids = []
+            missing = False
+            for s in srcs:
+                i = ids.get(id(s))
+                if i is None:
+                    if not missing:
+                        push(n)
+                        missing = True
+                    push(s)
+                kids.append(i)
+            if missing:
+                continue
+            item = (3, n.op, n.dtype, n.arg, tuple(kids))
         elif k == LEAF:
             buf = n.buf
             b = bufs.get(id(buf))
@@ -52,29 +63,29 @@ def _walk(root):
                 b = bufs[id(buf)] = len(bufs)
             leaves.append(n)
             ls = n.sig
-            if ls is None:      # layout and pointer alignment: fixed for the leaf's life
+            if ls is None:
                 ls = n.sig = (0, n.dtype, n.shape, n.strides, n.offset,
                               (buf.ptr + n.offset * n.dtype.itemsize) & 15)
             item = (ls, b)
         elif k == SCALAR:
             scalars.append(n)
             item = (1, n.dtype, n.shape)
-        elif k == VIEW:
-            item = (4, n.op, n.arg, n.shape, visit(n.srcs[0]))
+        elif k == VIEW or k == REDUCE:
+            s = n.srcs[0]
+            i = ids.get(id(s))
+            if i is None:
+                push(n)
+                push(s)
+                continue
+            item = (4, n.op, n.arg, n.shape, i) if k == VIEW else (5, n.dtype, n.arg, i)
         elif k == IOTA:
             item = (2, n.shape, n.strides, n.offset)
-        elif k == REDUCE:
-            item = (5, n.dtype, n.arg, visit(n.srcs[0]))
         else:
-            ok[0] = False
+            ok = False
             item = (9,)
-        i = len(sig)
-        append(item)
-        ids[id(n)] = i
-        return i
-
-    visit(root)
-    return tuple(sig), leaves, scalars, ok[0]
+        ids[nid] = len(sig)
+        sig.append(item)
+    return tuple(sig), leaves, scalars, ok
 
 
 class Replay:
