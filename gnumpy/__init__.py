@@ -30,13 +30,50 @@ from ._api.elementwise import astype, clip, frexp, ldexp, modf, where
 from ._api.elementwise import divmod_ as divmod
 from ._api.elementwise import round_ as round
 from ._api.info import __array_namespace_info__
+from ._api.advanced import (choose, compress, extract, place, put, put_along_axis, putmask,
+                            take, take_along_axis)
+from ._api.index_tricks import (argwhere, diag_indices, diag_indices_from, flatnonzero, ix_,
+                                nonzero, ravel_multi_index, unravel_index)
 from ._api.manipulation import (broadcast_arrays, broadcast_to, concat, concatenate,
                                 expand_dims, matrix_transpose, moveaxis, permute_dims, ravel,
                                 reshape, squeeze, stack, swapaxes, transpose)
+from ._api.shaping import (ascontiguousarray, asfortranarray, broadcast_shapes, flip, fliplr,
+                           flipud, repeat, require, resize, roll, rollaxis, rot90, tile)
+from ._api.joining import (append, array_split, atleast_1d, atleast_2d, atleast_3d, block,
+                           column_stack, dsplit, dstack, hsplit, hstack, row_stack, split,
+                           unstack, vsplit, vstack)
+from ._api.padding import pad
+from ._api.editing import copyto, delete, insert, trim_zeros
+from ._api.diagonals import (diag, diagflat, diagonal, fill_diagonal, fromfunction, indices,
+                             mask_indices, trace, tril_indices, tril_indices_from,
+                             triu_indices, triu_indices_from)
 from ._api.matmul import dot, matmul, vecdot
+from ._api.nanfunctions import (nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmean,
+                                nanmin, nanprod, nanstd, nansum, nanvar)
+from ._api.logic import (allclose, array_equal, array_equiv, iscomplex, iscomplexobj,
+                         isclose, isfortran, isneginf, isposinf, isreal, isrealobj, iterable,
+                         may_share_memory, piecewise, real_if_close, select, shares_memory)
+from ._api.mathmisc import (angle, ediff1d, fix, geomspace, gradient, i0, nan_to_num,
+                            polyval, sinc, trapezoid, unwrap, vander)
+from ._api.windows import bartlett, blackman, hamming, hanning, kaiser
+from ._api.moments import average, corrcoef, cov, ptp
+from ._api.products import convolve, correlate, cross, inner, kron, outer, tensordot, vdot
+from ._api.einsum import einsum, einsum_path
+from ._api.interpolation import interp
+from ._numpy_compat import (False_, True_, asanyarray, asarray_chkfinite, character,
+                            common_type, errstate, exceptions, flexible, getbufsize, geterr,
+                            geterrcall, little_endian, long, min_scalar_type, mintypecode,
+                            promote_types, setbufsize, seterr, seterrcall, typecodes,
+                            typename, ulong)
 from ._api.reductions import (all, any, argmax, argmin, count_nonzero, cumprod, cumsum,
                               cumulative_prod, cumulative_sum, diff, max, mean, min, prod, std,
                               sum, var)
+from ._api.sorting import (argpartition, argsort, lexsort, partition, searchsorted, sort,
+                           sort_complex)
+from ._api.sets import (intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all,
+                        unique_counts, unique_inverse, unique_values)
+from ._api.statistics import median, nanmedian, nanpercentile, nanquantile, percentile, quantile
+from ._api.histograms import bincount, digitize, histogram, histogram_bin_edges
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"
@@ -135,6 +172,7 @@ def size(a, axis=None) -> int:
     return a.shape[axis]
 
 
+from . import random  # noqa: E402
 from . import _array as _array_mod  # noqa: E402
 
 _array_mod._api = __import__(__name__)

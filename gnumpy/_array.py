@@ -380,7 +380,21 @@ class ndarray:
         return _api.ravel(self, order=order)
 
     def flatten(self, order="C"):
-        return _api.reshape(self._copy(), (-1,), order=order)
+        from ._api.manipulation import flatten
+        return flatten(self, order=order)
+
+    def repeat(self, repeats, axis=None):
+        return _api.repeat(self, repeats, axis=axis)
+
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        return _api.diagonal(self, offset, axis1, axis2)
+
+    def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+        return _api.trace(self, offset, axis1, axis2, dtype=dtype, out=out)
+
+    def resize(self, *new_shape, refcheck=True):
+        from ._api.shaping import resize_inplace
+        resize_inplace(self, new_shape, refcheck=refcheck)
 
     def transpose(self, *axes):
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
@@ -448,6 +462,83 @@ class ndarray:
 
     def dot(self, b, out=None):
         return _api.dot(self, b, out=out)
+
+    # sorting and searching (gnumpy/_api/sorting.py)
+    def sort(self, axis=-1, kind=None, order=None, *, stable=None):
+        """Sort in place (the sorted values are written into this array's memory)."""
+        self._assign_from(_api.sort(self, axis=axis, kind=kind, order=order, stable=stable))
+
+    def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
+        return _api.argsort(self, axis=axis, kind=kind, order=order, stable=stable)
+
+    def partition(self, kth, axis=-1, kind="introselect", order=None):
+        """Partition in place (a full sort, written into this array's memory)."""
+        self._assign_from(_api.partition(self, kth, axis=axis, kind=kind, order=order))
+
+    def argpartition(self, kth, axis=-1, kind="introselect", order=None):
+        return _api.argpartition(self, kth, axis=axis, kind=kind, order=order)
+
+    def searchsorted(self, v, side="left", sorter=None):
+        return _api.searchsorted(self, v, side=side, sorter=sorter)
+
+    # memory reinterpretation and serialization (gnumpy/_api/array_methods.py)
+    def view(self, dtype=None, type=None):
+        from ._api import array_methods
+        return array_methods.view(self, dtype, type)
+
+    def getfield(self, dtype, offset=0):
+        from ._api import array_methods
+        return array_methods.getfield(self, dtype, offset)
+
+    def setfield(self, val, dtype, offset=0):
+        from ._api import array_methods
+        array_methods.setfield(self, val, dtype, offset)
+
+    def byteswap(self, inplace=False):
+        from ._api import array_methods
+        return array_methods.byteswap(self, inplace)
+
+    @property
+    def flags(self):
+        from ._api import array_methods
+        return array_methods.Flags(self)
+
+    def setflags(self, write=None, align=None, uic=None):
+        from ._api import array_methods
+        array_methods.setflags(self, write, align, uic)
+
+    def dumps(self):
+        from ._api import array_methods
+        return array_methods.dumps(self)
+
+    def dump(self, file):
+        from ._api import array_methods
+        array_methods.dump(self, file)
+
+    def tofile(self, fid, sep="", format="%s"):
+        from ._api import array_methods
+        array_methods.tofile(self, fid, sep, format)
+
+    def __contains__(self, value):
+        from ._api import array_methods
+        return array_methods.contains(self, value)
+
+    def __delitem__(self, key):
+        raise ValueError("cannot delete array elements")
+
+    __class_getitem__ = classmethod(__import__("types").GenericAlias)
+
+    def take(self, indices, axis=None, out=None, mode="raise"):
+        return _api.take(self, indices, axis=axis, out=out, mode=mode)
+
+    def put(self, indices, values, mode="raise"):
+        _api.put(self, indices, values, mode=mode)
+
+    def nonzero(self):
+        return _api.nonzero(self)
+
+    def compress(self, condition, axis=None, out=None):
+        return _api.compress(condition, self, axis=axis, out=out)
 
 
 def _ufunc_ops():

@@ -134,3 +134,23 @@ def test_cache_key_names_every_part():
     assert set(p) == {"schema", "source_sha256", "arch", "nvrtc", "options", "codegen_config"}
     q = dict(p, nvrtc="13.5")
     assert cache_key.digest(p) != cache_key.digest(q)
+
+
+def test_chained_integer_floor_divide_and_remainder_compile():
+    """NVRTC 13 never finished the vectorized unrolled loop of (x // 3) % 2 on ints while
+    the helpers were inlined; they are noinline now.  Compiles each kernel, 120 s bound."""
+    import signal
+
+    def boom(*_):
+        raise TimeoutError("NVRTC took over 120 s")
+    old = signal.signal(signal.SIGALRM, boom)
+    signal.alarm(120)
+    try:
+        for dt in (np.int32, np.int64, np.uint8):
+            x = gp.asarray(np.arange(40, dtype=dt))
+            g = schedule([((x // 3) % 2)._node])[0]
+            mod, plan = build.plan_group(g, lambda o: 1 << 20, 132, 8)
+            kcompile.compile_cubin(mod.source(plan, kcompile.KERNEL_NAME), "90")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)

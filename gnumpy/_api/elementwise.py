@@ -273,7 +273,8 @@ def power_operator(x, e):
 # ------------------------------------------------------------------ special functions
 
 def where(condition, x=None, y=None, /):
-    """``where(cond, x, y)``: elements of `x` where `cond` is true, else of `y`.
+    """``where(cond, x, y)``: elements of `x` where `cond` is true, else of `y`;
+    ``where(cond)`` is ``nonzero(cond)``.
 
     Examples
     --------
@@ -282,8 +283,12 @@ def where(condition, x=None, y=None, /):
     array([1., 6.])
     """
     if x is None and y is None:
-        raise NotImplementedError("one-argument where (nonzero) is not implemented yet: it "
-                                  "arrives with advanced indexing")
+        from .index_tricks import nonzero
+        if not is_array(condition) and np.ndim(condition) == 0:
+            raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
+                             "np.atleast_1d(scalar).nonzero() instead. If the context of this "
+                             "error is of the form `arr[nonzero(cond)]`, just use `arr[cond]`.")
+        return nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     items, dev = _classify([condition, x, y])

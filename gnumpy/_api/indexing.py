@@ -1,7 +1,16 @@
-"""Indexing: basic indexing (ints, slices with steps, Ellipsis, None) as IR view nodes, and
-assignment through such views.
+"""Indexing: ``a[key]`` and ``a[key] = value`` for every NumPy index kind.
 
-Basic indexing returns a view that shares memory with its base, as in NumPy.
+Basic indices (ints, slices with steps, Ellipsis, None) give views (IR view nodes) sharing
+memory with their base, as in NumPy.  Advanced indices (integer and boolean arrays, lists,
+0-d booleans, mixed with basic ones) give copies: the basic part becomes a view ``V`` of the
+source, the advanced part an int64 array of logical flat offsets into ``V`` built lazily
+with elementwise ops (negative indices normalized, times ``V``'s C strides, plus an iota
+over the remaining slice dimensions), then one ``gather`` barrier reads ``V`` at those
+offsets.  Assignment scatters into ``V``'s memory in place (``scatter``), after the
+pending lazy readers of that memory are materialized.
+
+Boolean masks become flat indices by a device compaction (``nonzero``, one sync for the
+count); out-of-bounds integer arrays raise IndexError eagerly (one device min/max sync).
 """
 from __future__ import annotations
 
@@ -9,16 +18,25 @@ import operator
 
 import numpy as np
 
+from .. import _dtypes as D
+from .._broadcast import broadcast_shapes, broadcast_to_check
+from .._graph import ir
+from .._graph import layout as L
+from .._graph import realize as R
 from .._graph.layout import normalize_slice
-from ._common import is_array
+from ._common import as_node, host_to_node, is_array, wrap
 
 _VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
           "or boolean arrays are valid indices")
+_INT_OR_BOOL = "arrays used as indices must be of integer (or boolean) type"
+I64 = D.int64
 
+
+# ====================================================================== basic indexing
 
 def _is_advanced(k) -> bool:
-    if is_array(k) or isinstance(k, (np.ndarray, list)):
-        return not (is_array(k) and k.ndim == 0 and k.dtype.kind in "iu")
+    if is_array(k) or isinstance(k, (np.ndarray, list, tuple)):
+        return True
     return isinstance(k, (bool, np.bool_))
 
 
@@ -26,9 +44,6 @@ def parse_basic(shape, key):
     """-> (starts_steps, sliced_shape, final_shape) for a basic index `key`."""
     if not isinstance(key, tuple):
         key = (key,)
-    if any(_is_advanced(k) for k in key):
-        raise NotImplementedError("advanced indexing (integer/boolean arrays) is not "
-                                  "implemented yet")
     n_ell = sum(1 for k in key if k is Ellipsis)
     if n_ell > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
@@ -81,14 +96,378 @@ def view_ops(shape, key):
     return ops
 
 
+def _has_advanced(key) -> bool:
+    if isinstance(key, tuple):
+        return any(_is_advanced(k) for k in key)
+    return _is_advanced(key)
+
+
 def getitem(a, key):
-    """``a[key]`` for basic indices: a view of `a`."""
+    """``a[key]``: a view of `a` for basic indices, a new array for advanced ones."""
+    if _has_advanced(key):
+        p = plan(a, key)
+        return gather(a, p.vops, p.off, p.shape)
     return a._view(view_ops(a.shape, key))
 
 
 def setitem(a, key, value):
-    """``a[key] = value``: write through a basic-index view of `a`."""
+    """``a[key] = value`` (NumPy's broadcasting and casting of `value`)."""
     if is_array(value) and value.device != a.device:
         raise ValueError(f"cannot assign an array on {value.device} into one on {a.device}")
-    target = getitem(a, key)
-    target._assign_from(value)
+    if not _has_advanced(key):
+        getitem(a, key)._assign_from(value)
+        return
+    vnode = value_node(a.dtype, value, a.device)
+    if _mask_where(a, key, vnode):
+        return
+    p = plan(a, key)
+    vnode = fit_value(vnode, p.shape)
+    scatter(a, p.vops, p.off, vnode)
+
+
+# ====================================================================== advanced: the plan
+
+class Plan:
+    """An advanced index resolved against an array: view ops of its basic part (giving
+    ``V``), the result shape, and the int64 node of logical flat offsets into ``V``."""
+
+    __slots__ = ("vops", "vshape", "shape", "off")
+
+    def __init__(self, vops, vshape, shape, off):
+        self.vops, self.vshape, self.shape, self.off = vops, vshape, shape, off
+
+
+def _entry(k):
+    """One key component -> (kind, value); kinds: none, ell, slice, int, bool0, arr, mask.
+    Array values are ('g', gnumpy array) or ('h', numpy array)."""
+    if k is None:
+        return "none", None
+    if k is Ellipsis:
+        return "ell", None
+    if isinstance(k, slice):
+        return "slice", k
+    if isinstance(k, (bool, np.bool_)):
+        return "bool0", bool(k)
+    if is_array(k):
+        kind = k.dtype.kind
+        if kind == "b":
+            return ("bool0", bool(k)) if k.ndim == 0 else ("mask", ("g", k))
+        if kind in "iu":
+            return "arr", ("g", k)
+        raise IndexError(_INT_OR_BOOL)
+    if isinstance(k, (list, tuple)):
+        try:
+            h = np.asarray(k)
+        except (ValueError, TypeError):
+            raise IndexError(_VALID) from None
+        if h.size == 0 and h.dtype.kind == "f":
+            h = h.astype(np.int64)
+        if h.dtype.kind not in "biu":
+            raise IndexError(_VALID)
+    elif isinstance(k, np.ndarray):
+        h = k
+        if h.dtype.kind not in "biu":
+            raise IndexError(_INT_OR_BOOL)
+    else:
+        try:
+            return "int", operator.index(k)
+        except TypeError:
+            raise IndexError(_VALID) from None
+    if h.dtype.kind == "b":
+        return ("bool0", bool(h)) if h.ndim == 0 else ("mask", ("h", h))
+    return "arr", ("h", h)
+
+
+def _consumed(kind, value) -> int:
+    if kind in ("int", "slice", "arr"):
+        return 1
+    if kind == "mask":
+        return value[1].ndim
+    return 0
+
+
+def _oob(i, axis, size):
+    return IndexError(f"index {i} is out of bounds for axis {axis} with size {size}")
+
+
+def plan(a, key) -> Plan:
+    """Resolve advanced index `key` against array `a` (raises NumPy's IndexErrors)."""
+    shape, dev = a.shape, a.device
+    ents = [_entry(k) for k in (key if isinstance(key, tuple) else (key,))]
+    if sum(1 for k, _ in ents if k == "ell") > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = sum(_consumed(k, v) for k, v in ents)
+    if used > len(shape):
+        raise IndexError(f"too many indices for array: array is {len(shape)}-dimensional, "
+                         f"but {used} were indexed")
+    vkey, groups, positions = [], [], []
+    vd = sd = 0
+    for pos, (kind, v) in enumerate(ents):
+        if kind == "ell":
+            n = len(shape) - used
+            vkey.extend([slice(None)] * n)
+            vd += n
+            sd += n
+            continue
+        if kind in ("none", "slice"):
+            vkey.append(v)
+            vd += 1
+            sd += kind == "slice"
+            continue
+        positions.append(pos)
+        if kind == "bool0":
+            vkey.append(None)
+            groups.append(("bool0", v, vd, 1, 1, sd))
+            vd += 1
+            continue
+        k = _consumed(kind, v)
+        if kind == "mask":
+            mshape = v[1].shape
+            for j in range(k):
+                if mshape[j] != shape[sd + j]:
+                    raise IndexError(f"boolean index did not match indexed array along axis "
+                                     f"{sd + j}; size of axis is {shape[sd + j]} but size of "
+                                     f"corresponding boolean axis is {mshape[j]}")
+        elif kind == "int" and not -shape[sd] <= v < shape[sd]:
+            raise _oob(v, sd, shape[sd])
+        vkey.extend([slice(None)] * k)
+        groups.append((kind, v, vd, k, shape[sd], sd))
+        vd += k
+        sd += k
+    vops = view_ops(shape, tuple(vkey))
+    vshape = vops[-1][2] if vops else tuple(shape)
+    vcs = L.c_strides(vshape)
+    parts = _group_offsets(groups, vcs, dev)
+    try:
+        bshape = broadcast_shapes(*[s for _, s in parts])
+    except ValueError:
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
+                         "with shapes " + " ".join(_fmt(s) for _, s in parts)) from None
+    adv_dims = {g[2] + j for g in groups for j in range(g[3])}
+    basic = [d for d in range(len(vshape)) if d not in adv_dims]
+    contiguous = all(q == p + 1 for p, q in zip(positions, positions[1:]))
+    first = min(adv_dims)
+    before = [d for d in basic if d < first] if contiguous else []
+    after = [d for d in basic if d not in before]
+    rshape = tuple(vshape[d] for d in before) + bshape + tuple(vshape[d] for d in after)
+    if L.prod(rshape) == 0:
+        return Plan(vops, vshape, rshape, None)
+    off = None
+    for node, s in parts:
+        if node is None:
+            continue
+        node = ir.broadcast(node, bshape)
+        off = node if off is None else ir.ew("add", I64, (off, node))
+    if off is None:
+        off = ir.scalar(0, I64, bshape, dev)
+    b_in_r = (1,) * len(before) + bshape + (1,) * len(after)
+    off = ir.broadcast(ir.reshape(off, b_in_r), rshape)
+    st = [0] * len(rshape)
+    for j, d in enumerate(before):
+        st[j] = vcs[d]
+    for j, d in enumerate(after):
+        st[len(before) + len(bshape) + j] = vcs[d]
+    if any(st):
+        off = ir.ew("add", I64, (off, ir.iota(rshape, st, 0, dev)))
+    return Plan(vops, vshape, rshape, off)
+
+
+def _fmt(shape) -> str:
+    return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _times(node, c):
+    if c == 1:
+        return node
+    return ir.ew("multiply", I64, (node, ir.scalar(c, I64, node.shape, node.device)))
+
+
+def _group_offsets(groups, vcs, dev):
+    """[(int64 node or None, index shape)]: each advanced group's offset contribution."""
+    parts = [None] * len(groups)
+    checks = []
+    for gi, (kind, v, vd, k, size, sd) in enumerate(groups):
+        mult = vcs[vd + k - 1]
+        if kind == "bool0":
+            parts[gi] = (None, (1,) if v else (0,))
+        elif kind == "int":
+            parts[gi] = (ir.scalar((v % size) * mult, I64, (), dev), ())
+        elif kind == "mask":
+            flat = host_to_node(np.flatnonzero(v[1]), device=dev) if v[0] == "h" else \
+                flat_nonzero(v[1])
+            parts[gi] = (_times(flat, mult), flat.shape)
+        elif v[0] == "h":
+            h = v[1].astype(np.int64)      # as NumPy: uint64 indices wrap to intp
+            if h.size:
+                lo, hi = int(h.min()), int(h.max())
+                if hi >= size or lo < -size:
+                    raise _oob(hi if hi >= size else lo, sd, size)
+                if lo < 0:
+                    h = np.where(h < 0, h + size, h)
+            parts[gi] = (_times(host_to_node(h, device=dev), mult), h.shape)
+        else:
+            if v[1].device != dev:
+                raise ValueError(f"index array on {v[1].device} for an array on {dev}")
+            node = ir.cast(src_node(v[1]), I64)
+            parts[gi] = (_times(node, mult), node.shape)
+            if L.prod(node.shape):
+                checks.append((gi, node, size, sd, mult))
+    if checks:
+        bounds = minmax([c[1] for c in checks])
+        for (gi, node, size, sd, mult), (lo, hi) in zip(checks, bounds):
+            if hi >= size or lo < -size:
+                raise _oob(hi if hi >= size else lo, sd, size)
+            if lo < 0:
+                parts[gi] = (_times(normalize(node, size), mult), node.shape)
+    return parts
+
+
+def normalize(node, size):
+    """int64 `node` with negative entries wrapped once (i + size)."""
+    zero = ir.scalar(0, I64, node.shape, node.device)
+    neg = ir.ew("less", D.bool_, (node, zero))
+    return ir.where(neg, ir.ew("add", I64, (node, ir.scalar(size, I64, node.shape,
+                                                            node.device))), node)
+
+
+def minmax(nodes):
+    """[(min, max)] of int64 nodes (each non-empty), with one device->host transfer."""
+    red = []
+    for n in nodes:
+        flat = ir.reshape(n, (L.prod(n.shape),))
+        red += [ir.reduce("min", flat, (0,), True, I64), ir.reduce("max", flat, (0,), True,
+                                                                   I64)]
+    both = ir.barrier("concat", red, 0, I64, (len(red),))
+    vals = wrap(both).get().tolist()
+    return [(vals[2 * i], vals[2 * i + 1]) for i in range(len(nodes))]
+
+
+def flat_nonzero(x):
+    """int64 node (n,): C-order flat indices of the nonzero elements of gnumpy array `x`
+    (a device compaction; one sync for the count n)."""
+    from .elementwise import apply
+    from .reductions import count_nonzero
+    mask = src_node(x) if x.dtype == D.bool_ else apply("not_equal", x, 0)._node
+    if mask.kind != ir.LEAF:
+        R.materialize([mask])       # read twice: by the count and by the compaction
+    n = int(count_nonzero(wrap(mask)))
+    return ir.barrier("nonzero", (mask,), n, I64, (n,))
+
+
+# ====================================================================== gather and scatter
+
+def src_node(a):
+    """The node a barrier may read for `a`: a view of a lazy base is materialized first
+    (materializing its own VIEW node would cut it off from its base's memory)."""
+    return a._node if a._base is None or a._node.kind == ir.LEAF else a._leaf()
+
+
+def gather(a, vops, off, shape):
+    """New array of `shape`: the elements of view `vops` of `a` at logical flat offsets
+    `off` (int64 node of `shape`; None when the result is empty)."""
+    if off is None or L.prod(shape) == 0:
+        return wrap(ir.scalar(0, a.dtype, shape, a.device))
+    node = src_node(a)
+    for vk, arg, shp in vops:
+        node = ir.view(node, vk, arg, shp)
+    return wrap(ir.barrier("gather", (node, off), None, a.dtype, shape))
+
+
+def value_node(dtype, value, device):
+    """`value` as a node of `dtype` (NumPy's assignment casting; weak Python scalars are
+    range-checked like NumPy)."""
+    k = D.weak_kind(value)
+    if k is not None:
+        if k == "i" and dtype.kind in "iu":
+            D.check_weak_int(value, dtype)
+        elif k == "c" and dtype.kind != "c":
+            raise TypeError("int() argument must be a string, a bytes-like object or a real "
+                            "number, not 'complex'" if dtype.kind in "iub" else
+                            "float() argument must be a string or a real number, not "
+                            "'complex'")
+        return ir.scalar(value, dtype, (), device)
+    node = src_node(value) if is_array(value) else as_node(value, device=device)
+    if node.device != device:
+        raise ValueError(f"cannot write an array on {node.device} into one on {device}")
+    return ir.cast(node, dtype)
+
+
+def fit_value(vnode, shape):
+    """`vnode` broadcast to the indexing result `shape` (leading 1s dropped as NumPy
+    does), or reshaped to (1,) when it holds one value (the scatter then repeats it)."""
+    vs = vnode.shape
+    while len(vs) > len(shape) and vs[0] == 1:
+        vs = vs[1:]
+    try:
+        broadcast_to_check(vs, shape)
+    except ValueError:
+        raise ValueError(f"shape mismatch: value array of shape {_fmt(vnode.shape)} could "
+                         f"not be broadcast to indexing result of shape {_fmt(shape)}") \
+            from None
+    if L.prod(vnode.shape) == 1:
+        return ir.reshape(vnode, (1,))
+    return ir.broadcast(ir.reshape(vnode, vs), shape)
+
+
+def scatter(a, vops, off, vnode, at=None):
+    """Write `vnode` (fit_value'd) into view `vops` of `a` at logical flat offsets `off`,
+    in place; `at` = (ufunc name, nin, output dtype) accumulates like ``ufunc.at``."""
+    if off is None or L.prod(off.shape) == 0:
+        return
+    dest = a._leaf()
+    for vk, arg, shp in vops:
+        dest = ir.view(dest, vk, arg, shp)
+    pend = [n for n in (off, vnode) if n.kind != ir.LEAF]
+    if pend:
+        R.materialize(pend)
+    if off.buf is dest.buf:
+        off = _copied(off)
+    if vnode.buf is dest.buf:
+        vnode = _copied(vnode)
+    R.flush_readers(dest.buf)
+    from ..backends import index_ops
+    vstep = 0 if L.prod(vnode.shape) == 1 else 1
+    if at is None:
+        index_ops.run_inplace(index_ops.SCATTER, dest, (off, vnode), vstep)
+    else:
+        name, nin, odt = at
+        index_ops.run_inplace(index_ops.SCATTER_AT, dest, (off, vnode), (name, nin, vstep,
+                                                                           odt))
+
+
+def _copied(leaf):
+    n = ir.ew("astype", leaf.dtype, (leaf,))
+    R.materialize([n])
+    return n
+
+
+def _mask_where(a, key, vnode) -> bool:
+    """``a[mask] = v`` with one boolean mask over a's leading dims and `v` independent of
+    the mask's count: ``where(mask, v, a)``, lazy and fused, no sync.  True if done."""
+    if isinstance(key, tuple):
+        if len(key) != 1 or isinstance(key[0], tuple):
+            return False
+        key = key[0]
+    kind, v = _entry(key)
+    if kind != "mask":
+        return False
+    m = v[1]
+    k = m.ndim
+    if k > a.ndim or m.shape != a.shape[:k]:
+        return False            # plan() raises NumPy's IndexError
+    vs = vnode.shape
+    while vs and vs[0] == 1 and len(vs) > a.ndim - k:
+        vs = vs[1:]
+    if len(vs) > a.ndim - k:
+        return False
+    try:
+        broadcast_to_check(vs, a.shape[k:])
+    except ValueError:
+        return False
+    mnode = as_node(m, device=a.device) if v[0] == "h" else m._node
+    if mnode.device != a.device:
+        raise ValueError(f"index array on {mnode.device} for an array on {a.device}")
+    mnode = ir.broadcast(ir.reshape(mnode, m.shape + (1,) * (a.ndim - k)), a.shape)
+    val = ir.broadcast(ir.reshape(vnode, vs), a.shape)
+    a._set_node(ir.where(mnode, val, src_node(a)))
+    return True

@@ -12,6 +12,7 @@ from .._broadcast import broadcast_shapes, broadcast_to_check
 from .._graph import ir
 from .._graph import layout as L
 from ._common import as_node, check_device_match, is_array, normalize_axis, normalize_axes, wrap
+from ._views import folds, fortran_only, layout_of
 
 
 def _arr(x):
@@ -56,17 +57,17 @@ def reshape(x, /, shape, *, order="C", copy=None, newshape=None):
     if newshape is not None:
         shape = newshape
     shape = _resolve_shape(shape, x.size)
+    if order not in ("C", "F", "A", None):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    if order == "A":
+        order = "F" if fortran_only(x) else "C"
     if order == "F":
         return transpose(reshape(transpose(x), shape[::-1], copy=copy))
-    if order not in ("C", "A", None):
-        raise ValueError("order must be one of 'C', 'F', 'A'")
     if copy:
         x = x._copy()
     if shape == x.shape:
         return x if copy else x._view(())
-    vl = ir.virtual_layout(x._node)
-    foldable = vl is not None and L.fold_reshape(x.shape, vl[0], shape) is not None
-    if foldable:
+    if folds(x, [("reshape", None, shape)]):
         return x._view([("reshape", None, shape)])
     if copy is False:
         raise ValueError("Unable to avoid creating a copy while reshaping.")
@@ -74,7 +75,55 @@ def reshape(x, /, shape, *, order="C", copy=None, newshape=None):
 
 
 def ravel(x, /, order="C"):
+    """The elements of `x` as a 1-D array, read in `order` ('C', 'F', 'A' or 'K'); a view
+    when the layout allows, else a copy.
+
+    'A' reads in Fortran order when `x` is Fortran- but not C-contiguous; 'K' in the order
+    the elements lie in memory (axes sorted by stride, negative strides kept), as NumPy.
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.ravel(gp.arange(6).reshape(2, 3), order="F")
+    array([0, 3, 1, 4, 2, 5])
+    """
+    x = _arr(x)
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    # Note: 'K' and 'A' follow the layout gnumpy gives `x`: results of elementwise ops
+    # materialize C-contiguous, where NumPy's ufuncs keep their input's layout (so the
+    # 'K'/'A' order of e.g. ``x.T + 1`` differs; views of memory behave as in NumPy)
+    if order == "K":
+        if x.ndim < 2:
+            return reshape(x, (-1,))
+        return reshape(transpose(x, _keep_order(x.shape, layout_of(x)[0])), (-1,))
     return reshape(x, (-1,), order=order)
+
+
+def flatten(x, order="C"):
+    """``ndarray.flatten``: like ravel, but always a copy."""
+    r = ravel(x, order=order)
+    return r._copy() if (r._base is not None or r._node is x._node) else r
+
+
+def _keep_order(shape, strides):
+    """Axes outermost first in memory order: NumPy's iterator axis ordering (a stable
+    insertion sort by absolute stride, where a zero stride compares as ambiguous)."""
+    perm = list(range(len(shape) - 1, -1, -1))       # innermost first
+    st = [0 if d == 1 else s for d, s in zip(shape, strides)]
+    for i0 in range(1, len(perm)):
+        ax0 = perm[i0]
+        ipos = i0
+        for i1 in range(i0 - 1, -1, -1):
+            s0, s1 = st[ax0], st[perm[i1]]
+            if s0 != 0 and s1 != 0:
+                if abs(s1) <= abs(s0):
+                    break
+                ipos = i1
+        if ipos != i0:
+            del perm[i0]
+            perm.insert(ipos, ax0)
+    return perm[::-1]
 
 
 def transpose(x, /, axes=None):
@@ -205,11 +254,38 @@ def concat(arrays, /, *, axis=0):
     return wrap(ir.barrier("concat", srcs, ax, dt, tuple(shape)))
 
 
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+
+
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
-    r = concat(arrays, axis=axis)
+    """Join arrays along an existing axis (NumPy's keywords: out, dtype, casting).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.concatenate([gp.zeros(2), gp.ones(1)])
+    array([0., 0., 1.])
+    """
+    if casting not in _CASTINGS:
+        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
+                         f"'unsafe' (got {casting!r})")
+    if out is not None and dtype is not None:
+        raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "
+                        "were provided.")
+    arrays = [_arr(a) for a in arrays]
+    target = D.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
+                                                          else None)
+    if target is not None:
+        for a in arrays:
+            if not D.can_cast(a.dtype, target, casting):
+                raise TypeError(f"Cannot cast array data from {a.dtype!r} to {target!r} "
+                                f"according to the rule {casting!r}")
     if dtype is not None:
-        r = r.astype(dtype)
+        arrays = [a.astype(target, copy=False) for a in arrays]
+    r = concat(arrays, axis=axis)
     if out is not None:
+        if out.shape != r.shape:
+            raise ValueError(f"Output array has wrong shape: {out.shape} != {r.shape}")
         out._assign_from(r)
         return out
     return r
@@ -224,4 +300,5 @@ def stack(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if len(shapes) != 1:
         raise ValueError("all input arrays must have the same shape")
     ax = normalize_axis(axis, arrays[0].ndim + 1)
-    return concatenate([expand_dims(a, ax) for a in arrays], axis=ax, out=out, dtype=dtype)
+    return concatenate([expand_dims(a, ax) for a in arrays], axis=ax, out=out, dtype=dtype,
+                       casting=casting)

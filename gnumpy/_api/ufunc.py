@@ -2,11 +2,14 @@
 
 Each public elementwise function is a ``ufunc`` instance: callable with NumPy's keywords
 (``out=``, ``where=``, ``dtype=``, ``casting=``), with ``nin``, ``nout``, ``identity`` and the
-methods ``reduce``, ``accumulate`` and ``outer``.
+methods ``reduce``, ``accumulate``, ``outer`` and ``at``.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .. import _dtypes as D
+from .._graph import ir
 from .elementwise import apply
 from ._common import as_node, is_array, wrap
 
@@ -118,4 +121,43 @@ class ufunc:
         return self(a, b, **kwargs)
 
     def at(self, a, indices, b=None, /):
-        raise NotImplementedError(f"{self.__name__}.at arrives with advanced indexing")
+        """``a[indices] = op(a[indices], b)`` in place, applied once per index, so repeated
+        indices accumulate (``np.add.at``).
+
+        # Note: on the GPU duplicate updates run as atomics (or compare-and-swap loops), so
+        # float sums accumulate in an unspecified order (rounding may differ from NumPy's
+        # sequential order); complex128 ops other than add/subtract run on one GPU thread.
+
+        Examples
+        --------
+        >>> import gnumpy as gp
+        >>> a = gp.zeros(3)
+        >>> gp.add.at(a, [0, 0, 2], 1.0)
+        >>> a
+        array([2., 0., 1.])
+        """
+        from . import indexing as IX
+        from .elementwise import _classify, resolve
+        op = self._op
+        name = self.__name__
+        if not is_array(a):
+            raise TypeError(f"{name}.at: the first operand must be a gnumpy array")
+        if op.nin == 2 and b is None:
+            raise TypeError("second operand needed for ufunc")
+        if op.nin == 1 and b is not None:
+            raise TypeError("second operand provided when ufunc is unary")
+        if op.nin > 2 or op.extra.get("special") or \
+                not isinstance(getattr(np, op.name, None), np.ufunc):
+            raise NotImplementedError(f"{name}.at is not implemented")
+        items, _ = _classify([a] if b is None else [a, b])
+        loop, odt = resolve(op, items)
+        if not IX._has_advanced(indices):
+            t = IX.getitem(a, indices)
+            t._assign_from(apply(op.name, *([t] if b is None else [t, b])))
+            return
+        p = IX.plan(a, indices)
+        if b is None:
+            vnode = ir.scalar(0, loop, (1,), a.device)
+        else:
+            vnode = IX.fit_value(IX.value_node(loop, b, a.device), p.shape)
+        IX.scatter(a, p.vops, p.off, vnode, at=(op.name, op.nin, odt))

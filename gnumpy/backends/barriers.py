@@ -24,7 +24,8 @@ CUDA: dict = {}
 KERNELS: dict = {}
 
 # Modules holding barrier implementations, imported on first lookup.
-_MODULES: tuple = ()
+_MODULES: tuple = ("gnumpy.backends.index_ops", "gnumpy.backends.random_ops",
+                   "gnumpy.backends.sort_ops")
 _loaded = False
 
 

@@ -255,7 +255,7 @@ template <class T> GN_HD GN_I(T) gn_reciprocal(T a) {
   return (T)0;
 }
 // Division and modulo by zero give 0; MIN // -1 == MIN and MIN % -1 == 0 (as NumPy).
-template <class T> GN_HD GN_I(T) gn_floor_divide(T a, T b) {
+template <class T> GN_HD_NOINLINE GN_I(T) gn_floor_divide(T a, T b) {
   if (b == 0) return (T)0;
   if constexpr (gn_ti<T>::sgn) {
     if (b == -1) return (T)((GN_W)0 - (GN_W)a);
@@ -266,7 +266,7 @@ template <class T> GN_HD GN_I(T) gn_floor_divide(T a, T b) {
     return (T)(a / b);
   }
 }
-template <class T> GN_HD GN_I(T) gn_remainder(T a, T b) {
+template <class T> GN_HD_NOINLINE GN_I(T) gn_remainder(T a, T b) {
   if (b == 0) return (T)0;
   if constexpr (gn_ti<T>::sgn) {
     if (b == -1) return (T)0;
@@ -277,7 +277,7 @@ template <class T> GN_HD GN_I(T) gn_remainder(T a, T b) {
     return (T)(a % b);
   }
 }
-template <class T> GN_HD GN_I(T) gn_fmod(T a, T b) {
+template <class T> GN_HD_NOINLINE GN_I(T) gn_fmod(T a, T b) {
   if (b == 0) return (T)0;
   if constexpr (gn_ti<T>::sgn) {
     if (b == -1) return (T)0;

@@ -1,0 +1,190 @@
+"""ndarray methods that reinterpret memory or serialize an array: ``view`` (with a dtype),
+``getfield``/``setfield``, ``byteswap``, ``flags``, ``setflags``, ``dump``/``dumps``,
+``tofile``.
+
+The IR has no bitcast op, so a dtype view is a materialized reinterpretation: the array is
+materialized and a new LEAF reads the same buffer with the new dtype.  It shares memory with
+the original (writes through either are seen by both), as NumPy's views do.
+"""
+from __future__ import annotations
+
+import builtins
+import os
+import pickle
+
+from .. import _dtypes as D
+from .._graph import ir
+from .._graph import layout as L
+
+
+def _cls():
+    from .._array import ndarray
+    return ndarray
+
+
+def _reinterpret(x, dt, shape, byte_strides, byte_offset):
+    """A LEAF view of x's memory as `dt` (x materialized); None if not element-aligned."""
+    n = x._leaf()
+    it = dt.itemsize
+    start = n.offset * n.dtype.itemsize + byte_offset
+    if start % it or any(s % it for s, d in zip(byte_strides, shape) if d > 1):
+        raise NotImplementedError(f"a {dt} view of this memory would not be aligned to its "
+                                  f"itemsize, which gnumpy's kernels require")
+    strides = tuple(s // it if d > 1 else 0 for s, d in zip(byte_strides, shape))
+    x._mark_shared()
+    node = ir.leaf(n.buf, dt, shape, strides, start // it, n.device)
+    root = x._base if x._base is not None else x
+    return _cls()._from_node(node, root)
+
+
+def view(x, dtype=None, type=None):
+    """``x.view(dtype)``: the same memory seen as another dtype (NumPy's rules for itemsize
+    changes: the last axis must be contiguous and its size in bytes divisible)."""
+    nd = _cls()
+    if isinstance(dtype, builtins.type) and issubclass(dtype, nd):
+        dtype, type = None, dtype
+    if type is not None and not (isinstance(type, builtins.type) and issubclass(type, nd)):
+        raise TypeError("Type must be a sub-type of ndarray type")
+    if dtype is None:
+        return x._view(())
+    dt = D.to_dtype(dtype)
+    if dt == x.dtype:
+        return x._view(())
+    old, new = x.dtype.itemsize, dt.itemsize
+    if old == new:
+        n = x._leaf()
+        return _reinterpret(x, dt, x.shape, tuple(s * old for s in n.strides), 0)
+    if x.ndim == 0:
+        raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize "
+                         "is unchanged")
+    n = x._leaf()
+    if x.shape[-1] != 1 and n.strides[-1] != 1 and x.size:
+        raise ValueError("To change to a dtype of a different size, the last axis must be "
+                         "contiguous")
+    last = x.shape[-1] * old
+    if last % new:
+        if new > old:
+            raise ValueError("When changing to a larger dtype, its size must be a divisor of "
+                             "the total size in bytes of the last axis of the array.")
+        raise ValueError("When changing to a smaller dtype, its size must be a divisor of the "
+                         "size of original dtype")
+    shape = x.shape[:-1] + (last // new,)
+    strides = tuple(s * old for s in n.strides[:-1]) + (new,)
+    return _reinterpret(x, dt, shape, strides, 0)
+
+
+def getfield(x, dtype, offset=0):
+    """``x.getfield(dtype, offset)``: each element's bytes from `offset` seen as `dtype`."""
+    dt = D.to_dtype(dtype)
+    if offset < 0 or offset + dt.itemsize > x.dtype.itemsize:
+        raise ValueError("Need 0 <= offset <= {} for requested type but received offset = {}"
+                         .format(x.dtype.itemsize - dt.itemsize, offset))
+    n = x._leaf()
+    return _reinterpret(x, dt, x.shape, tuple(s * x.dtype.itemsize for s in n.strides), offset)
+
+
+def setfield(x, val, dtype, offset=0):
+    """``x.setfield(val, dtype, offset)``: write `val` into the field ``getfield`` sees."""
+    getfield(x, dtype, offset)._assign_from(val)
+
+
+def byteswap(x, inplace=False):
+    """``x.byteswap()``: each element's bytes reversed (complex: each part's)."""
+    from .elementwise import apply
+    size = x.dtype.itemsize // (2 if x.dtype.kind == "c" else 1)
+    if size == 1:
+        return x if inplace else x._copy()
+    udt = D.to_dtype(f"uint{8 * size}")
+    flat = x._copy().reshape(-1)
+    u = view(flat, udt)
+    r = None
+    for i in range(size):
+        byte = apply("bitwise_and", apply("right_shift", u, 8 * i), 0xFF)
+        term = apply("left_shift", byte, 8 * (size - 1 - i))
+        r = term if r is None else apply("bitwise_or", r, term)
+    out = view(r, x.dtype).reshape(x.shape)
+    if inplace:
+        x._assign_from(out)
+        return x
+    return out
+
+
+class Flags:
+    """The memory-layout flags of an array (NumPy's ``ndarray.flags``, read-mostly)."""
+
+    def __init__(self, x):
+        n = x._leaf()
+        self.c_contiguous = L.is_c_contiguous(n.shape, n.strides)
+        self.f_contiguous = L.is_c_contiguous(n.shape[::-1], n.strides[::-1])
+        self.owndata = x._base is None
+        self.writeable = True
+        self.aligned = True
+        self.writebackifcopy = False
+
+    contiguous = property(lambda self: self.c_contiguous)
+    fortran = property(lambda self: self.f_contiguous and not self.c_contiguous)
+    forc = property(lambda self: self.c_contiguous or self.f_contiguous)
+    fnc = fortran
+    behaved = property(lambda self: True)
+    carray = property(lambda self: self.c_contiguous)
+    farray = fortran
+
+    _KEYS = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS":
+             "c_contiguous", "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous",
+             "FORTRAN": "f_contiguous", "OWNDATA": "owndata", "O": "owndata",
+             "WRITEABLE": "writeable", "W": "writeable", "ALIGNED": "aligned", "A": "aligned",
+             "WRITEBACKIFCOPY": "writebackifcopy", "X": "writebackifcopy", "FNC": "fnc",
+             "FORC": "forc", "BEHAVED": "behaved", "B": "behaved", "CARRAY": "carray",
+             "CA": "carray", "FARRAY": "farray", "FA": "farray"}
+
+    def __getitem__(self, key):
+        try:
+            return getattr(self, self._KEYS[key.upper()])
+        except KeyError:
+            raise KeyError("Unknown flag") from None
+
+    def __setattr__(self, name, value):
+        if name == "writeable" and getattr(self, "writeable", None) is not None and not value:
+            raise NotImplementedError("read-only gnumpy arrays are not supported")
+        object.__setattr__(self, name, value)
+
+    def __repr__(self):
+        names = ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE", "ALIGNED",
+                 "WRITEBACKIFCOPY")
+        return "\n".join(f"  {k} : {self[k]}" for k in names) + "\n"
+
+
+def setflags(x, write=None, align=None, uic=None):
+    """``x.setflags``: gnumpy arrays are always writeable and aligned."""
+    if write is not None and not write:
+        raise NotImplementedError("read-only gnumpy arrays are not supported")
+    if align is not None and not align:
+        raise NotImplementedError("unaligned gnumpy arrays are not supported")
+    if uic:
+        raise ValueError("cannot set WRITEBACKIFCOPY flag to True")
+
+
+def dumps(x) -> bytes:
+    """``x.dumps()``: the pickle of `x` (its values are copied to the host)."""
+    return pickle.dumps(x, protocol=2)
+
+
+def dump(x, file) -> None:
+    """``x.dump(file)``: pickle `x` to a file name or an open binary file."""
+    if isinstance(file, (str, os.PathLike)):
+        with open(file, "wb") as f:
+            pickle.dump(x, f, protocol=2)
+    else:
+        pickle.dump(x, file, protocol=2)
+
+
+def tofile(x, fid, sep="", format="%s") -> None:
+    """``x.tofile``: write the values (copied to the host) to a file, as NumPy does."""
+    x.get().tofile(fid, sep=sep, format=format)
+
+
+def contains(x, value) -> bool:
+    """``value in x``: whether any element equals `value`."""
+    from .elementwise import apply
+    from .reductions import any as any_
+    return bool(any_(apply("equal", x, value)))

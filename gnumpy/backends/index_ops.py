@@ -1,0 +1,216 @@
+"""Barrier ops of indexing: ``gather``, ``nonzero`` (lazy barrier nodes) and the in-place
+``scatter`` and ``scatter_at`` (``ufunc.at``), each with its NumPy implementation (the CPU
+backend and the reference meaning), its CUDA implementation and its kernel lister.
+
+* ``gather``: srcs ``(src, off)``; ``out[i] = src.flat[off[i]]`` where ``off`` (int64, the
+  output's shape) holds logical C-order flat indices into ``src`` (any strides).
+* ``nonzero``: srcs ``(mask,)`` (bool), arg ``n`` (the number of set elements, known to the
+  caller): the int64 C-order flat indices of the set elements, ascending.
+* ``scatter``: in place, srcs ``(dest, off, val)``, arg ``vstep``:
+  ``dest.flat[off[i]] = val[i * vstep]`` (``vstep`` 0: one value for all).
+* ``scatter_at``: in place, srcs ``(dest, off, val)``, arg ``(ufunc name, nin, vstep,
+  output dtype)``:
+  ``dest.flat[off[i]] = op(dest.flat[off[i]], val[i * vstep])`` once per index, so duplicate
+  indices accumulate; ``val`` holds the op's loop dtype.
+
+In-place ops are not scheduled: ``run_inplace`` runs them at once on materialized LEAF
+nodes (the caller has flushed pending readers of the destination).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._config import config
+from .._graph import ir
+from .._graph import layout as L
+from ..kernels import render_index as RI
+from . import barriers
+
+GATHER, NONZERO, SCATTER, SCATTER_AT = "gather", "nonzero", "scatter", "scatter_at"
+
+
+# ------------------------------------------------------------------ NumPy implementations
+
+def _flat_target(dest: np.ndarray) -> np.ndarray:
+    return dest if dest.ndim else dest.reshape(1)
+
+
+def _cpu_gather(srcs, arg, dtype):
+    src, off = srcs
+    return np.take(src, off)
+
+
+def _cpu_nonzero(srcs, arg, dtype):
+    r = np.flatnonzero(srcs[0]).astype(np.int64)
+    if r.size != arg:
+        raise RuntimeError(f"nonzero: {r.size} set elements, {arg} expected (the mask "
+                           f"changed between the count and the compaction)")
+    return r
+
+
+def _cpu_scatter(srcs, arg, dtype):
+    dest, off, val = srcs
+    d = _flat_target(dest)
+    idx = np.unravel_index(off.reshape(-1), d.shape)
+    d[idx] = val.reshape(-1) if arg else val.reshape(-1)[0]
+    return dest
+
+
+def _cpu_scatter_at(srcs, arg, dtype):
+    dest, off, val = srcs
+    name, nin, vstep, _ = arg
+    uf = getattr(np, name, None)
+    if not isinstance(uf, np.ufunc):
+        raise NotImplementedError(f"{name}.at has no NumPy ufunc to run on the CPU backend")
+    d = _flat_target(dest)
+    idx = np.unravel_index(off.reshape(-1), d.shape)
+    if nin == 1:
+        uf.at(d, idx)
+    else:
+        uf.at(d, idx, val.reshape(-1) if vstep else val.reshape(-1)[0])
+    return dest
+
+
+# ------------------------------------------------------------------ kernels (listers)
+
+def _layout(node):
+    return RI.collapse(node.shape, node.strides)
+
+
+def _gather_kernels(node):
+    it = node.dtype.itemsize
+    k = len(_layout(node.srcs[0])[0])
+    return [(("gather", it, k), lambda name: RI.gather_source(it, k, name))]
+
+
+def _scatter_kernels(node):
+    it = node.dtype.itemsize
+    k = len(_layout(node.srcs[0])[0])
+    return [(("scatter", it, k), lambda name: RI.scatter_source(it, k, name))]
+
+
+def _at_dtypes(node):
+    dest, _, val = node.srcs
+    name, nin, _, odt = node.arg
+    return name, nin, dest.dtype, val.dtype, odt
+
+
+def _scatter_at_kernels(node):
+    name, nin, adt, ldt, odt = _at_dtypes(node)
+    k = len(_layout(node.srcs[0])[0])
+    from ..kernels.codegen import header
+    pre = header("gn_core.cuh") + header("gn_math.cuh") + (
+        header("gn_complex.cuh") if "c" in (adt.kind, ldt.kind, odt.kind) else "")
+    key = ("scatter_at", name, adt, ldt, odt, nin, k)
+    return [(key, lambda kname: RI.scatter_at_source(name, adt, ldt, odt, nin, k, kname,
+                                                      pre))]
+
+
+def _nonzero_kernels(node):
+    return [(("nz_count",), RI.nz_count_source), (("nz_scan",), RI.nz_scan_source),
+            (("nz_write",), RI.nz_write_source)]
+
+
+# ------------------------------------------------------------------ CUDA implementations
+
+def _grid(be, n: int) -> int:
+    return max(1, min(L.ceil_div(n, RI.BLOCK), be.sm_count * 32))
+
+
+def _ptr(node) -> int:
+    return node.buf.ptr + node.offset * node.dtype.itemsize
+
+
+def _kernel(be, node, lister, i=0):
+    key, render = lister(node)[i]
+    return be._misc_kernel(key, render)
+
+
+def _cuda_gather(be, node, buf) -> None:
+    src, off = node.srcs
+    n = L.prod(node.shape)
+    if n == 0:
+        return
+    off = be._contig(off)
+    shape, strides = _layout(src)
+    k = _kernel(be, node, _gather_kernels)
+    args = [_ptr(src), _ptr(off), buf.ptr, np.int64(n)] + RI.layout_args(shape, strides)
+    be._go(k, _grid(be, n), RI.BLOCK, args)
+
+
+def _cuda_scatter(be, node, buf) -> None:
+    dest, off, val = node.srcs
+    n = L.prod(off.shape)
+    if n == 0:
+        return
+    off, val = be._contig(off), be._contig(val)
+    shape, strides = _layout(dest)
+    k = _kernel(be, node, _scatter_kernels)
+    args = [_ptr(dest), _ptr(off), _ptr(val), np.int64(n), np.int64(node.arg)] + \
+        RI.layout_args(shape, strides)
+    be._go(k, _grid(be, n), RI.BLOCK, args)
+
+
+def _cuda_scatter_at(be, node, buf) -> None:
+    dest, off, val = node.srcs
+    name, nin, vstep, _ = node.arg
+    n = L.prod(off.shape)
+    if n == 0:
+        return
+    off, val = be._contig(off), be._contig(val)
+    shape, strides = _layout(dest)
+    k = _kernel(be, node, _scatter_at_kernels)
+    _, _, adt, ldt, _ = _at_dtypes(node)
+    serial = RI.at_strategy(name, adt, ldt) == "serial"
+    args = [_ptr(dest), _ptr(off), _ptr(val), np.int64(n), np.int64(vstep)] + \
+        RI.layout_args(shape, strides)
+    be._go(k, 1 if serial else _grid(be, n), RI.BLOCK, args)
+
+
+def _cuda_nonzero(be, node, buf) -> None:
+    if node.shape[0] == 0:
+        return
+    mask = be._contig(node.srcs[0])
+    n = L.prod(mask.shape)
+    ntiles = L.ceil_div(n, RI.NZ_TILE)
+    counts = be.pool.alloc(ntiles * 8)
+    grid = max(1, min(ntiles, be.sm_count * 8))
+    i64 = np.int64
+    be._go(_kernel(be, node, _nonzero_kernels, 0), grid, RI.BLOCK,
+           [_ptr(mask), i64(n), counts.ptr, i64(ntiles)])
+    be._go(_kernel(be, node, _nonzero_kernels, 1), 1, RI.SCAN_BLOCK,
+           [counts.ptr, i64(ntiles)])
+    be._go(_kernel(be, node, _nonzero_kernels, 2), grid, RI.BLOCK,
+           [_ptr(mask), i64(n), counts.ptr, i64(ntiles), buf.ptr])
+    del counts       # freed in stream order, after the kernels
+
+
+barriers.register(GATHER, cpu=_cpu_gather, cuda=_cuda_gather, kernels=_gather_kernels)
+barriers.register(NONZERO, cpu=_cpu_nonzero, cuda=_cuda_nonzero, kernels=_nonzero_kernels)
+barriers.register(SCATTER, cpu=_cpu_scatter, cuda=_cuda_scatter, kernels=_scatter_kernels)
+barriers.register(SCATTER_AT, cpu=_cpu_scatter_at, cuda=_cuda_scatter_at,
+                  kernels=_scatter_at_kernels)
+
+
+# ------------------------------------------------------------------ running in-place ops
+
+def run_inplace(op: str, dest, srcs, arg) -> None:
+    """Run in-place op `op` (``scatter``/``scatter_at``) now: writes into LEAF `dest`,
+    reading the LEAF nodes `srcs` (materialized; pending readers of dest already flushed)."""
+    from .._device import backend
+    from .._graph.fuse import Group
+    from .._graph.realize import stats
+    node = ir.barrier(op, (dest,) + tuple(srcs), arg, dest.dtype, dest.shape)
+    be = backend(dest.device)
+    stats.groups += 1
+    stats.by_kind["barrier"] += 1
+    if be.name == "cpu":
+        if config.check_kernels:
+            from ..kernels.check import check_group
+            check_group(Group("barrier", [node], dest.device, 0, barrier=node))
+        from .cpu import leaf_array
+        with np.errstate(all="ignore"):
+            barriers.cpu_impl(op)([leaf_array(dest)] + [leaf_array(s) for s in srcs], arg,
+                                  dest.dtype)
+    else:
+        barriers.cuda_impl(op)(be, node, dest.buf)

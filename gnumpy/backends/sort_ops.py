@@ -1,0 +1,263 @@
+"""Barrier ops of sorting and searching, registered with ``barriers``:
+
+* ``sort`` / ``argsort``: stable sort of the contiguous rows of ``srcs[0]`` (the last axis),
+  ``arg`` = descending; ``sort`` gives the values, ``argsort`` int64 indices within rows;
+* ``searchsorted``: ``srcs = (a, v[, sorter])``, ``arg`` = side; int64 of v's shape;
+* ``sort_gather``: ``srcs = (x (R1, n), idx (R2, m))``, R1, R2 in {1, R}: out[r, j] =
+  x[r, idx[r, j]], shape (R, m);
+* ``sort_scatter``: ``srcs = (x, idx[, mask])`` (1-D): out[idx[t]] = x[t] where mask[t]
+  (compaction and permutation inverses; every output element must be written);
+* ``sort_bincount``: ``srcs = (x int64[, weights float64])``, ``arg`` = number of bins.
+
+Each op has a NumPy implementation (the CPU backend and the reference meaning), a CUDA one
+and a kernel lister.  The CUDA launch logic is written against a small device interface
+(``CudaDev``) so tests can run it, with the same kernel sources compiled by g++, on the host.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._graph import layout as L
+from ..kernels import render_sort as RS
+from . import barriers
+
+i64, i32 = np.int64, np.int32
+MAX_BLOCKS = 1 << 16
+
+
+# ------------------------------------------------------------------ NumPy implementations
+
+def np_argsort(x: np.ndarray, descending: bool) -> np.ndarray:
+    """Stable argsort along the last axis; descending keeps equal elements in order."""
+    if not descending:
+        return np.argsort(x, axis=-1, kind="stable")
+    n = x.shape[-1]
+    return (n - 1) - np.flip(np.argsort(np.flip(x, -1), axis=-1, kind="stable"), -1)
+
+
+def _cpu_sort(srcs, arg, dt):
+    x = srcs[0]
+    if not arg:
+        return np.sort(x, axis=-1, kind="stable")
+    return np.take_along_axis(x, np_argsort(x, True), -1)
+
+
+def _cpu_scatter(srcs, arg, dt):
+    x, idx = srcs[0], srcs[1]
+    out = np.zeros(arg, dtype=dt)
+    if len(srcs) > 2:
+        m = srcs[2]
+        x, idx = x[m], idx[m]
+    out[idx] = x
+    return out
+
+
+def _cpu_bincount(srcs, arg, dt):
+    w = srcs[1] if len(srcs) > 1 else None
+    return np.bincount(srcs[0], weights=w, minlength=arg)[:arg]
+
+
+barriers.register("sort", cpu=_cpu_sort)
+barriers.register("argsort", cpu=lambda srcs, arg, dt: np_argsort(srcs[0], arg))
+barriers.register("searchsorted", cpu=lambda srcs, arg, dt: np.searchsorted(
+    srcs[0], srcs[1], side=arg, sorter=srcs[2] if len(srcs) > 2 else None))
+barriers.register("sort_gather", cpu=lambda srcs, arg, dt: np.take_along_axis(
+    srcs[0], srcs[1], -1))
+barriers.register("sort_scatter", cpu=_cpu_scatter)
+barriers.register("sort_bincount", cpu=_cpu_bincount)
+
+
+# ------------------------------------------------------------------ kernels and listers
+
+def kernel(kind: str, param):
+    """(key, render) of one kernel of render_sort."""
+    return ("sort_k", kind, param), lambda name: RS.source(kind, param, name)
+
+
+def _rows(shape):
+    n = shape[-1] if shape else 1
+    return L.prod(shape[:-1]), n
+
+
+def _list_sort(node):
+    dt = node.srcs[0].dtype
+    rows, n = _rows(node.shape)
+    if rows * n == 0:
+        return []
+    ks = [kernel("tile", dt)]
+    if n > RS.TILE:
+        ks.append(kernel("merge", dt))
+    return ks
+
+
+def _list_search(node):
+    return [kernel("search", node.srcs[0].dtype)] if L.prod(node.shape) else []
+
+
+def _list_move(kind):
+    def lister(node):
+        return [kernel(kind, node.dtype.itemsize)] if L.prod(node.shape) else []
+    return lister
+
+
+def _list_bincount(node):
+    return [kernel("bincount", None)] if L.prod(node.srcs[0].shape) else []
+
+
+# ------------------------------------------------------------------ launch logic
+
+def _pow2(n: int) -> int:
+    p = 1
+    while p < n:
+        p <<= 1
+    return p
+
+
+def _grid(total: int, block: int) -> int:
+    return max(1, min(-(-total // block), MAX_BLOCKS))
+
+
+def sort_rows(dev, dt, x, out, rows: int, n: int, descending: bool, values: bool) -> None:
+    """Sort `rows` contiguous rows of `n` elements at pointer `x` into `out` (values when
+    `values`, else int64 indices within the row)."""
+    if rows * n == 0:
+        return
+    desc = i32(1 if descending else 0)
+    tile = dev.kernel(*kernel("tile", dt))
+    ov, oi = (out, 0) if values else (0, out)
+    if n <= RS.TILE:
+        P = _pow2(n)
+        nblk = -(-rows // (RS.TILE // P))
+        dev.launch(tile, min(nblk, MAX_BLOCKS), RS.TILE_THREADS,
+                   [x, ov, oi, i64(rows), i64(n), i32(P), desc])
+        return
+    total = rows * n
+    bufs = [(dev.alloc(total * dt.itemsize), dev.alloc(total * 8)) for _ in range(2)]
+    tpr = -(-n // RS.TILE)
+    dev.launch(tile, min(rows * tpr, MAX_BLOCKS), RS.TILE_THREADS,
+               [x, bufs[0][0].ptr, bufs[0][1].ptr, i64(rows), i64(n), i32(RS.TILE), desc])
+    merge = dev.kernel(*kernel("merge", dt))
+    cur, w = 0, RS.TILE
+    while w < n:
+        src, dst = bufs[cur], bufs[1 - cur]
+        if 2 * w >= n:              # the last pass writes the result
+            dv, di = (out, 0) if values else (0, out)
+        else:
+            dv, di = dst[0].ptr, dst[1].ptr
+        dev.launch(merge, _grid(total, RS.THREADS), RS.THREADS,
+                   [src[0].ptr, src[1].ptr, dv, di, i64(rows), i64(n), i64(w), desc])
+        cur, w = 1 - cur, 2 * w
+    dev.release(bufs)
+
+
+def search(dev, dt, a, a_stride, sorter, na, v, out, nv, right: bool) -> None:
+    if nv == 0:
+        return
+    k = dev.kernel(*kernel("search", dt))
+    dev.launch(k, _grid(nv, RS.THREADS), RS.THREADS,
+               [a, i64(a_stride), sorter, i64(na), v, out, i64(nv), i32(1 if right else 0)])
+
+
+def gather(dev, itemsize, x, idx, out, rows, m, xrs, irs) -> None:
+    if rows * m == 0:
+        return
+    k = dev.kernel(*kernel("gather", itemsize))
+    dev.launch(k, _grid(rows * m, RS.THREADS), RS.THREADS,
+               [x, idx, out, i64(rows), i64(m), i64(xrs), i64(irs)])
+
+
+def scatter(dev, itemsize, x, idx, mask, out, n) -> None:
+    if n == 0:
+        return
+    k = dev.kernel(*kernel("scatter", itemsize))
+    dev.launch(k, _grid(n, RS.THREADS), RS.THREADS, [x, idx, mask, out, i64(n)])
+
+
+def bincount(dev, x, w, out, n, nbins) -> None:
+    """Counts (w == 0) or float64 weight sums of int64 bins x into `out` (nbins)."""
+    dev.zero(out, nbins * 8)
+    if n == 0:
+        return
+    k = dev.kernel(*kernel("bincount", None))
+    cnt, wsum = (0, out) if w else (out, 0)
+    dev.launch(k, _grid(n, RS.THREADS), RS.THREADS, [x, w, cnt, wsum, i64(n)])
+
+
+# ------------------------------------------------------------------ CUDA implementations
+
+class CudaDev:
+    """The device interface of the launch logic, over the CUDA backend."""
+
+    def __init__(self, be) -> None:
+        self.be = be
+
+    def kernel(self, key, render):
+        return self.be._misc_kernel(key, render)
+
+    def launch(self, k, grid, block, args) -> None:
+        self.be._go(k, grid, block, args)
+
+    def alloc(self, nbytes):
+        return self.be.pool.alloc(nbytes)
+
+    def release(self, bufs) -> None:
+        pass        # pool buffers are freed in stream order when dropped
+
+    def zero(self, ptr, nbytes) -> None:
+        be = self.be
+        if nbytes:
+            be._check(be._driver.cuMemsetD8Async(ptr, 0, nbytes, be.stream.handle))
+
+
+def _ptr(leaf) -> int:
+    return leaf.buf.ptr + leaf.offset * leaf.dtype.itemsize
+
+
+def _cuda_sort(be, node, buf) -> None:
+    rows, n = _rows(node.shape)
+    if rows * n == 0:
+        return
+    src = be._contig(node.srcs[0])
+    sort_rows(CudaDev(be), src.dtype, _ptr(src), buf.ptr, rows, n, bool(node.arg),
+              node.op == "sort")
+
+
+def _cuda_search(be, node, buf) -> None:
+    nv = L.prod(node.shape)
+    if nv == 0:
+        return
+    a, v = node.srcs[0], be._contig(node.srcs[1])
+    na = a.shape[0]
+    stride = a.strides[0] if na > 1 else 1
+    sorter = _ptr(be._contig(node.srcs[2])) if len(node.srcs) > 2 else 0
+    search(CudaDev(be), a.dtype, _ptr(a), stride, sorter, na, _ptr(v), buf.ptr, nv,
+           node.arg == "right")
+
+
+def _cuda_gather(be, node, buf) -> None:
+    R, m = node.shape
+    x, idx = be._contig(node.srcs[0]), be._contig(node.srcs[1])
+    xrs = 0 if x.shape[0] == 1 else x.shape[1]
+    irs = 0 if idx.shape[0] == 1 else m
+    gather(CudaDev(be), node.dtype.itemsize, _ptr(x), _ptr(idx), buf.ptr, R, m, xrs, irs)
+
+
+def _cuda_scatter(be, node, buf) -> None:
+    x, idx = be._contig(node.srcs[0]), be._contig(node.srcs[1])
+    mask = _ptr(be._contig(node.srcs[2])) if len(node.srcs) > 2 else 0
+    scatter(CudaDev(be), node.dtype.itemsize, _ptr(x), _ptr(idx), mask, buf.ptr,
+            x.shape[0])
+
+
+def _cuda_bincount(be, node, buf) -> None:
+    x = be._contig(node.srcs[0])
+    w = _ptr(be._contig(node.srcs[1])) if len(node.srcs) > 1 else 0
+    bincount(CudaDev(be), _ptr(x), w, buf.ptr, x.shape[0], node.shape[0])
+
+
+barriers.register("sort", cuda=_cuda_sort, kernels=_list_sort)
+barriers.register("argsort", cuda=_cuda_sort, kernels=_list_sort)
+barriers.register("searchsorted", cuda=_cuda_search, kernels=_list_search)
+barriers.register("sort_gather", cuda=_cuda_gather, kernels=_list_move("gather"))
+barriers.register("sort_scatter", cuda=_cuda_scatter, kernels=_list_move("scatter"))
+barriers.register("sort_bincount", cuda=_cuda_bincount, kernels=_list_bincount)

@@ -1,0 +1,270 @@
+"""``Generator`` and ``default_rng``: NumPy's modern random API over the Philox bit
+generator, drawing on the device.
+
+# Note: where NumPy returns a Python/NumPy scalar (``size=None`` with scalar parameters),
+# gnumpy returns a 0-d gnumpy array (no device-to-host sync); ``float(x)``/``int(x)`` work.
+# Note: the numbers differ from NumPy's for the same seed (another bit generator and other
+# transforms); a fixed seed gives the same numbers on every run and on every backend.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _distributions as Dist
+from . import _sampling as S
+from . import _transforms as T
+from ._args import Params, check_out, finish, float_dtype, notfinite, shape_of
+from ._integers import integers as _integers
+from ._philox import Philox
+
+
+def _affine(loc, scale, z):
+    """``loc + scale * z``, leaving out the identity steps of scalar defaults."""
+    if not (type(scale) is float and scale == 1.0):
+        z = scale * z
+    if not (type(loc) is float and loc == 0.0):
+        z = loc + z
+    return z
+
+
+def _shape_out(size, out, dt):
+    shape = shape_of(size)
+    if out is not None:
+        return check_out(out, shape, dt), out.device
+    return (() if shape is None else shape), None
+
+
+class Generator:
+    """Random numbers drawn on the device from a Philox4x32-10 bit generator.
+
+    Create one with ``default_rng(seed)``.  Methods follow ``numpy.random.Generator``.
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> rng = gp.random.default_rng(42)
+    >>> x = rng.normal(size=(2, 3))
+    >>> x.shape, x.dtype
+    ((2, 3), dtype('float64'))
+    """
+
+    def __init__(self, bit_generator):
+        if not isinstance(bit_generator, Philox):
+            if isinstance(bit_generator, np.random.BitGenerator):
+                bit_generator = Philox(bit_generator)
+            else:
+                raise TypeError("Generator takes a gnumpy.random.Philox bit generator, not "
+                                f"{type(bit_generator).__name__}")
+        self._bg = bit_generator
+
+    @property
+    def bit_generator(self):
+        """The ``Philox`` bit generator this generator draws from."""
+        return self._bg
+
+    def __repr__(self) -> str:
+        return "Generator(Philox4x32)"
+
+    def spawn(self, n_children):
+        """`n_children` independent generators (``SeedSequence.spawn`` of this seed).
+
+        Examples
+        --------
+        >>> import gnumpy as gp
+        >>> a, b = gp.random.default_rng(0).spawn(2)
+        """
+        return [Generator(bg) for bg in self._bg.spawn(n_children)]
+
+    # ------------------------------------------------------------------ uniform bits
+    def random(self, size=None, dtype=np.float64, out=None):
+        """Uniform floats in [0, 1).
+
+        Examples
+        --------
+        >>> import gnumpy as gp
+        >>> gp.random.default_rng(0).random(3, dtype=gp.float32).dtype
+        dtype('float32')
+        """
+        dt = float_dtype(dtype, "random")
+        shape, dev = _shape_out(size, out, dt)
+        return finish(T.unit(self._bg.bits(shape, T.bits_dtype(dt), dev), dt), out)
+
+    def bytes(self, length):
+        """`length` random bytes (a host ``bytes`` object, as in NumPy).
+
+        Examples
+        --------
+        >>> import gnumpy as gp
+        >>> len(gp.random.default_rng(0).bytes(5))
+        5
+        """
+        n = int(length)
+        if n < 0:
+            raise ValueError("negative dimensions are not allowed")
+        words = self._bg.bits((-(-n // 4),), np.uint32)
+        return words.get().astype("<u4").tobytes()[:n]
+
+    def integers(self, low, high=None, size=None, dtype=np.int64, endpoint=False):
+        """Uniform integers in [low, high) ([low, high] when `endpoint`).
+
+        Examples
+        --------
+        >>> import gnumpy as gp
+        >>> x = gp.random.default_rng(0).integers(0, 10, size=5)
+        >>> bool((x >= 0).all() and (x < 10).all())
+        True
+        """
+        return _integers(self._bg, low, high, size, dtype, endpoint)
+
+    def uniform(self, low=0.0, high=1.0, size=None):
+        """Uniform floats in [low, high).
+
+        Examples
+        --------
+        >>> import gnumpy as gp
+        >>> gp.random.default_rng(0).uniform(-1, 1, size=4).shape
+        (4,)
+        """
+        p = Params(size, [low, high])
+        p.check(lambda lo, hi: hi - lo < 0, ValueError, "high - low < 0")
+        p.check(lambda lo, hi: notfinite(hi - lo), OverflowError,
+                "high - low range exceeds valid bounds")
+        lo, hi = p.ops
+        u = T.unit(self._bg.bits(p.shape, np.uint64, p.device), np.float64)
+        return _affine(lo, hi - lo, u)
+
+    # ------------------------------------------------------------------ normal
+    def standard_normal(self, size=None, dtype=np.float64, out=None):
+        """Standard normal floats (Box-Muller).
+
+        Examples
+        --------
+        >>> import gnumpy as gp
+        >>> gp.random.default_rng(0).standard_normal((2, 2)).shape
+        (2, 2)
+        """
+        dt = float_dtype(dtype, "standard_normal")
+        shape, dev = _shape_out(size, out, dt)
+        bits = self._bg.bits((2,) + shape, T.bits_dtype(dt), dev)
+        return finish(T.standard_normal(bits, dt), out)
+
+    def normal(self, loc=0.0, scale=1.0, size=None):
+        """Normal floats with mean `loc` and standard deviation `scale`.
+
+        Examples
+        --------
+        >>> import gnumpy as gp
+        >>> gp.random.default_rng(0).normal(10, 2, size=3).shape
+        (3,)
+        """
+        p = Params(size, [loc, scale])
+        p.check(lambda loc, scale: scale < 0, ValueError, "scale < 0")
+        loc, scale = p.ops
+        return _affine(loc, scale, self._std_normal(p))
+
+    def _std_normal(self, p, dt=np.float64):
+        return T.standard_normal(self._bg.bits((2,) + p.shape, T.bits_dtype(dt), p.device), dt)
+
+    def _std_exponential(self, p, dt=np.float64):
+        return T.standard_exponential(self._bg.bits(p.shape, T.bits_dtype(dt), p.device), dt)
+
+    def _unit(self, p, open_low=False):
+        return T.unit(self._bg.bits(p.shape, np.uint64, p.device), np.float64, open_low)
+
+    # ------------------------------------------------------------------ exponential
+    def standard_exponential(self, size=None, dtype=np.float64, method="zig", out=None):
+        """Standard exponential floats (inversion).
+
+        # Note: ``method`` is accepted and ignored: both 'zig' and 'inv' use inversion.
+
+        Examples
+        --------
+        >>> import gnumpy as gp
+        >>> float(gp.random.default_rng(0).standard_exponential(1000).min()) >= 0
+        True
+        """
+        dt = float_dtype(dtype, "standard_exponential")
+        shape, dev = _shape_out(size, out, dt)
+        return finish(T.standard_exponential(self._bg.bits(shape, T.bits_dtype(dt), dev), dt),
+                      out)
+
+    def exponential(self, scale=1.0, size=None):
+        """Exponential floats with mean `scale`.
+
+        Examples
+        --------
+        >>> import gnumpy as gp
+        >>> gp.random.default_rng(0).exponential(2.0, size=3).shape
+        (3,)
+        """
+        p = Params(size, [scale])
+        p.check(lambda s: s < 0, ValueError, "scale < 0")
+        return _affine(0.0, p.ops[0], self._std_exponential(p))
+
+    # ------------------------------------------------------------------ sampling
+    def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
+        """A random sample from `a` (an int n means ``arange(n)``).
+
+        Examples
+        --------
+        >>> import gnumpy as gp
+        >>> gp.random.default_rng(0).choice(10, 3, replace=False).shape
+        (3,)
+        """
+        return S.choice(self, a, size, replace, p, axis, shuffle)
+
+    def permutation(self, x, axis=0):
+        """A randomly permuted copy of `x` (an int n means ``arange(n)``).
+
+        Examples
+        --------
+        >>> import gnumpy as gp
+        >>> sorted(gp.random.default_rng(0).permutation(4).tolist())
+        [0, 1, 2, 3]
+        """
+        return S.permutation(self, x, axis)
+
+    def shuffle(self, x, axis=0):
+        """Shuffle `x` in place along `axis`.
+
+        Examples
+        --------
+        >>> import gnumpy as gp
+        >>> x = gp.arange(5); gp.random.default_rng(0).shuffle(x)
+        """
+        return S.shuffle(self, x, axis)
+
+    def permuted(self, x, axis=None, out=None):
+        """`x` with every slice along `axis` shuffled independently (all elements when
+        `axis` is None).
+
+        Examples
+        --------
+        >>> import gnumpy as gp
+        >>> gp.random.default_rng(0).permuted(gp.arange(6).reshape(2, 3), axis=1).shape
+        (2, 3)
+        """
+        return S.permuted(self, x, axis, out)
+
+
+Dist.install(Generator)
+
+
+def default_rng(seed=None):
+    """A ``Generator`` over Philox4x32-10 seeded from `seed` (None: fresh OS entropy;
+    an int, a sequence of ints, a ``SeedSequence``, a bit generator, or a Generator, which
+    is returned as it is).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> rng = gp.random.default_rng(12345)
+    >>> rng.integers(0, 10, size=3).dtype
+    dtype('int64')
+    """
+    if isinstance(seed, Generator):
+        return seed
+    if isinstance(seed, Philox):
+        return Generator(seed)
+    return Generator(Philox(seed))
+

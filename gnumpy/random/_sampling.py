@@ -1,0 +1,254 @@
+"""Sampling and shuffling: ``choice``, ``permutation``, ``shuffle`` and ``permuted``.
+
+A random permutation of n items is the argsort of n random 64-bit keys drawn on the
+device; reordering an array is a gather (``take``) with those indices.  Weighted sampling
+uses the inverse CDF (``searchsorted`` of uniform draws in the ``cumsum`` of ``p``) with
+replacement, and Efraimidis-Spirakis keys ``log(u) / p`` (the k largest) without.
+
+# Note: two equal 64-bit keys (probability about n**2 / 2**65) keep their index order, so
+# permutations are uniform up to that.  argsort, searchsorted and take come from
+# ``gnumpy/_api/sorting.py`` and ``gnumpy/_api/advanced.py``, imported when first needed.
+"""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+from numpy.exceptions import AxisError
+
+from .._graph import layout as L
+from ._args import shape_of
+
+U64 = np.dtype(np.uint64)
+I64 = np.dtype(np.int64)
+
+
+def _ndarray():
+    from .._array import ndarray
+    return ndarray
+
+
+def _argsort(keys, axis=-1):
+    try:
+        from .._api.sorting import argsort
+    except ImportError:
+        raise NotImplementedError("random permutations need gnumpy's argsort "
+                                  "(gnumpy/_api/sorting.py), which is not available") from None
+    return argsort(keys, axis=axis)
+
+
+def _take(a, idx, axis):
+    try:
+        from .._api.advanced import take
+    except ImportError:
+        raise NotImplementedError("random reordering needs gnumpy's take "
+                                  "(gnumpy/_api/advanced.py), which is not available") from None
+    return take(a, idx, axis=axis, mode="clip")     # in range: no bounds-check sync
+
+
+def perm_indices(gen, n, device=None):
+    """A random permutation of ``range(n)`` (int64 gnumpy array)."""
+    keys = gen.bit_generator.bits((n,), U64, device)
+    return _argsort(keys).astype(I64)
+
+
+def _as_array(x):
+    from .._api.creation import asarray
+    return x if isinstance(x, _ndarray()) else asarray(x)
+
+
+def _is_int_like(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, np.bool_) or \
+        isinstance(x, (bool, np.bool_))
+
+
+def _axis(axis, ndim):
+    from .._api._common import normalize_axis
+    return normalize_axis(axis, ndim)
+
+
+# ------------------------------------------------------------------ permutations
+
+def permutation(gen, x, axis=0):
+    if _is_int_like(x):
+        return perm_indices(gen, max(int(x), 0))
+    arr = _as_array(x)
+    ax = _axis(axis, arr.ndim)
+    return _take(arr, perm_indices(gen, arr.shape[ax], arr.device), ax)
+
+
+def shuffle(gen, x, axis=0):
+    cls = _ndarray()
+    if isinstance(x, cls):
+        if x.ndim == 0:
+            raise TypeError("len() of unsized object")
+        ax = _axis(axis, x.ndim)
+        x._assign_from(_take(x, perm_indices(gen, x.shape[ax], x.device), ax))
+        return None
+    # Note: host sequences (lists, NumPy arrays) are shuffled in place with a permutation
+    # drawn on the device and copied to the host (one sync of n indices)
+    if np.ndim(x) == 0:
+        raise TypeError("len() of unsized object")
+    if isinstance(x, np.ndarray):
+        ax = _axis(axis, x.ndim)
+        idx = perm_indices(gen, x.shape[ax]).get()
+        x[...] = np.take(x, idx, axis=ax)
+        return None
+    if axis != 0:
+        raise AxisError(axis, 1)
+    idx = perm_indices(gen, len(x)).get().tolist()
+    x[:] = [x[i] for i in idx]
+    return None
+
+
+def permuted(gen, x, axis=None, out=None):
+    arr = _as_array(x)
+    if arr.ndim == 0:
+        raise TypeError("len() of unsized object")
+    if out is not None:
+        if not isinstance(out, _ndarray()):
+            raise TypeError(f"out must be a gnumpy array, not {type(out).__name__}")
+        if out.shape != arr.shape:
+            raise ValueError("out must have the same shape as x")
+    if axis is None:
+        flat = arr.reshape(-1)
+        res = _take(flat, perm_indices(gen, flat.size, arr.device), 0).reshape(arr.shape)
+    else:
+        ax = _axis(axis, arr.ndim)
+        from .._api.manipulation import moveaxis
+        xt = moveaxis(arr, ax, -1)
+        n = xt.shape[-1]
+        m = L.prod(xt.shape[:-1])
+        keys = gen.bit_generator.bits((m, n), U64, arr.device)
+        perm = _argsort(keys, axis=-1).astype(I64)
+        from .._api.creation import arange
+        flat_idx = perm + arange(m, dtype=I64, device=arr.device).reshape(m, 1) * n
+        res = _take(xt.reshape(-1), flat_idx.reshape(-1), 0).reshape(xt.shape)
+        res = moveaxis(res, -1, ax)
+    if out is not None:
+        out._assign_from(res)
+        return out
+    return res
+
+
+# ------------------------------------------------------------------ choice
+
+def _population(a, axis):
+    """(array or None, population size, normalized axis)."""
+    cls = _ndarray()
+    if not isinstance(a, cls):
+        if np.ndim(a) == 0 and not isinstance(a, np.ndarray):
+            if not _is_int_like(a):
+                raise ValueError(f"a must be a sequence or an integer, not {type(a)}")
+            return None, int(a), 0
+        a = _as_array(a)
+    if a.ndim == 0:
+        return None, operator.index(a.item()), 0
+    if not -a.ndim <= axis < a.ndim:
+        raise IndexError("tuple index out of range")
+    ax = axis % a.ndim
+    return a, a.shape[ax], ax
+
+
+def _check_p(p, n):
+    cls = _ndarray()
+    if isinstance(p, cls):
+        from .._api.reductions import any as any_, sum as sum_
+        pd = p.astype(np.float64)
+        if pd.ndim != 1:
+            raise ValueError("p must be 1-dimensional")
+        if pd.size != n:
+            raise ValueError("a and p must have same size")
+        if bool(any_(pd != pd)):
+            raise ValueError("Probabilities contain NaN")
+        if bool(any_(pd < 0)):
+            raise ValueError("Probabilities are not non-negative")
+        total = float(sum_(pd))
+        atol = max(np.sqrt(np.finfo(np.float64).eps),
+                   np.sqrt(np.finfo(p.dtype).eps) if p.dtype.kind == "f" else 0)
+        nonzero = None
+    else:
+        ph = np.asarray(p)
+        atol = np.sqrt(np.finfo(np.float64).eps)
+        if ph.dtype.kind == "f":
+            atol = max(atol, np.sqrt(np.finfo(ph.dtype).eps))
+        ph = ph.astype(np.float64)
+        if ph.ndim != 1:
+            raise ValueError("p must be 1-dimensional")
+        if ph.size != n:
+            raise ValueError("a and p must have same size")
+        if np.isnan(ph).any():
+            raise ValueError("Probabilities contain NaN")
+        if (ph < 0).any():
+            raise ValueError("Probabilities are not non-negative")
+        total = float(ph.sum())
+        nonzero = int(np.count_nonzero(ph))
+        from .._api.creation import asarray
+        pd = asarray(ph)
+    if abs(total - 1.0) > atol:
+        raise ValueError("Probabilities do not sum to 1. See Notes section of docstring for "
+                         "more information.")
+    return pd, nonzero
+
+
+def choice(gen, a, size=None, replace=True, p=None, axis=0, shuffle=True):
+    arr, n, ax = _population(a, axis)
+    shape = shape_of(size)
+    draw = () if shape is None else shape
+    k = L.prod(draw)
+    if arr is None and n <= 0 and k != 0:
+        raise ValueError("a must be a positive integer unless no samples are taken")
+    if arr is not None and n == 0 and k != 0:
+        raise ValueError("a cannot be empty unless no samples are taken")
+    dev = arr.device if arr is not None else None
+    if p is not None:
+        pd, nonzero = _check_p(p, n)
+        if dev is not None and pd.device != dev:
+            pd = pd.to_device(dev)
+        dev = pd.device
+    if replace:
+        if p is None:
+            idx = gen.integers(0, max(n, 1), size=draw)
+        else:
+            idx = _inverse_cdf(gen, pd, draw, dev)
+    else:
+        if k > n:
+            raise ValueError("Cannot take a larger sample than population when replace is "
+                             "False")
+        if p is None:
+            idx = perm_indices(gen, n, dev)[:k].reshape(draw)
+        else:
+            if nonzero is None:
+                from .._api.reductions import count_nonzero
+                nonzero = int(count_nonzero(pd))
+            if nonzero < k:
+                raise ValueError("Fewer non-zero entries in p than size")
+            idx = _weighted_without(gen, pd, k, dev).reshape(draw)
+    if arr is None:
+        return idx
+    return _take(arr, idx, ax)
+
+
+def _inverse_cdf(gen, pd, draw, dev):
+    """Indices drawn with probabilities `pd`: ``searchsorted(cdf, u, 'right')``."""
+    from .._api.reductions import cumsum
+    try:
+        from .._api.sorting import searchsorted
+    except ImportError:
+        raise NotImplementedError("choice with p needs gnumpy's searchsorted "
+                                  "(gnumpy/_api/sorting.py), which is not available") from None
+    cdf = cumsum(pd)
+    cdf = cdf / cdf[-1]
+    u = gen.random(draw)
+    if dev is not None and u.device != dev:
+        u = u.to_device(dev)
+    return searchsorted(cdf, u, side="right")
+
+
+def _weighted_without(gen, pd, k, dev):
+    """k distinct indices, successive sampling with weights `pd` (Efraimidis-Spirakis)."""
+    from .._api.elementwise import apply
+    from . import _transforms as T
+    bits = gen.bit_generator.bits(pd.shape, U64, dev)
+    keys = apply("log", T.open_unit(bits, np.float64)) / pd     # larger is first
+    return _argsort(-keys)[:k].astype(I64)

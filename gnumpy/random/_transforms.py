@@ -1,0 +1,129 @@
+"""Transforms from random bits to distributions, as ordinary gnumpy elementwise ops.
+
+The bits come from one ``random_bits`` barrier per draw; everything here is lazy
+elementwise arithmetic on them, so a transform fuses with the next transform and with the
+user's following ops into one kernel (``rng.normal(size=n) * 2 + 1`` runs two kernels:
+the Philox bits, then one fused kernel).
+
+* uniform ``[0, 1)``: the top 53 bits of a uint64 times ``2**-53`` (float64), the top 24
+  bits of a uint32 times ``2**-24`` (float32); ``(0, 1]`` adds one ulp before scaling,
+  ``(0, 1)`` takes one bit less and uses the odd multiples of the ulp;
+* standard normal: Box-Muller (``sqrt(-2 log u1) * cos(2 pi u2)``, one output per pair);
+* standard exponential: ``-log(u)`` with ``u`` in ``(0, 1]`` (inversion);
+* integers in ``[0, r)``: Lemire's multiply-shift, ``floor(X * r / 2**k)`` with ``X``
+  uniform on ``k`` = 64 bits (``r <= 2**32``) or 128 bits (larger or array ranges).
+
+# Note: the integer transform does not reject, so it is biased by at most one part in
+# ``2**64 / r``: below ``2**-32`` relatively for ranges up to ``2**32``, and below ``2**-64``
+# for larger ranges (which use 128 random bits).  NumPy rejects, so it has no bias.
+# Note: the normal tails end where ``u1`` reaches its smallest value: at 8.57 (float64) and
+# 5.77 (float32) standard deviations (NumPy's ziggurat has no such cut-off).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._api.elementwise import apply
+
+M32 = 0xFFFFFFFF
+U64 = np.dtype(np.uint64)
+U32 = np.dtype(np.uint32)
+F64 = np.dtype(np.float64)
+F32 = np.dtype(np.float32)
+
+
+def bits_dtype(dtype) -> np.dtype:
+    """The bit width a float dtype draws: uint64 for float64, uint32 for float32."""
+    return U64 if np.dtype(dtype) == F64 else U32
+
+
+def _part(bits, k):
+    """``bits[k]`` of a (n, *shape) bits array (a fused view, no copy)."""
+    return bits[k]
+
+
+# ------------------------------------------------------------------ floats
+
+def unit(bits, dtype, open_low=False):
+    """Uniform floats of `dtype` in [0, 1) from `bits` (in (0, 1] when `open_low`)."""
+    if np.dtype(dtype) == F64:
+        m = bits >> 11
+        if open_low:
+            m = m + 1
+        return m.astype(F64) * (2.0 ** -53)
+    m = bits >> 8
+    if open_low:
+        m = m + 1
+    return m.astype(F32) * np.float32(2.0 ** -24)
+
+
+def open_unit(bits, dtype):
+    """Uniform floats of `dtype` strictly inside (0, 1): odd multiples of 2**-53 (2**-24)."""
+    if np.dtype(dtype) == F64:
+        return ((bits >> 12) * 2 + 1).astype(F64) * (2.0 ** -53)
+    return ((bits >> 9) * 2 + 1).astype(F32) * np.float32(2.0 ** -24)
+
+
+def standard_normal(bits2, dtype):
+    """Box-Muller on bits of shape (2, *shape)."""
+    u1 = unit(_part(bits2, 0), dtype, open_low=True)
+    u2 = unit(_part(bits2, 1), dtype)
+    r = apply("sqrt", apply("log", u1) * -2.0)
+    return r * apply("cos", u2 * (2 * math.pi))
+
+
+def standard_exponential(bits, dtype):
+    return -apply("log", unit(bits, dtype, open_low=True))
+
+
+# ------------------------------------------------------------------ integers in [0, r)
+
+def _mulhi64(a, b):
+    """High 64 bits of the 128-bit product of uint64 `a` and `b` (arrays or ints)."""
+    al, ah = a & M32, a >> 32
+    bl, bh = b & M32, b >> 32
+    ll, lh, hl, hh = al * bl, al * bh, ah * bl, ah * bh
+    mid = (ll >> 32) + (lh & M32) + (hl & M32)
+    return hh + (lh >> 32) + (hl >> 32) + (mid >> 32)
+
+
+def _mulhi_small(x, r):
+    """``(x * r) >> 64`` for uint64 `x` and ``1 <= r <= 2**32`` (int or uint64 array)."""
+    return ((x >> 32) * r + (((x & M32) * r) >> 32)) >> 32
+
+
+def _mulhi128(xh, xl, r):
+    """``((xh * 2**64 + xl) * r) >> 128`` for uint64 `xh`, `xl` and `r`."""
+    t = _mulhi64(xl, r)
+    s = xh * r + t                       # low 64 bits of xh * r, plus t (wraps)
+    carry = (s < t).astype(U64)
+    return _mulhi64(xh, r) + carry
+
+
+def wide(r) -> bool:
+    """Whether a range `r` (Python int) draws 128 random bits per output (else 64)."""
+    return r > (1 << 32) and r & (r - 1) != 0
+
+
+def below(bits, r):
+    """Integers uniform in [0, r) as uint64, for a Python int ``2 <= r <= 2**64``.
+
+    `bits` is uint64 of the output shape, or of shape (2, *shape) when ``wide(r)``."""
+    if r & (r - 1) == 0:                              # a power of two: exact
+        k = r.bit_length() - 1
+        return bits >> (64 - k) if k < 64 else bits
+    if not wide(r):
+        return _mulhi_small(bits, r)
+    return _mulhi128(_part(bits, 0), _part(bits, 1), r)
+
+
+def below_array(bits, r, small: bool):
+    """Like `below` for a uint64 array of ranges (0 meaning 2**64); `small` when every
+    range is at most 2**32 (then `bits` has the output shape, else (2, *shape))."""
+    if small:
+        return _mulhi_small(bits, r)
+    xh = _part(bits, 0)
+    from .._api.elementwise import where
+    return where(r == 0, xh, _mulhi128(xh, _part(bits, 1), r))
