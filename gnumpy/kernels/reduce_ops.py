@@ -4,9 +4,11 @@ An accumulator has one or more components (complex: re/im; argmax/argmin: value 
 index; var0: count, mean and sum of squared deviations), so partial results of split
 reductions are stored as plain component arrays.
 
-``var0`` is the population variance in one pass: Welford's update per element and Chan's
-pairwise combination of partial (count, mean, M2) triples, so ``var``/``std`` read their
-input once instead of twice (mean, then squared deviations) and stay accurate.
+``var0`` is the population variance in one pass, accumulated in double: per element, sums of
+deviations from a shift (the first value the thread saw) and of their squares, no division;
+partials merge with Chan's pairwise formula.  ``var``/``std`` read their input once instead
+of twice (mean, then squared deviations) and stay accurate (float32 data: double sums).
+The accumulator (n, k, s, q) stands for mean = k + s/n and M2 = q - s*s/n.
 """
 from __future__ import annotations
 
@@ -36,7 +38,8 @@ class Acc:
         self.cplx = cplx and rop not in ("any", "all")
         # components: (C type, name)
         if self.var:
-            self.comps = [(ct, "n"), (ct, "m"), (ct, "q")]
+            self.ctype = "double"
+            self.comps = [("double", "n"), ("double", "k"), ("double", "s"), ("double", "q")]
         elif self.arg:
             self.comps = ([(part, "v.re"), (part, "v.im")] if cplx else [(ct, "v")]) + \
                 [("long long", "i")]
@@ -48,14 +51,14 @@ class Acc:
     def decl(self) -> str:
         """The accumulator struct (one per kernel)."""
         if self.var:
-            return f"struct gn_acc_t {{ {self.ctype} n; {self.ctype} m; {self.ctype} q; }};"
+            return "struct gn_acc_t { double n; double k; double s; double q; };"
         fields = f"{self.ctype} v;" + (" long long i;" if self.arg else "")
         return f"struct gn_acc_t {{ {fields} }};"
 
     def identity(self) -> str:
         rop, dt, ct = self.rop, self.dt, self.ctype
         if self.var:
-            return f"gn_acc_t{{({ct})0, ({ct})0, ({ct})0}}"
+            return "gn_acc_t{0.0, 0.0, 0.0, 0.0}"
         if rop == "sum":
             v = f"{ct}{{0, 0}}" if self.cplx else f"({ct})0"
         elif rop == "prod":
@@ -93,13 +96,18 @@ class Acc:
         """Device functions the combine needs (arg-reductions' total order, Chan's
         combination of variance partials)."""
         if self.var:
-            ct = self.ctype
-            return (f"__device__ __forceinline__ gn_acc_t gn_var_combine(gn_acc_t a, "
-                    f"gn_acc_t b) {{\n"
-                    f"  const {ct} n = a.n + b.n;\n"
-                    f"  const {ct} r = n > ({ct})0 ? b.n / n : ({ct})0;\n"
-                    f"  const {ct} d = b.m - a.m;\n"
-                    f"  return gn_acc_t{{n, a.m + d * r, a.q + b.q + d * d * a.n * r}};\n}}")
+            return ("__device__ __forceinline__ gn_acc_t gn_var_combine(gn_acc_t a, "
+                    "gn_acc_t b) {\n"
+                    "  if (a.n == 0.0) return b;\n"
+                    "  if (b.n == 0.0) return a;\n"
+                    "  const double ma = a.k + a.s / a.n, mb = b.k + b.s / b.n;\n"
+                    "  const double qa = a.q - a.s * (a.s / a.n), qb = b.q - b.s * (b.s / b.n);\n"
+                    "  const double n = a.n + b.n, d = mb - ma, r = b.n / n;\n"
+                    "  return gn_acc_t{n, ma + d * r, 0.0, qa + qb + d * d * a.n * r};\n}\n"
+                    "__device__ __forceinline__ gn_acc_t gn_var_push(gn_acc_t a, double x) {\n"
+                    "  if (a.n == 0.0) a.k = x;\n"
+                    "  const double d = x - a.k;\n"
+                    "  return gn_acc_t{a.n + 1.0, a.k, a.s + d, a.q + d * d};\n}")
         if not self.arg:
             return ""
         ct = self.ctype
@@ -119,8 +127,7 @@ class Acc:
     def lift(self, value: str, index: str) -> str:
         """An accumulator holding one prologue value (at flat reduced index `index`)."""
         if self.var:
-            ct = self.ctype
-            return f"gn_acc_t{{({ct})1, ({ct})({value}), ({ct})0}}"
+            return f"gn_acc_t{{1.0, (double)({value}), 0.0, 0.0}}"
         if self.arg:
             return f"gn_acc_t{{{value}, (long long)({index})}}"
         if self.rop in ("any", "all"):
@@ -128,12 +135,18 @@ class Acc:
         return f"gn_acc_t{{({self.ctype})({value})}}" if not self.cplx else \
             f"gn_acc_t{{{value}}}"
 
+    def push(self, acc: str, value: str, index: str) -> str:
+        """`acc` with one more prologue value (at flat reduced index `index`)."""
+        if self.var:
+            return f"gn_var_push({acc}, (double)({value}))"
+        return self.combine(acc, self.lift(value, index))
+
     def final(self, acc: str, out_dt) -> str:
         """The reduction's result value (compute type of `out_dt`) from accumulator `acc`."""
         if self.arg:
             return f"{acc}.i"
         if self.var:
-            return f"({acc}.q / {acc}.n)"
+            return f"(({acc}.q - {acc}.s * ({acc}.s / {acc}.n)) / {acc}.n)"
         if out_dt == D.float16:
             return f"gn_rh({acc}.v)"
         return f"{acc}.v"

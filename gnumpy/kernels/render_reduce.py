@@ -289,7 +289,7 @@ def source(p: RPlan, name: str) -> str:
     lines_s, names_s = C.body(spec, [acc_e], lambda k: C.load_op(ops[k], f"p{k}",
                                                                  pro_offset(k)),
                               lambda k: iota_val(k, f"b{k} + {pro_red(k)}"), prefix="a")
-    pro_vals = "\n".join(lines_s) + f"\nacc = {acc.combine('acc', acc.lift(names_s[acc_e], 'kk'))};"
+    pro_vals = "\n".join(lines_s) + f"\nacc = {acc.push('acc', names_s[acc_e], 'kk')};"
     # ---- epilogue (at output position m, accumulator fin)
     epi_roots = [e for e, _ in spec.outputs]
 
@@ -432,7 +432,7 @@ def _row_body(p, IDX, kept_block, red_unravel, pro_vals, lines_s, names_s, acc_e
             return f"((long long)(b{k} + (kv * {V} + e){step}) + off{k})"
 
         vl, vn = C.body(p.spec, [acc_e], vload, viota, prefix="v")
-        inner = "\n".join(vl) + f"\nacc = {acc.combine('acc', acc.lift(vn[acc_e], f'kv * {V} + e'))};"
+        inner = "\n".join(vl) + f"\nacc = {acc.push('acc', vn[acc_e], f'kv * {V} + e')};"
         out.append(f"      #pragma unroll 4\n      for ({IDX} kv = {vec_lo} + {lane}; kv < {vec_hi}; "
                    f"kv += {G}) {{")
         out.append(_indent("\n".join(vloads), 8))
@@ -548,7 +548,7 @@ def _col_vec_body(p, IDX, kept_block, red_unravel, acc_e, ops, pro_red, split):
         return ld(ops[k].dtype, f"p{k}", f"(b{k} + {pro_red(k)})")
 
     vl, vn = C.body(p.spec, [acc_e], vload, lambda k: "0", prefix="v")
-    inner = "\n".join(vl) + f"\nacc[e] = {acc.combine('acc[e]', acc.lift(vn[acc_e], 'kk'))};"
+    inner = "\n".join(vl) + f"\nacc[e] = {acc.push('acc[e]', vn[acc_e], 'kk')};"
     out.append("  if (m < M) {")
     out.append(_indent(kept_block, 4))
     out.append(f"    #pragma unroll 4\n    for ({IDX} kk = {lo}; kk < {hi}; ++kk) {{")
