@@ -175,11 +175,12 @@ def test_stack_dtype_casting_and_errors():
         gp.column_stack([ga, gp.zeros((4, 2))])
     with pytest.raises(TypeError):
         gp.vstack(x for x in [ga])
-    with pytest.warns(DeprecationWarning):
-        r = gp.row_stack([ga, ga])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        check(r, np.row_stack([a, a]))
+    if hasattr(np, "row_stack"):      # gone from some NumPy 2.x releases
+        with pytest.warns(DeprecationWarning):
+            r = gp.row_stack([ga, ga])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            check(r, np.row_stack([a, a]))
 
 
 def test_concatenate_keywords():

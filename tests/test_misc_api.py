@@ -441,7 +441,9 @@ def test_geomspace():
              (1, 10, 0, {}), (1, 10, 1, {}), (1, 256, 9, {"dtype": np.int32}),
              (1, 8, 4, {"dtype": np.float32}), (1, 1e6, 7, {})]
     for start, stop, num, kw in cases:
-        check(gp.geomspace(start, stop, num, **kw), np.geomspace(start, stop, num, **kw))
+        # integer results truncate a float power: one ulp on the GPU can move one by 1
+        tol = {"atol": 1, "rtol": 0} if kw.get("dtype") == np.int32 else {}
+        check(gp.geomspace(start, stop, num, **kw), np.geomspace(start, stop, num, **kw), **tol)
     s, e = np.array([1.0, -2.0]), np.array([10.0, -20.0])
     check(gp.geomspace(gp.asarray(s), gp.asarray(e), 4), np.geomspace(s, e, 4))
     check(gp.geomspace(gp.asarray(s), gp.asarray(e), 4, axis=1),
@@ -511,7 +513,11 @@ def test_cross(dtype):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         for x, y in ((a[:, :2], b[:, :2]), (a[:, :2], b), (a, b[:, :2])):
-            check(gp.cross(gp.asarray(x), gp.asarray(y)), np.cross(x, y))
+            try:
+                e = np.cross(x, y)
+            except ValueError:          # NumPy releases that dropped 2-vectors
+                continue
+            check(gp.cross(gp.asarray(x), gp.asarray(y)), e)
     with pytest.warns(DeprecationWarning):
         gp.cross(ga[:, :2], gb[:, :2])
     with pytest.raises(ValueError, match="incompatible dimensions"):
