@@ -22,64 +22,9 @@ import numpy as np
 
 import gnumpy as gp
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
 N = 1 << 28
-
-
-INNER = 5   # calls per timed sample, back to back (each library's launch overhead overlaps
-            # the previous call's kernel, as in a real program)
-
-
-def gp_time(f, reps=15, warm=3):
-    for _ in range(warm):
-        gp.evaluate(f())
-    gp.cuda.synchronize()
-    ts = []
-    for _ in range(reps):
-        e0 = gp.cuda.Event().record()
-        for _ in range(INNER):
-            r = f()
-            gp.evaluate(r)
-        e1 = gp.cuda.Event().record()
-        e1.synchronize()
-        ts.append(e0.elapsed_time(e1) / 1e3 / INNER)
-        del r
-    return statistics.median(ts)
-
-
-def torch_time(f, reps=15, warm=3):
-    import torch
-    for _ in range(warm):
-        f()
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(reps):
-        e0 = torch.cuda.Event(enable_timing=True)
-        e1 = torch.cuda.Event(enable_timing=True)
-        e0.record()
-        for _ in range(INNER):
-            f()
-        e1.record()
-        e1.synchronize()
-        ts.append(e0.elapsed_time(e1) / 1e3 / INNER)
-    return statistics.median(ts)
-
-
-def cupy_time(f, reps=15, warm=3):
-    import cupy as cp
-    for _ in range(warm):
-        f()
-    cp.cuda.Device().synchronize()
-    ts = []
-    for _ in range(reps):
-        e0 = cp.cuda.Event()
-        e1 = cp.cuda.Event()
-        e0.record()
-        for _ in range(INNER):
-            f()
-        e1.record()
-        e1.synchronize()
-        ts.append(cp.cuda.get_elapsed_time(e0, e1) / 1e3 / INNER)
-    return statistics.median(ts)
 
 
 def d2d_copy_bandwidth(nbytes=1 << 31):
@@ -102,49 +47,30 @@ def d2d_copy_bandwidth(nbytes=1 << 31):
     return 2 * nbytes / statistics.median(ts) / 1e9
 
 
+QUICK_CASES = {"saxpy": 12, "expr7": 12, "sum": 4, "sumsq_diff": 8, "row_sum": 4,
+               "col_sum": 4}
+
+
 def cases(n):
+    """{case: (bytes, {library: seconds})} for gnumpy, torch and CuPy (bench/peers.py)."""
+    import peers
     rng = np.random.default_rng(0)
     xh = rng.standard_normal(n, dtype=np.float32)
     yh = rng.standard_normal(n, dtype=np.float32)
-    x, y = gp.asarray(xh), gp.asarray(yh)
-    a = np.float32(2.5)
-    out = {}
-    out["saxpy"] = (12 * n, {"gnumpy": gp_time(lambda: a * x + y)})
-    out["expr7"] = (12 * n, {"gnumpy": gp_time(
-        lambda: gp.sin(x) * gp.cos(y) + x * x - 3 * y + gp.exp(-x))})
-    out["sum"] = (4 * n, {"gnumpy": gp_time(lambda: gp.sum(x))})
-    out["sumsq_diff"] = (8 * n, {"gnumpy": gp_time(lambda: gp.sum((x - y) ** 2))})
     m = int(np.sqrt(n))
-    X = x[: m * m].reshape(m, m)
-    out["sum_axis1"] = (4 * m * m, {"gnumpy": gp_time(lambda: X.sum(axis=1))})
-    out["sum_axis0"] = (4 * m * m, {"gnumpy": gp_time(lambda: X.sum(axis=0))})
-    try:
-        import torch
-        tx, ty = torch.as_tensor(xh, device="cuda"), torch.as_tensor(yh, device="cuda")
-        tX = tx[: m * m].reshape(m, m)
-        out["saxpy"][1]["torch"] = torch_time(lambda: torch.add(ty, tx, alpha=2.5))
-        out["expr7"][1]["torch eager"] = torch_time(
-            lambda: torch.sin(tx) * torch.cos(ty) + tx * tx - 3 * ty + torch.exp(-tx))
-        out["sum"][1]["torch"] = torch_time(lambda: torch.sum(tx))
-        out["sumsq_diff"][1]["torch eager"] = torch_time(lambda: torch.sum((tx - ty) ** 2))
-        out["sum_axis1"][1]["torch"] = torch_time(lambda: tX.sum(dim=1))
-        out["sum_axis0"][1]["torch"] = torch_time(lambda: tX.sum(dim=0))
-        del tx, ty, tX
-    except Exception as e:  # noqa: BLE001
-        print("torch unavailable:", e)
-    try:
-        import cupy as cp
-        cx, cy = cp.asarray(xh), cp.asarray(yh)
-        cX = cx[: m * m].reshape(m, m)
-        k = cp.ElementwiseKernel("float32 a, float32 x, float32 y", "float32 z",
-                                 "z = a * x + y", "gn_bench_saxpy")
-        out["saxpy"][1]["cupy ElementwiseKernel"] = cupy_time(lambda: k(a, cx, cy))
-        out["sum"][1]["cupy"] = cupy_time(lambda: cp.sum(cx))
-        out["sum_axis1"][1]["cupy"] = cupy_time(lambda: cX.sum(axis=1))
-        out["sum_axis0"][1]["cupy"] = cupy_time(lambda: cX.sum(axis=0))
-        del cx, cy, cX
-    except Exception as e:  # noqa: BLE001
-        print("cupy unavailable:", e)
+    Xh = xh[: m * m].reshape(m, m)
+    out = {c: (per * (m * m if c.endswith("_sum") else n), {}) for c, per in QUICK_CASES.items()}
+    for cls in (peers.Gnumpy, peers.Torch, peers.Cupy, peers.CupyFused):
+        try:
+            ad = cls(xh, yh, Xh, np.float32(2.5))
+        except Exception as e:  # noqa: BLE001 - a peer that does not import is skipped
+            print(f"{cls.name} unavailable: {e}")
+            continue
+        for c in QUICK_CASES:
+            f = ad.case(c)
+            if f is not None:
+                out[c][1][cls.name] = ad.time(f)[0]
+        del ad
     return out
 
 
