@@ -89,12 +89,17 @@ def _pending_arrays():
 
 def reads_buffer(node, buf) -> bool:
     """Does the lazy graph of `node` read memory of `buf`?"""
+    return reads_any(node, {id(buf)})
+
+
+def reads_any(node, buf_ids) -> bool:
+    """Does the lazy graph of `node` read memory of a buffer whose id is in `buf_ids`?"""
     seen = set()
     stack = [node]
     while stack:
         n = stack.pop()
         if n.kind == LEAF:
-            if n.buf is buf:
+            if id(n.buf) in buf_ids:
                 return True
             continue
         if id(n) in seen:
@@ -130,21 +135,8 @@ def flush_readers(buf, skip=None) -> None:
 def flush_readers_of(bufs: dict) -> None:
     """Materialize every pending array that reads one of `bufs` ({id: buffer}), before
     they are all overwritten at once (a CUDA graph replay)."""
-    readers = []
-    for arr in _pending_arrays():
-        n = arr._node
-        if n.kind == LEAF:
-            continue
-        stack, seen = [n], set()
-        while stack:
-            m = stack.pop()
-            if m.kind == LEAF:
-                if id(m.buf) in bufs:
-                    readers.append(arr)
-                    break
-            elif id(m) not in seen:
-                seen.add(id(m))
-                stack.extend(m.srcs)
+    readers = [a for a in _pending_arrays()
+               if a._node.kind != LEAF and reads_any(a._node, bufs)]
     if readers:
         materialize([a._node for a in readers])
         for a in readers:
