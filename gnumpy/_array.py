@@ -9,6 +9,7 @@ that expression (laziness is invisible except in speed).
 from __future__ import annotations
 
 import operator
+import weakref
 
 import numpy as np
 
@@ -18,6 +19,10 @@ from ._graph import ir
 from ._graph import layout as L
 from ._graph import realize as R
 from ._graph.ir import LEAF
+
+_pending = R._pending
+_prune_at = R._prune_at
+_ref = weakref.ref
 
 _api = None   # the gnumpy module, bound at import (functions the methods forward to)
 
@@ -52,7 +57,9 @@ class ndarray:
         self._vops = ()
         self._has_views = False
         if node.kind != LEAF:
-            R.track(self)
+            _pending[id(self)] = _ref(self)            # R.track(self), inlined (hot path)
+            if len(_pending) > _prune_at[0]:
+                R._prune()
         return self
 
     # ------------------------------------------------------------------ attributes

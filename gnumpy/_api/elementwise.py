@@ -144,6 +144,10 @@ def apply(name: str, *args, dtype=None):
     The hot path: operands that are gnumpy arrays or Python scalars, with the dtype
     resolution cached per signature; anything unusual takes the general path."""
     if dtype is None:
+        if len(args) == 2:
+            out = apply2(name, args[0], args[1])
+            if out is not None:
+                return out
         cls = _common._ndarray or _cls()
         sig = [name]
         for a in args:
@@ -167,6 +171,60 @@ def apply(name: str, *args, dtype=None):
                 _FAST[tuple(sig)] = _fast_entry(name, args)
                 return out
     return _apply_general(name, args, dtype)
+
+
+def apply2(name: str, a, b):
+    """The operator hot path, ``a <op> b`` with two same-shape arrays or an array and a
+    Python float/int: one cache lookup and one node.  None when the case is not that
+    simple or not cached yet (``apply`` then takes its general paths)."""
+    cls = _common._ndarray or _cls()
+    if type(a) is cls:
+        na = a._node
+        tb = type(b)
+        if tb is cls:
+            nb = b._node
+            r = _FAST.get((name, na.dtype, nb.dtype))
+            if r is None or na.shape != nb.shape or na.device is not nb.device:
+                return None
+            loop = r[0]
+            if na.dtype != loop:
+                na = ir.cast(na, loop)
+            if nb.dtype != loop:
+                nb = ir.cast(nb, loop)
+            return cls._from_node(ir.ew(name, r[1], (na, nb)))
+        if tb is not float and tb is not int:
+            return None
+        r = _FAST.get((name, na.dtype, tb))
+        if r is None:
+            return None
+        node = _scalar_ew(name, r, na, b, tb, False)
+    elif type(b) is cls:
+        ta = type(a)
+        if ta is not float and ta is not int:
+            return None
+        nb = b._node
+        r = _FAST.get((name, ta, nb.dtype))
+        if r is None:
+            return None
+        node = _scalar_ew(name, r, nb, a, ta, True)
+    else:
+        return None
+    return None if node is None else cls._from_node(node)
+
+
+def _scalar_ew(name, r, n, v, t, scalar_first):
+    """The node of `name` on array node `n` and Python scalar `v` (type `t`)."""
+    loop, odt, bounds = r
+    if t is int:
+        if bounds is None:
+            if loop.kind == "b":
+                return None
+        elif not bounds[0] <= v <= bounds[1] or (name == "power" and v < 0):
+            return None                  # range checks and special cases: general path
+    if n.dtype != loop:
+        n = ir.cast(n, loop)
+    sn = ir.Node(ir.SCALAR, "scalar", loop, n.shape, (), ir.scalar_value(v, loop), n.device)
+    return ir.ew(name, odt, (sn, n) if scalar_first else (n, sn))
 
 
 def _fast_entry(name, args):
