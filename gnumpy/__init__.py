@@ -15,7 +15,7 @@ from ._array import ndarray
 from ._config import config
 from ._device import Device
 from ._graph import realize as _realize
-from ._graph.ir import VIEW as _VIEW
+from ._graph.ir import LEAF as _LEAF, VIEW as _VIEW
 from ._graph.realize import stats
 from ._ops import public_names as _public_names
 from ._api import _common
@@ -130,6 +130,11 @@ def evaluate(*arrays) -> None:
     >>> x = gp.arange(5.0); y = x * 2; z = y.sum()
     >>> gp.evaluate(y, z)
     """
+    if len(arrays) == 1 and type(arrays[0]) is ndarray and arrays[0]._base is None:
+        n = arrays[0]._node
+        if n.kind != _LEAF:
+            _realize.materialize_one(n)
+        return
     nodes, views = [], []
     for a in arrays:
         if not isinstance(a, ndarray):

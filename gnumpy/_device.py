@@ -18,7 +18,7 @@ class Device:
     Device('cuda:1')
     """
 
-    __slots__ = ("kind", "id", "_hash")
+    __slots__ = ("kind", "id", "_hash", "_be")
 
     def __init__(self, kind="cpu", id=None):
         if isinstance(kind, Device):
@@ -31,6 +31,7 @@ class Device:
         self.kind = kind
         self.id = 0 if id is None else int(id)
         self._hash = hash((self.kind, self.id))
+        self._be = None           # its backend, once created (see backend())
 
     def __eq__(self, other):
         if isinstance(other, str):
@@ -89,6 +90,9 @@ def as_device(device) -> Device:
 
 def backend(device: Device):
     """The backend object of `device` (created on first use)."""
+    b = device._be
+    if b is not None:
+        return b
     b = _backends.get(device)
     if b is None:
         if device.kind == "cpu":
@@ -98,6 +102,7 @@ def backend(device: Device):
             from .backends.cuda import CudaBackend
             b = CudaBackend(device)
         _backends[device] = b
+    device._be = b
     return b
 
 

@@ -23,69 +23,80 @@ from ..kernels.launch import COUNTERS, PARTIALS, Ptr, Scalar
 from ..kernels.types import PARAM_NP
 
 
+_LAYOUTS: dict = {}         # a leaf's layout tuple -> small int (never reused)
+
+
+def _layout_id(n) -> int:
+    """The interned id of LEAF `n`'s layout (dtype, shape, strides, offset, 16-byte
+    alignment), cached on the node: signatures then hash small ints, not nested tuples."""
+    t = (n.dtype, n.shape, n.strides, n.offset, (n.buf.ptr + n.offset * n.dtype.itemsize) & 15)
+    i = _LAYOUTS.get(t)
+    if i is None:
+        if len(_LAYOUTS) >= 1 << 16:
+            _LAYOUTS.clear()          # ids stay unique: the next one continues the count
+        i = _LAYOUTS[t] = _next_id[0]
+        _next_id[0] += 1
+    n.sig = i
+    return i
+
+
+_next_id = [0]
+
+
 def _walk(root):
-    """(signature, leaves, scalars, ok) of the expression under `root`: one iterative
-    post-order DFS (no closure or recursion per call: this runs on every replayed call)."""
+    """(signature, leaves, scalars, ok) of the expression under `root`.
+
+    The signature is a flat pre-order encoding of the graph (each node's kind code and
+    fields, then its sources; a node met again is a back-reference to its visit number)
+    holding only small ints, interned strings, dtypes and shape tuples, so hashing and
+    comparing it is cheap.  It runs on every replayed call: one iterative pass, no
+    recursion or closures."""
     sig = []
-    ids = {}
+    seen = {}
     bufs = {}
     leaves = []
     scalars = []
-    ok = True
     stack = [root]
     pop = stack.pop
     push = stack.append
     while stack:
         n = pop()
         nid = id(n)
-        if nid in ids:
+        i = seen.get(nid)
+        if i is not None:
+            sig += (8, i)
             continue
+        seen[nid] = len(seen)
         k = n.kind
         if k == EW:
             srcs = n.srcs
-            kids = []
-            missing = False
-            for s in srcs:
-                i = ids.get(id(s))
-                if i is None:
-                    if not missing:
-                        push(n)
-                        missing = True
-                    push(s)
-                kids.append(i)
-            if missing:
-                continue
-            item = (3, n.op, n.dtype, n.arg, tuple(kids))
+            sig += (3, n.op, n.dtype, n.arg, len(srcs))
+            if len(srcs) == 2:
+                push(srcs[1])
+                push(srcs[0])
+            else:
+                stack.extend(reversed(srcs))
         elif k == LEAF:
-            buf = n.buf
-            b = bufs.get(id(buf))
+            b = bufs.get(id(n.buf))
             if b is None:
-                b = bufs[id(buf)] = len(bufs)
+                b = bufs[id(n.buf)] = len(bufs)
             leaves.append(n)
             ls = n.sig
-            if ls is None:
-                ls = n.sig = (0, n.dtype, n.shape, n.strides, n.offset,
-                              (buf.ptr + n.offset * n.dtype.itemsize) & 15)
-            item = (ls, b)
+            sig += (0, _layout_id(n) if ls is None else ls, b)
         elif k == SCALAR:
             scalars.append(n)
-            item = (1, n.dtype, n.shape)
-        elif k == VIEW or k == REDUCE:
-            s = n.srcs[0]
-            i = ids.get(id(s))
-            if i is None:
-                push(n)
-                push(s)
-                continue
-            item = (4, n.op, n.arg, n.shape, i) if k == VIEW else (5, n.dtype, n.arg, i)
+            sig += (1, n.dtype, n.shape)
+        elif k == VIEW:
+            sig += (4, n.op, n.arg, n.shape)
+            push(n.srcs[0])
+        elif k == REDUCE:
+            sig += (5, n.dtype, n.arg)
+            push(n.srcs[0])
         elif k == IOTA:
-            item = (2, n.shape, n.strides, n.offset)
+            sig += (2, n.shape, n.strides, n.offset)
         else:
-            ok = False
-            item = (9,)
-        ids[nid] = len(sig)
-        sig.append(item)
-    return tuple(sig), leaves, scalars, ok
+            return None, leaves, scalars, False
+    return tuple(sig), leaves, scalars, True
 
 
 class Replay:
@@ -97,16 +108,20 @@ class FastPath:
     def __init__(self, backend) -> None:
         self.be = backend
         self.cache = {}
+        self.generation = config._generation
 
     def __call__(self, root) -> bool:
         """Run `root` (a lazy node) as one replayed kernel; False to take the general path."""
         sig, leaves, scalars, ok = _walk(root)
         if not ok:
             return False
-        rp = self.cache.get((sig, config._codegen))
+        if self.generation != config._generation:   # options changed: plans may differ
+            self.cache.clear()
+            self.generation = config._generation
+        rp = self.cache.get(sig)
         if rp is None:
             rp = self._build(root, leaves, scalars)     # runs it when it can
-            self.cache[(sig, config._codegen)] = rp
+            self.cache[sig] = rp
             return rp is not False
         if rp is False:
             return False
@@ -243,10 +258,12 @@ def _slot_type(entry, value=None) -> np.dtype:
     return np.dtype(np.int64)       # Python ints: cuda.core packs them as 64-bit
 
 
-def compile_packed(tmpl, launch_raw):
-    """A launcher for `tmpl`: writes the per-call parameters into a pre-packed block and
-    calls ``launch_raw(params_address)``.  Returns (launch, block) (the block keeps the
-    memory alive)."""
+def compile_packed(tmpl, launch_raw=None, direct=None):
+    """A launcher for `tmpl`: writes the per-call parameters into a pre-packed block, then
+    either calls ``launch_raw(params_address)`` or, with `direct` = (cuLaunchKernel as a
+    ctypes function, function handle, grid (3), block (3), backend), calls the driver
+    itself with the current stream (``backend.stream_c``).  Returns (launch, keep) (keep
+    holds the memory the launcher points into)."""
     n = len(tmpl)
     block = np.zeros(max(n, 1), np.uint64)
     views = {name: block.view(dt) for dt, (name, _) in _VIEW.items()}
@@ -272,9 +289,25 @@ def compile_packed(tmpl, launch_raw):
             lines.append(f"{name}[{j}] = P")
         else:
             lines.append(f"{name}[{j}] = T")
-    lines.append(f"GO({int(addrs.ctypes.data)})")
-    src = "def launch(L, S, O, P, T):\n    " + "\n    ".join(lines) + "\n"
     ns = dict(views)
-    ns["GO"] = launch_raw
+    keep = (block, addrs)
+    if direct is None:
+        lines.append(f"GO({int(addrs.ctypes.data)})")
+        ns["GO"] = launch_raw
+    else:
+        import ctypes
+        cu, func, grid, blk, be = direct
+        ns.update(CU=cu, FUNC=ctypes.c_void_p(func), ADDR=ctypes.c_void_p(int(addrs.ctypes.data)),
+                  BE=be, FAIL=_launch_failed)
+        dims = ", ".join(str(int(d)) for d in tuple(grid) + tuple(blk))
+        lines.append(f"r = CU(FUNC, {dims}, 0, BE.stream_c, ADDR, None)")
+        lines.append("if r:\n        FAIL(r)")
+        keep = keep + (ns["FUNC"], ns["ADDR"])
+    src = "def launch(L, S, O, P, T):\n    " + "\n    ".join(lines) + "\n"
     exec(src, ns)       # noqa: S102 - generated from our own template, no user text
-    return ns["launch"], (block, addrs)
+    return ns["launch"], keep
+
+
+def _launch_failed(code: int):
+    from cuda.bindings import driver
+    raise RuntimeError(f"cuLaunchKernel failed: {driver.CUresult(code)!r}")

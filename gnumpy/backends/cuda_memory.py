@@ -88,7 +88,7 @@ class MemoryPool:
         if nbytes > _SMALL:
             return self._alloc(nbytes)
         nbytes = (nbytes + 255) & ~255                   # size classes of 256 bytes
-        key = (self.backend.stream, nbytes)
+        key = (self.backend.cur_stream, nbytes)
         free = self._free.get(key)
         if free is None:
             free = self._free[key] = []
