@@ -3,7 +3,8 @@
     GNUMPY_DEVICE=cuda python3 bench/tiny.py [--profile]
 
 Prints the median of 5 rounds of 2,000 back-to-back ``evaluate(a*x + y)`` calls, for the
-pre-packed ``cuLaunchKernel`` replay (the default) and for cuda.core's ``launch`` (the
+pre-packed ``cuLaunchKernel`` replay through ctypes (the default) and through
+cuda.bindings and for cuda.core's ``launch`` (the
 previous path), plus a breakdown: building the two lazy nodes alone, and the call with the
 launch itself skipped.  ``--profile`` adds a cProfile listing.
 """
@@ -49,6 +50,12 @@ def main():
                 results["evaluate with the launch skipped"] = per_call(
                     lambda: gp.evaluate(a * x + y))
                 rp.launch = real
+        from gnumpy import config
+        with config.override(launch_path="bindings"):
+            be.fast.cache.clear()
+            results["pre-packed, cuLaunchKernel through cuda.bindings"] = per_call(
+                lambda: gp.evaluate(a * x + y))
+        be.fast.cache.clear()
         saved = be.packed_launcher
         be.packed_launcher = None
         be.fast.cache.clear()

@@ -64,6 +64,9 @@ _OPTIONS = [
     Option("grid_waves", "GNUMPY_GRID_WAVES", 1, int, False,
            "Elementwise grid = multiprocessors x resident blocks x this (0: one block per "
            "chunk of work, no grid-stride loop)."),
+    Option("launch_path", "GNUMPY_LAUNCH_PATH", "ctypes", str, False,
+           "How replayed single-kernel calls reach cuLaunchKernel: 'ctypes' (libcuda "
+           "directly, the fastest) or 'bindings' (cuda.bindings)."),
     Option("vector_loads", "GNUMPY_VECTOR_LOADS", True, _bool, True,
            "Use 16-byte vector loads and stores on contiguous, aligned data."),
 ]

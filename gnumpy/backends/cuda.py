@@ -7,6 +7,8 @@ their own kernels.
 """
 from __future__ import annotations
 
+import ctypes
+
 import numpy as np
 
 from .. import _dtypes as D
@@ -19,6 +21,22 @@ from ..kernels.compile import KERNEL_NAME
 from . import barriers
 from .base import Backend
 from .cuda_memory import MemoryPool
+
+
+_LIBCUDA = []
+
+
+def _libcuda_launch():
+    """libcuda's ``cuLaunchKernel`` as a ctypes function (the GIL held: the call is
+    short and never re-enters Python), or None where libcuda does not load that way."""
+    if not _LIBCUDA:
+        try:
+            f = ctypes.PyDLL("libcuda.so.1").cuLaunchKernel
+            f.restype = ctypes.c_int
+        except (OSError, AttributeError):
+            f = None
+        _LIBCUDA.append(f)
+    return _LIBCUDA[0]
 
 
 class CudaBackend(Backend):
@@ -41,7 +59,7 @@ class CudaBackend(Backend):
         self.cdev.set_current()
         self.default_stream = self.cdev.create_stream()
         self._stream_stack = []
-        self.stream_handle = self.default_stream.handle    # of the current stream
+        self._set_stream(self.default_stream)
         props = self.cdev.properties
         self.sm_count = props.multiprocessor_count
         self.max_threads_sm = props.max_threads_per_multiprocessor
@@ -61,11 +79,17 @@ class CudaBackend(Backend):
 
     def push_stream(self, s) -> None:
         self._stream_stack.append(s)
-        self.stream_handle = s.handle
+        self._set_stream(s)
 
     def pop_stream(self) -> None:
         self._stream_stack.pop()
-        self.stream_handle = self.stream.handle
+        self._set_stream(self.stream)
+
+    def _set_stream(self, s) -> None:
+        """The current stream, and its handle as cuda.bindings and as ctypes take it."""
+        self.cur_stream = s
+        self.stream_handle = s.handle
+        self.stream_c = ctypes.c_void_p(int(s.handle))
 
     def synchronize(self) -> None:
         self.stream.sync()
@@ -86,21 +110,28 @@ class CudaBackend(Backend):
 
     def packed_launcher(self, kernel, grid, block, tmpl):
         """A replay launcher over a pre-packed parameter block (``cuda_fast``), launching
-        with ``cuLaunchKernel`` on the current stream."""
+        with ``cuLaunchKernel`` on the current stream: called through ctypes (about half
+        a microsecond of Python per call) when libcuda loads that way, else through
+        cuda.bindings."""
         from .cuda_fast import compile_packed
         d = self._driver
-        func = d.CUfunction(int(kernel.handle))
         gx, gy, gz = (tuple(grid) + (1, 1))[:3] if isinstance(grid, tuple) else (grid, 1, 1)
         bx, by, bz = (tuple(block) + (1, 1))[:3] if isinstance(block, tuple) else (block, 1, 1)
-        cu = d.cuLaunchKernel
-        ok = d.CUresult.CUDA_SUCCESS
-        be = self
+        cu = _libcuda_launch() if config.launch_path == "ctypes" else None
+        if cu is not None:
+            launch, keep = compile_packed(tmpl, direct=(cu, int(kernel.handle), (gx, gy, gz),
+                                                        (bx, by, bz), self))
+        else:
+            func = d.CUfunction(int(kernel.handle))
+            launch_kernel = d.cuLaunchKernel
+            ok = d.CUresult.CUDA_SUCCESS
+            be = self
 
-        def go(params):
-            r = cu(func, gx, gy, gz, bx, by, bz, 0, be.stream_handle, params, 0)
-            if r[0] is not ok:
-                raise RuntimeError(f"cuLaunchKernel failed: {r[0]}")
-        launch, keep = compile_packed(tmpl, go)
+            def go(params):
+                r = launch_kernel(func, gx, gy, gz, bx, by, bz, 0, be.stream_handle, params, 0)
+                if r[0] is not ok:
+                    raise RuntimeError(f"cuLaunchKernel failed: {r[0]}")
+            launch, keep = compile_packed(tmpl, go)
         launch.keep = keep          # the parameter block lives as long as the launcher
         return launch
 
