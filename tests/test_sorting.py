@@ -370,10 +370,6 @@ def test_unique_array_api_family():
         gp.unique(gp.asarray([3, 1, 3]), axis=1)
 
 
-@pytest.mark.xfail(gp.asarray(0).device.kind == "cuda", strict=False,
-                   reason="known bug on the CUDA backend (H200 run): unique(axis=1) of a "
-                          "(6, 3) float32 array holding NaN and -0.0 merged two distinct "
-                          "columns; passes on the CPU backend")
 def test_unique_axis():
     rng = np.random.default_rng(5)
     for shape, axis in [((6, 3), 0), ((6, 3), 1), ((4, 2, 3), -2), ((0, 3), 0)]:
