@@ -36,6 +36,27 @@ def test_replay_sees_inplace_input_changes():
 
 
 @cuda_only
+def test_capture_takes_arrays_reusing_dead_arrays_ids():
+    # lazy arrays that died before the capture leave tracking entries behind; arrays made
+    # in the block often get their ids (CPython reuses the memory) and must still be
+    # materialized into the graph
+    xh = np.arange(64, dtype=np.float32)
+    x = gp.asarray(xh)
+    gp.evaluate(*[x * float(k) + 1 for k in range(8)])     # compile outside the capture
+    for _ in range(3):
+        junk = [x * float(k) for k in range(64)]
+        del junk
+        g = gp.cuda.Graph()
+        with g:
+            ys = [x * float(k) + 1 for k in range(8)]
+        x[...] = gp.asarray(xh + 1)
+        g.replay()
+        for k, y in enumerate(ys):
+            np.testing.assert_array_equal(y.get(), (xh + 1) * np.float32(k) + 1)
+        x[...] = gp.asarray(xh)
+
+
+@cuda_only
 def test_loop_of_materializations():
     xh = np.linspace(-1, 1, 1000, dtype=np.float32)
     x0 = gp.asarray(xh)

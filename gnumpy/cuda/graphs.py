@@ -59,7 +59,9 @@ class Graph:
             raise RuntimeError("a CUDA graph capture is already in progress on this device")
         if self._exec is not None:
             raise RuntimeError("this Graph has been captured already; make a new one")
-        self._before = set(R._pending)
+        # what is pending now, by tracking entry: a dead array's id can be reused by an
+        # array made in the block, which then has a new entry under the same key
+        self._before = dict(R._pending)
         gb = be.stream.create_graph_builder()
         gb.begin_building("relaxed")
         self._builder = gb
@@ -71,7 +73,8 @@ class Graph:
         err = None
         if exc_type is None:
             try:                    # arrays computed in the block go into the graph
-                new = [r() for k, r in list(R._pending.items()) if k not in self._before]
+                before = self._before
+                new = [r() for k, r in list(R._pending.items()) if before.get(k) is not r]
                 new = [a for a in new if a is not None]
                 R.materialize([a._node for a in new])
                 for a in new:
@@ -80,6 +83,7 @@ class Graph:
             except Exception as e:  # noqa: BLE001 - raised below, with the capture closed
                 err = e
         be.pool.capture = None
+        self._before = None
         try:
             gb.end_building()
             if exc_type is None and err is None:
