@@ -175,7 +175,7 @@ def apply(name: str, *args, dtype=None):
 
 def apply2(name: str, a, b):
     """The operator hot path, ``a <op> b`` with two same-shape arrays or an array and a
-    Python float/int: one cache lookup and one node.  None when the case is not that
+    Python float/int or NumPy scalar: one cache lookup and one node.  None when the case is not that
     simple or not cached yet (``apply`` then takes its general paths)."""
     cls = _common._ndarray or _cls()
     if type(a) is cls:
@@ -192,18 +192,26 @@ def apply2(name: str, a, b):
             if nb.dtype != loop:
                 nb = ir.cast(nb, loop)
             return cls._from_node(ir.ew(name, r[1], (na, nb)))
-        if tb is not float and tb is not int:
+        if tb is float or tb is int:
+            r = _FAST.get((name, na.dtype, tb))
+        elif isinstance(b, np.generic):
+            tb = np.generic
+            r = _FAST.get((name, na.dtype, ("np", b.dtype)))
+        else:
             return None
-        r = _FAST.get((name, na.dtype, tb))
         if r is None:
             return None
         node = _scalar_ew(name, r, na, b, tb, False)
     elif type(b) is cls:
         ta = type(a)
-        if ta is not float and ta is not int:
-            return None
         nb = b._node
-        r = _FAST.get((name, ta, nb.dtype))
+        if ta is float or ta is int:
+            r = _FAST.get((name, ta, nb.dtype))
+        elif isinstance(a, np.generic):
+            ta = np.generic
+            r = _FAST.get((name, ("np", a.dtype), nb.dtype))
+        else:
+            return None
         if r is None:
             return None
         node = _scalar_ew(name, r, nb, a, ta, True)
@@ -213,7 +221,8 @@ def apply2(name: str, a, b):
 
 
 def _scalar_ew(name, r, n, v, t, scalar_first):
-    """The node of `name` on array node `n` and Python scalar `v` (type `t`)."""
+    """The node of `name` on array node `n` and scalar `v`: a Python float or int (weak)
+    or, with `t` np.generic, a NumPy scalar (strong, its dtype already in the loop)."""
     loop, odt, bounds = r
     if t is int:
         if bounds is None:
@@ -221,6 +230,9 @@ def _scalar_ew(name, r, n, v, t, scalar_first):
                 return None
         elif not bounds[0] <= v <= bounds[1] or (name == "power" and v < 0):
             return None                  # range checks and special cases: general path
+    elif t is np.generic and name == "power" and loop.kind in "iu" and \
+            v.dtype.kind in "iu" and v < 0:
+        return None
     if n.dtype != loop:
         n = ir.cast(n, loop)
     sn = ir.Node(ir.SCALAR, "scalar", loop, n.shape, (), ir.scalar_value(v, loop), n.device)
