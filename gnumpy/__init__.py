@@ -181,3 +181,4 @@ from . import random  # noqa: E402
 from . import _array as _array_mod  # noqa: E402
 
 _array_mod._api = __import__(__name__)
+_array_mod._apply2 = _elementwise.apply2

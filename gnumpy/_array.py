@@ -25,6 +25,7 @@ _prune_at = R._prune_at
 _ref = weakref.ref
 
 _api = None   # the gnumpy module, bound at import (functions the methods forward to)
+_apply2 = None  # gnumpy._api.elementwise.apply2, bound at import (the operators' hot path)
 
 
 class ndarray:
@@ -566,7 +567,13 @@ def _host_view(a: ndarray) -> np.ndarray:
 
 
 def _binary(name, reflected=False):
+    fast = name != "power" or reflected     # x ** e has NumPy's operator fast paths
+
     def op(self, other):
+        if fast:                    # the hot path: arrays and scalars, signature cached
+            r = _apply2(name, other, self) if reflected else _apply2(name, self, other)
+            if r is not None:
+                return r
         if other is None and name in ("equal", "not_equal"):
             return _api.full(self.shape, name == "not_equal", device=self.device)
         if not _operand_ok(other):
