@@ -17,6 +17,7 @@ export GNUMPY_CACHE_DIR=${GNUMPY_CACHE_DIR:-$PWD/.gnc}
 # split over two device calls; the kernel cache in .gnc/ (git-ignored) is kept when the
 # second call finds the machine still warm.
 export GNUMPY_TEST_EXAMPLES=${GNUMPY_TEST_EXAMPLES:-4}
+export GNUMPY_TEST_TIMING="$OUT/timing"   # per-test seconds and NVRTC seconds, streamed
 JOBS=$(python3 -c "import xdist" 2>/dev/null && echo "-n ${NJOBS:-16}" || echo "")
 TEST_TIMEOUT=${TEST_TIMEOUT:-480}
 # TESTS_FILE: more test ids, one per line (ids with spaces survive)
@@ -37,6 +38,7 @@ cat "$OUT/env.txt"
 grep -oE "(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) tests/[a-z_]+\.py" "$OUT/tests.log" |
     awk '{print $1}' | sort | uniq -c
 grep -E "^(FAILED|ERROR) " "$OUT/tests.log" | cut -c1-160 | head -40
+python3 bench/suite_timing.py "$OUT/timing" | head -32
 tail -n 2 "$OUT/tests.log"
 tail -n 3 "$OUT/saxpy.log" "$OUT/bench.log" 2>/dev/null
 cat "$OUT/tiny.log"

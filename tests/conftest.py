@@ -41,3 +41,25 @@ def _reset_stats():
 def pytest_report_header(config):
     import gnumpy
     return f"gnumpy device under test: {gnumpy.asarray(0).device}"
+
+
+# ------------------------------------------------------------------ where suite time goes
+# GNUMPY_TEST_TIMING=<path prefix>: every worker appends one line per test as it finishes
+# (seconds, NVRTC compile seconds, kernels compiled, node id) to <prefix>.<worker>, so a run
+# cut short by a time limit still shows where its time went (bench/gpu_suite.sh sets it).
+_TIMING = os.environ.get("GNUMPY_TEST_TIMING")
+
+
+if _TIMING:
+    import time
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(item, nextitem):
+        from gnumpy.kernels import cache
+        c = cache.counters
+        t0, s0, m0 = time.perf_counter(), c.compile_seconds, c.misses
+        yield
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        with open(f"{_TIMING}.{worker}", "a") as f:
+            f.write(f"{time.perf_counter() - t0:.3f}\t{c.compile_seconds - s0:.3f}\t"
+                    f"{c.misses - m0}\t{item.nodeid}\n")
