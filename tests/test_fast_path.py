@@ -159,3 +159,43 @@ def test_signature_tells_shared_from_distinct_subexpressions(fake):
     got = be.launches[0][3]
     assert sorted(float(v) for v in got if isinstance(v, np.floating)) == [1.5, 2.5]
     assert len(got) == len(expected)
+
+
+class _Kernel:
+    handle = 0x5EED
+
+
+def test_ctypes_launch_passes_the_parameter_block(fake, monkeypatch):
+    """The ctypes launch (config.launch_path 'ctypes') calls cuLaunchKernel with the
+    function handle, grid, block, the current stream and the pre-packed parameter block;
+    a ctypes callback with cuLaunchKernel's signature stands in for libcuda."""
+    from gnumpy.backends import cuda as cuda_mod
+    dev, be = fake
+    seen = []
+    proto = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, *[ctypes.c_uint] * 7,
+                             ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+
+    def fake_launch(func, gx, gy, gz, bx, by, bz, shmem, stream, params, extra):
+        addrs = (ctypes.c_uint64 * 4).from_address(params)
+        ptrs = [int(np.frombuffer((ctypes.c_char * 8).from_address(a), np.uint64)[0])
+                for a in addrs[:3]]
+        scale = float(np.frombuffer((ctypes.c_char * 4).from_address(addrs[3]),
+                                    np.float32)[0])
+        seen.append((func, (gx, gy, gz), (bx, by, bz), shmem, stream, ptrs, scale, extra))
+        return 0
+    cfn = proto(fake_launch)
+    monkeypatch.setattr(cuda_mod, "_libcuda_launch", lambda: cfn)
+    be.kernels = build.KernelCache("90", lambda cubin: _Kernel())
+    be.stream_c = ctypes.c_void_p(0xABC)
+    monkeypatch.setattr(FakeCuda, "packed_launcher", CudaBackend.packed_launcher)
+    x = gp.asarray(np.arange(4096, dtype=np.float32), device=dev)
+    y = gp.asarray(np.ones(4096, dtype=np.float32), device=dev)
+    for k in range(3):
+        e = np.float32(k + 0.5) * x + y
+        gp.evaluate(e)
+        func, grid, block, shmem, stream, ptrs, scale, extra = seen[-1]
+        assert func == _Kernel.handle and stream == 0xABC and shmem == 0 and extra is None
+        assert ptrs == [x._node.buf.ptr, y._node.buf.ptr, e._node.buf.ptr]
+        assert scale == k + 0.5
+        assert grid[1:] == (1, 1) and block[1:] == (1, 1) and grid[0] > 0 and block[0] > 0
+    assert len(seen) == 3

@@ -114,7 +114,6 @@ class CudaBackend(Backend):
         a microsecond of Python per call) when libcuda loads that way, else through
         cuda.bindings."""
         from .cuda_fast import compile_packed
-        d = self._driver
         gx, gy, gz = (tuple(grid) + (1, 1))[:3] if isinstance(grid, tuple) else (grid, 1, 1)
         bx, by, bz = (tuple(block) + (1, 1))[:3] if isinstance(block, tuple) else (block, 1, 1)
         cu = _libcuda_launch() if config.launch_path == "ctypes" else None
@@ -122,6 +121,7 @@ class CudaBackend(Backend):
             launch, keep = compile_packed(tmpl, direct=(cu, int(kernel.handle), (gx, gy, gz),
                                                         (bx, by, bz), self))
         else:
+            d = self._driver
             func = d.CUfunction(int(kernel.handle))
             launch_kernel = d.cuLaunchKernel
             ok = d.CUresult.CUDA_SUCCESS
