@@ -3,7 +3,10 @@ elementwise unroll / grid waves / block size for SAXPY and the 7-op expression, 
 for sum and the row/column reductions of a 16384 x 16384 matrix, with torch's numbers in
 the same run for reference.  One line per configuration.
 
-    GNUMPY_DEVICE=cuda python3 bench/sweep.py
+    GNUMPY_DEVICE=cuda python3 bench/sweep.py [--tiles]
+
+``--tiles`` compares only the two vector-loop layouts (``config.ew_tiles``) at a few
+block/unroll/waves settings.
 """
 import os
 import sys
@@ -38,6 +41,15 @@ def bw(case, per):
     return per * n / s / 1e9
 
 
+if "--tiles" in sys.argv:         # the vector-loop layout alone (config.ew_tiles)
+    for tiles in (False, True):
+        for block, unroll, waves in ((512, 4, 1), (512, 4, 0), (256, 4, 1), (512, 8, 1),
+                                     (256, 2, 0)):
+            gp.config.set(ew_tiles=tiles, ew_unroll=unroll, grid_waves=waves,
+                          block_size=block)
+            print(f"tiles={tiles} block={block} unroll={unroll} waves={waves}: saxpy "
+                  f"{bw('saxpy', 12):.0f} GB/s, expr7 {bw('expr7', 12):.0f}", flush=True)
+    sys.exit(0)
 for block in (128, 256, 512):
     for unroll in (1, 2, 4, 8):
         for waves in (1, 2, 4, 0):

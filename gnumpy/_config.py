@@ -61,6 +61,10 @@ _OPTIONS = [
            "Threads per block of elementwise and reduction kernels."),
     Option("ew_unroll", "GNUMPY_EW_UNROLL", 4, int, True,
            "16-byte vectors each thread loads per operand and loop iteration (elementwise)."),
+    Option("ew_tiles", "GNUMPY_EW_TILES", False, _bool, True,
+           "Vectorized elementwise loops: each block takes block_size x ew_unroll contiguous "
+           "vectors per step (tiles) instead of ew_unroll vectors a grid-stride apart "
+           "(experimental: a candidate for SAXPY's gap to torch.add, not yet measured)."),
     Option("grid_waves", "GNUMPY_GRID_WAVES", 1, int, False,
            "Elementwise grid = multiprocessors x resident blocks x this (0: one block per "
            "chunk of work, no grid-stride loop)."),

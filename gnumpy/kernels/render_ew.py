@@ -163,7 +163,9 @@ def source(p: Plan, name: str) -> str:
     src.append(f"  const {IDX} step = ({IDX})gridDim.x * {B};")
     start = f"({IDX})blockIdx.x * {B} + threadIdx.x"
     if p.vec > 1:
-        src.append(_vector_loop(p, spec, ops, roots, IDX, start))
+        tiles = config.ew_tiles
+        vstart = f"({IDX})blockIdx.x * {B * p.unroll} + threadIdx.x" if tiles else start
+        src.append(_vector_loop(p, spec, ops, roots, IDX, vstart, B if tiles else None))
         start = f"nv * {p.vec} + {start}"
     src.append(f"  for ({IDX} i = {start}; i < n; i += step) {{\n      {scalar_body}\n  }}")
     src.append("}")
@@ -197,10 +199,15 @@ def _unravel_helpers(ops):
     return out
 
 
-def _vector_loop(p, spec, ops, roots, IDX, start):
+def _vector_loop(p, spec, ops, roots, IDX, start, tile=None):
     """Contiguous aligned data: each thread loads U 16-byte vectors per operand first
-    (U = config.ew_unroll, independent loads in flight), then computes and stores them."""
+    (U = config.ew_unroll, independent loads in flight), then computes and stores them.
+
+    The U vectors of a thread are a grid-stride apart, or with `tile` (the block size,
+    config.ew_tiles) a block apart: each block then covers U x block contiguous vectors per
+    step (the step, grid x block x U vectors, is the same)."""
     V, U = p.vec, p.unroll
+    ustep = "step" if tile is None else str(tile)
     loads = []
     for k, (o, cls) in enumerate(zip(ops, p.classes)):
         if o.kind == "in" and _used(spec, k, o, roots) and cls[0] == "1":
@@ -236,10 +243,10 @@ def _vector_loop(p, spec, ops, roots, IDX, start):
             f"  for ({IDX} vb = {start}; vb < nv; vb += step * {U}) {{\n"
             + decl +
             f"      #pragma unroll\n      for (int u = 0; u < {U}; ++u) {{\n"
-            f"        const {IDX} vi = vb + u * step;\n        if (vi < nv) {{\n"
+            f"        const {IDX} vi = vb + u * {ustep};\n        if (vi < nv) {{\n"
             + load_body + "        }\n      }\n"
             f"      #pragma unroll\n      for (int u = 0; u < {U}; ++u) {{\n"
-            f"        const {IDX} vi = vb + u * step;\n        if (vi < nv) {{\n"
+            f"        const {IDX} vi = vb + u * {ustep};\n        if (vi < nv) {{\n"
             + decl_outs +
             f"          #pragma unroll\n          for (int e = 0; e < {V}; ++e) {{\n"
             f"            {inner}\n          }}\n"
