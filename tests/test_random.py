@@ -336,6 +336,10 @@ CALLS = [
     ("lognormal", (), {}), ("rayleigh", (), {}), ("standard_cauchy", (), {}),
     ("pareto", (3.0,), {}), ("power", (2.0,), {}), ("weibull", (1.5,), {}),
     ("triangular", (0.0, 1.0, 3.0), {}), ("geometric", (0.3,), {}), ("wald", (1.0, 2.0), {}),
+    ("standard_gamma", (0.5,), {}), ("standard_gamma", (2.0,), {"dtype": np.float32}),
+    ("gamma", (2.0, 3.0), {}), ("chisquare", (3.0,), {}), ("beta", (0.5, 2.0), {}),
+    ("f", (3.0, 7.0), {}), ("standard_t", (5.0,), {}), ("poisson", (3.0,), {}),
+    ("poisson", (30.0,), {}), ("negative_binomial", (3, 0.4), {}),
 ]
 
 
@@ -518,6 +522,84 @@ def test_other_distributions_statistics():
     assert (rng.weibull(np.array([0.0, 1.0]), size=(5, 2)).get()[:, 0] == 0).all()
 
 
+def _moments(x):
+    h = x.get().astype(np.float64)
+    return h.mean(), h.var()
+
+
+@pytest.mark.parametrize("k", [0.05, 0.5, 1.0, 3.5, 40.0])
+def test_gamma_family_statistics(k):
+    # mean and variance within ~5 standard errors (N draws; the 4th moments bound them)
+    rng = gp.random.default_rng(17)
+    m, v = _moments(rng.standard_gamma(k, N))
+    assert abs(m - k) < 5 * math.sqrt(k / N) and abs(v - k) < 5 * math.sqrt((6 * k + 2 * k * k) / N)
+    m, v = _moments(rng.gamma(k, 2.0, N))
+    assert abs(m - 2 * k) < 10 * math.sqrt(k / N) and abs(v / (4 * k) - 1) < 0.1
+    a, b = k, 2.0
+    m, v = _moments(rng.beta(a, b, N))
+    assert abs(m - a / (a + b)) < 0.01 and abs(v - a * b / ((a + b) ** 2 * (a + b + 1))) < 0.01
+
+
+def test_chisquare_f_t_statistics():
+    rng = gp.random.default_rng(18)
+    m, v = _moments(rng.chisquare(3.0, N))
+    assert abs(m - 3) < 0.05 and abs(v - 6) < 0.3
+    m, v = _moments(rng.f(5.0, 12.0, N))
+    assert abs(m - 12 / 10) < 0.03
+    m, v = _moments(rng.standard_t(6.0, N))
+    assert abs(m) < 0.03 and abs(v - 6 / 4) < 0.1
+    small = rng.beta(0.01, 0.02, N).get()     # log-space ratio: no 0 / 0
+    assert np.isfinite(small).all() and small.min() >= 0 and small.max() <= 1
+
+
+@pytest.mark.parametrize("lam", [0.0, 0.3, 4.0, 9.9, 10.0, 55.0, 1e7])
+def test_poisson_statistics(lam):
+    rng = gp.random.default_rng(19)
+    x = rng.poisson(lam, N)
+    assert x.dtype == np.int64
+    h = x.get()
+    assert h.min() >= 0
+    if lam == 0:
+        assert (h == 0).all()
+        return
+    se = math.sqrt(lam / N)
+    assert abs(h.mean() - lam) < 5 * se
+    assert abs(h.var() / lam - 1) < 5 * math.sqrt(2 / N) + 1 / lam / 10
+    if lam < 60:                  # the whole law: P(X = j) against the pmf
+        j = np.arange(int(lam + 6 * math.sqrt(lam)) + 2)
+        pmf = np.exp(-lam + j * math.log(lam) - np.array([math.lgamma(t + 1) for t in j]))
+        freq = np.bincount(h, minlength=len(j))[:len(j)] / N
+        assert np.all(np.abs(freq - pmf) < 5 * np.sqrt(pmf / N) + 2e-4)
+
+
+def test_rejection_array_parameters_and_edges():
+    rng = gp.random.default_rng(20)
+    lam = np.array([0.0, 2.0, 9.5, 10.0, 200.0])
+    for lp in (lam, gp.asarray(lam)):
+        x = rng.poisson(lp, size=(20000, 5)).get()
+        assert (x[:, 0] == 0).all()
+        assert np.all(np.abs(x[:, 1:].mean(axis=0) - lam[1:]) < 5 * np.sqrt(lam[1:] / 20000))
+    k = np.array([np.nan, 0.0, 0.5, np.inf, 4.0])
+    g = rng.standard_gamma(k, size=(20000, 5)).get()
+    assert np.isnan(g[:, 0]).all() and (g[:, 1] == 0).all() and np.isinf(g[:, 3]).all()
+    assert np.all(np.abs(g[:, [2, 4]].mean(axis=0) - [0.5, 4.0]) < [0.03, 0.1])
+    assert np.isnan(rng.standard_gamma(np.nan, 3).get()).all()
+    assert (rng.standard_gamma(0.0, 3).get() == 0).all()
+    nb = rng.negative_binomial(np.array([1.0, 5.0]), np.array([[0.5], [1.0]]),
+                               size=(3000, 2, 2)).get()
+    assert (nb[:, 1, :] == 0).all()
+    assert np.all(np.abs(nb[:, 0, :].mean(axis=0) - [1.0, 5.0]) < [0.15, 0.35])
+    out = gp.empty((4, 3))
+    r = rng.standard_gamma(2.0, out=out)
+    assert r is out and (out.get() > 0).all()
+    f32 = rng.standard_gamma(2.0, size=1000, dtype=np.float32)
+    assert f32.dtype == np.float32 and float(f32.mean()) > 1.5
+    for name, args in (("standard_gamma", (1.0,)), ("poisson", (3.0,)), ("beta", (1.0, 2.0)),
+                       ("negative_binomial", (2, 0.5))):
+        e = getattr(gp.random, name)(*args, size=7)
+        assert e.shape == (7,)
+
+
 def test_integer_and_float_zero_dim_and_empty():
     rng = gp.random.default_rng(16)
     for r in (rng.random(), rng.integers(5), rng.normal(), rng.standard_normal(),
@@ -566,6 +648,13 @@ ERRORS = [
                                                                    {}),
     ("geometric", (0,), {}), ("geometric", (1.5,), {}), ("geometric", (np.nan,), {}),
     ("wald", (0, 1), {}), ("wald", (1, 0), {}),
+    ("standard_gamma", (-1,), {}), ("standard_gamma", (1.0,), {"dtype": np.int32}),
+    ("gamma", (-1, 1), {}), ("gamma", (1, -1), {}), ("chisquare", (0,), {}),
+    ("beta", (0, 1), {}), ("beta", (1, -2), {}), ("f", (0, 1), {}), ("f", (1, 0), {}),
+    ("standard_t", (0,), {}), ("poisson", (-1,), {}), ("poisson", (np.nan,), {}),
+    ("poisson", (1e19,), {}), ("poisson", ([1.0, -1.0],), {}), ("poisson", ([np.nan],), {}),
+    ("negative_binomial", (0, 0.5), {}), ("negative_binomial", (np.nan, 0.5), {}),
+    ("negative_binomial", (1, 0), {}), ("negative_binomial", (1, 1.5), {}),
     ("choice", (0, 3), {}), ("choice", (-1, 3), {}), ("choice", ([], 3), {}),
     ("choice", (5, 6), {"replace": False}), ("choice", (5.0, 2), {}),
     ("choice", (5, 3), {"p": [0.1, 0.2, 0.3, 0.4]}),
@@ -615,8 +704,7 @@ def test_gnumpy_array_parameters_are_checked():
         rng.uniform(gp.asarray([0.0]), np.inf)
 
 
-@pytest.mark.parametrize("name", ["gamma", "beta", "binomial", "poisson", "chisquare",
-                                  "standard_t", "multivariate_normal"])
+@pytest.mark.parametrize("name", ["binomial", "vonmises", "zipf", "multivariate_normal"])
 def test_not_implemented(name):
     with pytest.raises(NotImplementedError):
         getattr(gp.random.default_rng(0), name)(1.0)

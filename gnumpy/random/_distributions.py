@@ -1,8 +1,8 @@
 """The further distributions of ``Generator``: those with closed-form transforms of
 uniform, normal or exponential draws (Gumbel, Laplace, logistic, lognormal, Rayleigh,
 Cauchy, Pareto, power, Weibull, triangular, geometric, Wald), with NumPy's parameter
-checks and broadcasting; and the ones that need rejection sampling, which raise
-NotImplementedError.
+checks and broadcasting; the gamma family and Poisson (``_rejection``); and the rest,
+which raise NotImplementedError.
 
 ``install(Generator)`` adds them as methods, so the class module stays small.
 """
@@ -229,11 +229,10 @@ def wald(self, mean, scale, size=None):
 _READY = (gumbel, laplace, logistic, lognormal, rayleigh, standard_cauchy, pareto, power,
           weibull, triangular, geometric, wald)
 
-# distributions that need rejection sampling or linear algebra: not implemented yet
-_MISSING = ("beta", "binomial", "chisquare", "dirichlet", "f", "gamma", "hypergeometric",
-            "logseries", "multinomial", "multivariate_hypergeometric", "multivariate_normal",
-            "negative_binomial", "noncentral_chisquare", "noncentral_f", "poisson",
-            "standard_gamma", "standard_t", "vonmises", "zipf")
+# distributions that need other rejection methods or linear algebra: not implemented yet
+_MISSING = ("binomial", "dirichlet", "hypergeometric", "logseries", "multinomial",
+            "multivariate_hypergeometric", "multivariate_normal", "noncentral_chisquare",
+            "noncentral_f", "vonmises", "zipf")
 
 
 def _missing(name):
@@ -247,7 +246,8 @@ def _missing(name):
 
 def install(cls) -> None:
     """Add the distributions of this module to the Generator class `cls`."""
-    for f in _READY:
+    from ._rejection import READY
+    for f in _READY + READY:
         setattr(cls, f.__name__, f)
     for name in _MISSING:
         setattr(cls, name, _missing(name))
