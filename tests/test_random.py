@@ -340,6 +340,9 @@ CALLS = [
     ("gamma", (2.0, 3.0), {}), ("chisquare", (3.0,), {}), ("beta", (0.5, 2.0), {}),
     ("f", (3.0, 7.0), {}), ("standard_t", (5.0,), {}), ("poisson", (3.0,), {}),
     ("poisson", (30.0,), {}), ("negative_binomial", (3, 0.4), {}),
+    ("binomial", (10, 0.3), {}), ("binomial", (500, 0.7), {}), ("logseries", (0.6,), {}),
+    ("noncentral_chisquare", (3.0, 2.0), {}), ("noncentral_f", (3.0, 7.0, 1.5), {}),
+    ("vonmises", (0.5, 4.0), {}),
 ]
 
 
@@ -572,6 +575,57 @@ def test_poisson_statistics(lam):
         assert np.all(np.abs(freq - pmf) < 5 * np.sqrt(pmf / N) + 2e-4)
 
 
+@pytest.mark.parametrize("n,p", [(0, 0.5), (12, 0.0), (12, 1.0), (10, 0.3), (40, 0.25),
+                                 (500, 0.7), (3 * 10 ** 9, 0.4)])
+def test_binomial_statistics(n, p):
+    h = gp.random.default_rng(21).binomial(n, p, N).get()
+    assert h.dtype == np.int64 and h.min() >= 0 and h.max() <= n
+    mean, var = n * p, n * p * (1 - p)
+    if var == 0:
+        assert (h == mean).all()
+        return
+    assert abs(h.mean() - mean) < 5 * math.sqrt(var / N)
+    assert abs(h.var() / var - 1) < 0.03
+    if n <= 500:                  # the whole law against the pmf
+        j = np.arange(n + 1)
+        lp = np.array([math.lgamma(n + 1) - math.lgamma(t + 1) - math.lgamma(n - t + 1)
+                       for t in j]) + j * math.log(p) + (n - j) * math.log1p(-p)
+        pmf = np.exp(lp)
+        freq = np.bincount(h, minlength=n + 1) / N
+        assert np.all(np.abs(freq - pmf) < 5 * np.sqrt(pmf / N) + 2e-4)
+
+
+def test_logseries_dirichlet_noncentral_vonmises_statistics():
+    rng = gp.random.default_rng(22)
+    for p in (0.2, 0.9):
+        h = rng.logseries(p, N).get()
+        j = np.arange(1, 12)
+        pmf = -p ** j / (j * math.log1p(-p))
+        freq = np.bincount(h, minlength=13)[1:12] / N
+        assert h.min() >= 1 and np.all(np.abs(freq - pmf) < 5 * np.sqrt(pmf / N) + 2e-4)
+    d = rng.dirichlet([0.5, 1.0, 3.0], N).get()
+    assert d.shape == (N, 3) and np.allclose(d.sum(axis=1), 1)
+    assert np.all(np.abs(d.mean(axis=0) - np.array([0.5, 1.0, 3.0]) / 4.5) < 0.005)
+    tiny = rng.dirichlet([0.01, 0.02, 0.0], 100).get()
+    assert np.isfinite(tiny).all() and np.allclose(tiny.sum(axis=1), 1) and (tiny[:, 2] == 0).all()
+    m, v = _moments(rng.noncentral_chisquare(3.0, 2.0, N))
+    assert abs(m - 5) < 0.06 and abs(v / (2 * (3 + 4)) - 1) < 0.05
+    m, v = _moments(rng.noncentral_chisquare(0.5, 1.5, N))
+    assert abs(m - 2) < 0.04 and abs(v / (2 * (0.5 + 3)) - 1) < 0.05
+    m, _ = _moments(rng.noncentral_f(3.0, 12.0, 1.5, N))
+    assert abs(m - 12 * 4.5 / (3 * 10)) < 0.03
+    for mu, k, r in ((0.5, 4.0, 0.8635226110245504), (-3.0, 0.5, 0.24249961258080202)):
+        x = rng.vonmises(mu, k, N).get()
+        assert x.min() >= -np.pi and x.max() <= np.pi
+        assert abs(np.cos(x - mu).mean() - r) < 0.01 and abs(np.sin(x - mu).mean()) < 0.01
+    assert (np.abs(rng.vonmises(1.0, 1e7, 100).get() - 1.0) < 0.01).all()
+    u = rng.vonmises(0.0, 0.0, N).get()
+    assert abs(u.mean()) < 0.03 and abs(u.var() - np.pi ** 2 / 3) < 0.05
+    assert np.isnan(rng.vonmises(np.nan, 1.0, 3).get()).all()
+    assert np.isnan(rng.noncentral_chisquare(1.0, np.nan, 3).get()).all()
+    assert np.isnan(rng.dirichlet([np.nan, 1.0], 2).get()).all()
+
+
 def test_rejection_array_parameters_and_edges():
     rng = gp.random.default_rng(20)
     lam = np.array([0.0, 2.0, 9.5, 10.0, 200.0])
@@ -655,6 +709,13 @@ ERRORS = [
     ("poisson", (1e19,), {}), ("poisson", ([1.0, -1.0],), {}), ("poisson", ([np.nan],), {}),
     ("negative_binomial", (0, 0.5), {}), ("negative_binomial", (np.nan, 0.5), {}),
     ("negative_binomial", (1, 0), {}), ("negative_binomial", (1, 1.5), {}),
+    ("binomial", (-1, 0.5), {}), ("binomial", (1, -0.1), {}), ("binomial", (1, np.nan), {}),
+    ("binomial", (1, [0.5, np.nan]), {}), ("binomial", ([1, -1], 0.5), {}),
+    ("logseries", (1.0,), {}), ("logseries", (-0.1,), {}), ("logseries", ([0.5, 1.0],), {}),
+    ("dirichlet", ([-1.0, 1.0],), {}), ("dirichlet", ([[1.0, 1.0]],), {}),
+    ("noncentral_chisquare", (0, 1), {}), ("noncentral_chisquare", (1, -1), {}),
+    ("noncentral_f", (0, 1, 1), {}), ("noncentral_f", (1, 0, 1), {}),
+    ("noncentral_f", (1, 1, -1), {}), ("vonmises", (0, -1), {}),
     ("choice", (0, 3), {}), ("choice", (-1, 3), {}), ("choice", ([], 3), {}),
     ("choice", (5, 6), {"replace": False}), ("choice", (5.0, 2), {}),
     ("choice", (5, 3), {"p": [0.1, 0.2, 0.3, 0.4]}),
@@ -704,7 +765,7 @@ def test_gnumpy_array_parameters_are_checked():
         rng.uniform(gp.asarray([0.0]), np.inf)
 
 
-@pytest.mark.parametrize("name", ["binomial", "vonmises", "zipf", "multivariate_normal"])
+@pytest.mark.parametrize("name", ["hypergeometric", "zipf", "multivariate_normal"])
 def test_not_implemented(name):
     with pytest.raises(NotImplementedError):
         getattr(gp.random.default_rng(0), name)(1.0)

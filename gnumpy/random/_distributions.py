@@ -1,8 +1,9 @@
 """The further distributions of ``Generator``: those with closed-form transforms of
 uniform, normal or exponential draws (Gumbel, Laplace, logistic, lognormal, Rayleigh,
 Cauchy, Pareto, power, Weibull, triangular, geometric, Wald), with NumPy's parameter
-checks and broadcasting; the gamma family and Poisson (``_rejection``); and the rest,
-which raise NotImplementedError.
+checks and broadcasting; the gamma family and Poisson (``_rejection``), binomial and
+logseries (``_discrete``), Dirichlet, noncentral chi-square and F and von Mises
+(``_continuous``); and the rest, which raise NotImplementedError.
 
 ``install(Generator)`` adds them as methods, so the class module stays small.
 """
@@ -230,9 +231,8 @@ _READY = (gumbel, laplace, logistic, lognormal, rayleigh, standard_cauchy, paret
           weibull, triangular, geometric, wald)
 
 # distributions that need other rejection methods or linear algebra: not implemented yet
-_MISSING = ("binomial", "dirichlet", "hypergeometric", "logseries", "multinomial",
-            "multivariate_hypergeometric", "multivariate_normal", "noncentral_chisquare",
-            "noncentral_f", "vonmises", "zipf")
+_MISSING = ("hypergeometric", "multinomial", "multivariate_hypergeometric",
+            "multivariate_normal", "zipf")
 
 
 def _missing(name):
@@ -246,8 +246,8 @@ def _missing(name):
 
 def install(cls) -> None:
     """Add the distributions of this module to the Generator class `cls`."""
-    from ._rejection import READY
-    for f in _READY + READY:
+    from . import _continuous, _discrete, _rejection
+    for f in _READY + _rejection.READY + _discrete.READY + _continuous.READY:
         setattr(cls, f.__name__, f)
     for name in _MISSING:
         setattr(cls, name, _missing(name))
