@@ -342,7 +342,7 @@ CALLS = [
     ("poisson", (30.0,), {}), ("negative_binomial", (3, 0.4), {}),
     ("binomial", (10, 0.3), {}), ("binomial", (500, 0.7), {}), ("logseries", (0.6,), {}),
     ("noncentral_chisquare", (3.0, 2.0), {}), ("noncentral_f", (3.0, 7.0, 1.5), {}),
-    ("vonmises", (0.5, 4.0), {}),
+    ("vonmises", (0.5, 4.0), {}), ("zipf", (2.0,), {}),
 ]
 
 
@@ -626,6 +626,30 @@ def test_logseries_dirichlet_noncentral_vonmises_statistics():
     assert np.isnan(rng.dirichlet([np.nan, 1.0], 2).get()).all()
 
 
+def test_multinomial_and_zipf():
+    rng = gp.random.default_rng(23)
+    nrng = np.random.default_rng(0)
+    for args, kw in (((20, [0.2, 0.3, 0.5]), {}), (([3, 50], [0.5, 0.25, 0.25]), {}),
+                     ((10, [[0.5, 0.5], [0.1, 0.9]]), {"size": (4, 2)}),
+                     ((10, [0.2, 0.3, 0.6]), {"size": 5}), ((7, [1.0]), {"size": (0,)})):
+        r = rng.multinomial(*args, **kw)
+        e = nrng.multinomial(*args, **kw)
+        assert r.shape == e.shape and r.dtype == e.dtype
+        n = np.broadcast_to(np.asarray(args[0]), r.shape[:-1])
+        assert (r.get().sum(axis=-1) == n).all() and r.get().min(initial=0) >= 0
+    x = rng.multinomial(20, [0.2, 0.3, 0.5], size=N).get()
+    assert np.all(np.abs(x.mean(axis=0) - [4, 6, 10]) < 0.05)
+    assert abs(np.cov(x.T)[0, 1] + 20 * 0.2 * 0.3) < 0.05
+    assert (rng.multinomial(10, [0.2, 0.3, 0.6], size=100).get()[:, 2] >= 0).all()
+    for a in (1.5, 4.0):
+        z = rng.zipf(a, N).get()
+        j = np.arange(1, 8)
+        zeta = sum(k ** -a for k in range(1, 200000)) + 200000 ** (1 - a) / (a - 1)
+        pmf = j ** -a / zeta
+        freq = np.bincount(z[z < 8], minlength=8)[1:8] / N
+        assert z.min() >= 1 and np.all(np.abs(freq - pmf) < 5 * np.sqrt(pmf / N) + 2e-4)
+
+
 def test_rejection_array_parameters_and_edges():
     rng = gp.random.default_rng(20)
     lam = np.array([0.0, 2.0, 9.5, 10.0, 200.0])
@@ -716,6 +740,10 @@ ERRORS = [
     ("noncentral_chisquare", (0, 1), {}), ("noncentral_chisquare", (1, -1), {}),
     ("noncentral_f", (0, 1, 1), {}), ("noncentral_f", (1, 0, 1), {}),
     ("noncentral_f", (1, 1, -1), {}), ("vonmises", (0, -1), {}),
+    ("zipf", (1.0,), {}), ("zipf", (np.nan,), {}), ("zipf", ([2.0, 1.0],), {}),
+    ("multinomial", (10, [0.2, 0.9, 0.6]), {}), ("multinomial", (10, [-0.1, 0.5, 0.6]), {}),
+    ("multinomial", (-1, [0.5, 0.5]), {}), ("multinomial", (10, [0.5, np.nan]), {}),
+    ("multinomial", (10, 0.5), {}), ("multinomial", (10, []), {}),
     ("choice", (0, 3), {}), ("choice", (-1, 3), {}), ("choice", ([], 3), {}),
     ("choice", (5, 6), {"replace": False}), ("choice", (5.0, 2), {}),
     ("choice", (5, 3), {"p": [0.1, 0.2, 0.3, 0.4]}),
@@ -765,7 +793,7 @@ def test_gnumpy_array_parameters_are_checked():
         rng.uniform(gp.asarray([0.0]), np.inf)
 
 
-@pytest.mark.parametrize("name", ["hypergeometric", "zipf", "multivariate_normal"])
+@pytest.mark.parametrize("name", ["hypergeometric", "multivariate_normal"])
 def test_not_implemented(name):
     with pytest.raises(NotImplementedError):
         getattr(gp.random.default_rng(0), name)(1.0)

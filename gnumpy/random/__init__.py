@@ -5,9 +5,9 @@
 machinery.  Bits come from Philox4x32-10, a counter-based generator (one barrier kernel
 per draw, ``gnumpy/backends/random_ops.py``); the transforms to floats, normals and
 integers are ordinary elementwise ops that fuse with the code that uses the numbers.
-The gamma family, Poisson, binomial, logseries and von Mises draw by rejection or search
-in rounds (``_rejection``: one device sync per round); hypergeometric, zipf, multinomial
-and the multivariate distributions raise NotImplementedError.
+The gamma family, Poisson, binomial, logseries, Zipf and von Mises draw by rejection or
+search in rounds (``_rejection``: one device sync per round); hypergeometric and the
+multivariate distributions raise NotImplementedError.
 
 # Note: the streams differ from NumPy's for the same seed (another bit generator and other
 # transforms, see ``_transforms``); a fixed seed gives the same numbers on every run and on

@@ -1,5 +1,5 @@
-"""Binomial and logarithmic-series draws of ``Generator``, in rounds on the device like
-``_rejection`` (whose helpers they use), with NumPy's parameter checks.
+"""Binomial, multinomial, logarithmic-series and Zipf draws of ``Generator``, in rounds on
+the device like ``_rejection`` (whose helpers they use), with NumPy's parameter checks.
 
 Binomial: p is folded to min(p, 1 - p); sequential search (inversion) when n min(p, 1-p)
 is below 10, Hoermann's BTRS (transformed rejection with squeeze) above.  Logseries:
@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from .._api.elementwise import apply, where
-from ._args import Params, isnan
+from ._args import Params, isnan, shape_of
 from ._rejection import _full, _log_factorial, _open, _rounds, _unit
 
 
@@ -85,6 +85,13 @@ def binomial(self, n, p, size=None):
     q.check(lambda n, p: (p < 0) | (p > 1) | isnan(p), ValueError,
             "p < 0, p > 1 or p is NaN" if scalar else "p < 0, p > 1 or p contains NaNs")
     n, pv = q.ops
+    return _binomial(self, q, n, pv).astype(np.int64)
+
+
+def _binomial(gen, q, n, pv):
+    """Float64 binomial draws over q.shape for count `n` and probability `pv` (Python
+    floats or arrays), both already checked."""
+    self = gen
     if not hasattr(n, "shape"):
         n = float(math.floor(n))
     else:
@@ -103,8 +110,7 @@ def binomial(self, n, p, size=None):
         small = mean < 10.0
         k = where(small, _search(self, q, where(small, n, 0.0), where(small, qv, 0.0)),
                   _btrs(self, q, where(small, 100.0, n), where(small, 0.5, qv)))
-    k = where(flip, n - k, k) if hasattr(flip, "shape") else (n - k if flip else k)
-    return k.astype(np.int64)
+    return where(flip, n - k, k) if hasattr(flip, "shape") else (n - k if flip else k)
 
 
 def logseries(self, p, size=None):
@@ -136,4 +142,77 @@ def logseries(self, p, size=None):
     return k.astype(np.int64)
 
 
-READY = (binomial, logseries)
+def multinomial(self, n, pvals, size=None):
+    """Multinomial count vectors: one binomial draw per category on what the earlier
+    categories left (the last category takes the rest), as NumPy draws them.
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> x = gp.random.default_rng(0).multinomial(20, [0.2, 0.3, 0.5], size=4)
+    >>> x.shape, int(x.sum(axis=1).min())
+    ((4, 3), 20)
+    """
+    from .._api.manipulation import stack
+    from .._api.creation import asarray
+    from .._broadcast import broadcast_shapes
+    pv = pvals.get() if hasattr(pvals, "_node") else np.asarray(pvals, dtype=np.float64)
+    pv = pv.astype(np.float64)
+    if pv.ndim < 1 or pv.shape[-1] == 0:
+        raise ValueError("pvals must have at least 1 dimension and the last dimension of "
+                         "pvals must be greater than 0.")
+    if np.any(pv < 0) or np.any(pv > 1) or np.any(np.isnan(pv)):
+        raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
+    if np.any(pv[..., :-1].sum(axis=-1) > 1.0 + 1e-12):
+        raise ValueError("sum(pvals[:-1]) > 1.0")
+    nn = n if hasattr(n, "_node") else np.asarray(n)
+    shape = shape_of(size)
+    if shape is None:
+        shape = tuple(broadcast_shapes(nn.shape, pv.shape[:-1]))
+    q = Params(shape, [nn, np.zeros(pv.shape[:-1])])
+    q.check(lambda n, z: n < 0, ValueError, "n < 0")
+    rest = q.ops[0] + _full(q, 0.0)
+    rest = apply("floor", rest)
+    left = np.ones(pv.shape[:-1])
+    outs = []
+    for i in range(pv.shape[-1] - 1):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            prob = np.clip(np.where(left > 0, pv[..., i] / left, 0.0), 0.0, 1.0)
+        prob = float(prob) if prob.ndim == 0 else asarray(prob, device=q.device)
+        x = _binomial(self, q, rest, prob)
+        outs.append(x)
+        rest = rest - x
+        left = left - pv[..., i]
+    outs.append(rest)
+    return stack(outs, axis=-1).astype(np.int64)
+
+
+def zipf(self, a, size=None):
+    """Zipf integers >= 1 (Devroye's rejection).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> int(gp.random.default_rng(0).zipf(2.0, size=100).min())
+    1
+    """
+    q = Params(size, [a])
+    msg = "a <= 1 or a is NaN" if q.raw[0].ndim == 0 else "a <= 1 or a contains NaNs"
+    q.check(lambda a: (a <= 1) | isnan(a), ValueError, msg)
+    am1 = q.ops[0] - 1.0
+    b = 2.0 ** am1
+
+    def propose():
+        U = _unit(self, q)
+        V = _unit(self, q)
+        X = apply("floor", U ** (-1.0 / am1))
+        T = (1.0 / X + 1.0) ** am1
+        ok = (X >= 1.0) & (X <= 9.2e18) & (V * X * (T - 1.0) / (b - 1.0) <= T / b)
+        return X, ok
+
+    from .._api.creation import zeros
+    k = _rounds(q, propose, _full(q, 1.0), zeros(q.shape, dtype=np.bool_, device=q.device))
+    return k.astype(np.int64)
+
+
+READY = (binomial, logseries, multinomial, zipf)
