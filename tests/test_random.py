@@ -343,6 +343,7 @@ CALLS = [
     ("binomial", (10, 0.3), {}), ("binomial", (500, 0.7), {}), ("logseries", (0.6,), {}),
     ("noncentral_chisquare", (3.0, 2.0), {}), ("noncentral_f", (3.0, 7.0, 1.5), {}),
     ("vonmises", (0.5, 4.0), {}), ("zipf", (2.0,), {}),
+    ("hypergeometric", (30, 70, 20), {}), ("hypergeometric", (5, 5, 3), {}),
 ]
 
 
@@ -650,6 +651,23 @@ def test_multinomial_and_zipf():
         assert z.min() >= 1 and np.all(np.abs(freq - pmf) < 5 * np.sqrt(pmf / N) + 2e-4)
 
 
+@pytest.mark.parametrize("good,bad,nsample", [(5, 5, 3), (30, 70, 20), (700, 300, 600),
+                                             (10, 990, 500), (5, 0, 3), (0, 5, 3),
+                                             (5, 5, 0), (50, 50, 99)])
+def test_hypergeometric_law(good, bad, nsample):
+    h = gp.random.default_rng(24).hypergeometric(good, bad, nsample, N).get()
+    assert h.dtype == np.int64
+    lc = lambda n, k: math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)  # noqa: E731
+    j = np.arange(max(0, nsample - bad), min(good, nsample) + 1)
+    pmf = np.exp([lc(good, k) + lc(bad, nsample - k) - lc(good + bad, nsample) for k in j])
+    assert h.min() >= j[0] and h.max() <= j[-1]
+    freq = np.bincount(h - j[0], minlength=len(j))[:len(j)] / N
+    assert np.all(np.abs(freq - pmf) < 5 * np.sqrt(pmf / N) + 2e-4)
+    x = gp.random.default_rng(25).hypergeometric(np.array([10, 700]), np.array([990, 300]),
+                                                 np.array([500, 600]), size=(20000, 2)).get()
+    assert np.all(np.abs(x.mean(axis=0) - [5, 420]) < [0.06, 0.3])
+
+
 def test_rejection_array_parameters_and_edges():
     rng = gp.random.default_rng(20)
     lam = np.array([0.0, 2.0, 9.5, 10.0, 200.0])
@@ -744,6 +762,9 @@ ERRORS = [
     ("multinomial", (10, [0.2, 0.9, 0.6]), {}), ("multinomial", (10, [-0.1, 0.5, 0.6]), {}),
     ("multinomial", (-1, [0.5, 0.5]), {}), ("multinomial", (10, [0.5, np.nan]), {}),
     ("multinomial", (10, 0.5), {}), ("multinomial", (10, []), {}),
+    ("hypergeometric", (-1, 5, 3), {}), ("hypergeometric", (5, -1, 3), {}),
+    ("hypergeometric", (5, 5, -1), {}), ("hypergeometric", (5, 5, 11), {}),
+    ("hypergeometric", (10 ** 9, 5, 3), {}), ("hypergeometric", (5, 5, [3, 11]), {}),
     ("choice", (0, 3), {}), ("choice", (-1, 3), {}), ("choice", ([], 3), {}),
     ("choice", (5, 6), {"replace": False}), ("choice", (5.0, 2), {}),
     ("choice", (5, 3), {"p": [0.1, 0.2, 0.3, 0.4]}),
@@ -793,7 +814,12 @@ def test_gnumpy_array_parameters_are_checked():
         rng.uniform(gp.asarray([0.0]), np.inf)
 
 
-@pytest.mark.parametrize("name", ["hypergeometric", "multivariate_normal"])
+def test_multivariate_hypergeometric_not_implemented():
+    with pytest.raises(NotImplementedError):
+        gp.random.default_rng(0).multivariate_hypergeometric([3, 4], 2)
+
+
+@pytest.mark.parametrize("name", ["multivariate_normal"])
 def test_not_implemented(name):
     with pytest.raises(NotImplementedError):
         getattr(gp.random.default_rng(0), name)(1.0)

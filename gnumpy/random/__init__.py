@@ -6,8 +6,9 @@ machinery.  Bits come from Philox4x32-10, a counter-based generator (one barrier
 per draw, ``gnumpy/backends/random_ops.py``); the transforms to floats, normals and
 integers are ordinary elementwise ops that fuse with the code that uses the numbers.
 The gamma family, Poisson, binomial, logseries, Zipf and von Mises draw by rejection or
-search in rounds (``_rejection``: one device sync per round); hypergeometric and the
-multivariate distributions raise NotImplementedError.
+search in rounds (``_rejection``: one device sync per round); hypergeometric by search or
+HRUA; the multivariate normal and hypergeometric raise NotImplementedError (the normal
+needs a matrix factorization, which gnumpy.linalg does not have yet).
 
 # Note: the streams differ from NumPy's for the same seed (another bit generator and other
 # transforms, see ``_transforms``); a fixed seed gives the same numbers on every run and on

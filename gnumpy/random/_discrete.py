@@ -1,5 +1,6 @@
-"""Binomial, multinomial, logarithmic-series and Zipf draws of ``Generator``, in rounds on
-the device like ``_rejection`` (whose helpers they use), with NumPy's parameter checks.
+"""Binomial, multinomial, hypergeometric, logarithmic-series and Zipf draws of
+``Generator``, in rounds on the device like ``_rejection`` (whose helpers they use), with
+NumPy's parameter checks.
 
 Binomial: p is folded to min(p, 1 - p); sequential search (inversion) when n min(p, 1-p)
 is below 10, Hoermann's BTRS (transformed rejection with squeeze) above.  Logseries:
@@ -215,4 +216,88 @@ def zipf(self, a, size=None):
     return k.astype(np.int64)
 
 
-READY = (binomial, logseries, multinomial, zipf)
+def _hyper_search(gen, q, mn, mx, cs):
+    """Inversion for draws of fewer than 10 (the least k with u < F(k))."""
+    lf = _log_factorial
+    pop = mn + mx
+    k = apply("maximum", cs - mx, 0.0)
+    kmax = apply("minimum", cs, mn)
+    pk = apply("exp", lf(mn) - lf(k) - lf(mn - k) + lf(mx) - lf(cs - k) - lf(mx - cs + k)
+               - lf(pop) + lf(cs) + lf(pop - cs))
+    u = _unit(gen, q)
+    F = pk
+    done = (u < F) | (k >= kmax)
+    for _ in range(10):                  # at most 9 steps: cs < 10
+        k1 = k + 1.0
+        pk = pk * (mn - k) * (cs - k) / (k1 * (mx - cs + k1))
+        F = F + pk
+        k = where(done, k, k1)
+        done = done | (u < F) | (k1 >= kmax)
+    return k
+
+
+def _hyper_hrua(gen, q, mn, mx, cs):
+    """Stadlober's ratio-of-uniforms method (HRUA) for draws of 10 or more."""
+    lf = _log_factorial
+    pop = mn + mx
+    mu = cs * mn / pop
+    a = mu + 0.5
+    var = (pop - cs) * cs * (mn / pop) * (mx / pop) / (pop - 1.0)
+    c = apply("sqrt", var + 0.5)
+    h = c * 1.7155277699214135 + 0.8989161620588988      # 2 sqrt(2/e), 3 - 2 sqrt(3/e)
+    m = apply("floor", (cs + 1.0) * (mn + 1.0) / (pop + 2.0))
+    g = lf(m) + lf(mn - m) + lf(cs - m) + lf(mx - cs + m)
+    top = apply("minimum", apply("minimum", cs, mn) + 1.0, apply("floor", a + c * 16.0))
+
+    def propose():
+        U = _unit(gen, q)
+        X = a + h * (_unit(gen, q) - 0.5) / U
+        K = apply("floor", apply("minimum", apply("maximum", X, 0.0), top - 1.0))
+        T = g - (lf(K) + lf(mn - K) + lf(cs - K) + lf(mx - cs + K))
+        return K, (X >= 0.0) & (X < top) & (apply("log", U) * 2.0 <= T)
+
+    from .._api.creation import zeros
+    return _rounds(q, propose, _full(q, 0.0), zeros(q.shape, dtype=np.bool_, device=q.device))
+
+
+def hypergeometric(self, ngood, nbad, nsample, size=None):
+    """Hypergeometric integers: good items in `nsample` drawn without replacement from
+    `ngood` good and `nbad` bad ones (inversion below 10 draws, HRUA above; the smaller
+    of the sample and its complement is drawn, as NumPy does).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> x = gp.random.default_rng(0).hypergeometric(30, 70, 20, size=1000)
+    >>> bool(abs(float(x.mean()) - 6) < 0.5)
+    True
+    """
+    from .._api.reductions import any as any_
+    q = Params(size, [ngood, nbad, nsample])
+    q.check(lambda g, b, s: g < 0, ValueError, "ngood < 0")
+    q.check(lambda g, b, s: b < 0, ValueError, "nbad < 0")
+    q.check(lambda g, b, s: s < 0, ValueError, "nsample < 0")
+    q.check(lambda g, b, s: (g >= 1e9) | (b >= 1e9), ValueError,
+            "both ngood and nbad must be less than 1000000000")
+    q.check(lambda g, b, s: apply("floor", g) + apply("floor", b) < apply("floor", s)
+            if hasattr(g, "_node") else np.floor(g) + np.floor(b) < np.floor(s),
+            ValueError, "ngood + nbad < nsample")
+    z = _full(q, 0.0)
+    g, b, s = (apply("floor", v + z) for v in q.ops)
+    cs = apply("minimum", s, g + b - s)
+    mn, mx = apply("minimum", g, b), apply("maximum", g, b)
+    small = cs < 10.0
+    k = z
+    if bool(any_(small)):
+        k = _hyper_search(self, q, where(small, mn, 0.0), where(small, mx, 1.0),
+                          where(small, cs, 0.0))
+    if bool(any_(~small)):
+        big = _hyper_hrua(self, q, where(small, 50.0, mn), where(small, 50.0, mx),
+                          where(small, 20.0, cs))
+        k = where(small, k, big)
+    k = where(g > b, cs - k, k)
+    k = where(cs < s, g - k, k)
+    return k.astype(np.int64)
+
+
+READY = (binomial, logseries, multinomial, zipf, hypergeometric)

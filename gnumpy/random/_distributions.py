@@ -2,7 +2,7 @@
 uniform, normal or exponential draws (Gumbel, Laplace, logistic, lognormal, Rayleigh,
 Cauchy, Pareto, power, Weibull, triangular, geometric, Wald), with NumPy's parameter
 checks and broadcasting; the gamma family and Poisson (``_rejection``), binomial,
-multinomial, logseries and zipf (``_discrete``), Dirichlet, noncentral chi-square and F and von Mises
+multinomial, hypergeometric, logseries and zipf (``_discrete``), Dirichlet, noncentral chi-square and F and von Mises
 (``_continuous``); and the rest, which raise NotImplementedError.
 
 ``install(Generator)`` adds them as methods, so the class module stays small.
@@ -231,7 +231,7 @@ _READY = (gumbel, laplace, logistic, lognormal, rayleigh, standard_cauchy, paret
           weibull, triangular, geometric, wald)
 
 # distributions that need other rejection methods or linear algebra: not implemented yet
-_MISSING = ("hypergeometric", "multivariate_hypergeometric", "multivariate_normal")
+_MISSING = ("multivariate_hypergeometric", "multivariate_normal")
 
 
 def _missing(name):
