@@ -667,3 +667,24 @@ def test_diag_indices():
         gp.diag_indices_from(gp.zeros(3))
     with pytest.raises(ValueError):
         gp.diag_indices_from(gp.zeros((2, 3)))
+
+
+@pytest.mark.parametrize("xs,ms", [((2, 3), (2, 0)), ((2, 1), (2, 0)), ((2, 3), (0, 3)),
+                                   ((3,), (0,)), ((0, 1), (0, 0)), ((2, 1, 4), (2, 0)),
+                                   ((2, 1), (2, 2)), ((0,), (1,))])
+def test_empty_boolean_mask_of_another_shape(xs, ms):
+    # NumPy accepts an empty mask whatever its shape (the Array API suite draws these);
+    # a non-empty mismatched mask is still an IndexError
+    x = np.arange(int(np.prod(xs)), dtype=np.float32).reshape(xs)
+    m = np.zeros(ms, bool)
+    try:
+        e = x[m]
+    except IndexError:
+        with pytest.raises(IndexError):
+            gp.asarray(x)[gp.asarray(m)]
+        return
+    r = gp.asarray(x)[gp.asarray(m)]
+    assert r.shape == e.shape and r.dtype == e.dtype
+    g = gp.asarray(x)
+    g[gp.asarray(m)] = 5
+    assert np.array_equal(g.get(), x)

@@ -223,8 +223,8 @@ def plan(a, key) -> Plan:
         k = _consumed(kind, v)
         if kind == "mask":
             mshape = v[1].shape
-            for j in range(k):
-                if mshape[j] != shape[sd + j]:
+            for j in range(k):      # NumPy lets an empty mask through whatever its shape
+                if mshape[j] != shape[sd + j] and L.prod(mshape) != 0:
                     raise IndexError(f"boolean index did not match indexed array along axis "
                                      f"{sd + j}; size of axis is {shape[sd + j]} but size of "
                                      f"corresponding boolean axis is {mshape[j]}")
