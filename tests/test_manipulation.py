@@ -443,6 +443,11 @@ def test_repeat_many_runs_and_errors():
     check(gp.repeat(gp.asarray(3), 2), np.repeat(np.asarray(3), 2))
     check(gp.repeat(gp.asarray(3), [2], axis=0), np.repeat(np.asarray(3), [2], axis=0))
     check(gp.repeat(g, 1.5), np.repeat(a, 1.5))
+    e = np.zeros((2, 0), np.float32)        # empty counts for an empty axis
+    check(gp.repeat(gp.asarray(e), np.array([], np.int8), axis=1),
+          np.repeat(e, np.array([], np.int8), axis=1))
+    check(gp.repeat(gp.asarray(np.array([], bool)), gp.asarray(np.array([], np.int8))),
+          np.repeat(np.array([], bool), np.array([], np.int8)))
     r = gp.repeat(g, 1)
     g[0, 0] = 100.0                # repeat always copies
     check(r, np.repeat(a, 1))

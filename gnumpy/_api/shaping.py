@@ -232,7 +232,7 @@ def repeat(a, repeats, axis=None):
 def _repeat_counts(a, axis, reps):
     # runs of equal counts: each run is one broadcast + reshape piece
     cuts = [0] + [i for i in range(1, len(reps)) if reps[i] != reps[i - 1]] + [len(reps)]
-    runs = [(s, e, int(reps[s])) for s, e in zip(cuts[:-1], cuts[1:]) if reps[s] > 0]
+    runs = [(s, e, int(reps[s])) for s, e in zip(cuts[:-1], cuts[1:]) if e > s and reps[s] > 0]
     total = int(reps.sum())
     if len(runs) > 8:
         take = _take()
