@@ -1,0 +1,362 @@
+"""gnumpy.linalg: NumPy's ``numpy.linalg`` and the Array API linear-algebra extension.
+
+Two kinds of functions:
+
+* built from gnumpy's own ops, so they run (lazily, fused where they can) on every backend:
+  ``matmul``, ``matrix_transpose``, ``vecdot``, ``tensordot``, ``outer``, ``trace``,
+  ``diagonal``, ``cross``, ``vector_norm``, ``matrix_norm`` (orders 'fro', 1, -1, inf,
+  -inf), ``norm``, ``matrix_power`` (n >= 0) and ``multi_dot``;
+* matrix factorizations and what needs them (``cholesky``, ``qr``, ``svd``, ``svdvals``,
+  ``eigh``, ``eigvalsh``, ``eig``, ``eigvals``, ``solve``, ``inv``, ``pinv``, ``det``,
+  ``slogdet``, ``matrix_rank``, ``lstsq``, ``cond``, ``tensorinv``, ``tensorsolve``, the
+  nuclear and 2-norms, negative matrix powers): on the CPU backend through NumPy's LAPACK
+  on the backend's own memory; on the CUDA backend they raise NotImplementedError at the
+  call (no device factorization kernels yet: cuSOLVER is not reachable from cuda.core).
+
+Errors are NumPy's (``LinAlgError`` for singular or non-square input, ...).
+
+# Note: where NumPy returns a scalar (``det`` of one matrix), gnumpy returns a 0-d array.
+"""
+from __future__ import annotations
+
+import math
+import operator
+from collections import namedtuple
+
+import numpy as np
+
+from ._api._common import is_array
+
+LinAlgError = np.linalg.LinAlgError
+
+EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
+QRResult = namedtuple("QRResult", ["Q", "R"])
+SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
+SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
+
+_RESULTS = {"EighResult": EighResult, "EigResult": EigResult, "QRResult": QRResult,
+            "SlogdetResult": SlogdetResult, "SVDResult": SVDResult}
+
+
+def _gp():
+    import gnumpy
+    return gnumpy
+
+
+def _arr(x):
+    return x if is_array(x) else _gp().asarray(x)
+
+
+# ------------------------------------------------------------------ factorizations (CPU)
+
+def _host(name, fn, arrays, *args, **kwargs):
+    """Run NumPy's `fn` on the CPU backend's memory of `arrays`; NotImplementedError, at
+    the call, on the CUDA backend."""
+    gp = _gp()
+    arrays = [_arr(a) for a in arrays]
+    dev = arrays[0].device
+    for a in arrays:
+        if a.device.kind != "cpu":
+            raise NotImplementedError(
+                f"gnumpy.linalg.{name} is not implemented on the CUDA backend yet (it needs "
+                f"a matrix factorization on the device); arrays on device='cpu' work")
+    r = fn(*[a.get() for a in arrays], *args, **kwargs)
+    return _wrap(r, dev, gp)
+
+
+def _wrap(r, dev, gp):
+    if isinstance(r, (np.ndarray, np.generic)):
+        return gp.asarray(r, device=dev)
+    if isinstance(r, tuple):
+        parts = [_wrap(v, dev, gp) for v in r]
+        cls = _RESULTS.get(type(r).__name__)
+        return cls(*parts) if cls is not None else tuple(parts)
+    return r
+
+
+def cholesky(x, /, *, upper=False):
+    """Cholesky factor (lower, or upper with ``upper=True``) of Hermitian positive-definite
+    matrices (CPU backend)."""
+    return _host("cholesky", np.linalg.cholesky, [x], upper=upper)
+
+
+def qr(x, /, mode="reduced"):
+    """QR factorization (CPU backend); ``mode`` as NumPy's."""
+    return _host("qr", np.linalg.qr, [x], mode=mode)
+
+
+def svd(x, /, full_matrices=True, compute_uv=True, hermitian=False):
+    """Singular value decomposition ``SVDResult(U, S, Vh)`` (CPU backend)."""
+    return _host("svd", np.linalg.svd, [x], full_matrices=full_matrices,
+                 compute_uv=compute_uv, hermitian=hermitian)
+
+
+def svdvals(x, /):
+    """Singular values, descending (CPU backend)."""
+    return _host("svdvals", np.linalg.svd, [x], compute_uv=False)
+
+
+def eigh(x, /, UPLO="L"):
+    """Eigenvalues (ascending) and eigenvectors of Hermitian matrices (CPU backend)."""
+    return _host("eigh", np.linalg.eigh, [x], UPLO=UPLO)
+
+
+def eigvalsh(x, /, UPLO="L"):
+    """Eigenvalues of Hermitian matrices, ascending (CPU backend)."""
+    return _host("eigvalsh", np.linalg.eigvalsh, [x], UPLO=UPLO)
+
+
+def eig(x, /):
+    """Eigenvalues and right eigenvectors of square matrices (CPU backend)."""
+    return _host("eig", np.linalg.eig, [x])
+
+
+def eigvals(x, /):
+    """Eigenvalues of square matrices (CPU backend)."""
+    return _host("eigvals", np.linalg.eigvals, [x])
+
+
+def solve(x1, x2, /):
+    """Solution of ``x1 @ x = x2`` (CPU backend)."""
+    return _host("solve", np.linalg.solve, [x1, x2])
+
+
+def inv(x, /):
+    """Matrix inverse (CPU backend)."""
+    return _host("inv", np.linalg.inv, [x])
+
+
+def pinv(x, /, rcond=None, hermitian=False, *, rtol=None):
+    """Moore-Penrose pseudo-inverse (CPU backend)."""
+    kw = {"hermitian": hermitian}
+    if rtol is not None:
+        kw["rtol"] = rtol
+    if rcond is not None:
+        kw["rcond"] = rcond
+    return _host("pinv", np.linalg.pinv, [x], **kw)
+
+
+def det(x, /):
+    """Determinants (CPU backend)."""
+    return _host("det", np.linalg.det, [x])
+
+
+def slogdet(x, /):
+    """``SlogdetResult(sign, logabsdet)`` of the determinants (CPU backend)."""
+    return _host("slogdet", np.linalg.slogdet, [x])
+
+
+def matrix_rank(x, /, tol=None, hermitian=False, *, rtol=None):
+    """Rank by singular values above the tolerance (CPU backend)."""
+    return _host("matrix_rank", np.linalg.matrix_rank, [x], tol=tol, hermitian=hermitian,
+                 rtol=rtol)
+
+
+def lstsq(a, b, /, rcond=None):
+    """Least-squares solution ``(x, residuals, rank, s)`` (CPU backend)."""
+    return _host("lstsq", np.linalg.lstsq, [a, b], rcond=rcond)
+
+
+def cond(x, /, p=None):
+    """Condition number (CPU backend)."""
+    return _host("cond", np.linalg.cond, [x], p=p)
+
+
+def tensorinv(a, /, ind=2):
+    """Inverse of an N-d array for tensordot (CPU backend)."""
+    return _host("tensorinv", np.linalg.tensorinv, [a], ind=ind)
+
+
+def tensorsolve(a, b, /, axes=None):
+    """Solve ``tensordot(a, x, b.ndim) = b`` (CPU backend)."""
+    return _host("tensorsolve", np.linalg.tensorsolve, [a, b], axes=axes)
+
+
+# ------------------------------------------------------------------ built from gnumpy ops
+
+def matmul(x1, x2, /):
+    return _gp().matmul(x1, x2)
+
+
+def matrix_transpose(x, /):
+    return _gp().matrix_transpose(_arr(x))
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    return _gp().vecdot(_arr(x1), _arr(x2), axis=axis)
+
+
+def tensordot(x1, x2, /, *, axes=2):
+    return _gp().tensordot(x1, x2, axes=axes)
+
+
+def outer(x1, x2, /):
+    """Outer product of two vectors (both must be 1-D, as in NumPy's ``linalg.outer``)."""
+    x1, x2 = _arr(x1), _arr(x2)
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise ValueError(f"Input arrays must be one-dimensional, but they are "
+                         f"x1.ndim={x1.ndim} and x2.ndim={x2.ndim}.")
+    return _gp().outer(x1, x2)
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    """Sum along the diagonals of the last two axes."""
+    return _gp().trace(_arr(x), offset=offset, axis1=-2, axis2=-1, dtype=dtype)
+
+
+def diagonal(x, /, *, offset=0):
+    """Diagonals of the last two axes."""
+    return _gp().diagonal(_arr(x), offset=offset, axis1=-2, axis2=-1)
+
+
+def cross(x1, x2, /, *, axis=-1):
+    """Cross product of 3-element vectors along `axis`."""
+    x1, x2 = _arr(x1), _arr(x2)
+    if x1.shape[axis] != 3 or x2.shape[axis] != 3:
+        raise ValueError(f"Both input arrays must be (arrays of) 3-dimensional vectors, but "
+                         f"they are {x1.shape[axis]} and {x2.shape[axis]} dimensional "
+                         f"instead.")
+    return _gp().cross(x1, x2, axis=axis)
+
+
+def _inexact(x):
+    x = _arr(x)
+    return x if x.dtype.kind in "fc" else x.astype(np.float64)
+
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    """Vector p-norms over `axis` (all elements when None)."""
+    gp = _gp()
+    x = _inexact(x)
+    if axis is None:
+        ax = tuple(range(x.ndim))
+    elif isinstance(axis, tuple):
+        ax = axis
+    else:
+        ax = (operator.index(axis),)
+    a = gp.abs(x)
+    if ord == math.inf:
+        r = gp.max(a, axis=ax, keepdims=True)
+    elif ord == -math.inf:
+        r = gp.min(a, axis=ax, keepdims=True)
+    elif ord == 0:
+        r = gp.sum(a != 0, axis=ax, keepdims=True).astype(a.dtype)
+    elif ord == 1:
+        r = gp.sum(a, axis=ax, keepdims=True)
+    elif ord == 2:
+        r = gp.sqrt(gp.sum(a * a, axis=ax, keepdims=True))
+    elif isinstance(ord, str):
+        raise ValueError(f"Invalid norm order '{ord}' for vectors")
+    else:
+        r = gp.sum(a ** float(ord), axis=ax, keepdims=True) ** (1.0 / float(ord))
+    if not keepdims:
+        r = gp.squeeze(r, axis=tuple(d % x.ndim for d in ax)) if x.ndim else r
+    return r
+
+
+def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    """Matrix norms over the last two axes ('fro', 1, -1, inf, -inf on every backend;
+    'nuc', 2, -2 through singular values, CPU backend)."""
+    return _matrix_norm(_inexact(x), (-2, -1), keepdims, ord)
+
+
+def _matrix_norm(x, axes, keepdims, ord):
+    gp = _gp()
+    if x.ndim < 2:
+        raise ValueError("Improper number of dimensions to norm.")
+    r0, c0 = (d % x.ndim for d in axes)
+    if r0 == c0:
+        raise ValueError("Duplicate axes given.")
+    a = gp.abs(x)
+    if ord in ("fro", "f"):
+        r = gp.sqrt(gp.sum(a * a, axis=(r0, c0), keepdims=True))
+    elif ord in (1, -1):
+        s = gp.sum(a, axis=r0, keepdims=True)
+        r = (gp.max if ord == 1 else gp.min)(s, axis=c0, keepdims=True)
+    elif ord in (math.inf, -math.inf):
+        s = gp.sum(a, axis=c0, keepdims=True)
+        r = (gp.max if ord == math.inf else gp.min)(s, axis=r0, keepdims=True)
+    elif ord in ("nuc", 2, -2):
+        r = _host(f"matrix_norm(ord={ord!r})", np.linalg.norm, [x], ord=ord, axis=(r0, c0),
+                  keepdims=True)
+    else:
+        raise ValueError("Invalid norm order for matrices.")
+    return r if keepdims else gp.squeeze(r, axis=(r0, c0))
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    """NumPy's ``linalg.norm``: vector norms over one axis, matrix norms over two, the
+    2-norm of all elements when `ord` and `axis` are None."""
+    x = _inexact(x)
+    if axis is None:
+        if ord is None:
+            return vector_norm(x, axis=None, keepdims=keepdims) if not keepdims else \
+                vector_norm(x, axis=tuple(range(x.ndim)), keepdims=True)
+        if x.ndim == 1:
+            return vector_norm(x, axis=0, keepdims=keepdims, ord=ord)
+        if x.ndim == 2:
+            return _matrix_norm(x, (0, 1), keepdims, ord)
+        raise ValueError("Improper number of dimensions to norm.")
+    if isinstance(axis, tuple) and len(axis) == 2:
+        return _matrix_norm(x, axis, keepdims, "fro" if ord is None else ord)
+    if isinstance(axis, tuple) and len(axis) != 1:
+        raise ValueError("Improper number of dimensions to norm.")
+    ax = axis[0] if isinstance(axis, tuple) else operator.index(axis)
+    if not -x.ndim <= ax < x.ndim:
+        from numpy.exceptions import AxisError
+        raise AxisError(ax, x.ndim)
+    return vector_norm(x, axis=ax, keepdims=keepdims, ord=2 if ord is None else ord)
+
+
+def matrix_power(a, n, /):
+    """``a`` to the integer power `n` by repeated squaring (negative powers invert, CPU
+    backend)."""
+    gp = _gp()
+    a = _arr(a)
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError("exponent must be an integer") from None
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be at least "
+                          f"two-dimensional" if a.ndim < 2 else
+                          "Last 2 dimensions of the array must be square")
+    if n == 0:
+        eye = gp.eye(a.shape[-1], dtype=a.dtype, device=a.device)
+        return gp.broadcast_to(eye, a.shape) + gp.zeros(a.shape, dtype=a.dtype,
+                                                         device=a.device)
+    if n < 0:
+        a, n = inv(a), -n
+    result = None
+    base = a
+    while n:
+        if n & 1:
+            result = base if result is None else gp.matmul(result, base)
+        n >>= 1
+        if n:
+            base = gp.matmul(base, base)
+    return result
+
+
+def multi_dot(arrays, *, out=None):
+    """The matrix product of a sequence (left to right; a 1-D first or last array is a row
+    or column vector, as in ``matmul``)."""
+    gp = _gp()
+    arrays = [_arr(a) for a in arrays]
+    if len(arrays) < 2:
+        raise ValueError("Expecting at least two arrays.")
+    r = arrays[0]
+    for a in arrays[1:]:
+        r = gp.matmul(r, a)
+    if out is not None:
+        out[...] = r
+        return out
+    return r
+
+
+__all__ = ["LinAlgError", "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh",
+           "eigvals", "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm", "matrix_power",
+           "matrix_rank", "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr",
+           "slogdet", "solve", "svd", "svdvals", "tensordot", "tensorinv", "tensorsolve",
+           "trace", "vecdot", "vector_norm"]

@@ -1,0 +1,195 @@
+"""gnumpy.linalg against numpy.linalg: the functions built from gnumpy ops on every backend;
+the factorizations on the CPU backend, and NotImplementedError at the call on CUDA."""
+import math
+
+import numpy as np
+import pytest
+
+import gnumpy as gp
+
+ON_CPU = gp.asarray(0).device.kind == "cpu"
+DTYPES = [np.float32, np.float64, np.complex64, np.complex128]
+
+
+def _data(shape, dtype, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dtype)
+
+
+def _tol(dtype):
+    return 2e-4 if np.dtype(dtype) in (np.float32, np.complex64) else 1e-10
+
+
+def _same(r, e, dtype=np.float64):
+    if isinstance(e, tuple):
+        assert type(r).__name__ == type(e).__name__ or isinstance(r, tuple)
+        for a, b in zip(r, e):
+            _same(a, b, dtype)
+        return
+    if not isinstance(e, (np.ndarray, np.generic)):
+        assert r == e
+        return
+    assert isinstance(r, gp.ndarray)
+    h = r.get()
+    e = np.asarray(e)
+    assert h.shape == e.shape and h.dtype == e.dtype, (h.shape, e.shape, h.dtype, e.dtype)
+    np.testing.assert_allclose(h, e, rtol=_tol(dtype), atol=_tol(dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_vector_norms(dtype):
+    x = _data((3, 4, 5), dtype)
+    x[0, 0, 0] = 0
+    for ord in (2, 1, math.inf, -math.inf, 0, 3, -1.5):
+        for axis in (None, 1, -1, (0, 2)):
+            if axis is None and ord in (-1.5,):
+                continue
+            for keepdims in (False, True):
+                with np.errstate(divide="ignore"):      # NumPy: 0 ** -1.5
+                    e = np.linalg.vector_norm(x, axis=axis, keepdims=keepdims, ord=ord)
+                _same(gp.linalg.vector_norm(gp.asarray(x), axis=axis, keepdims=keepdims,
+                                            ord=ord), e, dtype)
+    _same(gp.linalg.vector_norm(gp.asarray(np.arange(6))), np.linalg.vector_norm(np.arange(6)))
+    with pytest.raises(ValueError):
+        gp.linalg.vector_norm(gp.asarray(x), ord="fro")
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_matrix_and_numpy_norms(dtype):
+    x = _data((2, 3, 4), dtype)
+    xt = x.transpose(0, 2, 1)[:, ::-1]           # a non-contiguous view
+    for a in (x, xt):
+        for ord in ("fro", 1, -1, math.inf, -math.inf):
+            for keepdims in (False, True):
+                _same(gp.linalg.matrix_norm(gp.asarray(a), ord=ord, keepdims=keepdims),
+                      np.linalg.matrix_norm(a, ord=ord, keepdims=keepdims), dtype)
+    m = x[0]
+    for ord in (None, "fro", 1, -1, math.inf, -math.inf):
+        _same(gp.linalg.norm(gp.asarray(m), ord=ord), np.linalg.norm(m, ord=ord), dtype)
+        _same(np.linalg.norm(gp.asarray(m), ord=ord), np.linalg.norm(m, ord=ord), dtype)
+    _same(gp.linalg.norm(gp.asarray(x)), np.linalg.norm(x), dtype)
+    _same(gp.linalg.norm(gp.asarray(x), keepdims=True), np.linalg.norm(x, keepdims=True), dtype)
+    _same(gp.linalg.norm(gp.asarray(x), axis=1, ord=3), np.linalg.norm(x, axis=1, ord=3), dtype)
+    _same(gp.linalg.norm(gp.asarray(x), axis=(2, 0), ord=1),
+          np.linalg.norm(x, axis=(2, 0), ord=1), dtype)
+    for bad in ({"ord": 3}, {"ord": "nope"}):
+        with pytest.raises(ValueError):
+            gp.linalg.norm(gp.asarray(m), **bad)
+    with pytest.raises(ValueError):
+        gp.linalg.norm(gp.asarray(x), ord=1)
+    with pytest.raises(ValueError):
+        gp.linalg.norm(gp.asarray(m[0]), ord="fro")
+
+
+def test_products_and_views():
+    a, b = _data((2, 3, 4), np.float64), _data((2, 4, 5), np.float64, 1)
+    _same(gp.linalg.matmul(gp.asarray(a), gp.asarray(b)), np.linalg.matmul(a, b))
+    _same(gp.linalg.matrix_transpose(gp.asarray(a)), np.linalg.matrix_transpose(a))
+    _same(gp.linalg.vecdot(gp.asarray(a), gp.asarray(a), axis=1),
+          np.linalg.vecdot(a, a, axis=1))
+    _same(gp.linalg.tensordot(gp.asarray(a), gp.asarray(b), axes=([2], [1])),
+          np.linalg.tensordot(a, b, axes=([2], [1])))
+    _same(gp.linalg.outer(gp.asarray(a[0, 0]), gp.asarray(b[0, 0])),
+          np.linalg.outer(a[0, 0], b[0, 0]))
+    _same(gp.linalg.trace(gp.asarray(a), offset=1), np.linalg.trace(a, offset=1))
+    _same(gp.linalg.diagonal(gp.asarray(a), offset=-1), np.linalg.diagonal(a, offset=-1))
+    u, v = _data((4, 3), np.float64), _data((4, 3), np.float64, 2)
+    _same(gp.linalg.cross(gp.asarray(u), gp.asarray(v)), np.linalg.cross(u, v))
+    c = _data((3, 3), np.float64)
+    _same(gp.linalg.multi_dot([gp.asarray(c[0]), gp.asarray(c), gp.asarray(c),
+                               gp.asarray(c[:, 1])]),
+          np.linalg.multi_dot([c[0], c, c, c[:, 1]]))
+    for n in (0, 1, 2, 3, 6):
+        _same(gp.linalg.matrix_power(gp.asarray(a[:, :3, :3]), n),
+              np.linalg.matrix_power(a[:, :3, :3], n))
+    with pytest.raises(ValueError):
+        gp.linalg.outer(gp.asarray(a), gp.asarray(b))
+    with pytest.raises(ValueError):
+        gp.linalg.cross(gp.asarray(a), gp.asarray(a))
+    with pytest.raises(ValueError):
+        gp.linalg.multi_dot([gp.asarray(c)])
+    with pytest.raises(TypeError):
+        gp.linalg.matrix_power(gp.asarray(c), 1.5)
+    with pytest.raises(np.linalg.LinAlgError):
+        gp.linalg.matrix_power(gp.asarray(a), 2)
+
+
+def _spd(n, dtype, batch=()):
+    a = _data(batch + (n, n), dtype, 3)
+    return (a @ np.conj(np.swapaxes(a, -1, -2)) + n * np.eye(n)).astype(dtype)
+
+
+FACTORIZATIONS = [
+    ("cholesky", lambda d: (_spd(4, d, (2,)),), {}),
+    ("cholesky", lambda d: (_spd(3, d),), {"upper": True}),
+    ("qr", lambda d: (_data((5, 3), d),), {}),
+    ("qr", lambda d: (_data((2, 5, 3), d),), {"mode": "complete"}),
+    ("svd", lambda d: (_data((4, 3), d),), {"full_matrices": False}),
+    ("svdvals", lambda d: (_data((2, 4, 3), d),), {}),
+    ("eigh", lambda d: (_spd(4, d),), {}),
+    ("eigvalsh", lambda d: (_spd(4, d, (3,)),), {"UPLO": "U"}),
+    ("eigvals", lambda d: (_spd(3, d),), {}),
+    ("solve", lambda d: (_spd(4, d), _data((4, 2), d)), {}),
+    ("inv", lambda d: (_spd(3, d, (2,)),), {}),
+    ("pinv", lambda d: (_data((4, 3), d),), {}),
+    ("det", lambda d: (_data((3, 3), d),), {}),
+    ("slogdet", lambda d: (_data((2, 3, 3), d),), {}),
+    ("matrix_rank", lambda d: (_data((4, 3), d),), {}),
+    ("lstsq", lambda d: (_data((5, 3), d), _data((5, 2), d)), {"rcond": None}),
+    ("cond", lambda d: (_spd(3, d),), {}),
+]
+
+
+@pytest.mark.parametrize("name,make,kw", FACTORIZATIONS,
+                         ids=[f"{f[0]}-{i}" for i, f in enumerate(FACTORIZATIONS)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+def test_factorizations(name, make, kw, dtype):
+    args = make(dtype)
+    f = getattr(gp.linalg, name)
+    if not ON_CPU:
+        with pytest.raises(NotImplementedError, match="CUDA backend"):
+            f(*[gp.asarray(a) for a in args], **kw)
+        return
+    r = f(*[gp.asarray(a) for a in args], **kw)
+    e = getattr(np.linalg, name if name != "svdvals" else "svd")(
+        *args, **(kw if name != "svdvals" else {"compute_uv": False}))
+    if name in ("qr", "svd", "eigh"):        # factors are unique up to signs: compare
+        e_parts, r_parts = tuple(e), tuple(r)   # the products and the invariant parts
+        assert [type(p) for p in r_parts] == [gp.ndarray] * len(e_parts)
+        if name == "qr":
+            q, rr = (p.get() for p in r_parts)
+            np.testing.assert_allclose(q @ rr, args[0], rtol=_tol(dtype), atol=_tol(dtype))
+            assert q.dtype == e_parts[0].dtype and rr.shape == e_parts[1].shape
+        elif name == "svd":
+            u, s, vh = (p.get() for p in r_parts)
+            _same(r.S, e.S, dtype)
+            np.testing.assert_allclose((u * s) @ vh, args[0], rtol=_tol(dtype) * 10,
+                                       atol=_tol(dtype) * 10)
+        else:
+            _same(r.eigenvalues, e.eigenvalues, dtype)
+        assert type(r).__name__ == type(e).__name__
+        return
+    if name == "eigvals":
+        r = np.sort_complex(r.get())
+        np.testing.assert_allclose(r, np.sort_complex(e), rtol=_tol(dtype), atol=_tol(dtype))
+        return
+    _same(r, e, dtype)
+
+
+@pytest.mark.skipif(not ON_CPU, reason="factorizations run on the CPU backend only")
+def test_factorization_errors_and_dispatch():
+    with pytest.raises(np.linalg.LinAlgError):
+        gp.linalg.inv(gp.zeros((3, 3)))
+    with pytest.raises(np.linalg.LinAlgError):
+        gp.linalg.cholesky(gp.asarray(-np.eye(2)))
+    with pytest.raises(np.linalg.LinAlgError):
+        gp.linalg.solve(gp.ones((2, 3)), gp.ones(2))
+    a = _data((3, 3), np.float64)
+    _same(np.linalg.inv(gp.asarray(a)), np.linalg.inv(a))       # through __array_function__
+    _same(gp.linalg.matrix_power(gp.asarray(a), -2), np.linalg.matrix_power(a, -2))
+    _same(gp.linalg.matrix_norm(gp.asarray(a), ord="nuc"), np.linalg.matrix_norm(a, ord="nuc"))
+    _same(gp.linalg.norm(gp.asarray(a), ord=2), np.linalg.norm(a, ord=2))
+    assert gp.linalg.LinAlgError is np.linalg.LinAlgError
