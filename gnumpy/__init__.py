@@ -179,6 +179,7 @@ def size(a, axis=None) -> int:
 
 from . import random  # noqa: E402
 from . import linalg  # noqa: E402
+from . import fft  # noqa: E402
 from . import _array as _array_mod  # noqa: E402
 
 _array_mod._api = __import__(__name__)
