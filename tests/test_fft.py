@@ -4,16 +4,13 @@ import numpy as np
 import pytest
 
 import gnumpy as gp
+from helpers import sample
 
 ON_CPU = gp.asarray(0).device.kind == "cpu"
 
 
 def _data(shape, dtype, seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
+    return sample(dtype, shape, np.random.default_rng(seed), special=False)
 
 
 @pytest.mark.parametrize("n", [1, 2, 5, 8, 0])
