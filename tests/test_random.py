@@ -765,6 +765,12 @@ ERRORS = [
     ("hypergeometric", (-1, 5, 3), {}), ("hypergeometric", (5, -1, 3), {}),
     ("hypergeometric", (5, 5, -1), {}), ("hypergeometric", (5, 5, 11), {}),
     ("hypergeometric", (10 ** 9, 5, 3), {}), ("hypergeometric", (5, 5, [3, 11]), {}),
+    ("multivariate_normal", ([[0.0, 0.0]], np.eye(2)), {}),
+    ("multivariate_normal", ([0.0, 0.0], [1.0, 1.0]), {}),
+    ("multivariate_normal", ([0.0, 0.0, 0.0], np.eye(2)), {}),
+    ("multivariate_normal", ([0.0, 0.0], [[1.0, 2.0], [2.0, 1.0]]), {"check_valid": "raise"}),
+    ("multivariate_normal", ([0.0, 0.0], np.eye(2)), {"method": "bad"}),
+    ("multivariate_normal", ([0.0, 0.0], np.eye(2)), {"check_valid": "bad"}),
     ("choice", (0, 3), {}), ("choice", (-1, 3), {}), ("choice", ([], 3), {}),
     ("choice", (5, 6), {"replace": False}), ("choice", (5.0, 2), {}),
     ("choice", (5, 3), {"p": [0.1, 0.2, 0.3, 0.4]}),
@@ -819,12 +825,27 @@ def test_multivariate_hypergeometric_not_implemented():
         gp.random.default_rng(0).multivariate_hypergeometric([3, 4], 2)
 
 
-@pytest.mark.parametrize("name", ["multivariate_normal"])
-def test_not_implemented(name):
-    with pytest.raises(NotImplementedError):
-        getattr(gp.random.default_rng(0), name)(1.0)
-    with pytest.raises(NotImplementedError):
-        getattr(gp.random, name)(1.0)
+@pytest.mark.parametrize("method", ["svd", "eigh", "cholesky"])
+def test_multivariate_normal(method):
+    rng = gp.random.default_rng(26)
+    mean = np.array([1.0, -2.0, 0.5])
+    cov = np.array([[2.0, 0.6, 0.1], [0.6, 1.0, -0.3], [0.1, -0.3, 0.5]])
+    x = rng.multivariate_normal(mean, gp.asarray(cov), size=N, method=method)
+    assert x.shape == (N, 3) and x.dtype == np.float64
+    h = x.get()
+    assert np.all(np.abs(h.mean(axis=0) - mean) < 5 * np.sqrt(np.diag(cov) / N))
+    assert np.all(np.abs(np.cov(h.T) - cov) < 0.03)
+    for size in (None, 4, (2, 3)):
+        e = np.random.default_rng(0).multivariate_normal(mean, cov, size=size, method=method)
+        assert rng.multivariate_normal(mean, cov, size=size, method=method).shape == e.shape
+    assert gp.random.multivariate_normal(mean, cov, 5).shape == (5, 3)
+    bad = ([0.0, 0.0], [[1.0, 2.0], [2.0, 1.0]])
+    if method == "cholesky":            # NumPy's factorization refuses it, as here
+        with pytest.raises(np.linalg.LinAlgError):
+            rng.multivariate_normal(*bad, method=method)
+    else:
+        with pytest.warns(RuntimeWarning, match="positive-semidefinite"):
+            rng.multivariate_normal(*bad, method=method)
 
 
 # ------------------------------------------------------------------ permutations, choice

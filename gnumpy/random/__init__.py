@@ -7,8 +7,8 @@ per draw, ``gnumpy/backends/random_ops.py``); the transforms to floats, normals 
 integers are ordinary elementwise ops that fuse with the code that uses the numbers.
 The gamma family, Poisson, binomial, logseries, Zipf and von Mises draw by rejection or
 search in rounds (``_rejection``: one device sync per round); hypergeometric by search or
-HRUA; the multivariate normal and hypergeometric raise NotImplementedError (the normal
-needs a matrix factorization, which gnumpy.linalg does not have yet).
+HRUA; the multivariate normal factors its (small) covariance on the host and draws on the
+device.  ``Generator.multivariate_hypergeometric`` raises NotImplementedError.
 
 # Note: the streams differ from NumPy's for the same seed (another bit generator and other
 # transforms, see ``_transforms``); a fixed seed gives the same numbers on every run and on

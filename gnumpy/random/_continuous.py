@@ -1,6 +1,6 @@
-"""Dirichlet, noncentral chi-square and F, and von Mises draws of ``Generator``, built on
-the gamma and Poisson draws of ``_rejection`` (von Mises by Best and Fisher's rejection),
-with NumPy's parameter checks.  NaN parameters give NaN, as in NumPy.
+"""Dirichlet, noncentral chi-square and F, von Mises and multivariate normal draws of
+``Generator``, built on the gamma, Poisson and normal draws (von Mises by Best and Fisher's
+rejection), with NumPy's parameter checks.  NaN parameters give NaN, as in NumPy.
 """
 from __future__ import annotations
 
@@ -144,4 +144,61 @@ def vonmises(self, mu, kappa, size=None):
     return where(bad, math.nan, res)
 
 
-READY = (dirichlet, noncentral_chisquare, noncentral_f, vonmises)
+def _host_param(v):
+    """A small parameter array on the host (a gnumpy array is copied back: one sync)."""
+    return np.asarray(v.get() if hasattr(v, "_node") else v, dtype=np.float64)
+
+
+def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *,
+                        method="svd"):
+    """Multivariate normal vectors: standard normals times a factor of `cov`, plus `mean`.
+
+    The k x k covariance is a parameter: it is factored on the host (NumPy's LAPACK, as
+    NumPy does, by `method`), and the draws, one matrix product with the factor, run on
+    the device.
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.random.default_rng(0).multivariate_normal([0, 1], [[1, 0.5], [0.5, 2]], 4).shape
+    (4, 2)
+    """
+    import warnings
+
+    from .._api.creation import asarray
+    from .._api.matmul import matmul
+    m, c = _host_param(mean), _host_param(cov)
+    if m.ndim != 1:
+        raise ValueError("mean must be 1 dimensional")
+    if c.ndim != 2 or c.shape[0] != c.shape[1]:
+        raise ValueError("cov must be 2 dimensional and square")
+    if m.shape[0] != c.shape[0]:
+        raise ValueError("mean and cov must have same length")
+    if method not in ("svd", "eigh", "cholesky"):
+        raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
+    if check_valid not in ("warn", "raise", "ignore"):
+        raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
+    psd = True
+    if method == "cholesky":
+        factor = np.linalg.cholesky(c).T
+    elif method == "eigh":
+        s, u = np.linalg.eigh(c)
+        psd = not np.any(s < -tol)
+        factor = (u * np.sqrt(np.maximum(s, 0.0))).T
+    else:
+        _, s, vh = np.linalg.svd(c)
+        psd = np.allclose((vh.T * s) @ vh, c, rtol=tol, atol=tol)
+        factor = np.sqrt(s)[:, None] * vh
+    if not psd and check_valid != "ignore":
+        msg = "covariance is not symmetric positive-semidefinite."
+        if check_valid == "raise":
+            raise ValueError(msg)
+        warnings.warn(msg, RuntimeWarning, stacklevel=2)
+    shape = shape_of(size)
+    p = Params((() if shape is None else shape) + (m.shape[0],), [])
+    dev = p.device
+    z = self._std_normal(p)
+    return matmul(z, asarray(factor, device=dev)) + asarray(m, device=dev)
+
+
+READY = (dirichlet, noncentral_chisquare, noncentral_f, vonmises, multivariate_normal)

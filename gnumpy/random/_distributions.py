@@ -231,7 +231,7 @@ _READY = (gumbel, laplace, logistic, lognormal, rayleigh, standard_cauchy, paret
           weibull, triangular, geometric, wald)
 
 # distributions that need other rejection methods or linear algebra: not implemented yet
-_MISSING = ("multivariate_hypergeometric", "multivariate_normal")
+_MISSING = ("multivariate_hypergeometric",)
 
 
 def _missing(name):
