@@ -24,6 +24,7 @@ from ..kernels.types import PARAM_NP
 
 
 _LAYOUTS: dict = {}         # a leaf's layout tuple -> small int (never reused)
+_next_id = [0]
 
 
 def _layout_id(n) -> int:
@@ -38,9 +39,6 @@ def _layout_id(n) -> int:
         _next_id[0] += 1
     n.sig = i
     return i
-
-
-_next_id = [0]
 
 
 def _walk(root):

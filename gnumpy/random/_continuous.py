@@ -131,8 +131,7 @@ def vonmises(self, mu, kappa, size=None):
             (apply("log", apply("maximum", Y, 1e-300) / V) + 1.0 - Y >= 0.0)
         return W, ok
 
-    from .._api.creation import zeros
-    W = _rounds(p, propose, _full(p, 0.0), zeros(p.shape, dtype=np.bool_, device=p.device))
+    W = _rounds(p, propose)
     U = _unit(self, p)
     angle = apply("arccos", apply("minimum", apply("maximum", W, -1.0), 1.0))
     res = where(U < 0.5, -angle, angle)

@@ -65,9 +65,7 @@ def _btrs(gen, p, n, q):
             h - _log_factorial(kk) - _log_factorial(n - kk) + (kk - m) * lpq
         return kk, valid & (quick | tail)
 
-    from .._api.creation import zeros
-    return _rounds(p, propose, _full(p, 0.0), zeros(p.shape, dtype=np.bool_,
-                                                    device=p.device))
+    return _rounds(p, propose)
 
 
 def binomial(self, n, p, size=None):
@@ -92,7 +90,6 @@ def binomial(self, n, p, size=None):
 def _binomial(gen, q, n, pv):
     """Float64 binomial draws over q.shape for count `n` and probability `pv` (Python
     floats or arrays), both already checked."""
-    self = gen
     if not hasattr(n, "shape"):
         n = float(math.floor(n))
     else:
@@ -104,13 +101,13 @@ def _binomial(gen, q, n, pv):
         if mean == 0:
             k = _full(q, 0.0)
         elif mean < 10:
-            k = _search(self, q, n, _full(q, qv))
+            k = _search(gen, q, n, _full(q, qv))
         else:
-            k = _btrs(self, q, _full(q, n), _full(q, qv))
+            k = _btrs(gen, q, _full(q, n), _full(q, qv))
     else:
         small = mean < 10.0
-        k = where(small, _search(self, q, where(small, n, 0.0), where(small, qv, 0.0)),
-                  _btrs(self, q, where(small, 100.0, n), where(small, 0.5, qv)))
+        k = where(small, _search(gen, q, where(small, n, 0.0), where(small, qv, 0.0)),
+                  _btrs(gen, q, where(small, 100.0, n), where(small, 0.5, qv)))
     return where(flip, n - k, k) if hasattr(flip, "shape") else (n - k if flip else k)
 
 
@@ -138,8 +135,7 @@ def logseries(self, p, size=None):
         res = where(V >= pv, 1.0, where(V <= t * t, body, where(V >= t, 1.0, 2.0)))
         return res, res >= 1.0
 
-    from .._api.creation import zeros
-    k = _rounds(q, propose, _full(q, 1.0), zeros(q.shape, dtype=np.bool_, device=q.device))
+    k = _rounds(q, propose, 1.0)
     return k.astype(np.int64)
 
 
@@ -211,8 +207,7 @@ def zipf(self, a, size=None):
         ok = (X >= 1.0) & (X <= 9.2e18) & (V * X * (T - 1.0) / (b - 1.0) <= T / b)
         return X, ok
 
-    from .._api.creation import zeros
-    k = _rounds(q, propose, _full(q, 1.0), zeros(q.shape, dtype=np.bool_, device=q.device))
+    k = _rounds(q, propose, 1.0)
     return k.astype(np.int64)
 
 
@@ -256,8 +251,7 @@ def _hyper_hrua(gen, q, mn, mx, cs):
         T = g - (lf(K) + lf(mn - K) + lf(cs - K) + lf(mx - cs + K))
         return K, (X >= 0.0) & (X < top) & (apply("log", U) * 2.0 <= T)
 
-    from .._api.creation import zeros
-    return _rounds(q, propose, _full(q, 0.0), zeros(q.shape, dtype=np.bool_, device=q.device))
+    return _rounds(q, propose)
 
 
 def hypergeometric(self, ngood, nbad, nsample, size=None):

@@ -28,8 +28,9 @@ _POISSON_LAM_MAX = float(np.iinfo(np.int64).max - np.sqrt(np.iinfo(np.int64).max
 
 
 def _unit(gen, p):
-    from . import _transforms as T
-    return T.open_unit(gen.bit_generator.bits(p.shape, np.uint64, p.device), np.float64)
+    """Uniform float64 draws strictly inside (0, 1)."""
+    from ._distributions import _unit as unit
+    return unit(gen, p, open_=True)
 
 
 def _full(p, value, dtype=np.float64):
@@ -42,12 +43,16 @@ def _open(done):
     return bool(any_(~done))
 
 
-def _rounds(p, propose, value, done):
-    """Rejection in rounds: `propose()` -> (candidates, accepted) over p.shape; positions
-    already `done` keep `value`.  Returns the filled array."""
+def _rounds(p, propose, fill=0.0):
+    """Rejection in rounds: `propose()` -> (candidates, accepted) over p.shape; every
+    position takes its first accepted candidate (`fill` where nothing is drawn).  Returns
+    the filled array."""
     from .. import evaluate
+    from .._api.creation import zeros
+    value = _full(p, fill)
     if L.prod(p.shape) == 0:
         return value
+    done = zeros(p.shape, dtype=np.bool_, device=p.device)
     for _ in range(_MAX_ROUNDS):
         cand, ok = propose()
         value = where(ok & ~done, cand, value)
@@ -88,9 +93,7 @@ def _gamma_parts(gen, p, k):
         ok = pos & (apply("log", u) < x * x * 0.5 + d - d * v + d * lv)
         return d * v, ok
 
-    from .._api.creation import zeros
-    start = zeros(p.shape, dtype=np.bool_, device=p.device)
-    g = _rounds(p, propose, _full(p, 0.0), start)
+    g = _rounds(p, propose)
     if arr:
         g = where(isnan(k), math.nan, where(k == math.inf, math.inf, g))
         lu = apply("log", _unit(gen, p))
@@ -284,9 +287,7 @@ def _poisson_ptrs(gen, p, lam):
                 <= -lam + kk * loglam - _log_factorial(kk))
         return k, quick | (~reject & tail)
 
-    from .._api.creation import zeros
-    return _rounds(p, propose, _full(p, 0.0), zeros(p.shape, dtype=np.bool_,
-                                                    device=p.device))
+    return _rounds(p, propose)
 
 
 def _poisson(gen, p, lam):
