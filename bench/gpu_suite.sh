@@ -9,7 +9,7 @@ set -u
 OUT=${OUT:-/tmp/gnumpy-gpu-out}
 mkdir -p "$OUT"
 cd "$(dirname "$0")/.."
-export PYTHONUNBUFFERED=1 GNUMPY_DEVICE=cuda PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONUNBUFFERED=1 GNUMPY_DEVICE=${GNUMPY_DEVICE:-cuda} PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 export GNUMPY_CACHE_DIR=${GNUMPY_CACHE_DIR:-$PWD/.gnc}
 { nvidia-smi -L; python3 -c "import numpy, cuda.core, cuda.bindings; print('numpy', numpy.__version__, 'cuda.core', cuda.core.__version__)"; } > "$OUT/env.txt" 2>&1
 # The suite is NVRTC-bound on a fresh machine (every kernel compiles once, ~38,000 of them):
@@ -18,6 +18,7 @@ export GNUMPY_CACHE_DIR=${GNUMPY_CACHE_DIR:-$PWD/.gnc}
 # second call finds the machine still warm.
 export GNUMPY_TEST_EXAMPLES=${GNUMPY_TEST_EXAMPLES:-4}
 export GNUMPY_TEST_TIMING="$OUT/timing"   # per-test seconds and NVRTC seconds, streamed
+export GNUMPY_TEST_PROFILE="$OUT/gw0.prof" # cProfile of worker gw0, rewritten after each test
 JOBS=$(python3 -c "import xdist" 2>/dev/null && echo "-n ${NJOBS:-16}" || echo "")
 TEST_TIMEOUT=${TEST_TIMEOUT:-480}
 # TESTS_FILE: more test ids, one per line (ids with spaces survive)
@@ -39,6 +40,21 @@ grep -oE "(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) tests/[a-z_]+\.py" "$OUT/tes
     awk '{print $1}' | sort | uniq -c
 grep -E "^(FAILED|ERROR) " "$OUT/tests.log" | cut -c1-160 | head -40
 python3 bench/suite_timing.py "$OUT/timing" | head -32
+python3 -c "import pstats, sys; s = pstats.Stats(sys.argv[1]); s.sort_stats('tottime').print_stats(30); s.sort_stats('cumtime').print_stats(40)" "$OUT/gw0.prof" > "$OUT/profile.txt" 2>&1
+# the device tool brings back a limited number of files: one file per kind, not per worker
+cat "$OUT"/timing.gw* > "$OUT/timing.txt" 2>/dev/null
+python3 - "$OUT" <<'PYEOF'
+import glob, sys
+hung = []
+for path in sorted(glob.glob(sys.argv[1] + "/timing.stacks.*")):
+    entries = open(path).read().split("--- ")
+    hung += ["--- [" + path.rsplit(".", 1)[1] + "] " + e for e in entries if "Timeout (" in e]
+open(sys.argv[1] + "/stacks.txt", "w").write("".join(hung))
+print(f"{len(hung)} tests ran past GNUMPY_TEST_STACK_AFTER; stacks in stacks.txt")
+for e in hung:
+    print("  " + e.splitlines()[0][:150])
+PYEOF
+rm -f "$OUT"/timing.gw* "$OUT"/timing.stacks.* "$OUT"/timing.main
 tail -n 2 "$OUT/tests.log"
 tail -n 3 "$OUT/saxpy.log" "$OUT/bench.log" 2>/dev/null
 cat "$OUT/tiny.log"

@@ -10,6 +10,8 @@ import sys
 def main(prefix: str) -> None:
     rows = []
     for path in glob.glob(prefix + ".*"):
+        if ".stacks." in path:
+            continue
         for line in open(path):
             t, c, m, nid = line.rstrip("\n").split("\t", 3)
             rows.append((float(t), float(c), int(m), nid))

@@ -47,19 +47,50 @@ def pytest_report_header(config):
 # GNUMPY_TEST_TIMING=<path prefix>: every worker appends one line per test as it finishes
 # (seconds, NVRTC compile seconds, kernels compiled, node id) to <prefix>.<worker>, so a run
 # cut short by a time limit still shows where its time went (bench/gpu_suite.sh sets it).
+# GNUMPY_TEST_PROFILE=<path>: cProfile the whole session of one worker (gw0, or the only
+# process) and rewrite its stats to <path> every few seconds, for the same reason.
+# With timing on, a test still running after GNUMPY_TEST_STACK_AFTER seconds (default 60)
+# has every thread's Python stack written to <prefix>.stacks.<worker>, once
+# (a hang shows where it sits: NVRTC, a device sync, a Python loop).
 _TIMING = os.environ.get("GNUMPY_TEST_TIMING")
+_PROFILE = os.environ.get("GNUMPY_TEST_PROFILE")
+if os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0":
+    _PROFILE = None
 
 
-if _TIMING:
+if _TIMING or _PROFILE:
     import time
+
+    if _PROFILE:
+        import cProfile
+        _profiler = cProfile.Profile()
+        _profiler.enable()
+        _last_dump = [0.0]
+
+    _WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    if _TIMING:
+        import faulthandler
+        _stacks = open(f"{_TIMING}.stacks.{_WORKER}", "a")
+        _stack_after = float(os.environ.get("GNUMPY_TEST_STACK_AFTER", "60"))
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(item, nextitem):
         from gnumpy.kernels import cache
         c = cache.counters
         t0, s0, m0 = time.perf_counter(), c.compile_seconds, c.misses
+        if _TIMING:
+            _stacks.write(f"--- {item.nodeid}\n")
+            _stacks.flush()
+            faulthandler.dump_traceback_later(_stack_after, file=_stacks)
         yield
-        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-        with open(f"{_TIMING}.{worker}", "a") as f:
-            f.write(f"{time.perf_counter() - t0:.3f}\t{c.compile_seconds - s0:.3f}\t"
-                    f"{c.misses - m0}\t{item.nodeid}\n")
+        if _TIMING:
+            faulthandler.cancel_dump_traceback_later()
+            worker = _WORKER
+            with open(f"{_TIMING}.{worker}", "a") as f:
+                f.write(f"{time.perf_counter() - t0:.3f}\t{c.compile_seconds - s0:.3f}\t"
+                        f"{c.misses - m0}\t{item.nodeid}\n")
+        if _PROFILE and time.perf_counter() > _last_dump[0] + 5:
+            _last_dump[0] = time.perf_counter()
+            _profiler.create_stats()
+            _profiler.dump_stats(_PROFILE)
+            _profiler.enable()
