@@ -180,3 +180,23 @@ def test_tiled_vector_loop_renders_and_compiles():
                             hits[vi] += 1
                     vb += grid * B * U
         assert (hits == 1).all()
+
+
+@pytest.mark.parametrize("op", ["any", "all", "sum", "prod", "max", "min", "argmax", "argmin",
+                                "var"])
+@pytest.mark.parametrize("shape,axis", [((2,), None), ((3, 2), 1), ((2, 3), 0),
+                                        ((1 << 20,), None), ((4, 1 << 18), 1)])
+def test_warp_shuffles_are_never_conditional(op, shape, axis):
+    """Every lane of a warp must execute each shuffle (full mask).  A combine that skips its
+    right operand (|| or && short-circuit, or ?:) leaves lanes out: any/all with mixed lanes
+    hung the H200 forever."""
+    rng = np.random.default_rng(1)
+    x = gp.asarray(rng.standard_normal(shape) > 0.3)
+    x = x if op in ("any", "all") else x.astype(gp.float32) * 2 - 1
+    expr = getattr(gp, op)(x, axis=axis)
+    groups = schedule([expr._node])
+    src = build.source_of(groups[-1], ptr_of=lambda o: 1 << 20, headers=False)
+    lines = [ln for ln in src.splitlines() if "gn_shfl(" in ln and "gn_shfl(gn_acc_t" not in ln]
+    assert lines or axis == 0, "expected a warp reduction in the kernel"   # columns: none
+    for ln in lines:
+        assert not any(t in ln for t in ("||", "&&", "?")), ln

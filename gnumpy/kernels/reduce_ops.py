@@ -82,10 +82,13 @@ class Acc:
             v = f"gn_add({av}, {bv})" if self.cplx else f"({av} + {bv})"
         elif rop == "prod":
             v = f"gn_multiply({av}, {bv})" if self.cplx else f"({av} * {bv})"
+        # any/all: never || or && (b is often a warp shuffle, which every lane of the warp
+        # must execute; a short-circuit skipped it in lanes already decided and hung the
+        # GPU: bool(x.any()) with a mix of true and false lanes never returned on the H200)
         elif rop == "any":
-            v = f"({av} || {bv})"
+            v = f"(bool)({av} | {bv})"
         elif rop == "all":
-            v = f"({av} && {bv})"
+            v = f"(bool)({av} & {bv})"
         elif rop in ("max", "min"):
             v = f"gn_{'maximum' if rop == 'max' else 'minimum'}({av}, {bv})"
         else:
