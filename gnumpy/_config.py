@@ -71,6 +71,10 @@ _OPTIONS = [
     Option("launch_path", "GNUMPY_LAUNCH_PATH", "ctypes", str, False,
            "How replayed single-kernel calls reach cuLaunchKernel: 'ctypes' (libcuda "
            "directly, the fastest) or 'bindings' (cuda.bindings)."),
+    Option("fma", "GNUMPY_FMA", False, _bool, True,
+           "Let NVRTC contract a multiply and an add into one FMA (one rounding).  Off by "
+           "default: NumPy rounds each op, and a fused a*x + b would differ by an ulp "
+           "(linspace and histogram bin edges are compared exactly)."),
     Option("vector_loads", "GNUMPY_VECTOR_LOADS", True, _bool, True,
            "Use 16-byte vector loads and stores on contiguous, aligned data."),
 ]

@@ -829,6 +829,25 @@ def test_view_errors_and_types():
         gc.getfield(np.float64, 12)
 
 
+def test_float16_nan_payloads_survive_copies_and_casts():
+    """NumPy keeps a float16 NaN's payload through copies and float32 round trips (the
+    GPU's conversion instructions canonicalize it); byteswap and view expose the bits."""
+    bits = np.array([0x7e00, 0xfe00, 0x7c01, 0x7d55, 0xffff, 0x3c00, 0x0001], np.uint16)
+    h = bits.view(np.float16)
+    g = gp.asarray(h)
+    for got, exp in ((g[::-1].copy(), h[::-1].copy()),
+                     (gp.ascontiguousarray(g[::2]), h[::2]),
+                     (g.astype(np.float32).astype(np.float16), h.astype(np.float32)
+                      .astype(np.float16)),
+                     (g.astype(np.float32), h.astype(np.float32))):
+        udt = np.uint16 if exp.dtype == np.float16 else np.uint32
+        assert got.view(udt).tolist() == exp.view(udt).tolist()
+    f = np.array([np.nan, -np.nan], np.float32).view(np.uint32)
+    f = (f | np.uint32(0x2000)).view(np.float32)             # a payload bit that survives
+    assert gp.asarray(f).astype(np.float16).view(np.uint16).tolist() == \
+        f.astype(np.float16).view(np.uint16).tolist()
+
+
 @pytest.mark.parametrize("dtype", ALL, ids=ALL_IDS)
 def test_byteswap_and_serialization(dtype, tmp_path):
     a, g = pair(dtype, (3, 4), 26, kind="strided")

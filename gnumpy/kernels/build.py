@@ -30,7 +30,7 @@ class KernelCache:
             cache.counters.memory_hits += 1
             return k
         src = render()
-        opts = options(self.arch)
+        opts = options(self.arch, config.fma)
         parts = cache_key.parts(src, self.arch, cache.known_nvrtc_version(nvrtc_version),
                                 opts, config.codegen_items())
         dg = cache_key.digest(parts)
@@ -42,7 +42,7 @@ class KernelCache:
                 parts = cache_key.parts(src, self.arch, real, opts, config.codegen_items())
                 dg = cache_key.digest(parts)
             cache.counters.misses += 1
-            cubin, dt = compile_cubin(src, self.arch)
+            cubin, dt = compile_cubin(src, self.arch, config.fma)
             cache.counters.compile_seconds += dt
             cache.counters.last_compile_seconds = dt
             cache.disk_put(dg, cubin)

@@ -83,7 +83,12 @@ GN_HD double gn_nan() { return gn_bitsd(0x7ff8000000000000ull); }
 // ---- float16 <-> float / double (round to nearest even; inf, nan, subnormals exact) --------
 GN_HD float gn_h2f(unsigned short h) {
 #ifdef __CUDA_ARCH__
-  float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f;
+  // the hardware conversions canonicalize NaN; NumPy keeps the payload (its top bits when
+  // narrowing), which byteswap/view/tobytes expose: NaNs take the bit path below
+  float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+  if ((h & 0x7fffu) > 0x7c00u)
+    f = gn_bitsf(((unsigned)(h & 0x8000u) << 16) | 0x7f800000u | ((unsigned)(h & 0x3ffu) << 13));
+  return f;
 #else
   unsigned s = (unsigned)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
   if (e == 0x1fu) return gn_bitsf(s | 0x7f800000u | (m << 13));
@@ -96,7 +101,12 @@ GN_HD float gn_h2f(unsigned short h) {
 }
 GN_HD unsigned short gn_f2h(float x) {
 #ifdef __CUDA_ARCH__
-  unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(x)); return h;
+  unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(x));
+  if (x != x) {
+    const unsigned f = gn_fbits(x), r = 0x7c00u + ((f & 0x7fffffu) >> 13);
+    h = (unsigned short)(((f >> 16) & 0x8000u) | (r == 0x7c00u ? 0x7c01u : r));
+  }
+  return h;
 #else
   unsigned f = gn_fbits(x), s = (f >> 16) & 0x8000u, a = f & 0x7fffffffu;
   if (a >= 0x7f800000u) {                      // inf / nan (NumPy keeps the payload's top bits)
@@ -120,7 +130,13 @@ GN_HD unsigned short gn_f2h(float x) {
 }
 GN_HD unsigned short gn_d2h(double x) {
 #ifdef __CUDA_ARCH__
-  unsigned short h; asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h) : "d"(x)); return h;
+  unsigned short h; asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h) : "d"(x));
+  if (x != x) {
+    const unsigned long long d = gn_dbits(x);
+    const unsigned r = 0x7c00u + (unsigned)((d & 0xfffffffffffffull) >> 42);
+    h = (unsigned short)(((unsigned)(d >> 48) & 0x8000u) | (r == 0x7c00u ? 0x7c01u : r));
+  }
+  return h;
 #else
   unsigned long long d = gn_dbits(x), a = d & 0x7fffffffffffffffull;
   unsigned s = (unsigned)(d >> 48) & 0x8000u;
