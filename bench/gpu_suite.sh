@@ -39,7 +39,7 @@ cat "$OUT/env.txt"
 grep -oE "(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) tests/[a-z_]+\.py" "$OUT/tests.log" |
     awk '{print $1}' | sort | uniq -c
 grep -E "^(FAILED|ERROR) " "$OUT/tests.log" | cut -c1-160 | head -40
-python3 bench/suite_timing.py "$OUT/timing" | head -32
+python3 bench/suite_timing.py "$OUT/timing"
 python3 -c "import pstats, sys; s = pstats.Stats(sys.argv[1]); s.sort_stats('tottime').print_stats(30); s.sort_stats('cumtime').print_stats(40)" "$OUT/gw0.prof" > "$OUT/profile.txt" 2>&1
 # the device tool brings back a limited number of files: one file per kind, not per worker
 cat "$OUT"/timing.gw* > "$OUT/timing.txt" 2>/dev/null

@@ -32,7 +32,7 @@ def main(prefix: str) -> None:
     for name, (n, t, c, m) in sorted(per_file.items(), key=lambda kv: -kv[1][1]):
         print(f"  {name:34s} {n:6d} {t:8.0f} {c:8.0f} {m:7d}")
     print("slowest tests: seconds, NVRTC seconds, kernels")
-    for t, c, m, nid in sorted(rows, reverse=True)[:15]:
+    for t, c, m, nid in sorted(rows, reverse=True)[:10]:
         print(f"  {t:7.1f} {c:7.1f} {m:5d}  {nid[:110]}")
 
 
