@@ -120,6 +120,12 @@ def matmul_source(dt, name: str, preamble: str, tile: int = 16) -> str:
     elif cplx:
         zero = f"{ct}{{0, 0}}"
         fma = "acc = gn_add(acc, gn_multiply(a_s[ty][q], b_s[q][tx]));"
+    elif acc_t in ("float", "double"):
+        # an explicit fused multiply-add, as BLAS (NumPy's matmul) accumulates; kernels are
+        # compiled without FMA contraction (config.fma) to match NumPy's elementwise rounding
+        zero = f"({acc_t})0"
+        f = "fmaf" if acc_t == "float" else "fma"
+        fma = f"acc = {f}(({acc_t})a_s[ty][q], ({acc_t})b_s[q][tx], acc);"
     else:
         zero = f"({acc_t})0"
         fma = f"acc = ({acc_t})(acc + ({acc_t})a_s[ty][q] * ({acc_t})b_s[q][tx]);"
