@@ -43,11 +43,12 @@ from ._api.joining import (append, array_split, atleast_1d, atleast_2d, atleast_
                            column_stack, dsplit, dstack, hsplit, hstack, row_stack, split,
                            unstack, vsplit, vstack)
 from ._api.padding import pad
+from ._api.bits import packbits, unpackbits
 from ._api.editing import copyto, delete, insert, trim_zeros
 from ._api.diagonals import (diag, diagflat, diagonal, fill_diagonal, fromfunction, indices,
                              mask_indices, trace, tril_indices, tril_indices_from,
                              triu_indices, triu_indices_from)
-from ._api.matmul import dot, matmul, vecdot
+from ._api.matmul import dot, matmul, matvec, vecdot, vecmat
 from ._api.nanfunctions import (nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmean,
                                 nanmin, nanprod, nanstd, nansum, nanvar)
 from ._api.logic import (allclose, array_equal, array_equiv, iscomplex, iscomplexobj,

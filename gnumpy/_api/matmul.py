@@ -1,4 +1,4 @@
-"""Matrix products: ``matmul`` (the ``@`` operator), ``dot``, ``vecdot``.
+"""Matrix products: ``matmul`` (the ``@`` operator), ``dot``, ``vecdot``, ``matvec``, ``vecmat``.
 
 A matrix product is a non-fusible op (a BARRIER node): its inputs are materialized first.
 """
@@ -52,8 +52,13 @@ def dot(a, b, out=None):
     if a.ndim == 0 or b.ndim == 0:
         return finish("multiply", a * b, out)
     if a.ndim > 2 or b.ndim > 2:
-        raise NotImplementedError("dot of arrays with more than 2 dimensions is not "
-                                  "implemented; use matmul or tensordot")
+        # NumPy: a sum product over the last axis of a and the second-to-last of b
+        from .products import tensordot
+        kb = b.ndim - 2 if b.ndim >= 2 else 0
+        if a.shape[-1] != b.shape[kb]:
+            raise ValueError(f"shapes {_fmt(a.shape)} and {_fmt(b.shape)} not aligned: "
+                             f"{a.shape[-1]} (dim {a.ndim - 1}) != {b.shape[kb]} (dim {kb})")
+        return finish("multiply", tensordot(a, b, axes=([a.ndim - 1], [kb])), out)
     return matmul(a, b, out=out)
 
 
@@ -71,3 +76,59 @@ def vecdot(x1, x2, /, *, axis=-1):
     if not 0 <= ax < nd or (a.ndim and a.shape[axis] != b.shape[axis]):
         raise ValueError("vecdot: the reduced axis must exist in both inputs with equal size")
     return sum_(prod, axis=ax, dtype=prod.dtype)
+
+
+def _fmt(shape) -> str:
+    """A shape as NumPy's dot messages print it: (2,3,4), (5,)."""
+    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _gufunc_vector(name, sig, a, b, mat_first):
+    """Shape checks of matvec (m,n),(n)->(m) and vecmat (n),(n,m)->(m), NumPy's messages."""
+    need = (2, 1) if mat_first else (1, 2)
+    for i, (x, k) in enumerate(zip((a, b), need)):
+        if x.ndim < k:
+            raise ValueError(f"{name}: Input operand {i} does not have enough dimensions "
+                             f"(has {x.ndim}, gufunc core with signature {sig} requires {k})")
+    n0 = a.shape[-1]
+    n1 = b.shape[-1] if mat_first else b.shape[-2]
+    if n0 != n1:
+        raise ValueError(f"{name}: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature {sig} (size {n1} is different from {n0})")
+
+
+def matvec(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
+    """Matrix-vector product over the last two axes of `x1` and the last of `x2`
+    (signature (m,n),(n)->(m)), broadcasting the rest.
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.matvec(gp.eye(2) * 2, gp.asarray([1.0, 3.0])).tolist()
+    [2.0, 6.0]
+    """
+    a = _arr(x1)
+    b = _arr(x2, a.device)
+    _gufunc_vector("matvec", "(m,n),(n)->(m)", a, b, True)
+    r = matmul(a, b[..., None], dtype=dtype)[..., 0]
+    return finish("matvec", r, out, casting=casting)
+
+
+def vecmat(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
+    """Vector-matrix product of the complex conjugate of `x1`'s last axis with the last two
+    axes of `x2` (signature (n),(n,m)->(m)), broadcasting the rest.
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.vecmat(gp.asarray([1.0, 3.0]), gp.eye(2) * 2).tolist()
+    [2.0, 6.0]
+    """
+    a = _arr(x1)
+    b = _arr(x2, a.device)
+    _gufunc_vector("vecmat", "(n),(n,m)->(m)", a, b, False)
+    if a.dtype.kind == "c":
+        from .elementwise import apply
+        a = apply("conjugate", a)
+    r = matmul(a[..., None, :], b, dtype=dtype)[..., 0, :]
+    return finish("vecmat", r, out, casting=casting)

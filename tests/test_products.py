@@ -1,0 +1,73 @@
+"""matvec, vecmat and N-d dot against NumPy: dtypes, broadcasting of the batch axes,
+non-contiguous operands, out=, and NumPy's error messages."""
+import numpy as np
+import pytest
+
+import gnumpy as gp
+from helpers import check, sample
+
+DTYPES = [np.int32, np.float32, np.float64, np.complex64, np.complex128]
+
+
+def _pair(dtype, shape, seed):
+    a = sample(dtype, shape, np.random.default_rng(seed), special=False)
+    return a, gp.asarray(a)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("sa,sb", [((3, 4), (4,)), ((2, 3, 4), (4,)), ((3, 4), (5, 4)),
+                                   ((1, 3, 4), (2, 1, 4)), ((0, 4), (4,)), ((3, 0), (0,))])
+def test_matvec_vecmat(dtype, sa, sb):
+    a, ga = _pair(dtype, sa, 1)
+    b, gb = _pair(dtype, sb, 2)
+    check(gp.matvec(ga, gb), np.matvec(a, b), rtol=1e-4, atol=1e-4)
+    at = np.swapaxes(a, -1, -2)                      # (..., n, m): a non-contiguous view
+    gat = gp.swapaxes(ga, -1, -2)
+    check(gp.vecmat(gb, gat), np.vecmat(b, at), rtol=1e-4, atol=1e-4)
+
+
+def test_vecmat_conjugates_and_out_dtype():
+    a = np.array([1 + 2j, 3 - 1j])
+    m = np.arange(6).reshape(2, 3) + 1j
+    check(gp.vecmat(gp.asarray(a), gp.asarray(m)), np.vecmat(a, m))
+    check(gp.matvec(gp.asarray(m.T), gp.asarray(a)), np.matvec(m.T, a))   # no conjugate
+    out = gp.zeros(3, dtype=np.complex128)
+    r = gp.vecmat(gp.asarray(a), gp.asarray(m), out=out)
+    assert r is out
+    check(out, np.vecmat(a, m))
+    check(gp.matvec(gp.ones((2, 3), dtype=np.int32), gp.ones(3, dtype=np.int32),
+                    dtype=np.float32), np.matvec(np.ones((2, 3), np.int32),
+                                                 np.ones(3, np.int32), dtype=np.float32))
+
+
+def test_matvec_vecmat_errors():
+    for f in ("matvec", "vecmat"):
+        for x, y in (((2, 3), (4,)), ((3,), (3,)), ((), (2, 2))):
+            if f == "vecmat":
+                x, y = y, x
+            with pytest.raises(ValueError) as e:
+                getattr(np, f)(np.ones(x), np.ones(y))
+            with pytest.raises(ValueError) as g:
+                getattr(gp, f)(gp.ones(x), gp.ones(y))
+            assert str(g.value) == str(e.value)
+
+
+@pytest.mark.parametrize("sa,sb", [((2, 3, 4), (4,)), ((2, 3, 4), (5, 4, 6)), ((4,), (2, 4, 3)),
+                                   ((3, 4), (2, 4, 5)), ((2, 1, 3), (3, 2))])
+def test_dot_nd(sa, sb):
+    a, ga = _pair(np.float64, sa, 3)
+    b, gb = _pair(np.float64, sb, 4)
+    check(gp.dot(ga, gb), np.dot(a, b))
+    check(gp.dot(ga[..., ::-1], gb), np.dot(a[..., ::-1], b))
+
+
+def test_dot_nd_errors_and_out():
+    for x, y in (((2, 3, 4), (5, 3)), ((2, 3, 4), (5,))):
+        with pytest.raises(ValueError) as e:
+            np.dot(np.ones(x), np.ones(y))
+        with pytest.raises(ValueError) as g:
+            gp.dot(gp.ones(x), gp.ones(y))
+        assert str(g.value) == str(e.value)
+    out = gp.zeros((2, 3, 5))
+    assert gp.dot(gp.ones((2, 3, 4)), gp.ones(((4, 5))), out=out) is out
+    check(out, np.full((2, 3, 5), 4.0))
