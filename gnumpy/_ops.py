@@ -182,6 +182,7 @@ _ROWS = [
     EwOp("invert", 1, INTB, np.invert, aliases=("bitwise_invert", "bitwise_not")),
     EwOp("left_shift", 2, INT, np.left_shift, aliases=("bitwise_left_shift",)),
     EwOp("right_shift", 2, INT, np.right_shift, aliases=("bitwise_right_shift",)),
+    EwOp("bitwise_count", 1, INT, np.bitwise_count, out="B"),
 ]
 
 EW_OPS: dict[str, EwOp] = {r.name: r for r in _ROWS}

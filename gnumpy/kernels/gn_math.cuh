@@ -334,6 +334,15 @@ GN_HD bool gn_invert(bool a) { return !a; }
 template <class T> GN_HD GN_I(T) gn_bitwise_and(T a, T b) { return (T)(a & b); }
 template <class T> GN_HD GN_I(T) gn_bitwise_or(T a, T b) { return (T)(a | b); }
 template <class T> GN_HD GN_I(T) gn_bitwise_xor(T a, T b) { return (T)(a ^ b); }
+// NumPy's bitwise_count: the number of 1 bits in |a|, as uint8
+template <class T> GN_HD unsigned char gn_bitwise_count(T a) {
+  const unsigned long long u = (unsigned long long)gn_uabs(a);
+#ifdef __CUDA_ARCH__
+  return (unsigned char)__popcll(u);
+#else
+  return (unsigned char)__builtin_popcountll(u);
+#endif
+}
 #undef GN_W
 
 // ---- any real type -----------------------------------------------------------------------

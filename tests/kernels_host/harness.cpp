@@ -110,6 +110,8 @@ ALL_CMP(greater_equal) ALL_CMP(logical_and) ALL_CMP(logical_or) ALL_CMP(logical_
 INTB_B(bitwise_and) INTB_B(bitwise_or) INTB_B(bitwise_xor)
 T_BOOL(U1, invert) T_INT(U1, invert)
 T_INT(B1, left_shift) T_INT(B1, right_shift)
+#define U1U8(op, tag, T) UN(op##__##tag, T, gn_u8, gn_##op(x))
+T_INT(U1U8, bitwise_count)
 
 // ---- casts: every pair of the 14 types ---------------------------------------------------
 template <class To> struct HC {
