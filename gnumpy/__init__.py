@@ -75,6 +75,7 @@ from ._api.sets import (intersect1d, isin, setdiff1d, setxor1d, union1d, unique,
                         unique_counts, unique_inverse, unique_values)
 from ._api.statistics import median, nanmedian, nanpercentile, nanquantile, percentile, quantile
 from ._api.histograms import bincount, digitize, histogram, histogram_bin_edges
+from ._api.histogramdd import histogram2d, histogramdd
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"
