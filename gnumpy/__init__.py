@@ -44,6 +44,7 @@ from ._api.joining import (append, array_split, atleast_1d, atleast_2d, atleast_
                            unstack, vsplit, vstack)
 from ._api.padding import pad
 from ._api.bits import packbits, unpackbits
+from ._api.functional import apply_along_axis, apply_over_axes
 from ._api.editing import copyto, delete, insert, trim_zeros
 from ._api.diagonals import (diag, diagflat, diagonal, fill_diagonal, fromfunction, indices,
                              mask_indices, trace, tril_indices, tril_indices_from,
