@@ -45,6 +45,11 @@ from ._api.joining import (append, array_split, atleast_1d, atleast_2d, atleast_
 from ._api.padding import pad
 from ._api.bits import packbits, unpackbits
 from ._api.functional import apply_along_axis, apply_over_axes
+from ._api.npyio import (frombuffer, fromfile, fromiter, fromregex, fromstring, genfromtxt,
+                         load, loadtxt, save, savetxt, savez, savez_compressed)
+from ._api.printing import (array2string, array_repr, array_str, base_repr, binary_repr,
+                            format_float_positional, format_float_scientific, get_printoptions,
+                            printoptions, set_printoptions)
 from ._api.editing import copyto, delete, insert, trim_zeros
 from ._api.diagonals import (diag, diagflat, diagonal, fill_diagonal, fromfunction, indices,
                              mask_indices, trace, tril_indices, tril_indices_from,
