@@ -1,17 +1,19 @@
 """gnumpy.linalg: NumPy's ``numpy.linalg`` and the Array API linear-algebra extension.
 
-Two kinds of functions:
+Three kinds of functions:
 
 * built from gnumpy's own ops, so they run (lazily, fused where they can) on every backend:
   ``matmul``, ``matrix_transpose``, ``vecdot``, ``tensordot``, ``outer``, ``trace``,
   ``diagonal``, ``cross``, ``vector_norm``, ``matrix_norm`` (orders 'fro', 1, -1, inf,
   -inf), ``norm``, ``matrix_power`` (n >= 0) and ``multi_dot``;
-* matrix factorizations and what needs them (``cholesky``, ``qr``, ``svd``, ``svdvals``,
-  ``eigh``, ``eigvalsh``, ``eig``, ``eigvals``, ``solve``, ``inv``, ``pinv``, ``det``,
-  ``slogdet``, ``matrix_rank``, ``lstsq``, ``cond``, ``tensorinv``, ``tensorsolve``, the
-  nuclear and 2-norms, negative matrix powers): on the CPU backend through NumPy's LAPACK
-  on the backend's own memory; on the CUDA backend they raise NotImplementedError at the
-  call (no device factorization kernels yet: cuSOLVER is not reachable from cuda.core).
+* LU with partial pivoting and Cholesky, built from gnumpy ops (``gnumpy._api.factor``),
+  on every backend: ``solve``, ``inv``, ``det``, ``slogdet``, ``cholesky``, and
+  ``tensorsolve``, ``tensorinv`` and negative ``matrix_power`` built on them;
+* the other factorizations and what needs them (``qr``, ``svd``, ``svdvals``, ``eigh``,
+  ``eigvalsh``, ``eig``, ``eigvals``, ``pinv``, ``matrix_rank``, ``lstsq``, ``cond``,
+  the nuclear and 2-norms): on the CPU backend through NumPy's LAPACK on the backend's own
+  memory; on the CUDA backend they raise NotImplementedError at the call (no device
+  kernels for them yet: cuSOLVER is not reachable from cuda.core).
 
 Errors are NumPy's (``LinAlgError`` for singular or non-square input, ...).
 
@@ -77,8 +79,23 @@ def _wrap(r, dev, gp):
 
 def cholesky(x, /, *, upper=False):
     """Cholesky factor (lower, or upper with ``upper=True``) of Hermitian positive-definite
-    matrices (CPU backend)."""
-    return _host("cholesky", np.linalg.cholesky, [x], upper=upper)
+    matrices; only that triangle of `x` is read, as LAPACK does.  LinAlgError when a matrix
+    is not positive definite."""
+    from ._api import factor as F
+    a = _arr(x)
+    F.square(a)
+    dt = F.work_dtype(a.dtype)
+    gp = _gp()
+    a2, batch = _batched(a.astype(dt, copy=False))
+    if a2.shape[-1] == 0:
+        return a.astype(dt)
+    if upper:                        # the upper triangle of A is the lower one of A^H
+        a2 = gp.conj(gp.matrix_transpose(a2))
+    lo, ok = F.cholesky_lower(a2)
+    if not bool(ok.all()):
+        raise LinAlgError("Matrix is not positive definite")
+    lo = lo.reshape(batch + lo.shape[-2:])
+    return gp.conj(gp.matrix_transpose(lo)) if upper else lo
 
 
 def qr(x, /, mode="reduced"):
@@ -117,14 +134,105 @@ def eigvals(x, /):
     return _host("eigvals", np.linalg.eigvals, [x])
 
 
+def _batched(a):
+    """(a as a (B, n, n) batch, the batch shape)."""
+    batch = a.shape[:-2]
+    return a.reshape((math.prod(batch),) + a.shape[-2:]), batch
+
+
+def _lu(a):
+    """LU of the batch `a` (B, n, n); LinAlgError("Singular matrix") on a zero pivot."""
+    from ._api import factor as F
+    lu, perm, swaps, piv_min = F.lu_factor(a)
+    if bool((piv_min == 0).any()):
+        raise LinAlgError("Singular matrix")
+    return lu, perm
+
+
 def solve(x1, x2, /):
-    """Solution of ``x1 @ x = x2`` (CPU backend)."""
-    return _host("solve", np.linalg.solve, [x1, x2])
+    """Solution of ``x1 @ x = x2`` by LU with partial pivoting (every backend); `x2` is one
+    vector when it is 1-D, else a stack of matrices (NumPy 2).  LinAlgError when singular."""
+    from ._api import factor as F
+    gp = _gp()
+    a, b = _arr(x1), _arr(x2)
+    F.square(a)
+    m = a.shape[-1]
+    dt = F.work_dtype(a.dtype, b.dtype)
+    vector = b.ndim == 1
+    if vector:
+        if b.shape[0] != m:
+            raise ValueError(f"solve1: Input operand 1 has a mismatch in its core dimension "
+                             f"0, with gufunc signature (m,m),(m)->(m) (size {b.shape[0]} "
+                             f"is different from {m})")
+        b = b[:, None]
+    elif b.shape[-2] != m:
+        raise ValueError(f"solve: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature (m,m),(m,n)->(m,n) (size {b.shape[-2]} is "
+                         f"different from {m})")
+    batch = gp.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    r = b.shape[-1]
+    nb = math.prod(batch)
+    A = gp.broadcast_to(a.astype(dt, copy=False), batch + (m, m)).reshape(nb, m, m)
+    B = gp.broadcast_to(b.astype(dt, copy=False), batch + (m, r)).reshape(nb, m, r)
+    if m == 0 or nb == 0 or r == 0:
+        out = gp.zeros(batch + (m, r), dtype=dt, device=a.device)
+    else:
+        from ._api import factor as F2
+        lu, perm = _lu(A)
+        out = F2.lu_solve(lu, perm, B).reshape(batch + (m, r))
+    return out[..., 0] if vector else out
 
 
 def inv(x, /):
-    """Matrix inverse (CPU backend)."""
-    return _host("inv", np.linalg.inv, [x])
+    """Matrix inverse by LU with partial pivoting (every backend); LinAlgError when
+    singular."""
+    from ._api import factor as F
+    gp = _gp()
+    a = _arr(x)
+    F.square(a)
+    dt = F.work_dtype(a.dtype)
+    n = a.shape[-1]
+    eye = gp.eye(n, dtype=dt, device=a.device)
+    return solve(a.astype(dt, copy=False), gp.broadcast_to(eye, a.shape))
+
+
+def _det_parts(x):
+    """(the batch's LU diagonals (B..., n), row-swap parity sign (B...,), dtype)."""
+    from ._api import factor as F
+    gp = _gp()
+    a = _arr(x)
+    F.square(a)
+    dt = F.work_dtype(a.dtype)
+    a2, batch = _batched(a.astype(dt, copy=False))
+    n = a.shape[-1]
+    if n == 0 or a2.shape[0] == 0:
+        return gp.ones(batch + (0,), dtype=dt, device=a.device), \
+            gp.ones(batch, dtype=dt, device=a.device), dt
+    lu, perm, swaps, _ = F.lu_factor(a2)
+    diag = gp.diagonal(lu, axis1=1, axis2=2).reshape(batch + (n,))
+    sign = (1 - 2 * (swaps % 2)).astype(dt).reshape(batch)
+    return diag, sign, dt
+
+
+def det(x, /):
+    """Determinants from an LU factorization (every backend): the product of U's
+    diagonal with the sign of the row permutation; 0 for singular matrices."""
+    gp = _gp()
+    diag, sign, dt = _det_parts(x)
+    return (sign * gp.prod(diag, axis=-1)).astype(dt)
+
+
+def slogdet(x, /):
+    """``SlogdetResult(sign, logabsdet)`` of the determinants from an LU factorization
+    (every backend); (0, -inf) for singular matrices."""
+    gp = _gp()
+    diag, sign, dt = _det_parts(x)
+    mag = gp.abs(diag)
+    zero = (mag == 0).any(axis=-1)
+    unit = gp.where(mag == 0, 1, diag / gp.where(mag == 0, 1, mag))
+    s = gp.where(zero, 0, sign * gp.prod(unit, axis=-1)).astype(dt)
+    logabs = gp.sum(gp.log(mag), axis=-1).astype(mag.dtype)
+    return SlogdetResult(s, logabs)
 
 
 def pinv(x, /, rcond=None, hermitian=False, *, rtol=None):
@@ -135,16 +243,6 @@ def pinv(x, /, rcond=None, hermitian=False, *, rtol=None):
     if rcond is not None:
         kw["rcond"] = rcond
     return _host("pinv", np.linalg.pinv, [x], **kw)
-
-
-def det(x, /):
-    """Determinants (CPU backend)."""
-    return _host("det", np.linalg.det, [x])
-
-
-def slogdet(x, /):
-    """``SlogdetResult(sign, logabsdet)`` of the determinants (CPU backend)."""
-    return _host("slogdet", np.linalg.slogdet, [x])
 
 
 def matrix_rank(x, /, tol=None, hermitian=False, *, rtol=None):
@@ -164,13 +262,34 @@ def cond(x, /, p=None):
 
 
 def tensorinv(a, /, ind=2):
-    """Inverse of an N-d array for tensordot (CPU backend)."""
-    return _host("tensorinv", np.linalg.tensorinv, [a], ind=ind)
+    """The inverse of an N-d array for ``tensordot`` with `ind` leading axes (NumPy's
+    reshape to a square matrix and ``inv``; every backend)."""
+    a = _arr(a)
+    oldshape = a.shape
+    if ind <= 0:
+        raise ValueError("Invalid ind argument.")
+    invshape = oldshape[ind:] + oldshape[:ind]
+    prod = math.prod(oldshape[ind:])
+    return inv(a.reshape(prod, -1)).reshape(invshape)
 
 
 def tensorsolve(a, b, /, axes=None):
-    """Solve ``tensordot(a, x, b.ndim) = b`` (CPU backend)."""
-    return _host("tensorsolve", np.linalg.tensorsolve, [a, b], axes=axes)
+    """The x with ``tensordot(a, x, axes=x.ndim) == b`` (NumPy's reshape to one square
+    system and ``solve``; every backend)."""
+    a, b = _arr(a), _arr(b)
+    an = a.ndim
+    if axes is not None:
+        allaxes = list(range(an))
+        for k in axes:
+            allaxes.remove(k)
+            allaxes.insert(an, k)
+        a = a.transpose(allaxes)
+    oldshape = a.shape[-(an - b.ndim):]
+    prod = math.prod(oldshape)
+    if a.size != prod ** 2:
+        raise LinAlgError("Input arrays must satisfy the requirement "
+                          "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
+    return solve(a.reshape(prod, prod), b.reshape(-1)).reshape(oldshape)
 
 
 # ------------------------------------------------------------------ built from gnumpy ops
@@ -310,8 +429,8 @@ def norm(x, ord=None, axis=None, keepdims=False):
 
 
 def matrix_power(a, n, /):
-    """``a`` to the integer power `n` by repeated squaring (negative powers invert, CPU
-    backend)."""
+    """``a`` to the integer power `n` by repeated squaring (negative powers invert with
+    ``inv``)."""
     gp = _gp()
     a = _arr(a)
     try:

@@ -140,13 +140,16 @@ FACTORIZATIONS = [
 ]
 
 
+DEVICE_FACTORS = ("cholesky", "solve", "inv", "det", "slogdet")     # every backend
+
+
 @pytest.mark.parametrize("name,make,kw", FACTORIZATIONS,
                          ids=[f"{f[0]}-{i}" for i, f in enumerate(FACTORIZATIONS)])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
 def test_factorizations(name, make, kw, dtype):
     args = make(dtype)
     f = getattr(gp.linalg, name)
-    if not ON_CPU:
+    if not ON_CPU and name not in DEVICE_FACTORS:
         with pytest.raises(NotImplementedError, match="CUDA backend"):
             f(*[gp.asarray(a) for a in args], **kw)
         return
@@ -176,14 +179,98 @@ def test_factorizations(name, make, kw, dtype):
     _same(r, e, dtype)
 
 
-@pytest.mark.skipif(not ON_CPU, reason="factorizations run on the CPU backend only")
+def _raises_like(f, *args):
+    """f(gp args) raises what f(np args) raises, with NumPy's message."""
+    with pytest.raises(Exception) as e:
+        getattr(np.linalg, f)(*args)
+    with pytest.raises(type(e.value)) as g:
+        getattr(gp.linalg, f)(*[gp.asarray(a) for a in args])
+    assert str(g.value) == str(e.value)
+
+
+def test_lu_family_errors():
+    for args in ((np.zeros((3, 3)),), (np.ones((2, 3)),), (np.ones(3),),
+                 (np.array([[1.0, 2.0], [2.0, 4.0]]),), (np.ones((2, 2), np.float16),)):
+        _raises_like("inv", *args)
+    _raises_like("cholesky", -np.eye(2))
+    _raises_like("cholesky", np.array([[1.0, 2.0], [2.0, 1.0]]))
+    _raises_like("solve", np.ones((2, 3)), np.ones(2))
+    _raises_like("solve", np.eye(2), np.ones(3))
+    _raises_like("solve", np.eye(2)[None].repeat(3, 0), np.ones((3, 2)))
+    _raises_like("solve", np.zeros((2, 2)), np.ones(2))
+    _raises_like("det", np.ones(3))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128,
+                                   np.int64])
+def test_lu_family_pivoting_batches_and_views(dtype):
+    rng = np.random.default_rng(5)
+    perm = np.array([[0.0, 1, 0, 0], [0, 0, 0, 2], [3, 0, 0, 0], [0, 0, 4, 0]])  # needs swaps
+    mats = [perm, _data((4, 4), dtype, 1), np.triu(_data((4, 4), dtype, 2)) + 4 * np.eye(4)]
+    for a in mats:
+        a = a.astype(dtype)
+        for name in ("det", "inv"):
+            _same(getattr(gp.linalg, name)(gp.asarray(a)), getattr(np.linalg, name)(a), dtype)
+        _same(gp.linalg.slogdet(gp.asarray(a)), np.linalg.slogdet(a), dtype)
+    a = (rng.standard_normal((2, 1, 3, 3)) * 3).astype(dtype)
+    b = (rng.standard_normal((4, 3, 2)) * 3).astype(dtype)
+    _same(gp.linalg.solve(gp.asarray(a), gp.asarray(b)), np.linalg.solve(a, b), dtype)
+    v = (rng.standard_normal(3) * 3).astype(dtype)
+    _same(gp.linalg.solve(gp.asarray(a), gp.asarray(v)), np.linalg.solve(a, v), dtype)
+    t = np.swapaxes(a, -1, -2)                          # non-contiguous views
+    _same(gp.linalg.det(gp.swapaxes(gp.asarray(a), -1, -2)), np.linalg.det(t), dtype)
+    _same(gp.linalg.inv(gp.swapaxes(gp.asarray(a), -1, -2)), np.linalg.inv(t), dtype)
+
+
+def test_lu_family_singular_and_empty():
+    s = np.array([[1.0, 2.0], [2.0, 4.0]])
+    _same(gp.linalg.det(gp.asarray(s)), np.linalg.det(s))
+    _same(gp.linalg.slogdet(gp.asarray(np.zeros((2, 2)))), np.linalg.slogdet(np.zeros((2, 2))))
+    for name in ("det", "inv"):
+        e = np.zeros((3, 0, 0))
+        _same(getattr(gp.linalg, name)(gp.asarray(e)), getattr(np.linalg, name)(e))
+    _same(gp.linalg.slogdet(gp.asarray(np.zeros((0, 0)))), np.linalg.slogdet(np.zeros((0, 0))))
+    _same(gp.linalg.solve(gp.asarray(np.zeros((0, 0))), gp.asarray(np.zeros(0))),
+          np.linalg.solve(np.zeros((0, 0)), np.zeros(0)))
+    _same(gp.linalg.cholesky(gp.asarray(np.zeros((2, 0, 0)))),
+          np.linalg.cholesky(np.zeros((2, 0, 0))))
+    for a in ([[np.nan, 0.0], [0.0, 1.0]], [[1.0, 0.0], [np.nan, 1.0]], [[np.inf, 0], [0, 1]]):
+        a = np.array(a)                            # NaN propagates, no LinAlgError
+        _same(gp.linalg.cholesky(gp.asarray(a)), np.linalg.cholesky(a))
+
+
+def test_tensor_solve_inv_and_negative_powers():
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal((6, 2, 3)) + 3 * np.eye(6).reshape(6, 2, 3)
+    b = rng.standard_normal(6)
+    _same(gp.linalg.tensorsolve(gp.asarray(a), gp.asarray(b)), np.linalg.tensorsolve(a, b))
+    a2 = rng.standard_normal((2, 3, 4, 6, 4)) + 4 * np.eye(24).reshape(2, 3, 4, 6, 4)
+    b2 = rng.standard_normal((6, 4))
+    _same(gp.linalg.tensorsolve(gp.asarray(a2), gp.asarray(b2), axes=(0, 1, 2)),
+          np.linalg.tensorsolve(a2, b2, axes=(0, 1, 2)))
+    a3 = rng.standard_normal((3, 4, 12))
+    _same(gp.linalg.tensorinv(gp.asarray(a3), ind=2), np.linalg.tensorinv(a3, ind=2))
+    _same(gp.linalg.tensorinv(gp.asarray(a3.reshape(12, 3, 4)), ind=1),
+          np.linalg.tensorinv(a3.reshape(12, 3, 4), ind=1))
+    with pytest.raises(np.linalg.LinAlgError):
+        gp.linalg.tensorsolve(gp.ones((2, 3)), gp.ones(2))
+    with pytest.raises(ValueError, match="Invalid ind"):
+        gp.linalg.tensorinv(gp.ones((2, 2)), ind=0)
+    m = rng.standard_normal((2, 3, 3)) + 2 * np.eye(3)
+    _same(gp.linalg.matrix_power(gp.asarray(m), -3), np.linalg.matrix_power(m, -3))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+def test_cholesky_reads_the_lower_triangle(dtype):
+    a = _spd(4, dtype, (2,))
+    junk = a + np.triu(np.full((4, 4), 7.0), 1).astype(dtype)      # upper ignored, as LAPACK
+    _same(gp.linalg.cholesky(gp.asarray(junk)), np.linalg.cholesky(junk), dtype)
+    _same(gp.linalg.cholesky(gp.asarray(junk), upper=True), np.linalg.cholesky(junk, upper=True),
+          dtype)
+
+
+@pytest.mark.skipif(not ON_CPU, reason="the other factorizations run on the CPU backend only")
 def test_factorization_errors_and_dispatch():
-    with pytest.raises(np.linalg.LinAlgError):
-        gp.linalg.inv(gp.zeros((3, 3)))
-    with pytest.raises(np.linalg.LinAlgError):
-        gp.linalg.cholesky(gp.asarray(-np.eye(2)))
-    with pytest.raises(np.linalg.LinAlgError):
-        gp.linalg.solve(gp.ones((2, 3)), gp.ones(2))
     a = _data((3, 3), np.float64)
     _same(np.linalg.inv(gp.asarray(a)), np.linalg.inv(a))       # through __array_function__
     _same(gp.linalg.matrix_power(gp.asarray(a), -2), np.linalg.matrix_power(a, -2))
