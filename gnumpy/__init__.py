@@ -45,6 +45,8 @@ from ._api.joining import (append, array_split, atleast_1d, atleast_2d, atleast_
 from ._api.padding import pad
 from ._api.bits import packbits, unpackbits
 from ._api.functional import apply_along_axis, apply_over_axes
+from ._api.polynomial import (poly, polyadd, polyder, polydiv, polyfit, polyint, polymul,
+                              polysub, roots)
 from ._api.npyio import (frombuffer, fromfile, fromiter, fromregex, fromstring, genfromtxt,
                          load, loadtxt, save, savetxt, savez, savez_compressed)
 from ._api.printing import (array2string, array_repr, array_str, base_repr, binary_repr,
