@@ -8,9 +8,10 @@ Three kinds of functions:
   -inf), ``norm``, ``matrix_power`` (n >= 0) and ``multi_dot``;
 * LU with partial pivoting and Cholesky, built from gnumpy ops (``gnumpy._api.factor``),
   on every backend: ``solve``, ``inv``, ``det``, ``slogdet``, ``cholesky``, and
-  ``tensorsolve``, ``tensorinv`` and negative ``matrix_power`` built on them;
-* the other factorizations and what needs them (``qr``, ``svd``, ``svdvals``, ``eigh``,
-  ``eigvalsh``, ``eig``, ``eigvals``, ``pinv``, ``matrix_rank``, ``lstsq``, ``cond``,
+  ``tensorsolve``, ``tensorinv`` and negative ``matrix_power`` built on them; ``eigh``
+  and ``eigvalsh`` by parallel Jacobi (``gnumpy._api.jacobi``);
+* the other factorizations and what needs them (``qr``, ``svd``, ``svdvals``, ``eig``,
+  ``eigvals``, ``pinv``, ``matrix_rank``, ``lstsq``, ``cond``,
   the nuclear and 2-norms): on the CPU backend through NumPy's LAPACK on the backend's own
   memory; on the CUDA backend they raise NotImplementedError at the call (no device
   kernels for them yet: cuSOLVER is not reachable from cuda.core).
@@ -115,13 +116,18 @@ def svdvals(x, /):
 
 
 def eigh(x, /, UPLO="L"):
-    """Eigenvalues (ascending) and eigenvectors of Hermitian matrices (CPU backend)."""
-    return _host("eigh", np.linalg.eigh, [x], UPLO=UPLO)
+    """Eigenvalues (ascending) and eigenvectors (columns) of Hermitian matrices, from the
+    `UPLO` triangle, by parallel cyclic Jacobi (every backend; ``gnumpy._api.jacobi``)."""
+    from ._api.jacobi import eigh_jacobi, hermitian
+    herm, batch = hermitian(_arr(x), UPLO)
+    n = herm.shape[-1]
+    w, v = eigh_jacobi(herm)
+    return EighResult(w.reshape(batch + (n,)), v.reshape(batch + (n, n)))
 
 
 def eigvalsh(x, /, UPLO="L"):
-    """Eigenvalues of Hermitian matrices, ascending (CPU backend)."""
-    return _host("eigvalsh", np.linalg.eigvalsh, [x], UPLO=UPLO)
+    """Eigenvalues of Hermitian matrices, ascending (every backend, as ``eigh``)."""
+    return eigh(x, UPLO).eigenvalues
 
 
 def eig(x, /):

@@ -140,7 +140,7 @@ FACTORIZATIONS = [
 ]
 
 
-DEVICE_FACTORS = ("cholesky", "solve", "inv", "det", "slogdet")     # every backend
+DEVICE_FACTORS = ("cholesky", "solve", "inv", "det", "slogdet", "eigh", "eigvalsh")
 
 
 @pytest.mark.parametrize("name,make,kw", FACTORIZATIONS,
@@ -258,6 +258,45 @@ def test_tensor_solve_inv_and_negative_powers():
         gp.linalg.tensorinv(gp.ones((2, 2)), ind=0)
     m = rng.standard_normal((2, 3, 3)) + 2 * np.eye(3)
     _same(gp.linalg.matrix_power(gp.asarray(m), -3), np.linalg.matrix_power(m, -3))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128,
+                                   np.int32])
+@pytest.mark.parametrize("n", [1, 2, 5, 16])
+def test_eigh(dtype, n):
+    rng = np.random.default_rng(n)
+    x = _data((3, n, n), dtype, n)
+    junk = np.triu(np.full((n, n), 9), 1).astype(dtype)          # the ignored triangle
+    for uplo, a in (("L", x + junk), ("U", x + junk.T)):
+        w, v = gp.linalg.eigh(gp.asarray(a), UPLO=uplo)
+        e = np.linalg.eigh(a, UPLO=uplo)
+        _same(w, e.eigenvalues, dtype)
+        assert v.dtype == e.eigenvectors.dtype and v.shape == e.eigenvectors.shape
+        h = np.linalg.eigh(a, UPLO=uplo).eigenvectors @ (e.eigenvalues[..., None] *
+                                                          np.conj(np.swapaxes(
+                                                              e.eigenvectors, -1, -2)))
+        vv, ww = v.get(), w.get()
+        tol = _tol(dtype) * 10 * max(1.0, float(np.abs(h).max()))
+        np.testing.assert_allclose(vv @ (ww[..., None] * np.conj(np.swapaxes(vv, -1, -2))),
+                                   h, atol=tol)                     # V diag(w) V^H = A
+        np.testing.assert_allclose(np.conj(np.swapaxes(vv, -1, -2)) @ vv,
+                                   np.broadcast_to(np.eye(n), vv.shape), atol=_tol(dtype) * 10)
+        _same(gp.linalg.eigvalsh(gp.asarray(a), UPLO=uplo), e.eigenvalues, dtype)
+    del rng
+
+
+def test_eigh_edge_cases():
+    for a in (np.zeros((3, 3)), np.eye(4) * 1e200, np.diag([1e-300, 2e-300, -1e-300]),
+              np.array([[1.0, np.nan], [np.nan, 2.0]]), np.zeros((2, 0, 0)),
+              np.array([[2.0, 1.0], [1.0, 2.0]]), np.ones((5, 5))):
+        w, v = gp.linalg.eigh(gp.asarray(a))
+        e = np.linalg.eigh(a)
+        _same(w, e.eigenvalues)
+        assert v.shape == e.eigenvectors.shape
+    with pytest.raises(ValueError, match="UPLO"):
+        gp.linalg.eigh(gp.eye(2), UPLO="X")
+    _raises_like("eigh", np.ones((2, 3)))
+    _raises_like("eigvalsh", np.ones(3))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
