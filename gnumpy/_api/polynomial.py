@@ -125,7 +125,7 @@ def poly(seq_of_zeros):
 
 def roots(p):
     """The roots of the polynomial with coefficients `p`: eigenvalues of its companion
-    matrix, so CPU backend only (NotImplementedError on CUDA).
+    matrix (CPU backend only; NotImplementedError on CUDA).
 
     Examples
     --------
@@ -324,7 +324,7 @@ def polydiv(u, v):
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     """Least-squares polynomial fit of degree `deg` to points ``(x, y)`` (``y`` may hold
-    several data sets as columns); CPU backend only (NotImplementedError on CUDA).
+    several data sets as columns) (CPU backend only; NotImplementedError on CUDA).
 
     Returns the coefficients, with ``(residuals, rank, singular_values, rcond)`` when
     `full`, or with the covariance matrix when `cov` (``'unscaled'``: not scaled by the
