@@ -9,12 +9,14 @@ Three kinds of functions:
 * LU with partial pivoting and Cholesky, built from gnumpy ops (``gnumpy._api.factor``),
   on every backend: ``solve``, ``inv``, ``det``, ``slogdet``, ``cholesky``, and
   ``tensorsolve``, ``tensorinv`` and negative ``matrix_power`` built on them; ``eigh``
-  and ``eigvalsh`` by parallel Jacobi (``gnumpy._api.jacobi``);
-* the other factorizations and what needs them (``qr``, ``svd``, ``svdvals``, ``eig``,
-  ``eigvals``, ``pinv``, ``matrix_rank``, ``lstsq``, ``cond``,
-  the nuclear and 2-norms): on the CPU backend through NumPy's LAPACK on the backend's own
-  memory; on the CUDA backend they raise NotImplementedError at the call (no device
-  kernels for them yet: cuSOLVER is not reachable from cuda.core).
+  and ``eigvalsh`` by parallel Jacobi (``gnumpy._api.jacobi``); the
+  singular values by one-sided Jacobi (``gnumpy._api.svd_jacobi``) and what NumPy builds
+  on them (``svdvals``, ``svd(compute_uv=False)``, ``pinv``, ``matrix_rank``, ``lstsq``,
+  ``cond``, the 2- and nuclear norms; ``gnumpy._api.svdops``);
+* ``qr``, ``eig``, ``eigvals`` and the factors of ``svd``: on the CPU backend through
+  NumPy's LAPACK on the backend's own memory; on the CUDA backend they raise
+  NotImplementedError at the call (no device kernels for them yet: cuSOLVER is not
+  reachable from cuda.core).
 
 Errors are NumPy's (``LinAlgError`` for singular or non-square input, ...).
 
@@ -105,14 +107,20 @@ def qr(x, /, mode="reduced"):
 
 
 def svd(x, /, full_matrices=True, compute_uv=True, hermitian=False):
-    """Singular value decomposition ``SVDResult(U, S, Vh)`` (CPU backend)."""
+    """Singular value decomposition ``SVDResult(U, S, Vh)`` (CPU backend only:
+    NotImplementedError on CUDA); ``compute_uv=False`` gives the singular values on every
+    backend (one-sided Jacobi)."""
+    if not compute_uv:
+        from ._api import svdops
+        return svdops.singular_values(_arr(x), hermitian)
     return _host("svd", np.linalg.svd, [x], full_matrices=full_matrices,
                  compute_uv=compute_uv, hermitian=hermitian)
 
 
 def svdvals(x, /):
-    """Singular values, descending (CPU backend)."""
-    return _host("svdvals", np.linalg.svd, [x], compute_uv=False)
+    """Singular values, descending (every backend: one-sided Jacobi)."""
+    from ._api import svdops
+    return svdops.singular_values(_arr(x))
 
 
 def eigh(x, /, UPLO="L"):
@@ -241,30 +249,32 @@ def slogdet(x, /):
     return SlogdetResult(s, logabs)
 
 
-def pinv(x, /, rcond=None, hermitian=False, *, rtol=None):
-    """Moore-Penrose pseudo-inverse (CPU backend)."""
-    kw = {"hermitian": hermitian}
-    if rtol is not None:
-        kw["rtol"] = rtol
-    if rcond is not None:
-        kw["rcond"] = rcond
-    return _host("pinv", np.linalg.pinv, [x], **kw)
+_NOVALUE = object()
+
+
+def pinv(x, /, rcond=None, hermitian=False, *, rtol=_NOVALUE):
+    """Moore-Penrose pseudo-inverse from the SVD (every backend), NumPy's cutoffs."""
+    from ._api import svdops
+    return svdops.pinv(_arr(x), rcond, rtol, hermitian, _NOVALUE)
 
 
 def matrix_rank(x, /, tol=None, hermitian=False, *, rtol=None):
-    """Rank by singular values above the tolerance (CPU backend)."""
-    return _host("matrix_rank", np.linalg.matrix_rank, [x], tol=tol, hermitian=hermitian,
-                 rtol=rtol)
+    """Rank: the number of singular values above the tolerance (every backend)."""
+    from ._api import svdops
+    return svdops.matrix_rank(_arr(x), tol, hermitian, rtol)
 
 
 def lstsq(a, b, /, rcond=None):
-    """Least-squares solution ``(x, residuals, rank, s)`` (CPU backend)."""
-    return _host("lstsq", np.linalg.lstsq, [a, b], rcond=rcond)
+    """Least-squares solution ``(x, residuals, rank, s)`` from the SVD (every backend);
+    `rank` is a 0-d int32 array."""
+    from ._api import svdops
+    return svdops.lstsq(_arr(a), _arr(b), rcond)
 
 
 def cond(x, /, p=None):
-    """Condition number (CPU backend)."""
-    return _host("cond", np.linalg.cond, [x], p=p)
+    """Condition number in the norm `p` (every backend)."""
+    from ._api import svdops
+    return svdops.cond(_arr(x), p)
 
 
 def tensorinv(a, /, ind=2):
@@ -403,8 +413,10 @@ def _matrix_norm(x, axes, keepdims, ord):
         s = gp.sum(a, axis=c0, keepdims=True)
         r = (gp.max if ord == math.inf else gp.min)(s, axis=r0, keepdims=True)
     elif ord in ("nuc", 2, -2):
-        r = _host(f"matrix_norm(ord={ord!r})", np.linalg.norm, [x], ord=ord, axis=(r0, c0),
-                  keepdims=True)
+        from ._api import svdops
+        sv = svdops.singular_values(gp.moveaxis(x, (r0, c0), (-2, -1)))
+        r = {"nuc": gp.sum, 2: gp.max, -2: gp.min}[ord](sv, axis=-1)
+        r = gp.expand_dims(r, axis=tuple(sorted((r0, c0))))
     else:
         raise ValueError("Invalid norm order for matrices.")
     return r if keepdims else gp.squeeze(r, axis=(r0, c0))

@@ -140,7 +140,8 @@ FACTORIZATIONS = [
 ]
 
 
-DEVICE_FACTORS = ("cholesky", "solve", "inv", "det", "slogdet", "eigh", "eigvalsh")
+DEVICE_FACTORS = ("cholesky", "solve", "inv", "det", "slogdet", "eigh", "eigvalsh", "svdvals",
+                  "pinv", "matrix_rank", "lstsq", "cond")
 
 
 @pytest.mark.parametrize("name,make,kw", FACTORIZATIONS,
@@ -297,6 +298,70 @@ def test_eigh_edge_cases():
         gp.linalg.eigh(gp.eye(2), UPLO="X")
     _raises_like("eigh", np.ones((2, 3)))
     _raises_like("eigvalsh", np.ones(3))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4), (2, 6, 2), (1, 1), (7, 1)])
+def test_svd_family(dtype, shape):
+    a = _data(shape, dtype, sum(shape))
+    deficient = a.copy()
+    if min(shape[-2:]) > 1:
+        deficient[..., -1] = deficient[..., 0] * 2              # rank-deficient
+    for x in (a, deficient):
+        g = gp.asarray(x)
+        _same(gp.linalg.svdvals(g), np.linalg.svd(x, compute_uv=False), dtype)
+        _same(gp.linalg.svd(g, compute_uv=False), np.linalg.svd(x, compute_uv=False), dtype)
+        _same(gp.linalg.matrix_rank(g), np.linalg.matrix_rank(x))
+        _same(gp.linalg.matrix_rank(g, rtol=1e-3), np.linalg.matrix_rank(x, rtol=1e-3))
+        _same(gp.linalg.pinv(g), np.linalg.pinv(x), dtype)
+        _same(gp.linalg.pinv(g, rtol=None), np.linalg.pinv(x, rtol=None), dtype)
+        _same(gp.linalg.pinv(g, rcond=0.3), np.linalg.pinv(x, rcond=0.3), dtype)
+        for p in (None, 2, -2):
+            if x is a:                      # a deficient matrix's s_min is rounding noise
+                _same(gp.linalg.cond(g, p), np.linalg.cond(x, p), dtype)
+            elif min(shape[-2:]) > 1:
+                assert np.array_equal(gp.linalg.cond(g, p).get() > 1e5,
+                                      np.linalg.cond(x, p) > 1e5)
+        if x.ndim == 2:
+            for o in (2, -2, "nuc"):
+                _same(gp.linalg.norm(g, o), np.linalg.norm(x, o), dtype)
+                _same(gp.linalg.matrix_norm(g, ord=o, keepdims=True),
+                      np.linalg.matrix_norm(x, ord=o, keepdims=True), dtype)
+            for b in (_data((x.shape[0],), dtype, 1), _data((x.shape[0], 2), dtype, 2)):
+                r, e = gp.linalg.lstsq(g, gp.asarray(b)), np.linalg.lstsq(x, b)
+                _same(r[0], e[0], dtype)
+                _same(r[1], e[1], dtype)
+                assert int(r[2]) == e[2]
+                _same(r[3], e[3], dtype)
+    h = _spd(4, dtype)
+    _same(gp.linalg.pinv(gp.asarray(h), hermitian=True), np.linalg.pinv(h, hermitian=True),
+          dtype)
+    _same(gp.linalg.matrix_rank(gp.asarray(h), hermitian=True),
+          np.linalg.matrix_rank(h, hermitian=True))
+
+
+def test_svd_family_edges():
+    s = np.array([[1.0, 2.0], [2.0, 4.0]])
+    for p in (1, "fro", np.inf):
+        _same(gp.linalg.cond(gp.asarray(s), p), np.linalg.cond(s, p))    # singular: inf
+    nan = np.array([[1.0, np.nan], [0.0, 1.0]])
+    _same(gp.linalg.cond(gp.asarray(nan), 1), np.linalg.cond(nan, 1))
+    for f, args in (("cond", (nan,)), ("svdvals", (nan,)), ("pinv", (nan,)),
+                    ("lstsq", (nan, np.ones(2))), ("matrix_rank", (nan,))):
+        _raises_like(f, *args)
+    _same(gp.linalg.pinv(gp.asarray(np.zeros((2, 0, 3)))), np.linalg.pinv(np.zeros((2, 0, 3))))
+    _same(gp.linalg.svdvals(gp.asarray(np.zeros((3, 3)))), np.linalg.svdvals(np.zeros((3, 3))))
+    assert gp.linalg.matrix_rank(gp.asarray([0.0, 1.0])) == np.linalg.matrix_rank([0.0, 1.0])
+    with pytest.raises(ValueError, match="both set"):
+        gp.linalg.pinv(gp.eye(2), rcond=0.1, rtol=0.1)
+    _raises_like("cond", np.zeros((0, 0)))
+    _raises_like("lstsq", np.ones((3, 2)), np.ones(4))
+    _raises_like("lstsq", np.ones((2, 3, 2)), np.ones((2, 3)))
+    x = np.ones((0, 3))
+    r, e = gp.linalg.lstsq(gp.asarray(x), gp.asarray(np.ones((0, 2)))), np.linalg.lstsq(
+        x, np.ones((0, 2)))
+    _same(r[0], e[0])
+    assert int(r[2]) == e[2]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])

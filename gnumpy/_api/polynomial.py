@@ -4,9 +4,10 @@ polyadd, polysub, polymul, polyder, polyint, polydiv and polyfit (polyval is in 
 Each follows NumPy's algorithm step for step (same operations in the same order, same dtype
 rules) with gnumpy ops, so it runs on every backend: ``poly`` and ``polydiv`` are fused
 elementwise recurrences over the degree (shifted views and index masks where NumPy writes
-slices in place); trimming leading zeros reads a few integers back.  ``roots``, ``polyfit``
-and ``poly`` of a matrix need gnumpy.linalg's eigenvalues or least squares, CPU backend
-only: on CUDA they raise NotImplementedError at the call.
+slices in place); trimming leading zeros reads a few integers back.  ``polyfit`` solves
+with gnumpy.linalg's SVD least squares (every backend).  ``roots`` and ``poly`` of a
+matrix need general eigenvalues, CPU backend only: on CUDA they raise NotImplementedError
+at the call.
 
 # Note: numpy.poly1d objects are not supported (TypeError); pass their ``coeffs``.
 """
@@ -324,7 +325,7 @@ def polydiv(u, v):
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     """Least-squares polynomial fit of degree `deg` to points ``(x, y)`` (``y`` may hold
-    several data sets as columns) (CPU backend only; NotImplementedError on CUDA).
+    several data sets as columns), through ``gnumpy.linalg.lstsq``.
 
     Returns the coefficients, with ``(residuals, rank, singular_values, rcond)`` when
     `full`, or with the covariance matrix when `cov` (``'unscaled'``: not scaled by the
@@ -374,7 +375,6 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
             rhs *= w
     scale = apply("sqrt", sum_(apply("multiply", lhs, lhs), axis=0))
     lhs /= scale
-    _cpu_only("polyfit", "a least-squares solver", lhs, rhs)
     c, resids, rank, s = lstsq(lhs, rhs, rcond=rcond)
     c = apply("divide", c.T, scale).T
     if int(rank) != order and not full:
