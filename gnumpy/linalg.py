@@ -1,22 +1,19 @@
 """gnumpy.linalg: NumPy's ``numpy.linalg`` and the Array API linear-algebra extension.
 
-Three kinds of functions:
+Two kinds of functions:
 
-* built from gnumpy's own ops, so they run (lazily, fused where they can) on every backend:
-  ``matmul``, ``matrix_transpose``, ``vecdot``, ``tensordot``, ``outer``, ``trace``,
-  ``diagonal``, ``cross``, ``vector_norm``, ``matrix_norm`` (orders 'fro', 1, -1, inf,
-  -inf), ``norm``, ``matrix_power`` (n >= 0) and ``multi_dot``;
-* LU with partial pivoting and Cholesky, built from gnumpy ops (``gnumpy._api.factor``),
-  on every backend: ``solve``, ``inv``, ``det``, ``slogdet``, ``cholesky``, and
-  ``tensorsolve``, ``tensorinv`` and negative ``matrix_power`` built on them; ``eigh``
-  and ``eigvalsh`` by parallel Jacobi (``gnumpy._api.jacobi``); the
-  singular values by one-sided Jacobi (``gnumpy._api.svd_jacobi``) and what NumPy builds
-  on them (``svdvals``, ``svd(compute_uv=False)``, ``pinv``, ``matrix_rank``, ``lstsq``,
-  ``cond``, the 2- and nuclear norms; ``gnumpy._api.svdops``);
-* ``qr``, ``eig``, ``eigvals`` and the factors of ``svd``: on the CPU backend through
-  NumPy's LAPACK on the backend's own memory; on the CUDA backend they raise
-  NotImplementedError at the call (no device kernels for them yet: cuSOLVER is not
-  reachable from cuda.core).
+* built from gnumpy's own ops, so they run on every backend: the products and norms
+  (``matmul``, ``vecdot``, ``tensordot``, ``outer``, ``trace``, ``diagonal``, ``cross``,
+  ``vector_norm``, ``matrix_norm``, ``norm``, ``matrix_power``, ``multi_dot``); LU with
+  partial pivoting and Cholesky (``gnumpy._api.factor``: ``solve``, ``inv``, ``det``,
+  ``slogdet``, ``cholesky``, ``tensorsolve``, ``tensorinv``); Householder ``qr``
+  (``_api.qr``, LAPACK's conventions); ``eigh``/``eigvalsh`` by parallel Jacobi
+  (``_api.jacobi``); singular values by one-sided Jacobi (``_api.svd_jacobi``) and what
+  NumPy builds on them (``_api.svdops``: ``svdvals``, ``svd(compute_uv=False)``,
+  ``pinv``, ``matrix_rank``, ``lstsq``, ``cond``, the 2- and nuclear norms);
+* ``eig``, ``eigvals`` and the factors of ``svd``: on the CPU backend through NumPy's
+  LAPACK on the backend's own memory; on the CUDA backend they raise NotImplementedError
+  at the call (no device kernels for them yet: cuSOLVER is not reachable from cuda.core).
 
 Errors are NumPy's (``LinAlgError`` for singular or non-square input, ...).
 
@@ -102,8 +99,9 @@ def cholesky(x, /, *, upper=False):
 
 
 def qr(x, /, mode="reduced"):
-    """QR factorization (CPU backend); ``mode`` as NumPy's."""
-    return _host("qr", np.linalg.qr, [x], mode=mode)
+    """QR factorization by Householder reflections (every backend; NumPy's modes)."""
+    from ._api import qr as Q
+    return Q.qr(_arr(x), mode, QRResult)
 
 
 def svd(x, /, full_matrices=True, compute_uv=True, hermitian=False):

@@ -140,7 +140,7 @@ FACTORIZATIONS = [
 ]
 
 
-DEVICE_FACTORS = ("cholesky", "solve", "inv", "det", "slogdet", "eigh", "eigvalsh", "svdvals",
+DEVICE_FACTORS = ("cholesky", "solve", "inv", "det", "slogdet", "eigh", "eigvalsh", "svdvals", "qr",
                   "pinv", "matrix_rank", "lstsq", "cond")
 
 
@@ -381,3 +381,30 @@ def test_factorization_errors_and_dispatch():
     _same(gp.linalg.matrix_norm(gp.asarray(a), ord="nuc"), np.linalg.matrix_norm(a, ord="nuc"))
     _same(gp.linalg.norm(gp.asarray(a), ord=2), np.linalg.norm(a, ord=2))
     assert gp.linalg.LinAlgError is np.linalg.LinAlgError
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128,
+                                   np.int64])
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4), (2, 6, 2), (1, 1), (0, 3), (3, 0)])
+def test_qr_modes_match_lapack(dtype, shape):
+    """Householder with LAPACK's reflector conventions: NumPy's Q, R, h and tau exactly
+    (to rounding), signs included."""
+    a = _data(shape, dtype, 4)
+    g = gp.asarray(a)
+    for mode in ("reduced", "complete", "r", "raw"):
+        r, e = gp.linalg.qr(g, mode=mode), np.linalg.qr(a, mode=mode)
+        if mode == "r":
+            _same(r, e, dtype)
+        else:
+            for x, y in zip(r, e):
+                _same(x, y, dtype)
+        if mode in ("reduced", "complete"):
+            assert type(r).__name__ == "QRResult"
+    with pytest.warns(DeprecationWarning):
+        _same(gp.linalg.qr(g, mode="full")[0], np.linalg.qr(a)[0], dtype)
+    with pytest.raises(ValueError, match="Unrecognized mode"):
+        gp.linalg.qr(g, mode="bogus")
+    _raises_like("qr", np.ones(3))
+    h = np.array([[0.0, 1.0], [0.0, 2.0], [0.0, 0.0]])       # a zero column: tau = 0
+    for x, y in zip(gp.linalg.qr(gp.asarray(h), mode="raw"), np.linalg.qr(h, mode="raw")):
+        _same(x, y)
