@@ -10,8 +10,8 @@ Two kinds of functions:
   (``_api.qr``, LAPACK's conventions); ``eigh``/``eigvalsh`` by parallel Jacobi
   (``_api.jacobi``); singular values by one-sided Jacobi (``_api.svd_jacobi``) and what
   NumPy builds on them (``_api.svdops``: ``svdvals``, ``svd(compute_uv=False)``,
-  ``pinv``, ``matrix_rank``, ``lstsq``, ``cond``, the 2- and nuclear norms);
-* ``eig``, ``eigvals`` and the factors of ``svd``: on the CPU backend through NumPy's
+  ``pinv``, ``matrix_rank``, ``lstsq``, ``cond``, the 2- and nuclear norms) and ``svd``;
+* ``eig`` and ``eigvals``: on the CPU backend through NumPy's
   LAPACK on the backend's own memory; on the CUDA backend they raise NotImplementedError
   at the call (no device kernels for them yet: cuSOLVER is not reachable from cuda.core).
 
@@ -105,14 +105,12 @@ def qr(x, /, mode="reduced"):
 
 
 def svd(x, /, full_matrices=True, compute_uv=True, hermitian=False):
-    """Singular value decomposition ``SVDResult(U, S, Vh)`` (CPU backend only:
-    NotImplementedError on CUDA); ``compute_uv=False`` gives the singular values on every
-    backend (one-sided Jacobi)."""
+    """Singular value decomposition ``SVDResult(U, S, Vh)`` by one-sided Jacobi (every
+    backend); the singular vectors are unique up to phase, as LAPACK's."""
+    from ._api import svdops
     if not compute_uv:
-        from ._api import svdops
         return svdops.singular_values(_arr(x), hermitian)
-    return _host("svd", np.linalg.svd, [x], full_matrices=full_matrices,
-                 compute_uv=compute_uv, hermitian=hermitian)
+    return svdops.svd(_arr(x), full_matrices, hermitian, SVDResult)
 
 
 def svdvals(x, /):

@@ -140,7 +140,7 @@ FACTORIZATIONS = [
 ]
 
 
-DEVICE_FACTORS = ("cholesky", "solve", "inv", "det", "slogdet", "eigh", "eigvalsh", "svdvals", "qr",
+DEVICE_FACTORS = ("cholesky", "solve", "inv", "det", "slogdet", "eigh", "eigvalsh", "svdvals", "qr", "svd",
                   "pinv", "matrix_rank", "lstsq", "cond")
 
 
@@ -408,3 +408,37 @@ def test_qr_modes_match_lapack(dtype, shape):
     h = np.array([[0.0, 1.0], [0.0, 2.0], [0.0, 0.0]])       # a zero column: tau = 0
     for x, y in zip(gp.linalg.qr(gp.asarray(h), mode="raw"), np.linalg.qr(h, mode="raw")):
         _same(x, y)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4), (2, 6, 3), (1, 1), (0, 3), (3, 0),
+                                   (7, 4)])
+@pytest.mark.parametrize("full", [True, False])
+def test_svd_factors(dtype, shape, full):
+    a = _data(shape, dtype, 6)
+    if shape == (7, 4):
+        a[:, 3] = a[:, 0] * 2                                 # a zero singular value
+    u, s, vh = gp.linalg.svd(gp.asarray(a), full_matrices=full)
+    eu, es, evh = np.linalg.svd(a, full_matrices=full)
+    for g, e in ((u, eu), (s, es), (vh, evh)):
+        assert g.shape == e.shape and g.dtype == e.dtype, (g.shape, e.shape)
+    _same(s, es, dtype)
+    uh, sh, vhh = u.get(), s.get(), vh.get()
+    k = sh.shape[-1]
+    tol = _tol(dtype) * 10
+    np.testing.assert_allclose((uh[..., :k] * sh[..., None, :]) @ vhh[..., :k, :], a,
+                               atol=tol * max(1.0, float(np.abs(a).max(initial=0))))
+    for m in (uh, np.conj(np.swapaxes(vhh, -1, -2))):        # orthonormal columns
+        np.testing.assert_allclose(np.conj(np.swapaxes(m, -1, -2)) @ m,
+                                   np.broadcast_to(np.eye(m.shape[-1]),
+                                                   m.shape[:-2] + (m.shape[-1],) * 2),
+                                   atol=tol)
+
+
+def test_svd_hermitian():
+    h = _spd(4, np.complex128) - 3 * np.eye(4)                # eigenvalues of both signs
+    u, s, vh = gp.linalg.svd(gp.asarray(h), hermitian=True)
+    e = np.linalg.svd(h, hermitian=True)
+    _same(s, e.S)                       # the vectors are unique up to phase: the product
+    np.testing.assert_allclose((u.get() * s.get()) @ vh.get(), h, atol=1e-10)
+    assert u.dtype == e.U.dtype and vh.shape == e.Vh.shape

@@ -1,5 +1,6 @@
-"""What NumPy's linalg builds on the SVD, from ``svd_jacobi`` (every backend): singular
-values, ``matrix_rank``, ``pinv``, ``lstsq``, ``cond`` and the 2- and nuclear norms.
+"""The SVD and what NumPy's linalg builds on it, from ``svd_jacobi`` (every backend):
+``svd``, singular values, ``matrix_rank``, ``pinv``, ``lstsq``, ``cond`` and the 2- and
+nuclear norms.
 
 Each follows NumPy's own definition in ``numpy/linalg/_linalg.py`` (tolerances, empty
 inputs, NaN handling); only the factorization underneath differs.  The left singular
@@ -16,7 +17,7 @@ from .. import _dtypes as D
 
 LinAlgError = np.linalg.LinAlgError
 
-__all__ = ["singular_values", "matrix_rank", "pinv", "lstsq", "cond"]
+__all__ = ["singular_values", "matrix_rank", "pinv", "lstsq", "cond", "svd"]
 
 
 def _gp():
@@ -201,3 +202,58 @@ def cond(x, p):
         r = r.astype(_real(dt))
     nan = gp.isnan(r) & ~gp.isnan(x).any(axis=(-2, -1))
     return gp.where(nan, np.inf, r)
+
+
+def svd(x, full_matrices, hermitian, result_cls):
+    """NumPy's ``svd`` with the factors: V from one-sided Jacobi, U = AV / s where s > 0,
+    completed to an orthonormal basis (the zero singular values, ``full_matrices``) by the
+    complete Householder QR of AV; ``hermitian`` as NumPy, through ``eigh``."""
+    from . import factor as F
+    from .qr import geqrf, orgqr
+    gp = _gp()
+    if x.ndim < 2:
+        raise LinAlgError(f"{x.ndim}-dimensional array given. Array must be at least "
+                          f"two-dimensional")
+    dt = F.work_dtype(x.dtype)
+    batch, (m, n) = x.shape[:-2], x.shape[-2:]
+    if hermitian:
+        F.square(x)
+        w, u = gp.linalg.eigh(x)
+        sgn = gp.sign(w)
+        s = gp.abs(w)
+        order = gp.flip(gp.argsort(s, axis=-1), axis=-1)
+        s = gp.take_along_axis(s, order, axis=-1)
+        sgn = gp.take_along_axis(sgn, order, axis=-1)
+        u = gp.take_along_axis(u, order[..., None, :], axis=-1)
+        vt = gp.conj(gp.matrix_transpose(u * sgn[..., None, :]))
+        return result_cls(u, s, vt)
+    k = min(m, n)
+    a = x.astype(dt, copy=False).reshape((math.prod(batch), m, n))
+    if k == 0:
+        u = gp.broadcast_to(gp.eye(m, m if full_matrices else 0, dtype=dt, device=x.device),
+                            batch + (m, m if full_matrices else 0)) + 0
+        v = gp.broadcast_to(gp.eye(n, n if full_matrices else 0, dtype=dt, device=x.device),
+                            batch + (n, n if full_matrices else 0)) + 0
+        return result_cls(u, gp.zeros(batch + (0,), dtype=_real(dt), device=x.device),
+                          gp.conj(gp.matrix_transpose(v)))
+    _check_finite(a)
+    us, s, v, t = _factor(a)                 # (B, p, k), (B, k), (B, k, k); p = max(m, n)
+    p = us.shape[1]
+    wdt = us.dtype
+    h, tau = geqrf(us)
+    q = orgqr(h, tau, p if full_matrices else k)                   # orthonormal completion
+    big = s > gp.max(s, axis=-1, keepdims=True) * (np.finfo(_real(wdt)).eps * p)
+    left = us / gp.where(big, s, 1)[:, None, :].astype(wdt)
+    if full_matrices and p > k:
+        left = gp.concat([left, q[:, :, k:]], axis=2)
+        big = gp.concat([big, gp.zeros(big.shape[:1] + (p - k,), dtype=bool,
+                                       device=x.device)], axis=1)
+    u = gp.where(big[:, None, :], left, q)
+    s = s.astype(_real(dt)).reshape(batch + (k,))
+    u = u.astype(dt)
+    v = v.astype(dt)
+    if t:                                     # A^H = U S V^H  ->  A = V S U^H
+        u, v = v, u
+    uu = u.reshape(batch + u.shape[1:])
+    vh = gp.conj(gp.matrix_transpose(v)).reshape(batch + (v.shape[2], v.shape[1]))
+    return result_cls(uu, s, vh)
