@@ -90,3 +90,15 @@ def sample(dtype, shape, rng, special=True):
             w = (rng.standard_normal(n) * 10).astype(rdt)
             v = (v + 1j * w).astype(dt)
     return v.reshape(shape)
+
+
+def pair(dtype, shape, seed=0, kind="contiguous", special=True):
+    """(NumPy array, gnumpy array) of the same sample values; `kind` 'contiguous',
+    'strided' (a non-contiguous view in both) or 'transposed' (a transposed view)."""
+    a = sample(dtype, shape, np.random.default_rng(seed), special)
+    if kind == "strided":
+        return strided_pair(a)
+    if kind == "transposed":
+        return a, gp.asarray(np.array(a.T, order="C")).T
+    return a, gp.asarray(a)
+

@@ -14,7 +14,7 @@ import pytest
 
 import gnumpy as gp
 from gnumpy._api import npyio, printing
-from helpers import check, sample, strided_pair
+from helpers import check, pair, sample
 
 ALL = [np.dtype(t) for t in (np.bool_, np.int8, np.uint16, np.int32, np.int64, np.uint64,
                              np.float16, np.float32, np.float64, np.complex64,
@@ -24,15 +24,6 @@ REAL = [d for d in ALL if d.kind in "iuf"]
 REAL_IDS = [str(d) for d in REAL]
 LAYOUTS = ["contiguous", "strided", "transposed"]
 SHAPES = [(), (0,), (2, 0, 3), (5,), (3, 4)]
-
-
-def pair(dtype, shape, seed=0, kind="contiguous", special=True):
-    a = sample(dtype, shape, np.random.default_rng(seed), special)
-    if kind == "strided":
-        return strided_pair(a)
-    if kind == "transposed":
-        return a, gp.asarray(np.array(a.T, order="C")).T
-    return a, gp.asarray(a)
 
 
 def same(g, e):

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from numpy.exceptions import AxisError
 
 import gnumpy as gp
-from helpers import check, sample, strided_pair
+from helpers import check, pair, sample, strided_pair
 
 DET = settings(derandomize=True)
 ALL = [np.dtype(t) for t in (np.bool_, np.int8, np.uint16, np.int64, np.uint64, np.float16,
@@ -36,15 +36,6 @@ def np_call(f, *args, **kw):
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         return f(*args, **kw)
-
-
-def pair(dtype, shape, seed=0, special=True, kind="contiguous"):
-    a = sample(dtype, shape, np.random.default_rng(seed), special)
-    if kind == "strided":
-        return strided_pair(a)
-    if kind == "transposed":
-        return a, gp.asarray(np.array(a.T, order="C")).T
-    return a, gp.asarray(a)
 
 
 LAYOUTS = ["contiguous", "strided", "transposed"]

@@ -25,7 +25,7 @@ import numpy as np
 from .. import _dtypes as D
 from .._graph import realize as R
 
-__all__ = ["eigh_jacobi", "hermitian"]
+__all__ = ["eigh_jacobi", "hermitian", "working", "eye_batch"]
 
 MAX_SWEEPS = 30
 
@@ -101,20 +101,15 @@ def eigh_jacobi(a):
     precision is computed in double (the rotations' rounding accumulates in the
     eigenvectors) and rounded at the end."""
     out_dt = a.dtype
-    if out_dt in (D.float32, D.complex64):
-        a = a.astype(D.complex128 if out_dt == D.complex64 else D.float64)
-    from .creation import arange, asarray, eye
+    from .creation import arange, asarray
     from .elementwise import apply, where
     from .reductions import max as amax
     from .sorting import argsort
     from .advanced import take_along_axis
+    a, cplx, real_dt, eps = working(a)
     b, n, _ = a.shape
     dev = a.device
-    cplx = a.dtype.kind == "c"
-    real_dt = D.real_dtype(a.dtype) if cplx else a.dtype
-    eps = float(np.finfo(real_dt).eps)
-    v = _m(apply("add", eye(n, dtype=a.dtype, device=dev).reshape(1, n, n),
-                 apply("multiply", a, 0)))
+    v = eye_batch(a, n)
     # a matrix with a NaN gives NaNs (as NumPy's LAPACK does); it is zeroed meanwhile
     bad = None
     if n:
@@ -170,6 +165,24 @@ def eigh_jacobi(a):
     v = take_along_axis(v, order.reshape(b, 1, n) + 0 * asarray(
         np.zeros((1, n, 1), np.int64), device=dev), axis=2)
     return w.astype(D.real_dtype(out_dt) if out_dt.kind == "c" else out_dt), v.astype(out_dt)
+
+
+def working(a):
+    """(`a` in working precision: double for single precision inputs, complex?, its real
+    dtype, that dtype's eps): the rotations' rounding accumulates, so single precision
+    is computed in double and rounded at the end."""
+    if a.dtype in (D.float32, D.complex64):
+        a = a.astype(D.complex128 if a.dtype == D.complex64 else D.float64)
+    cplx = a.dtype.kind == "c"
+    real_dt = D.real_dtype(a.dtype) if cplx else a.dtype
+    return a, cplx, real_dt, float(np.finfo(real_dt).eps)
+
+
+def eye_batch(a, n):
+    """A fresh (B, n, n) identity in `a`'s dtype and batch size (the rotations' product)."""
+    from .creation import eye
+    from .manipulation import broadcast_to
+    return _m(broadcast_to(eye(n, dtype=a.dtype, device=a.device), (a.shape[0], n, n)) + 0)
 
 
 def hermitian(a, UPLO):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtypes as D
-from .jacobi import MAX_SWEEPS, _m, _rotation, _schedule
+from .jacobi import MAX_SWEEPS, _m, _rotation, _schedule, eye_batch, working
 
 __all__ = ["svd_jacobi"]
 
@@ -25,19 +25,14 @@ def svd_jacobi(a):
     (B, m, n), m >= n, in the working dtype of `a` (double for single precision inputs;
     the caller rounds).  Column j of AV is s_j times the j-th left singular vector."""
     from .advanced import take, take_along_axis
-    from .creation import arange, asarray, eye
+    from .creation import arange, asarray
     from .elementwise import apply, where
     from .reductions import any as any_, max as amax, sum as sum_
     from .sorting import argsort
-    if a.dtype in (D.float32, D.complex64):
-        a = a.astype(D.complex128 if a.dtype == D.complex64 else D.float64)
+    a, cplx, real_dt, eps = working(a)
     b, m, n = a.shape
     dev = a.device
-    cplx = a.dtype.kind == "c"
-    real_dt = D.real_dtype(a.dtype) if cplx else a.dtype
-    eps = float(np.finfo(real_dt).eps)
-    v = _m(apply("add", eye(n, dtype=a.dtype, device=dev).reshape(1, n, n),
-                 apply("multiply", a[:, :n, :], 0)))
+    v = eye_batch(a, n)
     if m == 0 or n == 0:
         return a, asarray(np.zeros((b, n), real_dt), device=dev), v
     bad = _m(any_(apply("isnan", a), axis=(1, 2)))

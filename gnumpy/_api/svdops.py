@@ -29,6 +29,15 @@ def _real(dt):
     return D.real_dtype(dt) if dt.kind == "c" else dt
 
 
+def _stack(x):
+    """(working dtype, batch shape, m, n) of the matrix stack `x` (LinAlgError below 2-D)."""
+    from . import factor as F
+    if x.ndim < 2:
+        raise LinAlgError(f"{x.ndim}-dimensional array given. Array must be at least "
+                          f"two-dimensional")
+    return (F.work_dtype(x.dtype), x.shape[:-2]) + tuple(x.shape[-2:])
+
+
 def _check_finite(a, msg="SVD did not converge"):
     """LAPACK's SVD fails on NaN input, and NumPy raises LinAlgError: so do we (one sync)."""
     if bool(_gp().isnan(a).any()):
@@ -51,11 +60,7 @@ def singular_values(x, hermitian=False):
     """The singular values of the stack `x` (..., m, n), descending, in its real dtype."""
     from . import factor as F
     gp = _gp()
-    if x.ndim < 2:
-        raise LinAlgError(f"{x.ndim}-dimensional array given. Array must be at least "
-                          f"two-dimensional")
-    dt = F.work_dtype(x.dtype)
-    batch, (m, n) = x.shape[:-2], x.shape[-2:]
+    dt, batch, m, n = _stack(x)
     if hermitian:
         F.square(x)
         w = gp.linalg.eigvalsh(x)
@@ -96,7 +101,6 @@ def _pinv_batch(a, rcond):
 
 def pinv(x, rcond, rtol, hermitian, novalue):
     """NumPy's ``pinv`` (rcond/rtol defaults and the empty case included)."""
-    from . import factor as F
     gp = _gp()
     if rcond is None:
         if rtol is novalue:
@@ -108,11 +112,7 @@ def pinv(x, rcond, rtol, hermitian, novalue):
             rcond = rtol
     elif rtol is not novalue:
         raise ValueError("`rtol` and `rcond` can't be both set.")
-    if x.ndim < 2:
-        raise LinAlgError(f"{x.ndim}-dimensional array given. Array must be at least "
-                          f"two-dimensional")
-    dt = F.work_dtype(x.dtype)
-    batch, (m, n) = x.shape[:-2], x.shape[-2:]
+    dt, batch, m, n = _stack(x)
     if m == 0 or n == 0:
         return gp.empty(batch + (n, m), dtype=x.dtype if x.dtype.kind in "fc" else dt,
                         device=x.device)
@@ -211,11 +211,7 @@ def svd(x, full_matrices, hermitian, result_cls):
     from . import factor as F
     from .qr import geqrf, orgqr
     gp = _gp()
-    if x.ndim < 2:
-        raise LinAlgError(f"{x.ndim}-dimensional array given. Array must be at least "
-                          f"two-dimensional")
-    dt = F.work_dtype(x.dtype)
-    batch, (m, n) = x.shape[:-2], x.shape[-2:]
+    dt, batch, m, n = _stack(x)
     if hermitian:
         F.square(x)
         w, u = gp.linalg.eigh(x)
