@@ -526,11 +526,6 @@ def test_other_distributions_statistics():
     assert (rng.weibull(np.array([0.0, 1.0]), size=(5, 2)).get()[:, 0] == 0).all()
 
 
-def _moments(x):
-    h = x.get().astype(np.float64)
-    return h.mean(), h.var()
-
-
 @pytest.mark.parametrize("k", [0.05, 0.5, 1.0, 3.5, 40.0])
 def test_gamma_family_statistics(k):
     # mean and variance within ~5 standard errors (N draws; the 4th moments bound them)

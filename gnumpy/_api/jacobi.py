@@ -25,7 +25,8 @@ import numpy as np
 from .. import _dtypes as D
 from .._graph import realize as R
 
-__all__ = ["eigh_jacobi", "hermitian", "working", "eye_batch"]
+__all__ = ["eigh_jacobi", "hermitian", "working", "eye_batch", "rotation_round",
+           "rotate_cols"]
 
 MAX_SWEEPS = 30
 
@@ -138,19 +139,15 @@ def eigh_jacobi(a):
                 bpq = where(fr, bij, bji)
                 aa = where(fr, dg, dpart)
                 dd = where(fr, dpart, dg)
-                sc, pc, act = _rotation(aa, dd, bpq, fr, idle, real_dt, cplx, eps, scale)
-                act = act.any()
-                moved = act if moved is None else apply("logical_or", moved, act)
-                sc, pc, moved = _m(sc, pc, moved)
+                sc, pc, moved = rotation_round(aa, dd, bpq, fr, idle, real_dt, cplx, eps,
+                                               scale, moved)
                 rs = apply("conjugate", sc) if cplx else sc
                 rp = apply("conjugate", pc) if cplx else pc
                 a1 = apply("add", apply("multiply", a, rs.reshape(b, n, 1)),
                            apply("multiply", _take(a, pr, 1), rp.reshape(b, n, 1)))
                 a1 = _m(a1)
-                a = _m(apply("add", apply("multiply", a1, sc.reshape(b, 1, n)),
-                             apply("multiply", _take(a1, pr, 2), pc.reshape(b, 1, n))))
-                v = _m(apply("add", apply("multiply", v, sc.reshape(b, 1, n)),
-                             apply("multiply", _take(v, pr, 2), pc.reshape(b, 1, n))))
+                a = rotate_cols(a1, _take(a1, pr, 2), sc, pc)
+                v = rotate_cols(v, _take(v, pr, 2), sc, pc)
             # re-symmetrize once per sweep: rounding drift never accumulates
             ah = apply("conjugate", _transpose(a)) if cplx else _transpose(a)
             a = _m(apply("multiply", apply("add", a, ah), 0.5))
@@ -165,6 +162,24 @@ def eigh_jacobi(a):
     v = take_along_axis(v, order.reshape(b, 1, n) + 0 * asarray(
         np.zeros((1, n, 1), np.int64), device=dev), axis=2)
     return w.astype(D.real_dtype(out_dt) if out_dt.kind == "c" else out_dt), v.astype(out_dt)
+
+
+def rotation_round(a, d, b, first, idle, real_dt, cplx, eps, scale, moved):
+    """(self and partner column coefficients of this round's rotations, whether any pair so
+    far in the sweep rotated), materialized."""
+    from .elementwise import apply
+    sc, pc, act = _rotation(a, d, b, first, idle, real_dt, cplx, eps, scale)
+    act = act.any()
+    moved = act if moved is None else apply("logical_or", moved, act)
+    return _m(sc, pc, moved)
+
+
+def rotate_cols(x, xp, sc, pc):
+    """x's columns rotated: x * sc + xp * pc per column (xp: the partner columns)."""
+    from .elementwise import apply
+    b, n = sc.shape
+    return _m(apply("add", apply("multiply", x, sc.reshape(b, 1, n)),
+                    apply("multiply", xp, pc.reshape(b, 1, n))))
 
 
 def working(a):

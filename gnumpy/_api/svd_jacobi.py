@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtypes as D
-from .jacobi import MAX_SWEEPS, _m, _rotation, _schedule, eye_batch, working
+from .jacobi import (MAX_SWEEPS, _m, _schedule, eye_batch, rotate_cols, rotation_round,
+                     working)
 
 __all__ = ["svd_jacobi"]
 
@@ -60,14 +61,10 @@ def svd_jacobi(a):
                 apart = take(alpha, pr, axis=1)
                 aa = where(fr, alpha, apart)
                 dd = where(fr, apart, alpha)
-                sc, pc, act = _rotation(aa, dd, gpq, fr, idle, real_dt, cplx, eps, eps)
-                act = act.any()
-                moved = act if moved is None else apply("logical_or", moved, act)
-                sc, pc, moved = _m(sc, pc, moved)
-                u = _m(apply("add", apply("multiply", u, sc.reshape(b, 1, n)),
-                             apply("multiply", up, pc.reshape(b, 1, n))))
-                v = _m(apply("add", apply("multiply", v, sc.reshape(b, 1, n)),
-                             apply("multiply", take(v, pr, axis=2), pc.reshape(b, 1, n))))
+                sc, pc, moved = rotation_round(aa, dd, gpq, fr, idle, real_dt, cplx, eps, eps,
+                                               moved)
+                u = rotate_cols(u, up, sc, pc)
+                v = rotate_cols(v, take(v, pr, axis=2), sc, pc)
             if not bool(moved):
                 break
     s = apply("sqrt", sum_(sq(u), axis=1))                                  # (B, n)
