@@ -36,6 +36,9 @@ def _reset_stats():
     import gnumpy
     gnumpy.stats.reset()
     yield
+    if gnumpy.config.check_kernels:
+        from gnumpy.kernels import check
+        check.flush()           # compile this test's kernels (one batch); errors fail it
 
 
 def pytest_report_header(config):

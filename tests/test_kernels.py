@@ -200,3 +200,23 @@ def test_warp_shuffles_are_never_conditional(op, shape, axis):
     assert lines or axis == 0, "expected a warp reduction in the kernel"   # columns: none
     for ln in lines:
         assert not any(t in ln for t in ("||", "&&", "?")), ln
+
+
+def test_batched_compile_checks_report_the_failing_kernel(tmp_path):
+    """CPU CI compiles each test's kernels as one NVRTC program; a broken kernel in a batch
+    is found by compiling the batch's kernels one by one, and raises its own error."""
+    from gnumpy.kernels import check
+    good = 'extern "C" __global__ void gn_kernel(float* p) { p[threadIdx.x] = 1.0f; }'
+    bad = 'extern "C" __global__ void gn_kernel(float* p) { p[threadIdx.x] = undefined_x; }'
+    with gp.config.override(cache_dir=str(tmp_path)):
+        check.flush()                                  # whatever the test before left
+        for i, src in enumerate((good, good.replace("1.0f", "2.0f"))):
+            check._cache.get(("batch-test", i, str(tmp_path)), lambda s=src: s)
+        n = check.checked["batches"]
+        check.flush()
+        assert check.checked["batches"] == n + 1 and not check._pending
+        check._cache.get(("batch-test", "bad", str(tmp_path)), lambda: bad)
+        check._cache.get(("batch-test", "good", str(tmp_path)), lambda: good + " ")
+        with pytest.raises(RuntimeError, match="undefined_x"):
+            check.flush()
+        assert not check._pending

@@ -10,21 +10,99 @@ of each group the CPU backend runs.  ``config.check_kernels`` (``GNUMPY_CHECK_KE
 
 The test suite turns coverage mode on, so CPU-only CI compiles the code every test
 generates; a compile error raises in the test that produced the kernel.
+
+Kernels are compiled in batches (``flush``, which the test suite calls after every test):
+one NVRTC program holds every pending kernel, each in a namespace of its own under its own
+name, so the fixed cost of a compile (starting NVRTC, parsing the helper headers, about
+two thirds of a small kernel's time) is paid once per batch.  When a batch fails, its
+kernels are compiled one by one and the first failing one raises its own error.  A kernel
+that compiled is remembered on disk (a marker under the kernel cache, keyed like a cubin
+plus ``check``), so a warm rerun compiles nothing.
 """
 from __future__ import annotations
 
 from .._config import config
 from .._graph import layout as L
-from . import build, render_misc
+from . import cache, cache_key, render_misc
+from . import build
 from .codegen import header
-from .compile import KERNEL_NAME
+from .compile import KERNEL_NAME, compile_cubin, nvrtc_version, options
 
 ARCH = "90"
 SM_COUNT = 132
 BLOCKS_PER_SM = 8
-_cache = build.KernelCache(ARCH, None)
 _seen: set = set()
-checked = {"groups": 0, "compiled": 0}
+_done: set = set()           # (structural key, codegen options) already checked here
+_pending: list = []          # (source, disk marker digest) waiting for ``flush``
+BATCH = 64                   # flush early beyond this many pending kernels
+checked = {"groups": 0, "compiled": 0, "batches": 0}
+
+
+class _Submit:
+    """``_cache.get(key, render)``: queue `render()`'s source for the next batch."""
+
+    @staticmethod
+    def get(key, render):
+        full = (key, config.codegen_items())
+        if full in _done:
+            return
+        _done.add(full)
+        src = render()
+        parts = cache_key.parts(src, ARCH, cache.known_nvrtc_version(nvrtc_version),
+                                options(ARCH, config.fma), config.codegen_items())
+        parts["check"] = "compiled"
+        dg = cache_key.digest(parts)
+        if cache.disk_get(dg) is not None:
+            cache.counters.disk_hits += 1
+            return
+        _pending.append((src, dg))
+        if len(_pending) >= BATCH:
+            flush()
+
+
+_cache = _Submit()
+
+
+def _split(src: str):
+    """(the helper headers, the rest) of a kernel source: the headers end at the last
+    include guard's ``#endif``."""
+    i = src.rfind("#endif  // GN_")
+    if i < 0:
+        return "", src
+    j = src.index("\n", i) + 1
+    return src[:j], src[j:]
+
+
+def _joined(sources) -> str:
+    out = []
+    for i, src in enumerate(sources):
+        head, body = _split(src)
+        out.append(f"{head}\nnamespace gn_check{i} {{\n"
+                   f"{body.replace(KERNEL_NAME, f'{KERNEL_NAME}_{i}')}\n}}\n"
+                   f"#undef GN_EPILOGUE\n")
+    return "".join(out)
+
+
+def flush() -> None:
+    """Compile the pending kernels (one NVRTC program); raise the first failing kernel's
+    NVRTC error."""
+    if not _pending:
+        return
+    batch = _pending[:]
+    _pending.clear()
+    checked["batches"] += 1
+    cache.counters.misses += len(batch)
+    try:
+        if len(batch) == 1:
+            raise RuntimeError("one kernel: compile it alone")
+        _, dt = compile_cubin(_joined([s for s, _ in batch]), ARCH, config.fma)
+        cache.counters.compile_seconds += dt
+    except RuntimeError:
+        for src, _ in batch:          # the culprit raises its own error here
+            _, dt = compile_cubin(src, ARCH, config.fma)
+            cache.counters.compile_seconds += dt
+    for _, dg in batch:
+        cache.disk_put(dg, b"ok")
 
 
 def _fake_ptr(o):
