@@ -18,7 +18,8 @@ import warnings
 
 import numpy as np
 
-from ._api._common import is_array, normalize_axis
+from ._api._common import normalize_axis
+from ._api._views import arr as _arr
 
 
 def _gp():
@@ -31,10 +32,6 @@ def _result_dtype(name: str, dtype) -> np.dtype:
     """NumPy's result dtype of ``numpy.fft.<name>`` for inputs of `dtype` (and its
     TypeError for dtypes it refuses), from a 4-point probe on the host."""
     return getattr(np.fft, name)(np.zeros(4, dtype)).dtype
-
-
-def _arr(a):
-    return a if is_array(a) else _gp().asarray(a)
 
 
 def _scale(norm, n: int, inverse: bool) -> float:
@@ -297,7 +294,7 @@ def rfftfreq(n, /, d=1.0, *, dtype=None, device=None):
 
 def _shift(x, axes, sign):
     gp = _gp()
-    x = x if is_array(x) else gp.asarray(x)
+    x = _arr(x)
     if axes is None:
         axes = tuple(range(x.ndim))
     elif not isinstance(axes, (tuple, list)):

@@ -451,10 +451,8 @@ def matrix_power(a, n, /):
         n = operator.index(n)
     except TypeError:
         raise TypeError("exponent must be an integer") from None
-    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be at least "
-                          f"two-dimensional" if a.ndim < 2 else
-                          "Last 2 dimensions of the array must be square")
+    from ._api import factor as F
+    F.square(a)
     if n == 0:
         eye = gp.eye(a.shape[-1], dtype=a.dtype, device=a.device)
         return gp.broadcast_to(eye, a.shape) + gp.zeros(a.shape, dtype=a.dtype,

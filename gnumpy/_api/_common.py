@@ -34,6 +34,14 @@ def wrap(node, base=None):
     return (_ndarray or _cls())._from_node(node, base)
 
 
+def evaluated(*xs):
+    """Materialize `xs` now (``gnumpy.evaluate``: one schedule for all of them) and return
+    them (one array, or the tuple): a step of a loop that must not grow a graph."""
+    import gnumpy
+    gnumpy.evaluate(*xs)
+    return xs[0] if len(xs) == 1 else xs
+
+
 def host_to_node(obj, dtype=None, device=None, copy=True):
     """Host data (NumPy array, scalar, nested sequence) -> LEAF node on `device`."""
     if dtype is not None:

@@ -17,16 +17,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtypes as D
-from .._graph import realize as R
+from ._common import evaluated as _m
 
 __all__ = ["lu_factor", "lu_solve", "cholesky_lower", "work_dtype"]
 
 LinAlgError = np.linalg.LinAlgError
-
-
-def _m(x):
-    R.materialize([x._node])
-    return x
 
 
 def work_dtype(*dts) -> np.dtype:
@@ -78,7 +73,7 @@ def lu_factor(a):
         idx = where(apply("equal", ar.reshape(1, n), k), pk,
                     where(apply("equal", ar.reshape(1, n), pk), k, ar.reshape(1, n)))
         lu = _take_rows(lu, idx)                                     # rows k <-> p
-        perm = _m(_take_rows(perm.reshape(b, n, 1), idx).reshape(b, n))
+        perm = _take_rows(perm.reshape(b, n, 1), idx).reshape(b, n)
         moved = apply("not_equal", p, k).astype(D.int64)
         swaps = moved if swaps is None else apply("add", swaps, moved)
         piv = lu[:, k, k]                                            # (B,)
@@ -91,8 +86,9 @@ def lu_factor(a):
         below = apply("greater", rows, k)
         upd = where(apply("logical_and", below, apply("greater", cols, k)),
                     apply("subtract", lu, apply("multiply", l, rowk)), lu)
-        lu = _m(where(apply("logical_and", below, apply("equal", cols, k)), l, upd))
-        swaps, piv_min = _m(swaps), _m(piv_min)
+        lu, perm, swaps, piv_min = _m(                               # one schedule per step
+            where(apply("logical_and", below, apply("equal", cols, k)), l, upd), perm, swaps,
+            piv_min)
     return lu, perm, swaps, piv_min
 
 
@@ -138,6 +134,5 @@ def cholesky_lower(a):
         trail = apply("logical_and", apply("greater", rows, k), apply("greater", cols, k))
         upd = where(trail, apply("subtract", w, apply("multiply", col,
                                                       colh.reshape(b, 1, n))), w)
-        w = _m(where(apply("equal", cols, k), col, upd))
-        ok = _m(ok)
+        w, ok = _m(where(apply("equal", cols, k), col, upd), ok)
     return _m(where(apply("greater_equal", rows, cols), w, 0)), ok

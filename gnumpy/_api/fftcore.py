@@ -24,14 +24,9 @@ import functools
 
 import numpy as np
 
-from .._graph import realize as R
+from ._common import evaluated as _m
 
 __all__ = ["forward_last"]
-
-
-def _materialize(x):
-    R.materialize([x._node])
-    return x
 
 
 @functools.lru_cache(maxsize=256)
@@ -53,7 +48,7 @@ def _chirp(n: int, m: int, dev):
     b[:n] = np.conj(w)
     b[m - n + 1:] = np.conj(w[1:][::-1])
     bh = _pow2(asarray(b.reshape(1, m), device=dev))
-    return asarray(w, device=dev), _materialize(bh)
+    return asarray(w, device=dev), _m(bh)
 
 
 def _pow2(x):
@@ -75,7 +70,7 @@ def _pow2(x):
         tw = reshape(_twiddles(2 * half, dev), (1, 1, 1, half))
         s = apply("add", lo, hi)
         d = apply("multiply", apply("subtract", lo, hi), tw)
-        z = _materialize(where(sel, s, d))          # (b, p, 2, half): one fused kernel
+        z = _m(where(sel, s, d))          # (b, p, 2, half): one fused kernel
         p, half = 2 * p, half // 2
     # z is (b, n, 1) with the sub-transform index p = bit-reversed output index
     bits = reshape(z, (b,) + (2,) * k)
@@ -90,8 +85,8 @@ def _bluestein(x):
     m = 1 << (2 * n - 2).bit_length()
     w, bh = _chirp(n, m, x.device)
     a = pad(apply("multiply", x, w), [(0, 0), (0, m - n)])
-    ah = _pow2(_materialize(a))
-    c = _pow2(_materialize(apply("conjugate", apply("multiply", ah, bh))))
+    ah = _pow2(_m(a))
+    c = _pow2(_m(apply("conjugate", apply("multiply", ah, bh))))
     # inverse transform by conjugation: ifft(y) = conj(fft(conj(y))) / m
     conv = apply("multiply", apply("conjugate", c[:, :n]), 1.0 / m)
     return apply("multiply", conv, w)
@@ -104,7 +99,7 @@ def forward_last(x):
     if n <= 1 or x.size == 0:
         return x
     lead = x.shape[:-1]
-    flat = _materialize(reshape(x, (-1, n)))
+    flat = _m(reshape(x, (-1, n)))
     y = _pow2(flat) if n & (n - 1) == 0 else _bluestein(flat)
     return reshape(y, lead + (n,))
 

@@ -23,17 +23,12 @@ import math
 import numpy as np
 
 from .. import _dtypes as D
-from .._graph import realize as R
+from ._common import evaluated as _m
 
 __all__ = ["eigh_jacobi", "hermitian", "working", "eye_batch", "rotation_round",
            "rotate_cols"]
 
 MAX_SWEEPS = 30
-
-
-def _m(*xs):
-    R.materialize([x._node for x in xs])
-    return xs[0] if len(xs) == 1 else xs
 
 
 @functools.lru_cache(maxsize=64)
@@ -161,7 +156,7 @@ def eigh_jacobi(a):
     w = take_along_axis(w, order, axis=1)
     v = take_along_axis(v, order.reshape(b, 1, n) + 0 * asarray(
         np.zeros((1, n, 1), np.int64), device=dev), axis=2)
-    return w.astype(D.real_dtype(out_dt) if out_dt.kind == "c" else out_dt), v.astype(out_dt)
+    return w.astype(D.real_dtype(out_dt)), v.astype(out_dt)
 
 
 def rotation_round(a, d, b, first, idle, real_dt, cplx, eps, scale, moved):
@@ -189,7 +184,7 @@ def working(a):
     if a.dtype in (D.float32, D.complex64):
         a = a.astype(D.complex128 if a.dtype == D.complex64 else D.float64)
     cplx = a.dtype.kind == "c"
-    real_dt = D.real_dtype(a.dtype) if cplx else a.dtype
+    real_dt = D.real_dtype(a.dtype)
     return a, cplx, real_dt, float(np.finfo(real_dt).eps)
 
 

@@ -9,14 +9,9 @@ NumPy does) for every input type; the caller rounds.
 """
 from __future__ import annotations
 
-from .._graph import realize as R
+from ._common import evaluated as _m
 
 __all__ = ["geqrf", "orgqr"]
-
-
-def _m(*xs):
-    R.materialize([x._node for x in xs])
-    return xs[0] if len(xs) == 1 else xs
 
 
 def geqrf(a):

@@ -25,10 +25,6 @@ def _gp():
     return gnumpy
 
 
-def _real(dt):
-    return D.real_dtype(dt) if dt.kind == "c" else dt
-
-
 def _stack(x):
     """(working dtype, batch shape, m, n) of the matrix stack `x` (LinAlgError below 2-D)."""
     from . import factor as F
@@ -68,7 +64,7 @@ def singular_values(x, hermitian=False):
     a = x.astype(dt, copy=False).reshape((math.prod(batch), m, n))
     _check_finite(a)
     _, s, _, _ = _factor(a)
-    return s.astype(_real(dt)).reshape(batch + (min(m, n),))
+    return s.astype(D.real_dtype(dt)).reshape(batch + (min(m, n),))
 
 
 def matrix_rank(x, tol=None, hermitian=False, rtol=None):
@@ -158,7 +154,7 @@ def lstsq(a, b, rcond):
     k = min(m, n)
     if k == 0:
         x = gp.zeros((n, nrhs), dtype=wdt, device=a.device)
-        s = gp.zeros((0,), dtype=_real(rdt), device=a.device)
+        s = gp.zeros((0,), dtype=D.real_dtype(rdt), device=a.device)
         rank = gp.asarray(np.int32(0), device=a.device)
     else:
         us, s, v, t = _factor(aw[None])
@@ -170,11 +166,11 @@ def lstsq(a, b, rcond):
             p = gp.matmul(v * w[:, None, :].astype(wdt), gp.conj(gp.matrix_transpose(us)))
         x = gp.matmul(p[0], bw)
         rank = gp.count_nonzero(large[0]).astype(np.int32)
-        s = s[0].astype(_real(rdt))
-    resids = gp.zeros((0,), dtype=_real(rdt), device=a.device)
+        s = s[0].astype(D.real_dtype(rdt))
+    resids = gp.zeros((0,), dtype=D.real_dtype(rdt), device=a.device)
     if m > n and int(rank) == n:
         r = bw - gp.matmul(aw, x)
-        resids = gp.sum(gp.abs(r) ** 2, axis=0).astype(_real(rdt))
+        resids = gp.sum(gp.abs(r) ** 2, axis=0).astype(D.real_dtype(rdt))
     x = x.astype(rdt)
     return (x[:, 0] if vector else x), resids, rank, s
 
@@ -199,7 +195,7 @@ def cond(x, p):
         eye = gp.broadcast_to(gp.eye(n, dtype=dt, device=x.device), a.shape)
         inv = F.lu_solve(lu, perm, eye).reshape(x.shape)
         r = (gp.linalg.norm(x, p, axis=(-2, -1)) * gp.linalg.norm(inv, p, axis=(-2, -1)))
-        r = r.astype(_real(dt))
+        r = r.astype(D.real_dtype(dt))
     nan = gp.isnan(r) & ~gp.isnan(x).any(axis=(-2, -1))
     return gp.where(nan, np.inf, r)
 
@@ -230,7 +226,7 @@ def svd(x, full_matrices, hermitian, result_cls):
                             batch + (m, m if full_matrices else 0)) + 0
         v = gp.broadcast_to(gp.eye(n, n if full_matrices else 0, dtype=dt, device=x.device),
                             batch + (n, n if full_matrices else 0)) + 0
-        return result_cls(u, gp.zeros(batch + (0,), dtype=_real(dt), device=x.device),
+        return result_cls(u, gp.zeros(batch + (0,), dtype=D.real_dtype(dt), device=x.device),
                           gp.conj(gp.matrix_transpose(v)))
     _check_finite(a)
     us, s, v, t = _factor(a)                 # (B, p, k), (B, k), (B, k, k); p = max(m, n)
@@ -238,14 +234,14 @@ def svd(x, full_matrices, hermitian, result_cls):
     wdt = us.dtype
     h, tau = geqrf(us)
     q = orgqr(h, tau, p if full_matrices else k)                   # orthonormal completion
-    big = s > gp.max(s, axis=-1, keepdims=True) * (np.finfo(_real(wdt)).eps * p)
+    big = s > gp.max(s, axis=-1, keepdims=True) * (np.finfo(D.real_dtype(wdt)).eps * p)
     left = us / gp.where(big, s, 1)[:, None, :].astype(wdt)
     if full_matrices and p > k:
         left = gp.concat([left, q[:, :, k:]], axis=2)
         big = gp.concat([big, gp.zeros(big.shape[:1] + (p - k,), dtype=bool,
                                        device=x.device)], axis=1)
     u = gp.where(big[:, None, :], left, q)
-    s = s.astype(_real(dt)).reshape(batch + (k,))
+    s = s.astype(D.real_dtype(dt)).reshape(batch + (k,))
     u = u.astype(dt)
     v = v.astype(dt)
     if t:                                     # A^H = U S V^H  ->  A = V S U^H
