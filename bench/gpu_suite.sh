@@ -26,18 +26,21 @@ IDS=()
 [ -n "${TESTS_FILE:-}" ] && mapfile -t IDS < "$TESTS_FILE"
 timeout "$TEST_TIMEOUT" python3 -m pytest -v -rfE $JOBS -p no:cacheprovider -p no:benchmark \
     ${TESTS:-tests} "${IDS[@]}" ${PYTEST_ARGS:-} > "$OUT/tests.log" 2>&1
-echo "pytest exit: $?" >> "$OUT/tests.log"
+PYTEST_RC=$?
+echo "pytest exit: $PYTEST_RC" >> "$OUT/tests.log"
 if [ -z "${SKIP_BENCH:-}" ]; then
   timeout 120 python3 examples/saxpy.py > "$OUT/saxpy.log" 2>&1
   # quick benchmark (2^24 elements); the full side-by-side run is bench/suite.py
   timeout 60 python3 bench/bench_gpu.py --quick --json "$OUT/bench.json" > "$OUT/bench.log" 2>&1
 fi
 # the dispatch breakdown of a tiny fused call
-timeout 60 python3 bench/tiny.py > "$OUT/tiny.log" 2>&1
+timeout 60 python3 bench/tiny.py > "$OUT/tiny.txt" 2>&1
 echo "===================== summary ====================="
 cat "$OUT/env.txt"
-grep -oE "(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) tests/[a-z_]+\.py" "$OUT/tests.log" |
-    awk '{print $1}' | sort | uniq -c
+# one count per test: the -v progress lines ("[gw3] [ 42%] PASSED tests/..."), not the
+# short summary's repeats
+grep -oE "\] (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) tests/[a-z_]+\.py" "$OUT/tests.log" |
+    awk '{print $2}' | sort | uniq -c
 grep -E "^(FAILED|ERROR) " "$OUT/tests.log" | cut -c1-160 | head -40
 python3 bench/suite_timing.py "$OUT/timing"
 python3 -c "import pstats, sys; s = pstats.Stats(sys.argv[1]); s.sort_stats('tottime').print_stats(30); s.sort_stats('cumtime').print_stats(40)" "$OUT/gw0.prof" > "$OUT/profile.txt" 2>&1
@@ -54,7 +57,11 @@ print(f"{len(hung)} tests ran past GNUMPY_TEST_STACK_AFTER; stacks in stacks.txt
 for e in hung:
     print("  " + e.splitlines()[0][:150])
 PYEOF
-rm -f "$OUT"/timing.gw* "$OUT"/timing.stacks.* "$OUT"/timing.main
+# at most 8 files come back from the device tool: the profile's text only, tiny.py's
+# breakdown appended to bench.log
+rm -f "$OUT"/timing.gw* "$OUT"/timing.stacks.* "$OUT"/timing.main "$OUT/gw0.prof"
+cat "$OUT/tiny.txt" >> "$OUT/bench.log" && rm -f "$OUT/tiny.txt"
 tail -n 2 "$OUT/tests.log"
 tail -n 3 "$OUT/saxpy.log" "$OUT/bench.log" 2>/dev/null
-cat "$OUT/tiny.log"
+grep "tiny saxpy" "$OUT/bench.log"
+exit $PYTEST_RC

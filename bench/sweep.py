@@ -3,9 +3,10 @@ elementwise unroll / grid waves / block size for SAXPY and the 7-op expression, 
 for sum and the row/column reductions of a 16384 x 16384 matrix, with torch's numbers in
 the same run for reference.  One line per configuration.
 
-    GNUMPY_DEVICE=cuda python3 bench/sweep.py [--tiles]
+    GNUMPY_DEVICE=cuda python3 bench/sweep.py [--tiles | --fusion]
 
-``--tiles`` compares only the two vector-loop layouts (``config.ew_tiles``) at a few
+``--fusion`` times softmax with and without row groups, the pieces of the standardization,
+and the FMA switch.  ``--tiles`` compares only the two vector-loop layouts (``config.ew_tiles``) at a few
 block/unroll/waves settings.
 """
 import os
@@ -41,6 +42,31 @@ def bw(case, per):
     return per * n / s / 1e9
 
 
+def bw_of(f, per, reps=9):
+    s, _ = g.time(f, reps=reps)
+    return per * n / s / 1e9
+
+
+if "--fusion" in sys.argv:        # where softmax and standardization spend their time
+    X = g.X
+    for rows in (True, False):
+        gp.config.set(fuse_rows=rows)
+        print(f"fuse_rows={rows}: softmax {bw('softmax', 8):.0f} GB/s (8 B/elt)", flush=True)
+    gp.config.set(fuse_rows=True)
+    m, s = X.mean(axis=0), X.std(axis=0)
+    gp.evaluate(m, s)
+    print(f"standardize {bw('standardize', 8):.0f} GB/s (8 B/elt); pieces at their own "
+          f"bytes: X.mean(0) {bw_of(lambda: gp.evaluate(X.mean(axis=0)), 4):.0f}, "
+          f"X.std(0) {bw_of(lambda: gp.evaluate(X.std(axis=0)), 4):.0f}, "
+          f"(X - m) / s with m, s materialized {bw_of(lambda: gp.evaluate((X - m) / s), 8):.0f}",
+          flush=True)
+    print(f"row softmax pieces: X.max(1) {bw_of(lambda: gp.evaluate(X.max(axis=1)), 4):.0f}, "
+          f"copy X {bw_of(lambda: gp.evaluate(X + 0), 8):.0f}", flush=True)
+    for fma in (False, True):
+        gp.config.set(fma=fma)
+        print(f"fma={fma}: saxpy {bw('saxpy', 12):.0f}, expr7 {bw('expr7', 12):.0f}, "
+              f"var {bw('var', 4):.0f}, col_sum {bw('col_sum', 4):.0f}", flush=True)
+    sys.exit(0)
 if "--tiles" in sys.argv:         # the vector-loop layout alone (config.ew_tiles)
     for tiles in (False, True):
         for block, unroll, waves in ((512, 4, 1), (512, 4, 0), (256, 4, 1), (512, 8, 1),

@@ -75,6 +75,10 @@ _OPTIONS = [
            "Let NVRTC contract a multiply and an add into one FMA (one rounding).  Off by "
            "default: NumPy rounds each op, and a fused a*x + b would differ by an ulp "
            "(linspace and histogram bin edges are compared exactly)."),
+    Option("fuse_rows", "GNUMPY_FUSE_ROWS", True, _bool, False,
+           "Fuse reductions along the last axis with the elementwise work that reads them "
+           "back across the row into one kernel, one block per row (softmax: one read of "
+           "the input instead of three)."),
     Option("vector_loads", "GNUMPY_VECTOR_LOADS", True, _bool, True,
            "Use 16-byte vector loads and stores on contiguous, aligned data."),
 ]

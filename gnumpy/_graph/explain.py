@@ -45,7 +45,8 @@ def describe(nodes) -> str:
         names = {}
         lines.append(f"[{gi}] {g.kind} on {g.device}, level {g.level}")
         for o in g.outputs:
-            names["_inline"] = {id(o)} | ({id(g.reduce)} if g.reduce is not None else set())
+            names["_inline"] = {id(o)} | ({id(g.reduce)} if g.reduce is not None else set()) \
+                | {id(r) for r in g.phases}
             lines.append(f"    out {o.dtype}{list(o.shape)} = {_expr(o, names, earlier)}")
         if g.reduce is not None and g.reduce not in g.outputs:
             names["_inline"] = {id(g.reduce)}

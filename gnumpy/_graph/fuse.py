@@ -10,26 +10,31 @@ The only place that decides what runs.  Rules:
   outputs, the elementwise roots of the reduction's shape that depend on it alone and not
   through a view (its epilogue: `mean` = sum / n, `var`, `std`).
 * Elementwise roots with the same shape, device and level come out of one group.
+* Reductions along the last axis that are read back across their rows, and the
+  elementwise nodes that read them, form one 'rows' group (rows.py: softmax).
 * Levels order the groups: a REDUCE/BARRIER runs after the groups it depends on; at each
   level reductions and barriers run before elementwise groups.
 """
 from __future__ import annotations
 
+from .._config import config
+from . import rows
 from .ir import BARRIER, IOTA, LEAF, REDUCE, SCALAR, VIEW
 
 
 class Group:
     """One unit of work for a backend: a fused kernel (or a non-fusible op)."""
 
-    __slots__ = ("kind", "outputs", "reduce", "barrier", "device", "level")
+    __slots__ = ("kind", "outputs", "reduce", "barrier", "device", "level", "phases")
 
-    def __init__(self, kind, outputs, device, level, reduce=None, barrier=None):
-        self.kind = kind          # 'elementwise' | 'reduce' | 'barrier'
+    def __init__(self, kind, outputs, device, level, reduce=None, barrier=None, phases=()):
+        self.kind = kind          # 'elementwise' | 'reduce' | 'rows' | 'barrier'
         self.outputs = outputs    # nodes this group realizes (writes a buffer for)
         self.device = device
         self.level = level
         self.reduce = reduce      # the REDUCE node of a reduce group
         self.barrier = barrier    # the BARRIER node of a barrier group
+        self.phases = phases      # rows: the row reductions it computes, in order
 
     def __repr__(self) -> str:
         outs = ", ".join(f"{o.dtype}{list(o.shape)}" for o in self.outputs)
@@ -121,11 +126,17 @@ def schedule(roots) -> list:
             level[i] = base + 1 if n.kind in (REDUCE, BARRIER) else base
             stack.pop()
 
+    # row groups (rows.py): last-axis reductions and the elementwise nodes reading them
+    absorbed = set()
+    row_groups = rows.clusters(must, deps, roots) if config.fuse_rows else []
+    for consumers, phases in row_groups:
+        absorbed.update(id(n) for n in consumers)
+        absorbed.update(id(r) for r in phases)
+
     # epilogues: elementwise M nodes that depend on exactly one reduction, not via a view
     epilogue = {}   # reduce id -> [nodes]
-    absorbed = set()
     for i, n in must.items():
-        if n.kind in (REDUCE, BARRIER) or n.kind == VIEW:
+        if n.kind in (REDUCE, BARRIER) or n.kind == VIEW or i in absorbed:
             continue
         d = deps[i]
         if len(d) == 1:
@@ -144,6 +155,16 @@ def schedule(roots) -> list:
         needs_buffer.add(id(r))
 
     groups = []
+    row_by_key = {}     # independent row groups of one shape and level share a kernel
+    for consumers, phases in row_groups:
+        lv = max(level[id(n)] for n in consumers)
+        key = (lv, consumers[0].shape, consumers[0].device)
+        g = row_by_key.get(key)
+        if g is None:
+            g = row_by_key[key] = Group("rows", [], consumers[0].device, lv, phases=[])
+            groups.append(((lv, 1, len(groups)), g))
+        g.outputs.extend(consumers)
+        g.phases.extend(phases)
     ew_groups = {}
     for i, n in must.items():
         if i in absorbed:

@@ -105,6 +105,21 @@ def fold(shape, strides, offset, vkind, arg, newshape):
     raise ValueError(vkind)
 
 
+def compose(base_shape, strides, offset, chain):
+    """Levels of a strided base read through the view chain (outermost view first)."""
+    shape, st, off = tuple(base_shape), tuple(strides), offset
+    inner = []
+    for v in reversed(chain):
+        r = fold(shape, st, off, v.op, v.arg, v.shape)
+        if r is None:                 # a reshape strides cannot express: unravel level
+            inner.append((shape, st, off))
+            st, off = c_strides(v.shape), 0
+        else:
+            st, off = r
+        shape = v.shape
+    return [(shape, st, off)] + inner[::-1]
+
+
 def extent(shape, strides, offset):
     """(lowest, highest) element index a layout touches (None for empty layouts)."""
     if prod(shape) == 0:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 from .._config import config
-from . import cache, cache_key, render_ew, render_reduce
+from . import cache, cache_key, render_ew, render_reduce, render_rows
 from .compile import KERNEL_NAME, compile_cubin, nvrtc_version, options
 from .lower import lower_group
 
@@ -56,11 +56,14 @@ class KernelCache:
 
 
 def plan_group(group, ptr_of, sm_count, blocks_per_sm, dest=None):
-    """(renderer module, plan) for an elementwise or reduce group."""
+    """(renderer module, plan) for an elementwise, reduce or rows group."""
     spec = lower_group(group, dest)
     block = config.block_size
     if spec.kind == "ew":
         return render_ew, render_ew.plan(spec, block, config.vector_loads, ptr_of)
+    if spec.kind == "rows":
+        return render_rows, render_rows.plan(spec, sm_count, blocks_per_sm,
+                                             config.vector_loads, ptr_of)
     return render_reduce, render_reduce.plan(spec, block, sm_count, blocks_per_sm,
                                              config.vector_loads, ptr_of)
 

@@ -67,6 +67,8 @@ def body(spec, roots, load_expr, iota_expr, acc_expr="acc_v", prefix="t"):
             val = param_value_expr(spec.scalars[e[1]][0], f"s{e[1]}")
         elif tag == "acc":
             val = acc_expr
+        elif tag == "ph":
+            val = f"ph{e[1]}"           # a row group's phase value (render_rows)
         else:
             _, op, in_dt, arg, kids = e
             args = [names[c] for c in kids]

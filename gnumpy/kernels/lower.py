@@ -13,6 +13,7 @@ strides' values, scalar values): it is the in-memory kernel cache key.
 from __future__ import annotations
 
 from .._graph import layout as L
+from .._graph.layout import compose
 from .._graph.ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
 
 INT32_MAX = 2**31 - 1
@@ -35,27 +36,13 @@ class Operand:
         self.space = space
 
 
-def compose(base_shape, strides, offset, chain):
-    """Levels of a strided base read through the view chain (outermost view first)."""
-    shape, st, off = tuple(base_shape), tuple(strides), offset
-    inner = []
-    for v in reversed(chain):
-        r = L.fold(shape, st, off, v.op, v.arg, v.shape)
-        if r is None:                 # a reshape strides cannot express: unravel level
-            inner.append((shape, st, off))
-            st, off = L.c_strides(v.shape), 0
-        else:
-            st, off = r
-        shape = v.shape
-    return [(shape, st, off)] + inner[::-1]
-
-
 class Spec:
     """Everything a renderer needs to produce one kernel's source."""
 
     def __init__(self, kind):
-        self.kind = kind            # 'ew' | 'reduce'
-        self.exprs = []             # ('ld', k) ('sc', k) ('io', k) ('acc',) ('op', name, in_dt, arg, kids)
+        self.kind = kind            # 'ew' | 'reduce' | 'rows'
+        self.exprs = []             # ('ld', k) ('sc', k) ('io', k) ('acc',) ('ph', j)
+                                    # ('op', name, in_dt, arg, kids)
         self.dtypes = []            # dtype of each expr
         self.operands = []          # Operand
         self.scalars = []           # (dtype, value)
@@ -65,6 +52,8 @@ class Spec:
         self.shape = ()             # iteration shape (ew) / reduction input shape
         self.out_shape = ()         # reduce: output shape (epilogue space)
         self.axes = ()              # reduce: reduced axes of `shape`
+        self.phases = []            # rows: (rop, acc expr, node) per row reduction
+        self.phase_of = {}          # rows: id(REDUCE node) -> phase index
         self._memo = {}
         self._ekeys = {}
         self._okeys = {}
@@ -123,6 +112,9 @@ class Spec:
             if chain:
                 raise AssertionError("a view of the reduction cannot be in its epilogue")
             r = self._expr(("acc",), node.dtype)
+        elif k == REDUCE and id(node) in self.phase_of:
+            # a row group's earlier phase, read as a row broadcast (checked by the scheduler)
+            r = self._expr(("ph", self.phase_of[id(node)]), node.dtype)
         elif k == REDUCE or k == BARRIER:
             # not run yet (only when showing sources ahead of time, gnumpy.explain): it
             # will be a C-contiguous buffer
@@ -145,7 +137,18 @@ class Spec:
 
 
 def lower_group(group, dest=None) -> Spec:
-    """Lower an 'elementwise' or 'reduce' group (optionally writing into `dest`)."""
+    """Lower an 'elementwise', 'reduce' or 'rows' group (optionally writing into `dest`)."""
+    if group.kind == "rows":
+        spec = Spec("rows")
+        spec.shape = group.outputs[0].shape
+        spec.axes = (len(spec.shape) - 1,)
+        for r in group.phases:
+            acc_in = spec.lower(r.srcs[0], "pro")
+            spec.phase_of[id(r)] = len(spec.phases)
+            spec.phases.append((r.arg[0], acc_in, r))
+        for o in group.outputs:
+            spec.add_output(spec.lower(o, "pro"), o, None, "pro")
+        return spec
     if group.kind == "elementwise":
         spec = Spec("ew")
         spec.shape = group.outputs[0].shape

@@ -1,0 +1,229 @@
+"""The row-group kernel (scheduler: ``_graph/rows.py``): reductions along the last axis and
+the elementwise outputs that read them back across the row, one block per row.
+
+The iteration space is M rows x K positions (the kept dims collapsed into M).  For each
+row, each phase walks the row (16-byte vector loads where the data allows), reduces it
+across the block (warp shuffles, then shared memory; every thread ends with the total, so
+it is the same value everywhere) and keeps its final value in a register; the last pass
+computes and stores the outputs.  Later passes re-read the row, from L2 while the row is
+still there.  Each phase's accumulator lives in a namespace of its own (``gn_ph<j>``),
+so max and sum (or mean and variance) phases can share a kernel.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._graph import layout as L
+from . import codegen as C
+from .launch import Ptr, resolve, scalar_entries
+from .lower import INT32_MAX, collapse, span, stride_class
+from .reduce_ops import Acc
+from .render_ew import _unravel_helpers
+from .render_reduce import _indent, _next_pow2, _shfl
+from .types import COMPUTE, STORAGE, param_decls, store_value
+from .types import load as ld
+
+
+class RowPlan:
+    __slots__ = ("spec", "key", "kshape", "K", "M", "ops", "accs", "idx32", "vec", "block",
+                 "grid", "S")
+
+
+def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
+    p = RowPlan()
+    p.spec = spec
+    p.S = 1
+    p.accs = [Acc(rop, node.srcs[0].dtype) for rop, _, node in spec.phases]
+    nd = len(spec.shape)
+    groups = [0] * (nd - 1) + [1]
+    ops = list(spec.operands) + [o for _, o in spec.outputs]
+    cshape, cstr, cg = collapse(spec.shape, [o.levels[0][1] for o in ops], groups)
+    p.kshape = tuple(d for d, g in zip(cshape, cg) if g == 0)
+    rdims = [d for d, g in zip(cshape, cg) if g == 1]
+    p.K = rdims[0] if rdims else 1
+    p.M = L.prod(p.kshape)
+    p.ops = []
+    for k, (o, st) in enumerate(zip(ops, cstr)):
+        kst = tuple(s for s, g in zip(st, cg) if g == 0)
+        rst = ([s for s, g in zip(st, cg) if g == 1] or [0])[0]
+        p.ops.append((k, o, kst, rst, tuple(stride_class(s) for s in kst), stride_class(rst)))
+    big = p.M * p.K > INT32_MAX or any(
+        span(p.kshape + (p.K,), kst + (rst,)) > INT32_MAX or len(o.levels) > 1
+        for _, o, kst, rst, _, _ in p.ops)
+    p.idx32 = not big
+    p.vec = _vec(p, vector_ok, ptr_of)
+    per_thread = 4          # vectors each thread loads per row and phase
+    p.block = min(1024, max(32, _next_pow2(-(-p.K // (p.vec * per_thread)))))
+    p.grid = (max(1, min(p.M, sm_count * max(1, 2048 // p.block))), 1)
+    p.key = ("rows", tuple(spec.exprs), tuple(spec.dtypes),
+             tuple((o.kind, o.dtype, len(o.levels),
+                    tuple(len(lv[0]) for lv in o.levels[1:])) for o in ops),
+             tuple(dt for dt, _ in spec.scalars),
+             tuple((rop, node.srcs[0].dtype, node.dtype) for rop, _, node in spec.phases),
+             len(p.kshape), tuple((t[4], t[5]) for t in p.ops), p.idx32, p.vec, p.block)
+    return p
+
+
+def _vec(p, vector_ok, ptr_of) -> int:
+    """Elements per 16-byte vector along the row, when every unit-stride operand allows."""
+    if not vector_ok or any(o.kind == "iota" or len(o.levels) > 1 for _, o, *_ in p.ops):
+        return 1
+    unit = [t for t in p.ops if t[5] == "1"]
+    if not unit:
+        return 1
+    v = 16 // max(t[1].dtype.itemsize for t in unit)
+    if v < 2 or p.K % v:
+        return 1
+    for k, o, kst, rst, kc, rc in unit:
+        it = o.dtype.itemsize
+        if any(s % v for s in kst):
+            return 1
+        if o.kind == "in" and (ptr_of(o) + o.levels[0][2] * it) % (v * it):
+            return 1
+    return v
+
+
+def template(p: RowPlan) -> list:
+    spec = p.spec
+    it = np.int32 if p.idx32 else np.int64
+    out = []
+    for o in spec.operands:
+        if o.kind == "in":
+            out.append(Ptr(o, (o.levels[0][2] if len(o.levels) == 1 else 0) * o.dtype.itemsize))
+    for _, o in spec.outputs:
+        out.append(Ptr(o, o.levels[0][2] * o.dtype.itemsize))
+    out.extend(scalar_entries(spec))
+    out.extend([it(p.M), it(p.K)])
+    out.extend(it(d) for d in p.kshape[1:])
+    for k, o, kst, rst, kc, rc in p.ops:
+        if o.kind == "iota" or len(o.levels) > 1:
+            out.append(np.int64(o.levels[0][2]))
+        out.extend(it(s) for s, c in zip(kst, kc) if c == "s")
+        if rc == "s":
+            out.append(it(rst))
+        C.level_args(o, out)
+    return out
+
+
+def args(p: RowPlan, ptr_of, partials_ptr=0, counters_ptr=0) -> list:
+    return resolve(template(p), ptr_of, [v for _, v in p.spec.scalars])
+
+
+def _phase_ns(j, acc: Acc, block: int) -> str:
+    """Namespace gn_ph<j>: phase j's accumulator, its combine and a block-wide total."""
+    nw = block // 32
+    lines = [f"namespace gn_ph{j} {{", acc.decl(), acc.helpers(), _shfl(acc),
+             f"__device__ __forceinline__ gn_acc_t ident() {{ return {acc.identity()}; }}",
+             "__device__ __forceinline__ gn_acc_t comb(gn_acc_t a, gn_acc_t b) "
+             f"{{ return {acc.combine('a', 'b')}; }}",
+             "template <class V> __device__ __forceinline__ gn_acc_t push(gn_acc_t a, V x, "
+             f"long long i) {{ return {acc.push('a', 'x', 'i')}; }}",
+             "// the block's total in every thread (shared memory read in one fixed order)",
+             "__device__ __forceinline__ gn_acc_t all(gn_acc_t a) {",
+             f"  __shared__ gn_acc_t sm[{nw}];"]
+    lines += [f"  a = comb(a, gn_shfl(a, {m}));" for m in (16, 8, 4, 2, 1)]
+    lines += ["  if ((threadIdx.x & 31) == 0) sm[threadIdx.x >> 5] = a;",
+              "  __syncthreads();",
+              "  a = sm[0];",
+              f"  for (int w = 1; w < {nw}; ++w) a = comb(a, sm[w]);",
+              "  __syncthreads();",
+              "  return a;", "}", "}"]
+    return "\n".join(lines)
+
+
+def source(p: RowPlan, name: str) -> str:
+    spec = p.spec
+    IDX = "int" if p.idx32 else "long long"
+    B, V = p.block, p.vec
+    nops = len(spec.operands)
+    ops = list(spec.operands) + [o for _, o in spec.outputs]
+    decls = [C.ptr_decl(o, k, False) for k, o in enumerate(spec.operands) if o.kind == "in"]
+    decls += [C.ptr_decl(o, nops + j, True) for j, (_, o) in enumerate(spec.outputs)]
+    for k, (dt, _) in enumerate(spec.scalars):
+        decls.extend(param_decls(dt, f"s{k}"))
+    decls += [f"{IDX} M", f"{IDX} K"]
+    nk = len(p.kshape)
+    decls += [f"{IDX} kd{d}" for d in range(1, nk)]
+    by_k = {t[0]: t for t in p.ops}
+    for k, o, kst, rst, kc, rc in p.ops:
+        if o.kind == "iota" or len(o.levels) > 1:
+            decls.append(f"long long off{k}")
+        decls += [f"{IDX} ks{k}_{d}" for d, c in enumerate(kc) if c == "s"]
+        if rc == "s":
+            decls.append(f"{IDX} rs{k}")
+        decls += C.level_decls(k, o)
+    kidx = [f"mi{d}" for d in range(nk)]
+
+    def lin(k):                 # operand k's linear offset at row position kk
+        rc = by_k[k][5]
+        step = {"z": "", "1": " + kk", "s": f" + kk * rs{k}"}[rc]
+        return f"(b{k}{step})"
+
+    def load(k):
+        o = ops[k]
+        if by_k[k][5] == "1" and V > 1:
+            return ld(o.dtype, f"vv{k}.v", "e")
+        pos = lin(k) if len(o.levels) == 1 else f"gn_unravel{k}((long long){lin(k)} + off{k})"
+        return ld(o.dtype, f"p{k}", pos)
+
+    def iota(k):
+        v = f"((long long){lin(k)} + off{k})"
+        return v if len(ops[k].levels) == 1 else f"gn_unravel{k}({v})"
+
+    def sweep(roots, prefix, tail):
+        """A loop over the row computing `roots`, then `tail(names)` per position."""
+        lines, names = C.body(spec, roots, load, iota, prefix=prefix)
+        used = sorted({spec.exprs[i][1] for i in C.needed(spec, roots)
+                       if spec.exprs[i][0] == "ld"})
+        vl = []
+        if V > 1:
+            for k in used:
+                if by_k[k][5] == "1":
+                    t = STORAGE[ops[k].dtype]
+                    vl.append(f"const gn_vec<{t}, {V}> vv{k} = reinterpret_cast<const "
+                              f"gn_vec<{t}, {V}>*>(p{k} + b{k})[kv];")
+        pre, inner, post = tail(names)
+        return "\n".join([
+            f"#pragma unroll 4\nfor ({IDX} kv = threadIdx.x; kv < K / {V}; kv += {B}) {{",
+            _indent("\n".join(vl + pre), 2),
+            f"  #pragma unroll\n  for (int e = 0; e < {V}; ++e) {{",
+            f"    const {IDX} kk = kv * {V} + e;",
+            _indent("\n".join(lines + inner), 4),
+            "  }",
+            _indent("\n".join(post), 2),
+            "}"])
+
+    row = C.unravel_lines("m", "kd", nk, "mi", IDX, "mr_")
+    row += [f"const {IDX} b{k} = {C.offset_expr(kc, [f'ks{k}_{d}' for d in range(nk)], kidx)};"
+            for k, o, kst, rst, kc, rc in p.ops]
+    for j, ((rop, acc_e, node), acc) in enumerate(zip(spec.phases, p.accs)):
+        row.append(f"gn_ph{j}::gn_acc_t acc{j} = gn_ph{j}::ident();")
+        row.append(sweep([acc_e], f"a{j}_", lambda names, j=j, acc_e=acc_e: (
+            [], [f"acc{j} = gn_ph{j}::push(acc{j}, {names[acc_e]}, kk);"], [])))
+        row.append(f"acc{j} = gn_ph{j}::all(acc{j});")
+        row.append(f"const {COMPUTE[node.dtype]} ph{j} = {acc.final(f'acc{j}', node.dtype)};")
+
+    def stores(names):
+        pre, inner, post = [], [], []
+        for j, (e, o) in enumerate(spec.outputs):
+            k = nops + j
+            val = store_value(o.dtype, names[e])
+            if V > 1:
+                t = STORAGE[o.dtype]
+                pre.append(f"gn_vec<{t}, {V}> ov{k};")
+                inner.append(f"ov{k}.v[e] = {val};")
+                post.append(f"reinterpret_cast<gn_vec<{t}, {V}>*>(q{k} + b{k})[kv] = ov{k};")
+            else:
+                inner.append(f"q{k}[{lin(k)}] = {val};")
+        return pre, inner, post
+    row.append(sweep([e for e, _ in spec.outputs], "o", stores))
+    src = [C.preamble(spec)]
+    src += [_phase_ns(j, acc, B) for j, acc in enumerate(p.accs)]
+    src += _unravel_helpers(ops)
+    src.append(f'extern "C" __global__ void __launch_bounds__({B}) {name}('
+               + ", ".join(decls) + ") {")
+    src.append(f"  for ({IDX} m = blockIdx.x; m < M; m += gridDim.x) {{")
+    src.append(_indent("\n".join(row), 4))
+    src.append("  }")
+    src.append("}")
+    return "\n".join(src)

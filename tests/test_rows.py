@@ -1,0 +1,181 @@
+"""Row groups: last-axis reductions fused with the elementwise work that reads them back
+across the row (softmax as one kernel).  Values against NumPy on every backend; the
+number and kind of groups show the fusion (the CUDA kernel itself runs on the GPU suite
+and is NVRTC-compiled on CPU-only CI)."""
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import gnumpy as gp
+from helpers import check
+
+RNG = np.random.default_rng(7)
+
+
+def _data(shape, dtype, special=True):
+    a = RNG.standard_normal(shape).astype(dtype) * 3
+    if special and a.size > 8:
+        flat = a.reshape(-1)
+        flat[[1, 5]] = [np.inf, -np.inf]
+        flat[-1] = np.nan
+        flat[3] = -0.0
+    return a
+
+
+def _softmax(xp, X):
+    e = xp.exp(X - X.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _counts(*arrays):
+    gp.stats.reset()
+    gp.evaluate(*arrays)
+    return gp.stats.groups, gp.stats.by_kind["rows"]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(64, 2), (100, 37), (3, 40, 64), (70, 1025)])
+def test_softmax_is_one_kernel(shape, dtype):
+    a = _data(shape, dtype)
+    X = gp.asarray(a)
+    out = _softmax(gp, X)
+    assert _counts(out) == (1, 1)
+    with np.errstate(all="ignore"):
+        check(out, _softmax(np, a), rtol=2e-3 if dtype == np.float16 else None)
+
+
+def test_log_softmax_and_softmax_share_one_kernel():
+    a = _data((128, 96), np.float32)
+    X = gp.asarray(a)
+    m = X.max(axis=1, keepdims=True)
+    s = gp.exp(X - m).sum(axis=1, keepdims=True)
+    sm, lsm = gp.exp(X - m) / s, X - m - gp.log(s)
+    assert _counts(sm, lsm) == (1, 1)
+    with np.errstate(all="ignore"):
+        mn = a.max(axis=1, keepdims=True)
+        sn = np.exp(a - mn).sum(axis=1, keepdims=True)
+        check(sm, np.exp(a - mn) / sn)
+        check(lsm, a - mn - np.log(sn))
+
+
+@pytest.mark.parametrize("ddof", [0, 1])
+def test_row_standardization(ddof):
+    # mean and var0 phases, keepdims=False read back through [:, None]
+    a = _data((90, 33), np.float64, special=False)
+    X = gp.asarray(a)
+    out = (X - X.mean(axis=1)[:, None]) / X.std(axis=1, ddof=ddof)[:, None]
+    assert _counts(out) == (1, 1)
+    check(out, (a - a.mean(axis=1)[:, None]) / a.std(axis=1, ddof=ddof)[:, None])
+
+
+def test_argmax_and_bool_outputs():
+    a = RNG.integers(-5, 5, (80, 17)).astype(np.int32)
+    X = gp.asarray(a)
+    is_max = X == X.max(axis=1, keepdims=True)
+    first = gp.arange(17)[None, :] == X.argmax(axis=1)[:, None]
+    assert _counts(is_max, first)[1] == 1
+    check(is_max, a == a.max(axis=1, keepdims=True))
+    check(first, np.arange(17)[None, :] == a.argmax(axis=1)[:, None])
+
+
+def test_strided_and_broadcast_inputs():
+    a = _data((150, 80), np.float32, special=False)
+    b = _data((40,), np.float32, special=False)
+    X = gp.asarray(a)[::2, ::-2]                   # non-contiguous rows, reversed
+    B = gp.asarray(b)                              # broadcast across rows
+    Y = X * B
+    out = Y - gp.log(gp.exp(Y).sum(axis=1, keepdims=True))
+    assert _counts(out) == (1, 1)
+    y = a[::2, ::-2] * b
+    check(out, y - np.log(np.exp(y).sum(axis=1, keepdims=True)), rtol=1e-4)
+    # a transposed operand: the reduced axis is strided in memory
+    Z = gp.asarray(a[:, :64]).T
+    check(_softmax(gp, Z), _softmax(np, a[:, :64].T), rtol=1e-5)
+
+
+def test_complex_and_integer_rows():
+    c = (RNG.standard_normal((64, 9)) + 1j * RNG.standard_normal((64, 9))).astype(np.complex64)
+    C = gp.asarray(c)
+    out = C / C.sum(axis=1, keepdims=True)
+    assert _counts(out) == (1, 1)
+    check(out, c / c.sum(axis=1, keepdims=True), rtol=1e-4)
+    i = RNG.integers(0, 100, (64, 5), dtype=np.int64)
+    out = gp.asarray(i) - gp.asarray(i).min(axis=1, keepdims=True)
+    check(out, i - i.min(axis=1, keepdims=True))
+
+
+def test_not_fused_when_the_reduction_is_needed_elsewhere():
+    a = _data((100, 30), np.float32, special=False)
+    X = gp.asarray(a)
+    m = X.max(axis=1, keepdims=True)
+    out = X - m
+    groups, rows = _counts(out, m)                 # m is a result of its own
+    assert rows == 0 and groups == 2
+    check(out, a - a.max(axis=1, keepdims=True))
+    check(m, a.max(axis=1, keepdims=True))
+
+
+def test_not_fused_when_not_a_row_broadcast():
+    a = _data((96, 96), np.float32, special=False)
+    X = gp.asarray(a)
+    out = X - X.max(axis=1, keepdims=True).T     # a column broadcast of a row max
+    assert _counts(out)[1] == 0
+    check(out, a - a.max(axis=1, keepdims=True).T)
+    out = X - X.max(axis=0, keepdims=True)       # a column reduction
+    assert _counts(out)[1] == 0
+
+
+def test_few_rows_and_switch_off_use_separate_kernels():
+    a = _data((8, 50), np.float32)
+    with np.errstate(all="ignore"):
+        out = _softmax(gp, gp.asarray(a))
+        assert _counts(out) == (3, 0)
+        check(out, _softmax(np, a))
+        b = _data((100, 50), np.float32)
+        with gp.config.override(fuse_rows=False):
+            out = _softmax(gp, gp.asarray(b))
+            assert _counts(out) == (3, 0)
+        check(out, _softmax(np, b))
+
+
+def test_row_group_writes_into_out_and_slices():
+    a = _data((64, 12), np.float32, special=False)
+    X = gp.asarray(a)
+    dest = gp.zeros((64, 24), dtype=np.float32)
+    dest[:, ::2] = _softmax(gp, X)
+    want = np.zeros((64, 24), np.float32)
+    want[:, ::2] = _softmax(np, a)
+    check(dest, want)
+    out = gp.empty((64, 12), dtype=np.float32)
+    r = gp.divide(gp.exp(X), gp.exp(X).sum(axis=1, keepdims=True), out=out)
+    assert r is out
+    check(out, np.exp(a) / np.exp(a).sum(axis=1, keepdims=True))
+
+
+@given(rows=st.integers(64, 200), k=st.integers(2, 300), lead=st.sampled_from([(), (2,)]),
+       dtype=st.sampled_from([np.float32, np.float64]), seed=st.integers(0, 2**16))
+def test_random_row_pipelines(rows, k, lead, dtype, seed):
+    rng = np.random.default_rng(seed)
+    a = (rng.standard_normal(lead + (rows, k)) * 4).astype(dtype)
+    X = gp.asarray(a)
+    mu = X.mean(axis=-1, keepdims=True)
+    out = (X - mu) * gp.exp(-(X - mu) ** 2 / X.var(axis=-1, keepdims=True).clip(1e-3))
+    assert _counts(out) == (1, 1)
+    mn = a.mean(axis=-1, keepdims=True)
+    want = (a - mn) * np.exp(-(a - mn) ** 2 / a.var(axis=-1, keepdims=True).clip(1e-3))
+    check(out, want, rtol=1e-4 if dtype == np.float32 else 1e-10, atol=1e-5)
+
+
+def test_consumer_read_by_a_barrier_runs_first():
+    # B's level is above A's; the sort reads A: the row group must not be scheduled
+    # after a barrier that needs one of its outputs
+    a = _data((64, 20), np.float32, special=False)
+    X = gp.asarray(a)
+    m = X.max(axis=1, keepdims=True)
+    A = X - m
+    s = gp.exp(A).sum(axis=1, keepdims=True)
+    B = gp.exp(A) / s
+    srt = gp.sort(A, axis=1)
+    gp.evaluate(B, srt)
+    check(B, _softmax(np, a))
+    check(srt, np.sort(a - a.max(axis=1, keepdims=True), axis=1))
