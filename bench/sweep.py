@@ -62,6 +62,12 @@ if "--fusion" in sys.argv:        # where softmax and standardization spend thei
           flush=True)
     print(f"row softmax pieces: X.max(1) {bw_of(lambda: gp.evaluate(X.max(axis=1)), 4):.0f}, "
           f"copy X {bw_of(lambda: gp.evaluate(X + 0), 8):.0f}", flush=True)
+    for block, vec in ((256, True), (1024, True), (512, False)):
+        gp.config.set(block_size=block, vector_loads=vec)
+        print(f"block={block} vector_loads={vec}: X.std(0) "
+              f"{bw_of(lambda: gp.evaluate(X.std(axis=0)), 4):.0f}, X.mean(0) "
+              f"{bw_of(lambda: gp.evaluate(X.mean(axis=0)), 4):.0f}", flush=True)
+    gp.config.set(block_size=512, vector_loads=True)
     for fma in (False, True):
         gp.config.set(fma=fma)
         print(f"fma={fma}: saxpy {bw('saxpy', 12):.0f}, expr7 {bw('expr7', 12):.0f}, "

@@ -54,8 +54,10 @@ def materialize_one(node) -> None:
     dev = node.device
     be = dev._be or backend(dev)
     fast = be.fast
-    if fast is not None and fast(node):
+    kind = fast(node) if fast is not None else False
+    if kind:
         stats.groups += 1
+        stats.by_kind[kind] += 1
         return
     for g in schedule([node]):
         _run(g)

@@ -99,7 +99,7 @@ def _walk(root):
 
 class Replay:
     __slots__ = ("kernel", "grid", "block", "template", "fill", "outs", "split",
-                 "part_bytes", "counters_n", "n", "strides", "launch", "lock", "slots")
+                 "part_bytes", "counters_n", "n", "strides", "launch", "lock", "slots", "kind")
 
 
 class FastPath:
@@ -108,8 +108,9 @@ class FastPath:
         self.cache = {}
         self.generation = config._generation
 
-    def __call__(self, root) -> bool:
-        """Run `root` (a lazy node) as one replayed kernel; False to take the general path."""
+    def __call__(self, root):
+        """Run `root` (a lazy node) as one replayed kernel and return the kind of its group
+        ('elementwise', 'reduce', 'rows'); False to take the general path."""
         sig, leaves, scalars, ok = _walk(root)
         if not ok:
             return False
@@ -120,11 +121,11 @@ class FastPath:
         if rp is None:
             rp = self._build(root, leaves, scalars)     # runs it when it can
             self.cache[sig] = rp
-            return rp is not False
+            return rp is not False and rp.kind
         if rp is False:
             return False
         self._replay(rp, root, leaves, scalars)
-        return True
+        return rp.kind
 
     def _build(self, root, leaves, scalars):
         groups = schedule([root])
@@ -156,6 +157,7 @@ class FastPath:
             else:
                 tmpl.append(("c", t, 0))
         rp = Replay()
+        rp.kind = g.kind
         rp.kernel = kernel
         rp.template = tmpl
         rp.fill = _compile_fill(tmpl)

@@ -51,15 +51,23 @@ def plan(spec, block: int, vector_ok: bool, ptr_of) -> Plan:
     p.idx32 = not big
     p.vec = 1
     p.unroll = 1
-    if vector_ok and len(cshape) == 1 and all(len(o.levels) == 1 for o in ops):
-        mem = [(o, c[0]) for o, c in zip(ops, p.classes) if o.kind != "iota"]
-        if all(c in ("1", "z") for o, c in mem) and all(c == "1" for o, c in mem
-                                                          if o.kind == "out"):
-            unit = [o for o, c in mem if c == "1"]
-            width = max((o.dtype.itemsize for o in unit), default=16)
+    nd = len(cshape)
+    # 16-byte vectors along the innermost dim when every operand is contiguous (or
+    # broadcast) along it; with nd > 1 (a broadcast across rows: X - X.mean(0)) a vector
+    # never crosses a row, and its offsets come from the unravelled first element
+    if vector_ok and nd >= 1 and all(len(o.levels) == 1 for o in ops) and \
+            (nd == 1 or all(o.kind != "iota" for o in ops)):
+        mem = [(o, c[-1], st) for o, c, st in zip(ops, p.classes, cstrides)
+               if o.kind != "iota"]
+        if all(c in ("1", "z") for o, c, _ in mem) and all(c == "1" for o, c, _ in mem
+                                                             if o.kind == "out"):
+            unit = [(o, st) for o, c, st in mem if c == "1"]
+            width = max((o.dtype.itemsize for o, _ in unit), default=16)
             v = max(1, 16 // width)
             if v > 1 and all((ptr_of(o) + o.levels[0][2] * o.dtype.itemsize) %
-                             (v * o.dtype.itemsize) == 0 for o in unit):
+                             (v * o.dtype.itemsize) == 0 and
+                             all(x % v == 0 for x in st[:-1]) for o, st in unit) and \
+                    (nd == 1 or cshape[-1] % v == 0):
                 p.vec = v
                 p.unroll = max(1, config.ew_unroll)
     p.key = ("ew", tuple(spec.exprs), tuple(spec.dtypes),
@@ -165,7 +173,8 @@ def source(p: Plan, name: str) -> str:
     if p.vec > 1:
         tiles = config.ew_tiles
         vstart = f"({IDX})blockIdx.x * {B * p.unroll} + threadIdx.x" if tiles else start
-        src.append(_vector_loop(p, spec, ops, roots, IDX, vstart, B if tiles else None))
+        src.append(_vector_loop(p, spec, ops, roots, IDX, vstart, B if tiles else None,
+                                offset))
         start = f"nv * {p.vec} + {start}"
     src.append(f"  for ({IDX} i = {start}; i < n; i += step) {{\n      {scalar_body}\n  }}")
     src.append("}")
@@ -199,24 +208,29 @@ def _unravel_helpers(ops):
     return out
 
 
-def _vector_loop(p, spec, ops, roots, IDX, start, tile=None):
+def _vector_loop(p, spec, ops, roots, IDX, start, tile=None, offset=None):
     """Contiguous aligned data: each thread loads U 16-byte vectors per operand first
     (U = config.ew_unroll, independent loads in flight), then computes and stores them.
 
     The U vectors of a thread are a grid-stride apart, or with `tile` (the block size,
     config.ew_tiles) a block apart: each block then covers U x block contiguous vectors per
-    step (the step, grid x block x U vectors, is the same)."""
+    step (the step, grid x block x U vectors, is the same).  With more than one collapsed
+    dim, each vector's first element is unravelled and every operand's offset kept
+    (`offset(k)`); operands broadcast along the innermost dim load one value per vector."""
     V, U = p.vec, p.unroll
+    nd = len(p.cshape)
     ustep = "step" if tile is None else str(tile)
     loads = []
     for k, (o, cls) in enumerate(zip(ops, p.classes)):
-        if o.kind == "in" and _used(spec, k, o, roots) and cls[0] == "1":
+        if o.kind == "in" and _used(spec, k, o, roots) and cls[-1] == "1":
             t = STORAGE[o.dtype]
             loads.append((k, t))
+    offs = [k for k, o in enumerate(ops) if nd > 1 and (
+        o.kind == "out" or (o.kind == "in" and _used(spec, k, o, roots)))]
 
     def load(k):
-        if p.classes[k][0] == "z":
-            return C.load_op(ops[k], f"p{k}", "0")
+        if p.classes[k][-1] == "z":
+            return C.load_op(ops[k], f"p{k}", "0" if nd == 1 else f"oo{k}[u]")
         return ld(ops[k].dtype, f"v{k}[u].v", "e")
 
     def iota(k):
@@ -232,12 +246,24 @@ def _vector_loop(p, spec, ops, roots, IDX, start, tile=None):
         k = len(spec.operands) + j
         outs.append((k, STORAGE[o.dtype], names[e], o))
     decl = "".join(f"      gn_vec<{t}, {V}> v{k}[{U}];\n" for k, t in loads)
-    load_body = "".join(f"          v{k}[u] = reinterpret_cast<const gn_vec<{t}, {V}>*>(p{k})[vi];\n"
-                        for k, t in loads)
+    decl += "".join(f"      {IDX} oo{k}[{U}];\n" for k in offs)
+    if nd == 1:
+        load_body = "".join(f"          v{k}[u] = reinterpret_cast<const gn_vec<{t}, {V}>*>"
+                            f"(p{k})[vi];\n" for k, t in loads)
+    else:
+        load_body = "".join(f"          {ln}\n" for ln in C.unravel_lines(
+            f"vi * {V}", "d", nd, "i", IDX, "r_"))
+        load_body += "".join(f"          oo{k}[u] = {offset(k)};\n" for k in offs)
+        load_body += "".join(f"          v{k}[u] = *reinterpret_cast<const gn_vec<{t}, {V}>*>"
+                             f"(p{k} + oo{k}[u]);\n" for k, t in loads)
     decl_outs = "".join(f"          gn_vec<{t}, {V}> w{k};\n" for k, t, _, _ in outs)
     set_outs = [f"w{k}.v[e] = {store_value(o.dtype, nm)};" for k, t, nm, o in outs]
-    write = "".join(f"          reinterpret_cast<gn_vec<{t}, {V}>*>(q{k})[vi] = w{k};\n"
-                    for k, t, _, _ in outs)
+    if nd == 1:
+        write = "".join(f"          reinterpret_cast<gn_vec<{t}, {V}>*>(q{k})[vi] = w{k};\n"
+                        for k, t, _, _ in outs)
+    else:
+        write = "".join(f"          *reinterpret_cast<gn_vec<{t}, {V}>*>(q{k} + oo{k}[u]) = "
+                        f"w{k};\n" for k, t, _, _ in outs)
     inner = "\n            ".join(lines + set_outs)
     return (f"  const {IDX} nv = n / {V};\n"
             f"  for ({IDX} vb = {start}; vb < nv; vb += step * {U}) {{\n"
