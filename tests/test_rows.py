@@ -179,3 +179,17 @@ def test_consumer_read_by_a_barrier_runs_first():
     gp.evaluate(B, srt)
     check(B, _softmax(np, a))
     check(srt, np.sort(a - a.max(axis=1, keepdims=True), axis=1))
+
+
+def test_softmax_of_a_matmul_and_of_a_full_reduction():
+    # the matmul (a barrier) and a full reduction are materialized first; the softmax of
+    # their result is still one row group
+    a = _data((96, 40), np.float32, special=False)
+    w = _data((40, 24), np.float32, special=False)
+    L = gp.asarray(a) @ gp.asarray(w)
+    out = _softmax(gp, L / L.sum())
+    gp.stats.reset()
+    gp.evaluate(out)
+    assert gp.stats.by_kind["rows"] == 1 and gp.stats.groups == 3
+    want = a @ w
+    check(out, _softmax(np, want / want.sum()), rtol=1e-4, atol=1e-6)

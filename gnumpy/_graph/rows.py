@@ -90,18 +90,17 @@ def clusters(must, deps, roots):
         if n.kind != EW or not deps[i]:
             continue
         shape = n.shape
-        members, stack, ok = set(), list(deps[i]), True
-        while stack and ok:
+        members, stack = set(), list(deps[i])
+        while stack:
             j = stack.pop()
             if j in members:
                 continue
             r = cand.get(j)
             if r is None or r.srcs[0].shape != shape or r.device != n.device:
-                ok = False
-                break
+                continue    # materialized before the group (softmax(X @ W): the matmul)
             members.add(j)
             stack.extend(j2 for j2 in deps[j] if j2 in cand)
-        if not ok or not members:
+        if not members:
             continue
         hit = {owner[j] for j in members if j in owner}
         if len(hit) > 1:
