@@ -188,6 +188,12 @@ def test_softmax_of_a_matmul_and_of_a_full_reduction():
     w = _data((40, 24), np.float32, special=False)
     L = gp.asarray(a) @ gp.asarray(w)
     out = _softmax(gp, L / L.sum())
+    from gnumpy._graph.fuse import schedule
+    groups = schedule([out._node])
+    assert [g.kind for g in groups] == ["barrier", "reduce", "rows"]
+    # the full sum, read only inside the row group, still gets its buffer (on the GPU a
+    # missing one was read through a null pointer)
+    assert groups[1].outputs == [groups[2].phases[0].srcs[0].srcs[1].srcs[0]]
     gp.stats.reset()
     gp.evaluate(out)
     assert gp.stats.by_kind["rows"] == 1 and gp.stats.groups == 3

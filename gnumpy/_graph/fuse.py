@@ -129,9 +129,12 @@ def schedule(roots) -> list:
     # row groups (rows.py): last-axis reductions and the elementwise nodes reading them
     absorbed = set()
     row_groups = rows.clusters(must, deps, roots) if config.fuse_rows else []
+    in_rows, row_phases = set(), set()
     for consumers, phases in row_groups:
-        absorbed.update(id(n) for n in consumers)
-        absorbed.update(id(r) for r in phases)
+        in_rows.update(id(n) for n in consumers)
+        row_phases.update(id(r) for r in phases)
+    in_rows |= row_phases
+    absorbed |= in_rows
 
     # epilogues: elementwise M nodes that depend on exactly one reduction, not via a view
     epilogue = {}   # reduce id -> [nodes]
@@ -147,10 +150,11 @@ def schedule(roots) -> list:
 
     needs_buffer = set()
     for i, n in must.items():
-        if i in absorbed:
-            continue
+        if i in absorbed and i not in in_rows:
+            continue        # an epilogue: its one reduction is computed in its group
         for j in deps[i]:
-            needs_buffer.add(j)
+            if j not in row_phases:     # a row group's own phases need no buffer
+                needs_buffer.add(j)
     for r in roots:
         needs_buffer.add(id(r))
 
