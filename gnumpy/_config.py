@@ -79,6 +79,9 @@ _OPTIONS = [
            "Fuse reductions along the last axis with the elementwise work that reads them "
            "back across the row into one kernel, one block per row (softmax: one read of "
            "the input instead of three)."),
+    Option("row_registers", "GNUMPY_ROW_REGISTERS", True, _bool, False,
+           "Row groups keep each thread's part of the row in registers after the first "
+           "pass (rows up to 8 vectors per thread), instead of re-reading it from L2."),
     Option("vector_loads", "GNUMPY_VECTOR_LOADS", True, _bool, True,
            "Use 16-byte vector loads and stores on contiguous, aligned data."),
 ]

@@ -199,3 +199,16 @@ def test_softmax_of_a_matmul_and_of_a_full_reduction():
     assert gp.stats.by_kind["rows"] == 1 and gp.stats.groups == 3
     want = a @ w
     check(out, _softmax(np, want / want.sum()), rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("registers", [True, False])
+@pytest.mark.parametrize("shape", [(64, 5000), (64, 4099), (64, 1 << 15)])
+def test_long_rows_with_and_without_the_register_cache(shape, registers):
+    # 5000: 16-byte vectors, 3 per thread cached; 4099: scalar, cached; 2^15: more than 8
+    # vectors per thread, re-read from L2 either way
+    a = _data(shape, np.float32)
+    with gp.config.override(row_registers=registers):
+        out = _softmax(gp, gp.asarray(a))
+        assert _counts(out) == (1, 1)
+    with np.errstate(all="ignore"):
+        check(out, _softmax(np, a), rtol=1e-5)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._config import config
 from .._graph import layout as L
 from . import codegen as C
 from .launch import Ptr, resolve, scalar_entries
@@ -26,7 +27,11 @@ from .types import load as ld
 
 class RowPlan:
     __slots__ = ("spec", "key", "kshape", "K", "M", "ops", "accs", "idx32", "vec", "block",
-                 "grid", "S")
+                 "grid", "S", "R", "cached")
+
+
+MAX_CACHE_REGS = 32     # 32-bit registers per thread a row cache may take (1024-thread
+#                         blocks have 64 in all)
 
 
 def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
@@ -55,12 +60,23 @@ def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
     per_thread = 4          # vectors each thread loads per row and phase
     p.block = min(1024, max(32, _next_pow2(-(-p.K // (p.vec * per_thread)))))
     p.grid = (max(1, min(p.M, sm_count * max(1, 2048 // p.block))), 1)
+    # the row in registers: each thread keeps its R vectors of every contiguous input from
+    # the first pass, so later phases and the output pass read no memory (R is part of the
+    # kernel, so rows of one length class share it)
+    p.R, p.cached = 0, ()
+    if config.row_registers and len(spec.phases) > 0:
+        cached = tuple(k for k, o, kst, rst, kc, rc in p.ops
+                       if o.kind == "in" and rc == "1" and len(o.levels) == 1)
+        R = -(-(p.K // p.vec) // p.block)
+        regs = sum(R * p.vec * max(4, ops[k].dtype.itemsize) // 4 for k in cached)
+        if cached and R <= 8 and regs <= MAX_CACHE_REGS:
+            p.R, p.cached = R, cached
     p.key = ("rows", tuple(spec.exprs), tuple(spec.dtypes),
              tuple((o.kind, o.dtype, len(o.levels),
                     tuple(len(lv[0]) for lv in o.levels[1:])) for o in ops),
              tuple(dt for dt, _ in spec.scalars),
              tuple((rop, node.srcs[0].dtype, node.dtype) for rop, _, node in spec.phases),
-             len(p.kshape), tuple((t[4], t[5]) for t in p.ops), p.idx32, p.vec, p.block)
+             len(p.kshape), tuple((t[4], t[5]) for t in p.ops), p.idx32, p.vec, p.block, p.R)
     return p
 
 
@@ -159,8 +175,12 @@ def source(p: RowPlan, name: str) -> str:
         step = {"z": "", "1": " + kk", "s": f" + kk * rs{k}"}[rc]
         return f"(b{k}{step})"
 
+    R, cached = p.R, set(p.cached)
+
     def load(k):
         o = ops[k]
+        if k in cached:
+            return ld(o.dtype, f"cv{k}[r].v", "e")
         if by_k[k][5] == "1" and V > 1:
             return ld(o.dtype, f"vv{k}.v", "e")
         pos = lin(k) if len(o.levels) == 1 else f"gn_unravel{k}((long long){lin(k)} + off{k})"
@@ -178,24 +198,36 @@ def source(p: RowPlan, name: str) -> str:
         vl = []
         if V > 1:
             for k in used:
-                if by_k[k][5] == "1":
+                if by_k[k][5] == "1" and k not in cached:
                     t = STORAGE[ops[k].dtype]
                     vl.append(f"const gn_vec<{t}, {V}> vv{k} = reinterpret_cast<const "
                               f"gn_vec<{t}, {V}>*>(p{k} + b{k})[kv];")
         pre, inner, post = tail(names)
+        body = [_indent("\n".join(vl + pre), 2),
+                f"  #pragma unroll\n  for (int e = 0; e < {V}; ++e) {{",
+                f"    const {IDX} kk = kv * {V} + e;",
+                _indent("\n".join(lines + inner), 4),
+                "  }",
+                _indent("\n".join(post), 2)]
+        if R:
+            return "\n".join([f"#pragma unroll\nfor (int r = 0; r < {R}; ++r) {{",
+                              f"  const {IDX} kv = threadIdx.x + r * {B};",
+                              f"  if (kv < K / {V}) {{", _indent("\n".join(body), 2),
+                              "  }", "}"])
         return "\n".join([
-            f"#pragma unroll 4\nfor ({IDX} kv = threadIdx.x; kv < K / {V}; kv += {B}) {{",
-            _indent("\n".join(vl + pre), 2),
-            f"  #pragma unroll\n  for (int e = 0; e < {V}; ++e) {{",
-            f"    const {IDX} kk = kv * {V} + e;",
-            _indent("\n".join(lines + inner), 4),
-            "  }",
-            _indent("\n".join(post), 2),
-            "}"])
+            f"#pragma unroll 4\nfor ({IDX} kv = threadIdx.x; kv < K / {V}; kv += {B}) {{"]
+            + body + ["}"])
 
     row = C.unravel_lines("m", "kd", nk, "mi", IDX, "mr_")
     row += [f"const {IDX} b{k} = {C.offset_expr(kc, [f'ks{k}_{d}' for d in range(nk)], kidx)};"
             for k, o, kst, rst, kc, rc in p.ops]
+    for k in p.cached:
+        t = STORAGE[ops[k].dtype]
+        row += [f"gn_vec<{t}, {V}> cv{k}[{R}];",
+                f"#pragma unroll\nfor (int r = 0; r < {R}; ++r) {{",
+                f"  const {IDX} kv = threadIdx.x + r * {B};",
+                f"  if (kv < K / {V}) cv{k}[r] = reinterpret_cast<const gn_vec<{t}, {V}>*>"
+                f"(p{k} + b{k})[kv];", "}"]
     for j, ((rop, acc_e, node), acc) in enumerate(zip(spec.phases, p.accs)):
         row.append(f"gn_ph{j}::gn_acc_t acc{j} = gn_ph{j}::ident();")
         row.append(sweep([acc_e], f"a{j}_", lambda names, j=j, acc_e=acc_e: (
