@@ -108,9 +108,9 @@ class Acc:
                     "  const double n = a.n + b.n, d = mb - ma, r = b.n / n;\n"
                     "  return gn_acc_t{n, ma + d * r, 0.0, qa + qb + d * d * a.n * r};\n}\n"
                     "__device__ __forceinline__ gn_acc_t gn_var_push(gn_acc_t a, double x) {\n"
-                    "  if (a.n == 0.0) a.k = x;\n"
-                    "  const double d = x - a.k;\n"
-                    "  return gn_acc_t{a.n + 1.0, a.k, a.s + d, a.q + d * d};\n}")
+                    "  const double k = a.n == 0.0 ? x : a.k;   // a select, not a branch\n"
+                    "  const double d = x - k;\n"
+                    "  return gn_acc_t{a.n + 1.0, k, a.s + d, a.q + d * d};\n}")
         if not self.arg:
             return ""
         ct = self.ctype
