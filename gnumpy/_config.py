@@ -65,7 +65,9 @@ _OPTIONS = [
            "Vectorized elementwise loops: each block takes block_size x ew_unroll contiguous "
            "vectors per step (tiles) instead of ew_unroll vectors a grid-stride apart "
            "(experimental: a candidate for SAXPY's gap to torch.add, not yet measured)."),
-    Option("grid_waves", "GNUMPY_GRID_WAVES", 1, int, False,
+    # bench/sweep.py --tiles on the H200 (session 5, same run): waves 1 -> 0 took SAXPY
+    # 4108 -> 4321 GB/s and the 7-op expression 3947 -> 4127 (torch.add: 4371)
+    Option("grid_waves", "GNUMPY_GRID_WAVES", 0, int, False,
            "Elementwise grid = multiprocessors x resident blocks x this (0: one block per "
            "chunk of work, no grid-stride loop)."),
     Option("launch_path", "GNUMPY_LAUNCH_PATH", "ctypes", str, False,
@@ -79,7 +81,9 @@ _OPTIONS = [
            "Fuse reductions along the last axis with the elementwise work that reads them "
            "back across the row into one kernel, one block per row (softmax: one read of "
            "the input instead of three)."),
-    Option("row_registers", "GNUMPY_ROW_REGISTERS", True, _bool, False,
+    # off: on the H200 (16384 x 16384 softmax, same run) it was slower, 2649 against 3067 GB/s
+    # re-reading from L2: every load is issued up front, then nothing is in flight
+    Option("row_registers", "GNUMPY_ROW_REGISTERS", False, _bool, False,
            "Row groups keep each thread's part of the row in registers after the first "
            "pass (rows up to 8 vectors per thread), instead of re-reading it from L2."),
     Option("vector_loads", "GNUMPY_VECTOR_LOADS", True, _bool, True,
