@@ -105,17 +105,15 @@ def clusters(must, deps, roots):
         hit = {owner[j] for j in members if j in owner}
         if len(hit) > 1:
             continue
-        if hit:
-            c = found[hit.pop()]
-            if c[0][0].shape != shape:
-                continue
-            c[0].append(n)
-            c[1] |= members
+        if hit:                 # shares a reduction (so its shape) with an earlier consumer
+            ci = hit.pop()
+            found[ci][0].append(n)
+            found[ci][1] |= members
         else:
-            c = [[n], members]
-            found.append(c)
+            ci = len(found)
+            found.append([[n], members])
         for j in members:
-            owner[j] = found.index(c)
+            owner[j] = ci
     out = []
     for consumers, members in found:
         inside = {id(c) for c in consumers} | members

@@ -200,6 +200,12 @@ def collapse(shape, stride_sets, groups=None):
     return tuple(cs), [tuple(st) for st in cst], tuple(cg)
 
 
+def vector_aligned(o, v, ptr_of) -> bool:
+    """Is operand `o`'s first element aligned for `v`-element (16-byte) vector accesses?"""
+    it = o.dtype.itemsize
+    return (ptr_of(o) + o.levels[0][2] * it) % (v * it) == 0
+
+
 def stride_class(s) -> str:
     return "z" if s == 0 else ("1" if s == 1 else "s")
 

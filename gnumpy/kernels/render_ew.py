@@ -13,7 +13,7 @@ import numpy as np
 from .._config import config
 from .._graph import layout as L
 from . import codegen as C
-from .lower import INT32_MAX, collapse, span, stride_class
+from .lower import INT32_MAX, collapse, span, stride_class, vector_aligned
 from .launch import Ptr, resolve, scalar_entries
 from .types import STORAGE, param_decls, store_value
 from .types import load as ld
@@ -64,8 +64,7 @@ def plan(spec, block: int, vector_ok: bool, ptr_of) -> Plan:
             unit = [(o, st) for o, c, st in mem if c == "1"]
             width = max((o.dtype.itemsize for o, _ in unit), default=16)
             v = max(1, 16 // width)
-            if v > 1 and all((ptr_of(o) + o.levels[0][2] * o.dtype.itemsize) %
-                             (v * o.dtype.itemsize) == 0 and
+            if v > 1 and all(vector_aligned(o, v, ptr_of) and
                              all(x % v == 0 for x in st[:-1]) for o, st in unit) and \
                     (nd == 1 or cshape[-1] % v == 0):
                 p.vec = v

@@ -19,7 +19,7 @@ import numpy as np
 
 from .._graph import layout as L
 from . import codegen as C
-from .lower import INT32_MAX, collapse, span, stride_class
+from .lower import INT32_MAX, collapse, span, stride_class, vector_aligned
 from .reduce_ops import Acc
 from .render_ew import _unravel_helpers
 from .launch import COUNTERS, PARTIALS, Ptr, resolve, scalar_entries
@@ -46,9 +46,7 @@ def _col_vec(p, mem, vector_ok, ptr_of) -> int:
     if v < 2 or p.kshape[-1] % v:
         return 1
     for k, o, kst, rst, kc, rc in unit:
-        it = o.dtype.itemsize
-        if (ptr_of(o) + o.levels[0][2] * it) % (v * it) or \
-                any(s % v for s in kst[:-1] + rst):
+        if not vector_aligned(o, v, ptr_of) or any(s % v for s in kst[:-1] + rst):
             return 1
     for k, o, kst, rst, kc, rc in mem:      # broadcast-across-columns operands
         if kc[-1] == "z" and any(s % v for s in kst[:-1]):
@@ -130,10 +128,8 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
             unit = [t for t in mem if t[5][-1] == "1"]
             width = max((t[1].dtype.itemsize for t in unit), default=16)
             v = max(1, 16 // width)
-            if v > 1 and unit and all(
-                    (ptr_of(t[1]) + t[1].levels[0][2] * t[1].dtype.itemsize) %
-                    (v * t[1].dtype.itemsize) == 0 and all(s % v == 0 for s in t[2])
-                    for t in unit):
+            if v > 1 and unit and all(vector_aligned(t[1], v, ptr_of) and
+                                      all(s % v == 0 for s in t[2]) for t in unit):
                 p.vec = v
         p.S = 1
         if p.G == block and row_groups < target:

@@ -17,7 +17,7 @@ from .._config import config
 from .._graph import layout as L
 from . import codegen as C
 from .launch import Ptr, resolve, scalar_entries
-from .lower import INT32_MAX, collapse, span, stride_class
+from .lower import INT32_MAX, collapse, span, stride_class, vector_aligned
 from .reduce_ops import Acc
 from .render_ew import _unravel_helpers
 from .render_reduce import _indent, _next_pow2, _shfl
@@ -64,7 +64,7 @@ def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
     # the first pass, so later phases and the output pass read no memory (R is part of the
     # kernel, so rows of one length class share it)
     p.R, p.cached = 0, ()
-    if config.row_registers and len(spec.phases) > 0:
+    if config.row_registers:
         cached = tuple(k for k, o, kst, rst, kc, rc in p.ops
                        if o.kind == "in" and rc == "1" and len(o.levels) == 1)
         R = -(-(p.K // p.vec) // p.block)
@@ -91,10 +91,7 @@ def _vec(p, vector_ok, ptr_of) -> int:
     if v < 2 or p.K % v:
         return 1
     for k, o, kst, rst, kc, rc in unit:
-        it = o.dtype.itemsize
-        if any(s % v for s in kst):
-            return 1
-        if o.kind == "in" and (ptr_of(o) + o.levels[0][2] * it) % (v * it):
+        if any(s % v for s in kst) or (o.kind == "in" and not vector_aligned(o, v, ptr_of)):
             return 1
     return v
 
