@@ -21,7 +21,7 @@ from .types import COMPUTE
 class Acc:
     """How one reduction op accumulates values of one compute dtype."""
 
-    def __init__(self, rop, dt):
+    def __init__(self, rop, dt, with_sum=False):
         self.rop = rop
         self.dt = dt
         ct = COMPUTE[dt]
@@ -29,6 +29,12 @@ class Acc:
         part = ("float" if dt == D.complex64 else "double") if cplx else None
         self.arg = rop in ("argmax", "argmin")
         self.var = rop == "var0"
+        # var0: accumulators fresh from pushes carry a shift (s != 0); settling them once
+        # (one division) before they are combined keeps the combines division-light
+        self.settle_needed = self.var
+        # var0 with a sibling sum (fuse.py): a fifth component, the plain sum in double
+        # (n * mean is NaN where the shift is infinite; NumPy's sum is +-inf there)
+        self.with_sum = self.var and with_sum
         if rop in ("sum", "prod"):
             self.ctype = "float" if dt == D.float16 else ct
         elif rop in ("any", "all"):
@@ -40,6 +46,8 @@ class Acc:
         if self.var:
             self.ctype = "double"
             self.comps = [("double", "n"), ("double", "k"), ("double", "s"), ("double", "q")]
+            if self.with_sum:
+                self.comps.append(("double", "t"))
         elif self.arg:
             self.comps = ([(part, "v.re"), (part, "v.im")] if cplx else [(ct, "v")]) + \
                 [("long long", "i")]
@@ -51,14 +59,15 @@ class Acc:
     def decl(self) -> str:
         """The accumulator struct (one per kernel)."""
         if self.var:
-            return "struct gn_acc_t { double n; double k; double s; double q; };"
+            return ("struct gn_acc_t { double n; double k; double s; double q;"
+                    + (" double t;" if self.with_sum else "") + " };")
         fields = f"{self.ctype} v;" + (" long long i;" if self.arg else "")
         return f"struct gn_acc_t {{ {fields} }};"
 
     def identity(self) -> str:
         rop, dt, ct = self.rop, self.dt, self.ctype
         if self.var:
-            return "gn_acc_t{0.0, 0.0, 0.0, 0.0}"
+            return "gn_acc_t{0.0, 0.0, 0.0, 0.0" + (", 0.0}" if self.with_sum else "}")
         if rop == "sum":
             v = f"{ct}{{0, 0}}" if self.cplx else f"({ct})0"
         elif rop == "prod":
@@ -99,18 +108,26 @@ class Acc:
         """Device functions the combine needs (arg-reductions' total order, Chan's
         combination of variance partials)."""
         if self.var:
-            return ("__device__ __forceinline__ gn_acc_t gn_var_combine(gn_acc_t a, "
+            return ("__device__ __forceinline__ gn_acc_t gn_settle(gn_acc_t a) {\n"
+                    "  // (n, k, s, q) -> (n, mean, 0, M2); a no-op (no division) when settled\n"
+                    "  if (a.s != 0.0) {\n"
+                    "    const double m = a.s / a.n;\n"
+                    "    a.k += m; a.q -= a.s * m; a.s = 0.0;\n"
+                    "  }\n"
+                    "  return a;\n}\n"
+                    "__device__ __forceinline__ gn_acc_t gn_var_combine(gn_acc_t a, "
                     "gn_acc_t b) {\n"
                     "  if (a.n == 0.0) return b;\n"
                     "  if (b.n == 0.0) return a;\n"
-                    "  const double ma = a.k + a.s / a.n, mb = b.k + b.s / b.n;\n"
-                    "  const double qa = a.q - a.s * (a.s / a.n), qb = b.q - b.s * (b.s / b.n);\n"
-                    "  const double n = a.n + b.n, d = mb - ma, r = b.n / n;\n"
-                    "  return gn_acc_t{n, ma + d * r, 0.0, qa + qb + d * d * a.n * r};\n}\n"
+                    "  a = gn_settle(a); b = gn_settle(b);\n"
+                    "  const double n = a.n + b.n, d = b.k - a.k, r = b.n / n;\n"
+                    "  return gn_acc_t{n, a.k + d * r, 0.0, a.q + b.q + d * d * a.n * r"
+                    + (", a.t + b.t" if self.with_sum else "") + "};\n}\n"
                     "__device__ __forceinline__ gn_acc_t gn_var_push(gn_acc_t a, double x) {\n"
                     "  const double k = a.n == 0.0 ? x : a.k;   // a select, not a branch\n"
                     "  const double d = x - k;\n"
-                    "  return gn_acc_t{a.n + 1.0, k, a.s + d, a.q + d * d};\n}")
+                    "  return gn_acc_t{a.n + 1.0, k, a.s + d, a.q + d * d"
+                    + (", a.t + x" if self.with_sum else "") + "};\n}")
         if not self.arg:
             return ""
         ct = self.ctype
@@ -130,7 +147,8 @@ class Acc:
     def lift(self, value: str, index: str) -> str:
         """An accumulator holding one prologue value (at flat reduced index `index`)."""
         if self.var:
-            return f"gn_acc_t{{1.0, (double)({value}), 0.0, 0.0}}"
+            t = f", (double)({value})" if self.with_sum else ""
+            return f"gn_acc_t{{1.0, (double)({value}), 0.0, 0.0{t}}}"
         if self.arg:
             return f"gn_acc_t{{{value}, (long long)({index})}}"
         if self.rop in ("any", "all"):
@@ -143,6 +161,11 @@ class Acc:
         if self.var:
             return f"gn_var_push({acc}, (double)({value}))"
         return self.combine(acc, self.lift(value, index))
+
+    def derived_sum(self, acc: str) -> str:
+        """The sum of the pushed values, read off a var0 accumulator made `with_sum`: a
+        float ``sum`` of the same input and axes computed by the var0's kernel."""
+        return f"{acc}.t" if self.with_sum else "<no sum>"
 
     def final(self, acc: str, out_dt) -> str:
         """The reduction's result value (compute type of `out_dt`) from accumulator `acc`."""

@@ -29,7 +29,7 @@ from .types import load as ld
 
 class RPlan:
     __slots__ = ("spec", "key", "strategy", "kshape", "rshape", "pro", "epi", "eshape",
-                 "idx32", "vec", "G", "S", "block", "M", "K", "grid", "acc", "chunk")
+                 "idx32", "vec", "G", "S", "block", "M", "K", "grid", "acc", "chunk", "TY")
 
 
 def _col_vec(p, mem, vector_ok, ptr_of) -> int:
@@ -67,7 +67,8 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
     p.block = block
     rop, _, rnode = spec.reduce
     src_dt = rnode.srcs[0].dtype
-    p.acc = Acc(rop, src_dt)
+    p.acc = Acc(rop, src_dt, with_sum=any(e[0] == "acc" and e[1:] == ("sum",)
+                                          for e in spec.exprs))
     nd = len(spec.shape)
     kept = [d for d in range(nd) if d not in spec.axes]
     perm = kept + list(spec.axes)
@@ -114,6 +115,7 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
         block = p.block = 1024
     target = sm_count * bpsm
     p.vec = 1
+    p.TY = 1
     if p.strategy == "row":
         if p.M == 1:
             p.G = block
@@ -140,10 +142,18 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
     else:
         p.G = 1
         p.vec = _col_vec(p, mem, vector_ok, ptr_of)
-        blocks_x = -(-p.M // (block * p.vec))
+        # row lanes: a block is TX column threads (one warp wide or more) x TY lanes
+        # walking interleaved rows, so a narrow tile of columns still fills the block and
+        # the grid needs few splits of the reduced axis (each split's partials cost a
+        # write and a serial read in the last block: 16384 x 16384 std went 66 -> 5)
+        p.TY = 1
+        while p.TY * 2 <= block // 32 and p.TY * 2 * 4 <= p.K:
+            p.TY *= 2
+        cols = (block // p.TY) * p.vec
+        blocks_x = -(-p.M // cols)
         p.S = 1
         if blocks_x < target and p.K >= 64:
-            p.S = max(1, min(-(-target // blocks_x), p.K // 32))
+            p.S = max(1, min(-(-target // blocks_x), p.K // (32 * p.TY)))
         p.chunk = -(-p.K // p.S)
         p.grid = (blocks_x, p.S)
     p.key = ("reduce", tuple(spec.exprs), tuple(spec.dtypes),
@@ -152,7 +162,7 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
              tuple(o.dtype for _, o in spec.outputs),
              tuple(dt for dt, _ in spec.scalars), rop, p.strategy, len(p.kshape),
              len(p.rshape), tuple((t[4], t[5]) for t in p.pro), len(eshape),
-             tuple(t[3] for t in p.epi), p.idx32, p.vec, p.G, p.S > 1, block)
+             tuple(t[3] for t in p.epi), p.idx32, p.vec, p.G, p.S > 1, block, p.TY)
     return p
 
 
@@ -297,7 +307,8 @@ def source(p: RPlan, name: str) -> str:
     lines_e, names_e = C.body(spec, epi_roots, lambda k: C.load_op(ops[k], f"p{k}", epi_off(k)),
                               lambda k: iota_val(k, C.offset_expr(
                                   epi_by_k[k][3], [f"es{k}_{d}" for d in range(ne)], eidx)),
-                              acc_expr=acc.final("fin", rnode.dtype), prefix="e")
+                              acc_expr={(): acc.final("fin", rnode.dtype),
+                                        ("sum",): acc.derived_sum("fin")}, prefix="e")
     stores = []
     for j, (e, o) in enumerate(spec.outputs):
         k = nops + j
@@ -324,7 +335,7 @@ def source(p: RPlan, name: str) -> str:
         src.append(_col_vec_body(p, IDX, kept_block, red_unravel, acc_e, ops, pro_red,
                                  split))
     else:
-        src.append(_col_body(p, IDX, kept_block, red_unravel, pro_vals, split))
+        src.append(_col_body(p, IDX, kept_block, red_unravel, lines_s, names_s, acc_e, split))
     src.append("}")
     return "\n".join(src)
 
@@ -445,6 +456,8 @@ def _row_body(p, IDX, kept_block, red_unravel, pro_vals, lines_s, names_s, acc_e
     out.append(_indent(red_unravel + "\n" + pro_vals, 8))
     out.append("      }")
     out.append("    }")
+    if acc.settle_needed:
+        out.append("    acc = gn_settle(acc);")
     out.append(_indent(_group_reduce(p, acc), 4))
     if not split:
         out.append(f"    if ({lane} == 0 && m < M) GN_EPILOGUE(m, acc);")
@@ -474,27 +487,50 @@ def _row_body(p, IDX, kept_block, red_unravel, pro_vals, lines_s, names_s, acc_e
     return "\n".join(out)
 
 
-def _col_body(p, IDX, kept_block, red_unravel, pro_vals, split):
-    acc = p.acc
-    B = p.block
-    out = [f"  const {IDX} m = ({IDX})blockIdx.x * {B} + threadIdx.x;",
-           f"  gn_acc_t acc = {acc.identity()};"]
+def _col_head(p, IDX, split):
+    """The col strategy's thread position: TX column threads x TY row lanes per block;
+    lane ty walks rows ty, ty + TY, ... of the block's chunk."""
+    TX, TY = p.block // p.TY, p.TY
+    out = [f"  const int tx = threadIdx.x % {TX}, ty = threadIdx.x / {TX};",
+           f"  const {IDX} m = (({IDX})blockIdx.x * {TX} + tx) * {p.vec};",
+           f"  gn_acc_t acc[{p.vec}];",
+           f"  #pragma unroll\n  for (int e = 0; e < {p.vec}; ++e) acc[e] = {p.acc.identity()};"]
     if split:
         out += ["  __shared__ bool gn_last;", f"  const {IDX} gn_total = M * (long long){p.S};"]
     lo = "blockIdx.y * chunk" if split else "0"
     hi = "min(K, blockIdx.y * chunk + chunk)" if split else "K"
-    out.append("  if (m < M) {")
-    out.append(_indent(kept_block, 4))
-    out.append(f"    #pragma unroll 4\n    for ({IDX} kk = {lo}; kk < {hi}; ++kk) {{")
-    out.append(_indent(red_unravel + "\n" + pro_vals, 6))
-    out.append("    }")
-    out.append("  }")
+    loop = f"for ({IDX} kk = {lo} + ty; kk < {hi}; kk += {TY})"
+    return out, loop
+
+
+def _col_tail(p, IDX, split):
+    """Combine the TY row lanes' accumulators (a tree through shared memory, in a fixed
+    order), then the epilogue, or the split's partials and the last block's combine."""
+    acc, V, TY = p.acc, p.vec, p.TY
+    TX = p.block // TY
+    out = []
+    if acc.settle_needed:
+        out.append(f"  #pragma unroll\n  for (int e = 0; e < {V}; ++e) acc[e] = gn_settle(acc[e]);")
+    if TY > 1:
+        out += [f"  __shared__ gn_acc_t gn_cs[{TY}][{TX}];",
+                f"  #pragma unroll 1\n  for (int e = 0; e < {V}; ++e) {{",
+                "    gn_cs[ty][tx] = acc[e];",
+                "    __syncthreads();",
+                f"    for (int h = {TY // 2}; h > 0; h >>= 1) {{",
+                f"      if (ty < h) gn_cs[ty][tx] = {acc.combine('gn_cs[ty][tx]', 'gn_cs[ty + h][tx]')};",
+                "      __syncthreads();",
+                "    }",
+                "    acc[e] = gn_cs[0][tx];",
+                "    __syncthreads();",
+                "  }"]
     if not split:
-        out.append("  if (m < M) GN_EPILOGUE(m, acc);")
-        return "\n".join(out)
+        out.append(f"  if (ty == 0 && m < M) {{\n    #pragma unroll\n    for (int e = 0; e < {V}; ++e) "
+                   f"if (m + e < M) GN_EPILOGUE(m + e, acc[e]);\n  }}")
+        return out
     out += [
-        "  if (m < M) {",
-        _indent(_part_io(acc, "blockIdx.y * M + m", True), 4),
+        "  if (ty == 0 && m < M) {",
+        f"    for (int e = 0; e < {V}; ++e)",
+        _indent(_part_io(acc, "blockIdx.y * M + m + e", True, "acc[e]"), 6),
         "  }",
         "  __threadfence();",
         "  __syncthreads();",
@@ -502,30 +538,78 @@ def _col_body(p, IDX, kept_block, red_unravel, pro_vals, split):
         "  __syncthreads();",
         "  if (!gn_last) return;",
         "  __threadfence();",
-        "  if (m < M) {",
-        f"    acc = {acc.identity()};",
-        f"    for (int s = 0; s < {p.S}; ++s) {{",
-        f"      gn_acc_t part_ = {acc.identity()};",
-        _indent(_part_io(acc, "s * M + m", False, "part_"), 6),
-        f"      acc = {acc.combine('acc', 'part_')};",
+        "  if (ty == 0 && m < M) {",
+        f"    for (int e = 0; e < {V}; ++e) {{",
+        f"      gn_acc_t a_ = {acc.identity()};",
+        f"      for (int s = 0; s < {p.S}; ++s) {{",
+        f"        gn_acc_t part_ = {acc.identity()};",
+        _indent(_part_io(acc, "s * M + m + e", False, "part_"), 8),
+        f"        a_ = {acc.combine('a_', 'part_')};",
+        "      }",
+        "      GN_EPILOGUE(m + e, a_);",
         "    }",
-        "    GN_EPILOGUE(m, acc);",
         "  }",
         "  if (threadIdx.x == 0) gn_ctr[blockIdx.x] = 0u;",
     ]
-    return "\n".join(out)
+    return out
+
+
+def _col_body(p, IDX, kept_block, red_unravel, lines_s, names_s, acc_e, split):
+    """The col strategy, one column per thread (any operand layout)."""
+    out, loop = _col_head(p, IDX, split)
+    out.append("  if (m < M) {")
+    out.append(_indent(kept_block, 4))
+    if p.acc.var:
+        out.append(_indent(_var_loop(p, IDX, red_unravel, "\n".join(lines_s),
+                                     names_s[acc_e], False, split), 4))
+    else:
+        push = f"acc[0] = {p.acc.push('acc[0]', names_s[acc_e], 'kk')};"
+        out.append(f"    #pragma unroll 4\n    {loop} {{")
+        out.append(_indent(red_unravel + "\n" + "\n".join(lines_s) + "\n" + push, 6))
+        out.append("    }")
+    out.append("  }")
+    return "\n".join(out + _col_tail(p, IDX, split))
+
+
+def _var_loop(p, IDX, step_lines, value_lines, value, vec, split):
+    """var0 down a lane's rows without the push's select and count: the shift is the lane's
+    first value (peeled), the count is the number of rows, and each row costs one
+    subtraction, one add and one fma in double."""
+    V, TY = p.vec, p.TY
+    lo = "blockIdx.y * chunk" if split else "0"
+    hi = "min(K, blockIdx.y * chunk + chunk)" if split else "K"
+    per_e = value_lines + "\n"
+    if vec:
+        each = lambda body: (f"#pragma unroll\nfor (int e = 0; e < {V}; ++e) {{\n"
+                             + _indent(per_e + body, 2) + "\n}")
+    else:
+        each = lambda body: "{ const int e = 0;\n" + _indent(per_e + body, 2) + "\n}"
+    return "\n".join([
+        f"const {IDX} k0_ = {lo} + ty, hi_ = {hi};",
+        f"double kd_[{V}], s_[{V}], q_[{V}], t_[{V}];",
+        f"#pragma unroll\nfor (int e = 0; e < {V}; ++e) {{ kd_[e] = 0.0; s_[e] = 0.0; q_[e] = 0.0; "
+        "t_[e] = 0.0; }",
+        "if (k0_ < hi_) {",
+        f"  const {IDX} kk = k0_;",
+        _indent(step_lines, 2),
+        _indent(each(f"kd_[e] = (double)({value});"), 2),
+        "}",
+        f"#pragma unroll 4\nfor ({IDX} kk = k0_; kk < hi_; kk += {TY}) {{",
+        _indent(step_lines, 2),
+        _indent(each(f"const double x_ = (double)({value}), d_ = x_ - kd_[e];\n"
+                     "s_[e] += d_;\nq_[e] = fma(d_, d_, q_[e]);"
+                     + ("\nt_[e] += x_;" if p.acc.with_sum else "")), 2),
+        "}",
+        f"const double n_ = k0_ < hi_ ? (double)((hi_ - k0_ + {TY - 1}) / {TY}) : 0.0;",
+        f"#pragma unroll\nfor (int e = 0; e < {V}; ++e) acc[e] = gn_acc_t{{n_, kd_[e], s_[e], q_[e]"
+        + (", t_[e]" if p.acc.with_sum else "") + "};",
+    ])
 
 
 def _col_vec_body(p, IDX, kept_block, red_unravel, acc_e, ops, pro_red, split):
     """The col strategy with V adjacent columns per thread (16-byte loads)."""
-    acc, B, V = p.acc, p.block, p.vec
-    out = [f"  const {IDX} m = (({IDX})blockIdx.x * {B} + threadIdx.x) * {V};",
-           f"  gn_acc_t acc[{V}];",
-           f"  #pragma unroll\n  for (int e = 0; e < {V}; ++e) acc[e] = {acc.identity()};"]
-    if split:
-        out += ["  __shared__ bool gn_last;", f"  const {IDX} gn_total = M * (long long){p.S};"]
-    lo = "blockIdx.y * chunk" if split else "0"
-    hi = "min(K, blockIdx.y * chunk + chunk)" if split else "K"
+    acc, V = p.acc, p.vec
+    out, loop = _col_head(p, IDX, split)
     used = {p.spec.exprs[i][1] for i in C.needed(p.spec, [acc_e]) if p.spec.exprs[i][0] == "ld"}
     loads = []
     kinds = {}
@@ -547,40 +631,17 @@ def _col_vec_body(p, IDX, kept_block, red_unravel, acc_e, ops, pro_red, split):
     inner = "\n".join(vl) + f"\nacc[e] = {acc.push('acc[e]', vn[acc_e], 'kk')};"
     out.append("  if (m < M) {")
     out.append(_indent(kept_block, 4))
-    out.append(f"    #pragma unroll 4\n    for ({IDX} kk = {lo}; kk < {hi}; ++kk) {{")
+    if acc.var:
+        out.append(_indent(_var_loop(p, IDX, red_unravel + "\n" + "\n".join(loads),
+                                     "\n".join(vl), vn[acc_e], True, split), 4))
+        out.append("  }")
+        return "\n".join(out + _col_tail(p, IDX, split))
+    out.append(f"    #pragma unroll 4\n    {loop} {{")
     out.append(_indent(red_unravel + "\n" + "\n".join(loads), 6))
     out.append(f"      #pragma unroll\n      for (int e = 0; e < {V}; ++e) {{")
     out.append(_indent(inner, 8))
     out.append("      }\n    }\n  }")
-    if not split:
-        out.append(f"  if (m < M) {{\n    #pragma unroll\n    for (int e = 0; e < {V}; ++e) "
-                   f"GN_EPILOGUE(m + e, acc[e]);\n  }}")
-        return "\n".join(out)
-    out += [
-        "  if (m < M) {",
-        f"    for (int e = 0; e < {V}; ++e)",
-        _indent(_part_io(acc, "blockIdx.y * M + m + e", True, "acc[e]"), 6),
-        "  }",
-        "  __threadfence();",
-        "  __syncthreads();",
-        f"  if (threadIdx.x == 0) gn_last = atomicAdd(&gn_ctr[blockIdx.x], 1u) == {p.S - 1}u;",
-        "  __syncthreads();",
-        "  if (!gn_last) return;",
-        "  __threadfence();",
-        "  if (m < M) {",
-        f"    for (int e = 0; e < {V}; ++e) {{",
-        f"      gn_acc_t a_ = {acc.identity()};",
-        f"      for (int s = 0; s < {p.S}; ++s) {{",
-        f"        gn_acc_t part_ = {acc.identity()};",
-        _indent(_part_io(acc, "s * M + m + e", False, "part_"), 8),
-        f"        a_ = {acc.combine('a_', 'part_')};",
-        "      }",
-        "      GN_EPILOGUE(m + e, a_);",
-        "    }",
-        "  }",
-        "  if (threadIdx.x == 0) gn_ctr[blockIdx.x] = 0u;",
-    ]
-    return "\n".join(out)
+    return "\n".join(out + _col_tail(p, IDX, split))
 
 
 def _indent(text: str, n: int) -> str:
