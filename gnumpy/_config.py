@@ -81,11 +81,17 @@ _OPTIONS = [
            "Fuse reductions along the last axis with the elementwise work that reads them "
            "back across the row into one kernel, one block per row (softmax: one read of "
            "the input instead of three)."),
+    Option("fuse_siblings", "GNUMPY_FUSE_SIBLINGS", True, _bool, False,
+           "Compute a float sum from the var0 accumulator of the same input and axes "
+           "(x.mean(0) and x.std(0) in one kernel, one read of x)."),
     # off: on the H200 (16384 x 16384 softmax, same run) it was slower, 2649 against 3067 GB/s
     # re-reading from L2: every load is issued up front, then nothing is in flight
     Option("row_registers", "GNUMPY_ROW_REGISTERS", False, _bool, False,
            "Row groups keep each thread's part of the row in registers after the first "
            "pass (rows up to 8 vectors per thread), instead of re-reading it from L2."),
+    Option("row_prefetch", "GNUMPY_ROW_PREFETCH", False, _bool, False,
+           "Row groups ask L2 for the block's next row after the first pass over this one "
+           "(experimental: softmax waits on DRAM at the start of every row)."),
     Option("vector_loads", "GNUMPY_VECTOR_LOADS", True, _bool, True,
            "Use 16-byte vector loads and stores on contiguous, aligned data."),
 ]

@@ -46,7 +46,7 @@ def describe(nodes) -> str:
         lines.append(f"[{gi}] {g.kind} on {g.device}, level {g.level}")
         for o in g.outputs:
             names["_inline"] = {id(o)} | ({id(g.reduce)} if g.reduce is not None else set()) \
-                | {id(r) for r in g.phases}
+                | {id(r) for r in g.phases} | {id(r) for r, _ in g.siblings}
             lines.append(f"    out {o.dtype}{list(o.shape)} = {_expr(o, names, earlier)}")
         if g.reduce is not None and g.reduce not in g.outputs:
             names["_inline"] = {id(g.reduce)}

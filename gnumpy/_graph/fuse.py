@@ -12,6 +12,10 @@ The only place that decides what runs.  Rules:
 * Elementwise roots with the same shape, device and level come out of one group.
 * Reductions along the last axis that are read back across their rows, and the
   elementwise nodes that read them, form one 'rows' group (rows.py: softmax).
+* Sibling reductions come out of one group: identical reductions (same op, source and
+  axes) are computed once, and a float ``sum`` with the same source, axes and shape as a
+  ``var0`` comes out of the var0's group, whose accumulator then also sums (``x.mean(0)``
+  and ``x.std(0)`` read ``x`` once).
 * Levels order the groups: a REDUCE/BARRIER runs after the groups it depends on; at each
   level reductions and barriers run before elementwise groups.
 """
@@ -19,15 +23,17 @@ from __future__ import annotations
 
 from .._config import config
 from . import rows
-from .ir import BARRIER, IOTA, LEAF, REDUCE, SCALAR, VIEW
+from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
 
 
 class Group:
     """One unit of work for a backend: a fused kernel (or a non-fusible op)."""
 
-    __slots__ = ("kind", "outputs", "reduce", "barrier", "device", "level", "phases")
+    __slots__ = ("kind", "outputs", "reduce", "barrier", "device", "level", "phases",
+                 "siblings")
 
-    def __init__(self, kind, outputs, device, level, reduce=None, barrier=None, phases=()):
+    def __init__(self, kind, outputs, device, level, reduce=None, barrier=None, phases=(),
+                 siblings=()):
         self.kind = kind          # 'elementwise' | 'reduce' | 'rows' | 'barrier'
         self.outputs = outputs    # nodes this group realizes (writes a buffer for)
         self.device = device
@@ -35,6 +41,7 @@ class Group:
         self.reduce = reduce      # the REDUCE node of a reduce group
         self.barrier = barrier    # the BARRIER node of a barrier group
         self.phases = phases      # rows: the row reductions it computes, in order
+        self.siblings = siblings  # reduce: ((node, 'same' | 'sum'), ...) it also computes
 
     def __repr__(self) -> str:
         outs = ", ".join(f"{o.dtype}{list(o.shape)}" for o in self.outputs)
@@ -136,15 +143,25 @@ def schedule(roots) -> list:
     in_rows |= row_phases
     absorbed |= in_rows
 
-    # epilogues: elementwise M nodes that depend on exactly one reduction, not via a view
+    # sibling reductions computed by another reduction's group
+    sib_of = _siblings(must, absorbed) if config.fuse_siblings else {}
+    host = {i: h for i, (h, _) in sib_of.items()}
+    siblings = {}   # host id -> [(node, how)]
+    for i, (h, how) in sib_of.items():
+        siblings.setdefault(id(h), []).append((must[i], how))
+
+    # epilogues: elementwise M nodes that depend on exactly one reduction group, not via a
+    # view
     epilogue = {}   # reduce id -> [nodes]
     for i, n in must.items():
         if n.kind in (REDUCE, BARRIER) or n.kind == VIEW or i in absorbed:
             continue
         d = deps[i]
-        if len(d) == 1:
-            (j, (r, uv)), = d.items()
-            if r.kind == REDUCE and not uv and r.shape == n.shape and r.device == n.device:
+        hosts = {id(host.get(j, r)): host.get(j, r) for j, (r, _) in d.items()}
+        if len(hosts) == 1:
+            (j, r), = hosts.items()
+            if r.kind == REDUCE and not any(uv for _, uv in d.values()) and \
+                    r.shape == n.shape and r.device == n.device:
                 epilogue.setdefault(j, []).append(n)
                 absorbed.add(i)
 
@@ -175,8 +192,13 @@ def schedule(roots) -> list:
             continue
         lv = level[i]
         if n.kind == REDUCE:
-            outs = ([n] if i in needs_buffer else []) + epilogue.get(i, [])
-            groups.append(((lv, 0, len(groups)), Group("reduce", outs, n.device, lv, reduce=n)))
+            if i in host:
+                continue        # computed by its var0's group
+            sib = siblings.get(i, [])
+            outs = ([n] if i in needs_buffer else []) + \
+                [s for s, _ in sib if id(s) in needs_buffer] + epilogue.get(i, [])
+            groups.append(((lv, 0, len(groups)), Group("reduce", outs, n.device, lv, reduce=n,
+                                                       siblings=tuple(sib))))
         elif n.kind == BARRIER:
             groups.append(((lv, 0, len(groups)), Group("barrier", [n], n.device, lv,
                                                        barrier=n)))
@@ -190,3 +212,46 @@ def schedule(roots) -> list:
             g.outputs.append(n)
     groups.sort(key=lambda t: t[0])
     return [g for _, g in groups]
+
+
+def _same_source(a, b) -> bool:
+    """The same node, or the same cast of one node (``mean`` and ``var`` of an int array
+    each cast it to float64)."""
+    if a is b:
+        return True
+    return (a.kind == b.kind == EW and a.op == b.op == "astype" and a.dtype == b.dtype and
+            a.srcs[0] is b.srcs[0])
+
+
+def _siblings(must, absorbed) -> dict:
+    """{id(reduction): (host reduction, how)} for reductions another group computes:
+    'same', an identical reduction (op, source, axes, shape and dtype), or 'sum', a float
+    sum of the same source, axes and shape as a var0 (read off its accumulator).  Same
+    source and axes mean the same level."""
+    reds = [n for i, n in must.items() if n.kind == REDUCE and i not in absorbed]
+    if len(reds) < 2:
+        return {}
+    out = {}
+    hosts = []
+    for n in reds:
+        for h in hosts:
+            if h.arg == n.arg and h.dtype == n.dtype and h.device == n.device and \
+                    _same_source(h.srcs[0], n.srcs[0]):
+                out[id(n)] = (h, "same")
+                break
+        else:
+            hosts.append(n)
+    var0 = [h for h in hosts if h.arg[0] == "var0"]
+    for n in hosts if var0 else ():
+        if n.arg[0] != "sum" or n.dtype.kind != "f" or n.dtype.itemsize < 4 or \
+                n.srcs[0].dtype != n.dtype:
+            continue
+        for v in var0:
+            if v.arg[1] == n.arg[1] and v.shape == n.shape and v.device == n.device and \
+                    v.srcs[0].dtype == n.dtype and _same_source(v.srcs[0], n.srcs[0]):
+                out[id(n)] = (v, "sum")
+                for i, (h, how) in list(out.items()):     # identical sums follow it
+                    if h is n:
+                        out[i] = (v, "sum")
+                break
+    return out

@@ -65,8 +65,8 @@ def body(spec, roots, load_expr, iota_expr, acc_expr="acc_v", prefix="t"):
             val = iota_expr(e[1])
         elif tag == "sc":
             val = param_value_expr(spec.scalars[e[1]][0], f"s{e[1]}")
-        elif tag == "acc":
-            val = acc_expr
+        elif tag == "acc":      # the reduction's value, or a sibling read off its accumulator
+            val = acc_expr if isinstance(acc_expr, str) else acc_expr[e[1:]]
         elif tag == "ph":
             val = f"ph{e[1]}"           # a row group's phase value (render_rows)
         else:

@@ -41,7 +41,8 @@ class Spec:
 
     def __init__(self, kind):
         self.kind = kind            # 'ew' | 'reduce' | 'rows'
-        self.exprs = []             # ('ld', k) ('sc', k) ('io', k) ('acc',) ('ph', j)
+        self.exprs = []             # ('ld', k) ('sc', k) ('io', k) ('acc',) ('acc', 'sum')
+                                    # ('ph', j)
                                     # ('op', name, in_dt, arg, kids)
         self.dtypes = []            # dtype of each expr
         self.operands = []          # Operand
@@ -49,6 +50,7 @@ class Spec:
         self.scalar_nodes = []      # the SCALAR node behind each scalar parameter
         self.outputs = []           # (expr index, Operand of kind 'out')
         self.reduce = None          # reduce: (rop, acc expr, node)
+        self.siblings = {}          # reduce: id(node) -> 'same' | 'sum' (fuse._siblings)
         self.shape = ()             # iteration shape (ew) / reduction input shape
         self.out_shape = ()         # reduce: output shape (epilogue space)
         self.axes = ()              # reduce: reduced axes of `shape`
@@ -112,6 +114,11 @@ class Spec:
             if chain:
                 raise AssertionError("a view of the reduction cannot be in its epilogue")
             r = self._expr(("acc",), node.dtype)
+        elif k == REDUCE and id(node) in self.siblings:
+            if chain:
+                raise AssertionError("a view of a sibling reduction cannot be in the epilogue")
+            how = self.siblings[id(node)]
+            r = self._expr(("acc",) if how == "same" else ("acc", how), node.dtype)
         elif k == REDUCE and id(node) in self.phase_of:
             # a row group's earlier phase, read as a row broadcast (checked by the scheduler)
             r = self._expr(("ph", self.phase_of[id(node)]), node.dtype)
@@ -164,6 +171,7 @@ def lower_group(group, dest=None) -> Spec:
     spec.axes = axes
     spec.out_shape = r.shape
     spec.reduce = (rop, None, r)
+    spec.siblings = {id(n): how for n, how in group.siblings}
     acc_in = spec.lower(src, "pro")
     spec.reduce = (rop, acc_in, r)
     for o in group.outputs:
