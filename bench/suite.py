@@ -1,6 +1,7 @@
 """The side-by-side GPU benchmark: gnumpy against every peer importable here, in one run.
 
     python3 bench/suite.py --out results.json [--quick] [--libs gnumpy,cupy,...]
+                           [--cases standardize,softmax,...]   (a subset: only these)
 
 Cases (2^28 float32 vectors, a 16384 x 16384 float32 matrix): SAXPY, the 7-op expression,
 sum, sum((x-y)**2), row and column sums, mean/var/std, softmax over rows, standardization
@@ -39,7 +40,7 @@ CASES = {      # name -> ideal bytes per element of the case's iteration space
 SWEEP = [1 << k for k in range(10, 29, 2)]
 
 
-def run_lib(cls, xh, yh, Xh, a, quick, log):
+def run_lib(cls, xh, yh, Xh, a, quick, log, only=()):
     t0 = time.perf_counter()
     try:
         ad = cls(xh, yh, Xh, a)
@@ -50,6 +51,8 @@ def run_lib(cls, xh, yh, Xh, a, quick, log):
     n = xh.size
     reps = 7 if quick else 15
     for case, per in CASES.items():
+        if only and case not in only:
+            continue
         try:
             f = ad.case(case)
             if f is None:
@@ -62,6 +65,8 @@ def run_lib(cls, xh, yh, Xh, a, quick, log):
             out["cases"][case] = {"error": f"{type(e).__name__}: {e}"[:300]}
             log(f"{cls.name:14s} {case:12s} error {type(e).__name__}: {str(e)[:200]}")
     for case in ("tiny", "loop100"):
+        if only and case not in only:
+            continue
         try:
             f = ad.case(case)
             if f is not None:
@@ -75,7 +80,7 @@ def run_lib(cls, xh, yh, Xh, a, quick, log):
         except Exception as e:  # noqa: BLE001
             out["cases"][case] = {"error": f"{type(e).__name__}: {e}"[:300]}
             log(f"{cls.name:14s} {case:12s} error {type(e).__name__}: {str(e)[:200]}")
-    if hasattr(ad, "graph_loop"):
+    if hasattr(ad, "graph_loop") and (not only or "graph" in only):
         try:
             plain, replay = ad.graph_loop()
             out["graph_loop"] = {"plain_us": plain * 1e6, "replay_us": replay * 1e6,
@@ -85,7 +90,7 @@ def run_lib(cls, xh, yh, Xh, a, quick, log):
         except Exception as e:  # noqa: BLE001
             out["graph_loop"] = {"error": f"{type(e).__name__}: {e}"[:300]}
             log(f"{cls.name:14s} graph loop error {type(e).__name__}: {str(e)[:200]}")
-    for op in ("saxpy", "sum"):
+    for op in ("saxpy", "sum") if not only or "sweep" in only else ():
         per = 12 if op == "saxpy" else 4
         for k in (SWEEP[::2] if quick else SWEEP):
             if k > n:
@@ -132,7 +137,10 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--libs", default="")
+    ap.add_argument("--cases", default="", help="comma-separated subset of the cases (and "
+                    "tiny, loop100, graph, sweep, first); all when empty")
     args = ap.parse_args()
+    only = set(filter(None, args.cases.split(",")))
     m = 4096 if args.quick else M
     rng = np.random.default_rng(0)
     xh = rng.standard_normal(m * m, dtype=np.float32)
@@ -152,6 +160,8 @@ def main():
         with open(args.out, "w") as f:
             json.dump(res, f, indent=1)
     try:
+        if only and "first" not in only:
+            raise RuntimeError("skipped (--cases)")
         from bench_gpu import d2d_copy_bandwidth
         res["d2d_copy_GBs"] = d2d_copy_bandwidth()
         log(f"device-to-device copy: {res['d2d_copy_GBs']:.0f} GB/s")
@@ -165,7 +175,7 @@ def main():
     for cls in peers.ADAPTERS:
         if want and cls.name not in want:
             continue
-        r = run_lib(cls, xh, yh, Xh, a, args.quick, log)
+        r = run_lib(cls, xh, yh, Xh, a, args.quick, log, only)
         if r is not None:
             res["libs"][cls.name] = r
         save()

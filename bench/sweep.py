@@ -5,8 +5,8 @@ the same run for reference.  One line per configuration.
 
     GNUMPY_DEVICE=cuda python3 bench/sweep.py [--tiles | --fusion]
 
-``--fusion`` times softmax with and without row groups, the pieces of the standardization,
-and the FMA switch.  ``--tiles`` compares only the two vector-loop layouts (``config.ew_tiles``) at a few
+``--fusion`` times softmax with and without row groups, the standardization with and
+without sibling reductions and its pieces, and the FMA switch.  ``--tiles`` compares only the two vector-loop layouts (``config.ew_tiles``) at a few
 block/unroll/waves settings.
 """
 import os
@@ -54,7 +54,15 @@ if "--fusion" in sys.argv:        # where softmax and standardization spend thei
         print(f"fuse_rows={rows}: softmax {bw('softmax', 8):.0f} GB/s (8 B/elt)", flush=True)
     gp.config.set(fuse_rows=True, row_registers=False)
     print(f"fuse_rows=True row_registers=False: softmax {bw('softmax', 8):.0f} GB/s", flush=True)
+    for pf in (True, False):
+        gp.config.set(row_prefetch=pf)
+        print(f"row_prefetch={pf}: softmax {bw('softmax', 8):.0f} GB/s", flush=True)
     gp.config.set(row_registers=True)
+    for sib in (False, True):
+        gp.config.set(fuse_siblings=sib)
+        print(f"fuse_siblings={sib}: standardize {bw('standardize', 8):.0f} GB/s, "
+              f"mean+std together {bw_of(lambda: gp.evaluate(X.mean(0), X.std(0)), 4):.0f}",
+              flush=True)
     m, s = X.mean(axis=0), X.std(axis=0)
     gp.evaluate(m, s)
     print(f"standardize {bw('standardize', 8):.0f} GB/s (8 B/elt); pieces at their own "

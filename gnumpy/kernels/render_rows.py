@@ -27,7 +27,7 @@ from .types import load as ld
 
 class RowPlan:
     __slots__ = ("spec", "key", "kshape", "K", "M", "ops", "accs", "idx32", "vec", "block",
-                 "grid", "S", "R", "cached")
+                 "grid", "S", "R", "cached", "prefetch")
 
 
 MAX_CACHE_REGS = 32     # 32-bit registers per thread a row cache may take (1024-thread
@@ -71,12 +71,18 @@ def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
         regs = sum(R * p.vec * max(4, ops[k].dtype.itemsize) // 4 for k in cached)
         if cached and R <= 8 and regs <= MAX_CACHE_REGS:
             p.R, p.cached = R, cached
+    p.prefetch = ()
+    if config.row_prefetch and p.M > p.grid[0]:
+        p.prefetch = tuple(k for k, o, kst, rst, kc, rc in p.ops
+                           if o.kind == "in" and rc == "1" and len(o.levels) == 1 and
+                           k not in p.cached)
     p.key = ("rows", tuple(spec.exprs), tuple(spec.dtypes),
              tuple((o.kind, o.dtype, len(o.levels),
                     tuple(len(lv[0]) for lv in o.levels[1:])) for o in ops),
              tuple(dt for dt, _ in spec.scalars),
              tuple((rop, node.srcs[0].dtype, node.dtype) for rop, _, node in spec.phases),
-             len(p.kshape), tuple((t[4], t[5]) for t in p.ops), p.idx32, p.vec, p.block, p.R)
+             len(p.kshape), tuple((t[4], t[5]) for t in p.ops), p.idx32, p.vec, p.block, p.R,
+             p.prefetch)
     return p
 
 
@@ -142,6 +148,24 @@ def _phase_ns(j, acc: Acc, block: int) -> str:
               "  __syncthreads();",
               "  return a;", "}", "}"]
     return "\n".join(lines)
+
+
+def _prefetch_next(p, ops, IDX, nk) -> str:
+    """Ask L2 for the block's next row of each contiguous input while this row's later
+    phases run (their re-reads come from L2): the next row's first pass then finds it
+    there instead of waiting on DRAM with nothing else in flight."""
+    out = [f"if (m + gridDim.x < M) {{", f"  const {IDX} mn_ = m + gridDim.x;"]
+    out += ["  " + ln for ln in C.unravel_lines("mn_", "kd", nk, "ni", IDX, "nr_")]
+    nidx = [f"ni{d}" for d in range(nk)]
+    for k in p.prefetch:
+        o, kc = ops[k], [t for t in p.ops if t[0] == k][0][4]
+        per_line = max(1, 128 // o.dtype.itemsize)
+        base = C.offset_expr(kc, [f"ks{k}_{d}" for d in range(nk)], nidx)
+        out += [f"  for ({IDX} l_ = threadIdx.x; l_ * {per_line} < K; l_ += {p.block})",
+                f"    asm volatile(\"prefetch.global.L2 [%0];\" :: \"l\"(p{k} + ({base}) + "
+                f"l_ * {per_line}));"]
+    out.append("}")
+    return "\n".join(out)
 
 
 def source(p: RowPlan, name: str) -> str:
@@ -229,6 +253,8 @@ def source(p: RowPlan, name: str) -> str:
         row.append(f"gn_ph{j}::gn_acc_t acc{j} = gn_ph{j}::ident();")
         row.append(sweep([acc_e], f"a{j}_", lambda names, j=j, acc_e=acc_e: (
             [], [f"acc{j} = gn_ph{j}::push(acc{j}, {names[acc_e]}, kk);"], [])))
+        if j == 0 and p.prefetch:
+            row.append(_prefetch_next(p, ops, IDX, nk))
         row.append(f"acc{j} = gn_ph{j}::all(acc{j});")
         row.append(f"const {COMPUTE[node.dtype]} ph{j} = {acc.final(f'acc{j}', node.dtype)};")
 
