@@ -204,7 +204,9 @@ def args(p: RPlan, ptr_of, partials_ptr=0, counters_ptr=0) -> list:
 
 
 def partial_bytes(p: RPlan) -> int:
-    return sum(_csize(t) for t, _ in p.acc.comps) * p.S * p.M
+    # each component's array starts 16-byte aligned (a long long after an odd number of
+    # floats was a misaligned store)
+    return sum(-(-_csize(t) * p.S * p.M // 16) * 16 for t, _ in p.acc.comps)
 
 
 _CSIZE = {"bool": 1, "signed char": 1, "unsigned char": 1, "short": 2, "unsigned short": 2,
@@ -363,7 +365,7 @@ def _part_io(acc: Acc, idx: str, write: bool, var="acc"):
             lines.append(f"  (({ctype}*)gp_)[{idx}] = {var}.{comp};")
         else:
             lines.append(f"  {var}.{comp} = ((volatile {ctype}*)gp_)[{idx}];")
-        lines.append(f"  gp_ += sizeof({ctype}) * (size_t)gn_total;")
+        lines.append(f"  gp_ += (sizeof({ctype}) * (size_t)gn_total + 15) & ~(size_t)15;")
     lines.append("}")
     return "\n".join(lines)
 
@@ -404,7 +406,7 @@ def _row_body(p, IDX, kept_block, red_unravel, pro_vals, lines_s, names_s, acc_e
     out = [f"  __shared__ gn_acc_t gn_sm[{max(1, B // 32)}];"]
     if split:
         out.append("  __shared__ bool gn_last;")
-        out.append(f"  const {IDX} gn_total = M * (long long){p.S};")
+        out.append(f"  const {IDX} gn_total = M * (long long)gridDim.x;")
     lane = f"(threadIdx.x & {G - 1})" if G > 1 else "0"
     grp = f"(threadIdx.x / {G})"
     if split:
@@ -467,17 +469,17 @@ def _row_body(p, IDX, kept_block, red_unravel, pro_vals, lines_s, names_s, acc_e
         return "\n".join(out)
     out += [
         "    if (threadIdx.x == 0) {",
-        _indent(_part_io(acc, f"m * {p.S} + sp", True), 6),
+        _indent(_part_io(acc, "m * gridDim.x + sp", True), 6),
         "      __threadfence();",
-        f"      gn_last = atomicAdd(&gn_ctr[m], 1u) == {p.S - 1}u;",
+        "      gn_last = atomicAdd(&gn_ctr[m], 1u) == gridDim.x - 1u;",
         "    }",
         "    __syncthreads();",
         "    if (!gn_last) return;",
         "    __threadfence();",
         f"    acc = {acc.identity()};",
-        f"    for (int s = threadIdx.x; s < {p.S}; s += {B}) {{",
+        f"    for (int s = threadIdx.x; s < gridDim.x; s += {B}) {{",
         f"      gn_acc_t part_ = {acc.identity()};",
-        _indent(_part_io(acc, f"m * {p.S} + s", False, "part_"), 6),
+        _indent(_part_io(acc, "m * gridDim.x + s", False, "part_"), 6),
         f"      acc = {acc.combine('acc', 'part_')};",
         "    }",
         _indent(_group_reduce(p, acc), 4),
@@ -496,7 +498,7 @@ def _col_head(p, IDX, split):
            f"  gn_acc_t acc[{p.vec}];",
            f"  #pragma unroll\n  for (int e = 0; e < {p.vec}; ++e) acc[e] = {p.acc.identity()};"]
     if split:
-        out += ["  __shared__ bool gn_last;", f"  const {IDX} gn_total = M * (long long){p.S};"]
+        out += ["  __shared__ bool gn_last;", f"  const {IDX} gn_total = M * (long long)gridDim.y;"]
     lo = "blockIdx.y * chunk" if split else "0"
     hi = "min(K, blockIdx.y * chunk + chunk)" if split else "K"
     loop = f"for ({IDX} kk = {lo} + ty; kk < {hi}; kk += {TY})"
@@ -534,14 +536,14 @@ def _col_tail(p, IDX, split):
         "  }",
         "  __threadfence();",
         "  __syncthreads();",
-        f"  if (threadIdx.x == 0) gn_last = atomicAdd(&gn_ctr[blockIdx.x], 1u) == {p.S - 1}u;",
+        "  if (threadIdx.x == 0) gn_last = atomicAdd(&gn_ctr[blockIdx.x], 1u) == gridDim.y - 1u;",
         "  __syncthreads();",
         "  if (!gn_last) return;",
         "  __threadfence();",
         "  if (ty == 0 && m < M) {",
         f"    for (int e = 0; e < {V}; ++e) {{",
         f"      gn_acc_t a_ = {acc.identity()};",
-        f"      for (int s = 0; s < {p.S}; ++s) {{",
+        "      for (int s = 0; s < gridDim.y; ++s) {",
         f"        gn_acc_t part_ = {acc.identity()};",
         _indent(_part_io(acc, "s * M + m + e", False, "part_"), 8),
         f"        a_ = {acc.combine('a_', 'part_')};",

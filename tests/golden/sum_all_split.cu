@@ -14,7 +14,7 @@ __device__ __forceinline__ gn_acc_t gn_shfl(gn_acc_t a, int m) {
 extern "C" __global__ void __launch_bounds__(1024) gn_kernel(const float* __restrict__ p0, float* __restrict__ q1, float s0, int M, int K, char* __restrict__ gn_part, unsigned int* __restrict__ gn_ctr, int chunk) {
   __shared__ gn_acc_t gn_sm[32];
   __shared__ bool gn_last;
-  const int gn_total = M * (long long)64;
+  const int gn_total = M * (long long)gridDim.x;
   { const int rg = blockIdx.y; const int sp = blockIdx.x;
     const int m = rg * 1 + (threadIdx.x / 1024);
     gn_acc_t acc = gn_acc_t{(float)0};
@@ -58,21 +58,21 @@ extern "C" __global__ void __launch_bounds__(1024) gn_kernel(const float* __rest
     }
     if (threadIdx.x == 0) {
       { char* gp_ = gn_part;
-        ((float*)gp_)[m * 64 + sp] = acc.v;
-        gp_ += sizeof(float) * (size_t)gn_total;
+        ((float*)gp_)[m * gridDim.x + sp] = acc.v;
+        gp_ += (sizeof(float) * (size_t)gn_total + 15) & ~(size_t)15;
       }
       __threadfence();
-      gn_last = atomicAdd(&gn_ctr[m], 1u) == 63u;
+      gn_last = atomicAdd(&gn_ctr[m], 1u) == gridDim.x - 1u;
     }
     __syncthreads();
     if (!gn_last) return;
     __threadfence();
     acc = gn_acc_t{(float)0};
-    for (int s = threadIdx.x; s < 64; s += 1024) {
+    for (int s = threadIdx.x; s < gridDim.x; s += 1024) {
       gn_acc_t part_ = gn_acc_t{(float)0};
       { char* gp_ = gn_part;
-        part_.v = ((volatile float*)gp_)[m * 64 + s];
-        gp_ += sizeof(float) * (size_t)gn_total;
+        part_.v = ((volatile float*)gp_)[m * gridDim.x + s];
+        gp_ += (sizeof(float) * (size_t)gn_total + 15) & ~(size_t)15;
       }
       acc = gn_acc_t{(acc.v + part_.v)};
     }
