@@ -3,11 +3,12 @@ elementwise unroll / grid waves / block size for SAXPY and the 7-op expression, 
 for sum and the row/column reductions of a 16384 x 16384 matrix, with torch's numbers in
 the same run for reference.  One line per configuration.
 
-    GNUMPY_DEVICE=cuda python3 bench/sweep.py [--tiles | --fusion]
+    GNUMPY_DEVICE=cuda python3 bench/sweep.py [--tiles | --fusion | --columns]
 
 ``--fusion`` times softmax with and without row groups, the standardization with and
 without sibling reductions and its pieces, and the FMA switch.  ``--tiles`` compares only the two vector-loop layouts (``config.ew_tiles``) at a few
-block/unroll/waves settings.
+block/unroll/waves settings.  ``--columns`` sweeps the column reductions' row lanes and block
+size, and the row-broadcast elementwise layout (``config.ew_columns``) by unroll.
 """
 import os
 import sys
@@ -82,6 +83,26 @@ if "--fusion" in sys.argv:        # where softmax and standardization spend thei
         gp.config.set(fma=fma)
         print(f"fma={fma}: saxpy {bw('saxpy', 12):.0f}, expr7 {bw('expr7', 12):.0f}, "
               f"var {bw('var', 4):.0f}, col_sum {bw('col_sum', 4):.0f}", flush=True)
+    sys.exit(0)
+if "--columns" in sys.argv:       # column reductions and row-broadcast elementwise passes
+    X = g.X
+    m, sd = X.mean(axis=0), X.std(axis=0)
+    gp.evaluate(m, sd)
+    for lanes in (1, 2, 4, 8, 16, 32):
+        for block in (256, 512, 1024):
+            if lanes * 32 > block:
+                continue
+            gp.config.set(col_lanes=lanes, block_size=block)
+            print(f"col_lanes={lanes} block={block}: col_sum {bw('col_sum', 4):.0f}, "
+                  f"X.std(0) {bw_of(lambda: gp.evaluate(X.std(axis=0)), 4):.0f}, mean+std "
+                  f"{bw_of(lambda: gp.evaluate(X.mean(0), X.std(0)), 4):.0f}", flush=True)
+    gp.config.set(col_lanes=16, block_size=512)
+    for cols in (True, False):
+        for unroll in (2, 4, 8):
+            gp.config.set(ew_columns=cols, ew_unroll=unroll)
+            print(f"ew_columns={cols} unroll={unroll}: (X - m) / s "
+                  f"{bw_of(lambda: gp.evaluate((X - m) / sd), 8):.0f}, standardize "
+                  f"{bw('standardize', 8):.0f}", flush=True)
     sys.exit(0)
 if "--tiles" in sys.argv:         # the vector-loop layout alone (config.ew_tiles)
     for tiles in (False, True):

@@ -59,8 +59,14 @@ _OPTIONS = [
     # the best pair for SAXPY (4075 GB/s) and the 7-op expression (3946; 3816 at 256 x 2)
     Option("block_size", "GNUMPY_BLOCK_SIZE", 512, int, True,
            "Threads per block of elementwise and reduction kernels."),
+    Option("col_lanes", "GNUMPY_COL_LANES", 16, int, True,
+           "Most row lanes per block of a column reduction (threads walking interleaved "
+           "rows of the same columns; the rest of the block spans columns)."),
     Option("ew_unroll", "GNUMPY_EW_UNROLL", 4, int, True,
            "16-byte vectors each thread loads per operand and loop iteration (elementwise)."),
+    Option("ew_columns", "GNUMPY_EW_COLUMNS", True, _bool, True,
+           "2-D elementwise kernels with an operand broadcast across rows walk rows per "
+           "column thread, loading the broadcast operand once per thread."),
     Option("ew_tiles", "GNUMPY_EW_TILES", False, _bool, True,
            "Vectorized elementwise loops: each block takes block_size x ew_unroll contiguous "
            "vectors per step (tiles) instead of ew_unroll vectors a grid-stride apart "

@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 import gnumpy as gp
 from gnumpy._config import config
 from gnumpy._graph.fuse import schedule
+from gnumpy._graph.ir import EW
 from gnumpy.kernels import build
 from helpers import check
 
@@ -231,3 +232,64 @@ def test_siblings_only_where_source_axes_and_shape_agree():
     m = X.mean(0)
     check(gp.stack([m, X.var(0)]), np.stack([a.mean(0), a.var(0)]), rtol=1e-4)
 
+
+
+# ------------------------------------------------------------------ broadcasts down columns
+
+def _ew_plan(arr):
+    g = [g for g in schedule([arr._node]) if g.kind == "elementwise"][-1]
+    _, p = build.plan_group(g, lambda o: 1 << 20, 132, max(1, 2048 // config.block_size))
+    return p
+
+
+@pytest.mark.parametrize("shape,dtype,tx", [
+    ((300, 256), np.float32, 64),        # 64 column vectors: 64 threads x 8 row lanes
+    ((1000, 4100), np.float32, 512),     # a partial column tile
+    ((70, 130), np.float64, 128),        # 65 vectors of 2
+    ((40, 1024), np.int8, 64),           # 16-element vectors
+    ((5, 7, 512), np.float32, 128),      # leading dims collapse to rows
+])
+def test_row_broadcast_kernels_walk_columns(shape, dtype, tx):
+    a = _data(shape, dtype)
+    b = _data(shape[-1:], dtype)
+    r = _data(shape[:-1] + (1,), dtype)
+    ga, gb, gr = gp.asarray(a), gp.asarray(b), gp.asarray(r)
+    y = ga * gb + gr - gb                # broadcast across rows and along rows
+    assert _ew_plan(y).tx == tx
+    check(y, a * b + r - b)
+
+
+def test_row_broadcast_layout_into_views_and_off():
+    a = _data((260, 512), np.float32)
+    b = _data((512,), np.float32)
+    ga, gb = gp.asarray(a), gp.asarray(b)
+    out = gp.zeros((2, 260, 512), np.float32)
+    out[1] = ga / gb                     # written into a slice of a larger array
+    e = np.zeros((2, 260, 512), np.float32)
+    e[1] = a / b
+    check(out, e)
+    check(ga[::-2] - gb, a[::-2] - b)    # strided rows
+    assert _ew_plan(ga[::-2] - gb).tx == 128
+    with config.override(ew_columns=False):
+        y = ga - gb
+        assert _ew_plan(y).tx == 0
+        check(y, a - b)
+    assert _ew_plan(gp.asarray(_data((50, 64), np.float32)) - gp.asarray(
+        _data((64,), np.float32))).tx == 0           # 16 vectors per row: the flat loop
+
+
+def test_broadcast_epilogues_are_computed_once_per_column():
+    # the mean (sum / n) and std (sqrt of var0) are epilogue outputs of the one reduction;
+    # the elementwise pass reads them instead of recomputing them per element
+    a = _special_cols((500, 64))
+    X = gp.asarray(a)
+    Y = (X - X.mean(0)) / X.std(0)
+    red, ew = schedule([Y._node])
+    assert red.kind == "reduce" and ew.kind == "elementwise"
+    ops = {o.op for o in red.outputs if o.kind == EW}
+    assert {"divide", "sqrt"} <= ops
+    with np.errstate(all="ignore"):
+        check(Y, (a - a.mean(0)) / a.std(0), rtol=1e-4)
+    # last-axis reductions stay with the row groups
+    Z = (X - X.mean(1, keepdims=True)) / X.std(1, keepdims=True)
+    assert [g.kind for g in schedule([Z._node])] == ["rows"]

@@ -150,6 +150,15 @@ def schedule(roots) -> list:
     for i, (h, how) in sib_of.items():
         siblings.setdefault(id(h), []).append((must[i], how))
 
+    # small elementwise results of column-type reductions that a larger kernel reads through
+    # a broadcast (the mean sum / n, the std sqrt(var0)) become epilogue outputs: computed
+    # once per reduced position instead of once per element of the larger kernel
+    if config.fuse_siblings:
+        for s_ in _broadcast_epilogues(must, absorbed, host):
+            must[id(s_)] = s_
+            deps[id(s_)] = _deps(s_)
+            level[id(s_)] = max(level[j] for j in deps[id(s_)])
+
     # epilogues: elementwise M nodes that depend on exactly one reduction group, not via a
     # view
     epilogue = {}   # reduce id -> [nodes]
@@ -255,3 +264,43 @@ def _siblings(must, absorbed) -> dict:
                         out[i] = (v, "sum")
                 break
     return out
+
+
+def _broadcast_epilogues(must, absorbed, host) -> list:
+    """Elementwise nodes read through a broadcast by a larger M node (or a reduction's
+    prologue) that depend, not through a view, on exactly one reduction group whose
+    reductions keep the last axis and have the node's shape: each is then an epilogue
+    output of that group."""
+    out = {}
+    seen = set()
+    for i, n in must.items():
+        if i in absorbed or n.kind == BARRIER:
+            continue
+        stack = list(n.srcs) if n.kind == REDUCE else [n]
+        while stack:
+            m = stack.pop()
+            k = m.kind
+            if k in (LEAF, SCALAR, IOTA, REDUCE, BARRIER) or id(m) in seen:
+                continue
+            seen.add(id(m))
+            if k == VIEW and m.op == "broadcast":
+                src = m.srcs[0]
+                if src.kind == EW and id(src) not in must and id(src) not in out and \
+                        _col_epilogue(src, host):
+                    out[id(src)] = src
+                    continue
+            stack.extend(m.srcs)
+    return list(out.values())
+
+
+def _col_epilogue(n, host) -> bool:
+    d = _deps(n)
+    if not d or any(uv for _, uv in d.values()):
+        return False
+    hosts = {id(host.get(j, r)): host.get(j, r) for j, (r, _) in d.items()}
+    if len(hosts) != 1:
+        return False
+    (r,) = hosts.values()
+    nd = len(r.srcs[0].shape) if r.kind == REDUCE else 0
+    return r.kind == REDUCE and r.shape == n.shape and r.device == n.device and \
+        (nd - 1) not in r.arg[1]

@@ -23,7 +23,7 @@ class Plan:
     """A kernel's structural key plus the values of its runtime parameters."""
 
     __slots__ = ("spec", "key", "cshape", "cstrides", "classes", "idx32", "vec", "n",
-                 "block", "unroll")
+                 "block", "unroll", "tx")
 
 
 def _operands(spec):
@@ -69,11 +69,19 @@ def plan(spec, block: int, vector_ok: bool, ptr_of) -> Plan:
                     (nd == 1 or cshape[-1] % v == 0):
                 p.vec = v
                 p.unroll = max(1, config.ew_unroll)
+    # a 2-D space with an operand broadcast across rows (X - X.mean(0)): threads stay on
+    # their columns and walk rows, so the broadcast vectors load once per thread, not once
+    # per vector of X (tx = column threads per block; 0: the flat grid-stride loop)
+    p.tx = 0
+    if p.vec > 1 and nd == 2 and config.ew_columns and cshape[-1] // p.vec >= 32 and any(
+            o.kind == "in" and c == ("z", "1") for o, c in zip(ops, p.classes)):
+        nvc = cshape[-1] // p.vec
+        p.tx = block if nvc >= block else max(32, 1 << (nvc - 1).bit_length())
     p.key = ("ew", tuple(spec.exprs), tuple(spec.dtypes),
              tuple((o.kind, o.dtype, len(o.levels), tuple(len(lv[0]) for lv in o.levels[1:]))
                    for o in ops),
              tuple(dt for dt, _ in spec.scalars), len(cshape), p.classes, p.idx32, p.vec,
-             p.unroll, block)
+             p.unroll, block, p.tx)
     return p
 
 
@@ -167,6 +175,10 @@ def source(p: Plan, name: str) -> str:
     src = [C.preamble(spec)] + helpers
     src.append(f'extern "C" __global__ void __launch_bounds__({B}) {name}('
                + ", ".join(decls) + ") {")
+    if p.tx:
+        src.append(_columns_loop(p, spec, ops, roots, IDX, offset))
+        src.append("}")
+        return "\n".join(src)
     src.append(f"  const {IDX} step = ({IDX})gridDim.x * {B};")
     start = f"({IDX})blockIdx.x * {B} + threadIdx.x"
     if p.vec > 1:
@@ -278,7 +290,76 @@ def _vector_loop(p, spec, ops, roots, IDX, start, tile=None, offset=None):
             + write + "        }\n      }\n  }")
 
 
+def _columns_loop(p, spec, ops, roots, IDX, offset):
+    """The 2-D layout for row broadcasts: thread (column vector cv, row lane) loads the
+    operands broadcast across rows once, then walks rows r0, r0 + R, ... (R = grid rows x
+    row lanes), U rows in flight; a warp reads 32 consecutive vectors of a row."""
+    V, U, TX = p.vec, p.unroll, p.tx
+    TY = p.block // TX
+    hoist, loads, offs = [], [], []
+    for k, (o, cls) in enumerate(zip(ops, p.classes)):
+        if o.kind == "out":
+            offs.append(k)
+        elif o.kind == "in" and _used(spec, k, o, roots):
+            if cls == ("z", "1"):
+                hoist.append((k, STORAGE[o.dtype]))
+            elif cls[-1] == "1":
+                loads.append((k, STORAGE[o.dtype]))
+                offs.append(k)
+            elif cls[0] != "z":
+                offs.append(k)      # one value per row (broadcast along the row)
+
+    def load(k):
+        cls = p.classes[k]
+        if cls == ("z", "1"):
+            return ld(ops[k].dtype, f"h{k}.v", "e")
+        if cls[-1] == "1":
+            return ld(ops[k].dtype, f"v{k}[u].v", "e")
+        return C.load_op(ops[k], f"p{k}", f"oo{k}[u]" if cls[0] != "z" else "0")
+
+    lines, names = C.body(spec, roots, load, lambda k: "0", prefix="u")
+    out = [f"  const {IDX} nvc = d1 / {V}, nrow = n / d1;",
+           f"  const {IDX} cv = ({IDX})blockIdx.x * {TX} + threadIdx.x % {TX};",
+           f"  if (cv >= nvc) return;",
+           f"  const {IDX} i1 = cv * {V};",
+           f"  const {IDX} rstep = ({IDX})gridDim.y * {TY};"]
+    for k, t in hoist:
+        out.append(f"  const gn_vec<{t}, {V}> h{k} = *reinterpret_cast<const gn_vec<{t}, {V}>*>"
+                   f"(p{k} + i1);")
+    out.append(f"  for ({IDX} rb = ({IDX})blockIdx.y * {TY} + threadIdx.x / {TX}; rb < nrow; "
+               f"rb += rstep * {U}) {{")
+    out += [f"    gn_vec<{t}, {V}> v{k}[{U}];" for k, t in loads]
+    out += [f"    {IDX} oo{k}[{U}];" for k in offs]
+    out += [f"    #pragma unroll\n    for (int u = 0; u < {U}; ++u) {{",
+            f"      const {IDX} i0 = rb + u * rstep;",
+            "      if (i0 < nrow) {"]
+    out += [f"        oo{k}[u] = {offset(k)};" for k in offs]
+    out += [f"        v{k}[u] = *reinterpret_cast<const gn_vec<{t}, {V}>*>(p{k} + oo{k}[u]);"
+            for k, t in loads]
+    out += ["      }", "    }",
+            f"    #pragma unroll\n    for (int u = 0; u < {U}; ++u) {{",
+            f"      if (rb + u * rstep < nrow) {{"]
+    outs = [(len(spec.operands) + j, STORAGE[o.dtype], names[e], o)
+            for j, (e, o) in enumerate(spec.outputs)]
+    out += [f"        gn_vec<{t}, {V}> w{k};" for k, t, _, _ in outs]
+    out.append(f"        #pragma unroll\n        for (int e = 0; e < {V}; ++e) {{")
+    out += ["          " + ln for ln in lines]
+    out += [f"          w{k}.v[e] = {store_value(o.dtype, nm)};" for k, t, nm, o in outs]
+    out.append("        }")
+    out += [f"        *reinterpret_cast<gn_vec<{t}, {V}>*>(q{k} + oo{k}[u]) = w{k};"
+            for k, t, _, _ in outs]
+    out += ["      }", "    }", "  }"]
+    return "\n".join(out)
+
+
 def launch_dims(p: Plan, sm_count: int, blocks_per_sm: int):
+    if p.tx:
+        nvc = p.cshape[-1] // p.vec
+        rows = p.n // p.cshape[-1]
+        gx = -(-nvc // p.tx)
+        ty = p.block // p.tx
+        gy = max(1, min(-(-rows // (ty * p.unroll)), 65535))
+        return (gx, gy), p.block
     work = -(-p.n // p.vec) if p.vec > 1 else p.n
     if p.vec > 1:
         work = -(-work // p.unroll)

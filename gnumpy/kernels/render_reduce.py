@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._config import config
 from .._graph import layout as L
 from . import codegen as C
 from .lower import INT32_MAX, collapse, span, stride_class, vector_aligned
 from .reduce_ops import Acc
 from .render_ew import _unravel_helpers
 from .launch import COUNTERS, PARTIALS, Ptr, resolve, scalar_entries
-from .types import STORAGE, param_decls, store_value
+from .types import COMPUTE, STORAGE, param_decls, store_value
 from .types import load as ld
 
 
@@ -147,7 +148,7 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
         # the grid needs few splits of the reduced axis (each split's partials cost a
         # write and a serial read in the last block: 16384 x 16384 std went 66 -> 5)
         p.TY = 1
-        while p.TY * 2 <= block // 32 and p.TY * 2 * 4 <= p.K:
+        while p.TY * 2 <= min(block // 32, config.col_lanes) and p.TY * 2 * 4 <= p.K:
             p.TY *= 2
         cols = (block // p.TY) * p.vec
         blocks_x = -(-p.M // cols)
@@ -574,10 +575,12 @@ def _col_body(p, IDX, kept_block, red_unravel, lines_s, names_s, acc_e, split):
 
 
 def _var_loop(p, IDX, step_lines, value_lines, value, vec, split):
-    """var0 down a lane's rows without the push's select and count: the shift is the lane's
-    first value (peeled), the count is the number of rows, and each row costs one
-    subtraction, one add and one fma in double."""
+    """var0 down a lane's rows without the push's select and count: the shift k is the
+    lane's first value (peeled), the count is the number of rows.  Per row: d = x - k in
+    the value's type (exact for x near k, else one rounding, as NumPy's two-pass x - mean),
+    then s += d, q += d * d in double; a sibling sum adds x in the value's type."""
     V, TY = p.vec, p.TY
+    T = "double" if p.acc.dt.kind != "f" else COMPUTE[p.acc.dt]
     lo = "blockIdx.y * chunk" if split else "0"
     hi = "min(K, blockIdx.y * chunk + chunk)" if split else "K"
     per_e = value_lines + "\n"
@@ -586,25 +589,28 @@ def _var_loop(p, IDX, step_lines, value_lines, value, vec, split):
                              + _indent(per_e + body, 2) + "\n}")
     else:
         each = lambda body: "{ const int e = 0;\n" + _indent(per_e + body, 2) + "\n}"
+    t = p.acc.with_sum
     return "\n".join([
         f"const {IDX} k0_ = {lo} + ty, hi_ = {hi};",
-        f"double kd_[{V}], s_[{V}], q_[{V}], t_[{V}];",
-        f"#pragma unroll\nfor (int e = 0; e < {V}; ++e) {{ kd_[e] = 0.0; s_[e] = 0.0; q_[e] = 0.0; "
-        "t_[e] = 0.0; }",
+        f"{T} kd_[{V}]{f', t_[{V}]' if t else ''};",
+        f"double s_[{V}], q_[{V}];",
+        f"#pragma unroll\nfor (int e = 0; e < {V}; ++e) {{ kd_[e] = 0; s_[e] = 0.0; q_[e] = 0.0;"
+        + (" t_[e] = 0;" if t else "") + " }",
         "if (k0_ < hi_) {",
         f"  const {IDX} kk = k0_;",
         _indent(step_lines, 2),
-        _indent(each(f"kd_[e] = (double)({value});"), 2),
+        _indent(each(f"kd_[e] = ({T})({value});"), 2),
         "}",
         f"#pragma unroll 4\nfor ({IDX} kk = k0_; kk < hi_; kk += {TY}) {{",
         _indent(step_lines, 2),
-        _indent(each(f"const double x_ = (double)({value}), d_ = x_ - kd_[e];\n"
+        _indent(each(f"const {T} x_ = ({T})({value});\n"
+                     "const double d_ = (double)(x_ - kd_[e]);\n"
                      "s_[e] += d_;\nq_[e] = fma(d_, d_, q_[e]);"
-                     + ("\nt_[e] += x_;" if p.acc.with_sum else "")), 2),
+                     + ("\nt_[e] += x_;" if t else "")), 2),
         "}",
         f"const double n_ = k0_ < hi_ ? (double)((hi_ - k0_ + {TY - 1}) / {TY}) : 0.0;",
-        f"#pragma unroll\nfor (int e = 0; e < {V}; ++e) acc[e] = gn_acc_t{{n_, kd_[e], s_[e], q_[e]"
-        + (", t_[e]" if p.acc.with_sum else "") + "};",
+        f"#pragma unroll\nfor (int e = 0; e < {V}; ++e) acc[e] = gn_acc_t{{n_, (double)kd_[e], "
+        "s_[e], q_[e]" + (", (double)t_[e]" if t else "") + "};",
     ])
 
 
