@@ -59,9 +59,10 @@ _OPTIONS = [
     # the best pair for SAXPY (4075 GB/s) and the 7-op expression (3946; 3816 at 256 x 2)
     Option("block_size", "GNUMPY_BLOCK_SIZE", 512, int, True,
            "Threads per block of elementwise and reduction kernels."),
-    Option("col_lanes", "GNUMPY_COL_LANES", 16, int, True,
+    Option("col_lanes", "GNUMPY_COL_LANES", 0, int, True,
            "Most row lanes per block of a column reduction (threads walking interleaved "
-           "rows of the same columns; the rest of the block spans columns)."),
+           "rows of the same columns; the rest of the block spans columns); 0: 16 for "
+           "var/std, 2 for the others (bench/sweep.py --columns)."),
     Option("ew_unroll", "GNUMPY_EW_UNROLL", 4, int, True,
            "16-byte vectors each thread loads per operand and loop iteration (elementwise)."),
     Option("ew_columns", "GNUMPY_EW_COLUMNS", True, _bool, True,

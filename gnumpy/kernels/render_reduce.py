@@ -147,8 +147,12 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
         # walking interleaved rows, so a narrow tile of columns still fills the block and
         # the grid needs few splits of the reduced axis (each split's partials cost a
         # write and a serial read in the last block: 16384 x 16384 std went 66 -> 5)
+        # bench/sweep.py --columns on the H200 (16384 x 16384 float32, block 512): a sum
+        # wants long row segments per block (2 lanes: 4208 GB/s, 16: 3622), var0's longer
+        # per-element work wants lanes (16: 3199 GB/s, 2: 2890)
+        lanes = config.col_lanes or (16 if p.acc.var else 2)
         p.TY = 1
-        while p.TY * 2 <= min(block // 32, config.col_lanes) and p.TY * 2 * 4 <= p.K:
+        while p.TY * 2 <= min(block // 32, lanes) and p.TY * 2 * 4 <= p.K:
             p.TY *= 2
         cols = (block // p.TY) * p.vec
         blocks_x = -(-p.M // cols)
@@ -541,16 +545,29 @@ def _col_tail(p, IDX, split):
         "  __syncthreads();",
         "  if (!gn_last) return;",
         "  __threadfence();",
-        "  if (ty == 0 && m < M) {",
-        f"    for (int e = 0; e < {V}; ++e) {{",
-        f"      gn_acc_t a_ = {acc.identity()};",
-        "      for (int s = 0; s < gridDim.y; ++s) {",
+        # the last block: lane ty combines splits ty, ty + TY, ..., then the lanes' results
+        # combine as above (a fixed order), so no thread reads every split serially
+        f"  #pragma unroll 1\n  for (int e = 0; e < {V}; ++e) {{",
+        f"    gn_acc_t a_ = {acc.identity()};",
+        "    if (m < M) {",
+        f"      for (int s = ty; s < gridDim.y; s += {TY}) {{",
         f"        gn_acc_t part_ = {acc.identity()};",
         _indent(_part_io(acc, "s * M + m + e", False, "part_"), 8),
         f"        a_ = {acc.combine('a_', 'part_')};",
         "      }",
-        "      GN_EPILOGUE(m + e, a_);",
         "    }",
+    ]
+    if TY > 1:
+        out += ["    gn_cs[ty][tx] = a_;",
+                "    __syncthreads();",
+                f"    for (int h = {TY // 2}; h > 0; h >>= 1) {{",
+                f"      if (ty < h) gn_cs[ty][tx] = {acc.combine('gn_cs[ty][tx]', 'gn_cs[ty + h][tx]')};",
+                "      __syncthreads();",
+                "    }",
+                "    a_ = gn_cs[0][tx];",
+                "    __syncthreads();"]
+    out += [
+        "    if (ty == 0 && m < M) GN_EPILOGUE(m + e, a_);",
         "  }",
         "  if (threadIdx.x == 0) gn_ctr[blockIdx.x] = 0u;",
     ]

@@ -13,8 +13,8 @@ __device__ __forceinline__ gn_acc_t gn_shfl(gn_acc_t a, int m) {
   q1[ei0] = e1; \
 } while (0)
 extern "C" __global__ void __launch_bounds__(512) gn_kernel(const float* __restrict__ p0, float* __restrict__ q1, int M, int K, int rs0_0) {
-  const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
-  const int m = ((int)blockIdx.x * 32 + tx) * 4;
+  const int tx = threadIdx.x % 256, ty = threadIdx.x / 256;
+  const int m = ((int)blockIdx.x * 256 + tx) * 4;
   gn_acc_t acc[4];
   #pragma unroll
   for (int e = 0; e < 4; ++e) acc[e] = gn_acc_t{(float)0};
@@ -22,7 +22,7 @@ extern "C" __global__ void __launch_bounds__(512) gn_kernel(const float* __restr
     const int mi0 = m;
     const int b0 = mi0;
     #pragma unroll 4
-    for (int kk = 0 + ty; kk < K; kk += 16) {
+    for (int kk = 0 + ty; kk < K; kk += 2) {
       const int ri0 = kk;
       const gn_vec<float, 4> cv0 = *reinterpret_cast<const gn_vec<float, 4>*>(p0 + b0 + ri0 * rs0_0);
       #pragma unroll
@@ -32,12 +32,12 @@ extern "C" __global__ void __launch_bounds__(512) gn_kernel(const float* __restr
       }
     }
   }
-  __shared__ gn_acc_t gn_cs[16][32];
+  __shared__ gn_acc_t gn_cs[2][256];
   #pragma unroll 1
   for (int e = 0; e < 4; ++e) {
     gn_cs[ty][tx] = acc[e];
     __syncthreads();
-    for (int h = 8; h > 0; h >>= 1) {
+    for (int h = 1; h > 0; h >>= 1) {
       if (ty < h) gn_cs[ty][tx] = gn_acc_t{(gn_cs[ty][tx].v + gn_cs[ty + h][tx].v)};
       __syncthreads();
     }
