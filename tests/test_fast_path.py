@@ -48,6 +48,7 @@ class FakeCuda(CudaBackend):
         self.pool = _Pool()
         self.kernels = build.KernelCache("90", lambda cubin: object())
         self._cfgs, self._counters, self._counters_len = {}, None, 0
+        self._resident = {}
         self.fast = FastPath(self)
         self.launches = []
 
@@ -97,6 +98,8 @@ def _args_general(be, expr):
     mod, plan = build.plan_group(g[0], be._ptr_of(outs), be.sm_count, be.blocks_per_sm)
     if plan.spec.kind == "ew":
         return mod.args(plan, be._ptr_of(outs)), outs[id(expr._node)].ptr
+    if plan.spec.kind == "reduce":     # as the backend does once the kernel is compiled
+        mod.fit(plan, be.resident(object(), plan.block), be.sm_count)
     return mod.args(plan, be._ptr_of(outs), _PARTIALS, 7 << 40), outs[id(expr._node)].ptr
 
 
@@ -112,6 +115,7 @@ CASES = {
     "int_big": lambda x, y: x.astype(gp.uint64) + 2**63,
     "sum_split": lambda x, y: gp.sum(x * y),
     "mean_rows": lambda x, y: x.reshape(64, -1).mean(axis=1),
+    "std_cols": lambda x, y: x.reshape(-1, 64).std(axis=0),      # a split column reduction
     "strided": lambda x, y: x.reshape(64, -1).T[::2] + 1,
 }
 

@@ -71,6 +71,7 @@ class CudaBackend(Backend):
         self._cfgs = {}
         self._counters = None
         self._counters_len = 0
+        self._resident = {}        # (kernel handle, block) -> resident blocks per SM
 
     # ------------------------------------------------------------------ streams
     @property
@@ -134,6 +135,19 @@ class CudaBackend(Backend):
             launch, keep = compile_packed(tmpl, go)
         launch.keep = keep          # the parameter block lives as long as the launcher
         return launch
+
+    def resident(self, kernel, block: int) -> int:
+        """Blocks of `block` threads of `kernel` one multiprocessor holds at once."""
+        key = (id(kernel), block)
+        r = self._resident.get(key)
+        if r is None:
+            occ = getattr(kernel, "occupancy", None)
+            try:
+                r = int(occ.max_active_blocks_per_multiprocessor(block, 0))
+            except Exception:       # noqa: BLE001 - no occupancy query: assume full
+                r = max(1, self.max_threads_sm // block)
+            self._resident[key] = r
+        return r
 
     @property
     def blocks_per_sm(self) -> int:
@@ -208,6 +222,8 @@ class CudaBackend(Backend):
             return
         if plan.M == 0:
             return
+        if plan.spec.kind == "reduce":
+            mod.fit(plan, self.resident(kernel, plan.block), self.sm_count)
         part = ctr = 0
         keep = None
         if plan.S > 1:

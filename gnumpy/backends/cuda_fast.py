@@ -137,6 +137,8 @@ class FastPath:
         ptr_of = be._ptr_of(outs)
         mod, plan = build.plan_group(g, ptr_of, be.sm_count, be.blocks_per_sm)
         kernel = be.kernels.get(plan.key, lambda: mod.source(plan, KERNEL_NAME))
+        if plan.spec.kind == "reduce":
+            mod.fit(plan, be.resident(kernel, plan.block), be.sm_count)
         leaf_index = {id(n): i for i, n in enumerate(leaves)}
         scalar_index = {id(n): i for i, n in enumerate(scalars)}
         tmpl = []

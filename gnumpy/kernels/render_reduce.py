@@ -171,6 +171,21 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
     return p
 
 
+def fit(p: RPlan, resident: int, sm_count: int) -> None:
+    """Resize a split column reduction to the blocks the compiled kernel keeps resident
+    per multiprocessor (its registers decide): one full wave instead of a wave and a
+    fraction (16384^2 std on the H200: 64 registers, 2 blocks of 512 per SM; 640 blocks
+    were 2.4 waves).  The kernel reads the split count from the grid; a split kernel
+    keeps at least 2 splits (it writes partials)."""
+    if p.strategy != "col" or p.S < 2 or resident < 1:
+        return
+    blocks_x = p.grid[0]
+    S = max(2, min((sm_count * resident) // blocks_x, p.K // (32 * p.TY)))
+    p.S = S
+    p.chunk = -(-p.K // S)
+    p.grid = (blocks_x, S)
+
+
 def template(p: RPlan) -> list:
     """Kernel arguments in declaration order, as a replayable template."""
     spec = p.spec
