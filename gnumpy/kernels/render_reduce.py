@@ -348,7 +348,11 @@ def source(p: RPlan, name: str) -> str:
     src = [C.preamble(spec), acc.decl(), acc.helpers(), _shfl(acc)]
     src += _unravel_helpers(ops)
     src.append(epi_macro)
-    src.append(f'extern "C" __global__ void __launch_bounds__({B}) {name}('
+    # var0 down columns: ask for two resident blocks (at most 64 registers with 512
+    # threads); with a sibling sum it took more and ran one block per SM (H200, mean+std)
+    bounds = f"{B}, {max(1, 1024 // B)}" if p.strategy == "col" and acc.var and B <= 512 \
+        else f"{B}"
+    src.append(f'extern "C" __global__ void __launch_bounds__({bounds}) {name}('
                + ", ".join(decls) + ") {")
     if p.strategy == "row":
         src.append(_row_body(p, IDX, kept_block, red_unravel, pro_vals, lines_s, names_s,
