@@ -77,6 +77,10 @@ _OPTIONS = [
     Option("grid_waves", "GNUMPY_GRID_WAVES", 0, int, False,
            "Elementwise grid = multiprocessors x resident blocks x this (0: one block per "
            "chunk of work, no grid-stride loop)."),
+    Option("fast_stages", "GNUMPY_FAST_STAGES", 4, int, False,
+           "The launch fast path also replays materializations of up to this many kernels "
+           "(a reduction and the elementwise pass reading it) without scheduling and "
+           "planning again; 1: single kernels only."),
     Option("launch_path", "GNUMPY_LAUNCH_PATH", "ctypes", str, False,
            "How replayed single-kernel calls reach cuLaunchKernel: 'ctypes' (libcuda "
            "directly, the fastest) or 'bindings' (cuda.bindings)."),

@@ -203,3 +203,45 @@ def test_ctypes_launch_passes_the_parameter_block(fake, monkeypatch):
         assert scale == k + 0.5
         assert grid[1:] == (1, 1) and block[1:] == (1, 1) and grid[0] > 0 and block[0] > 0
     assert len(seen) == 3
+
+
+STAGED = {
+    "standardize": lambda X: (X - X.mean(0)) / X.std(0),
+    "centered_cols": lambda X: X - X.sum(0) / 3.0,
+    "row_then_full": lambda X: X / X.max(),
+}
+
+
+def _scalar_args(args):
+    """The non-pointer arguments as Python numbers (pointers are allocation-dependent)."""
+    out = []
+    for a in args:
+        if isinstance(a, (int, np.uint64)) and not isinstance(a, bool) and int(a) >= 1 << 20:
+            continue
+        out.append(float(a) if not isinstance(a, complex) else a)
+    return out
+
+
+@pytest.mark.parametrize("name", list(STAGED))
+def test_replay_of_several_kernels_matches_general_path(fake, name):
+    """A materialization of a few kernels (a reduction, then the elementwise pass reading
+    it) replays every kernel with the general path's kernels, grids and parameters."""
+    dev, be = fake
+    rng = np.random.default_rng(1)
+    X = gp.asarray(rng.standard_normal((256, 96)).astype(np.float32), device=dev)
+    f = STAGED[name]
+    with gp.config.override(fast_stages=1):         # the general path, for reference
+        be.launches.clear()
+        gp.evaluate(f(X))
+        want = list(be.launches)
+    assert len(want) >= 2
+    for attempt in range(3):                         # build, then replays
+        be.launches.clear()
+        gp.stats.reset()
+        gp.evaluate(f(X))
+        got = list(be.launches)
+        assert len(got) == len(want) == gp.stats.groups, attempt
+        for (k1, g1, b1, a1), (k2, g2, b2, a2) in zip(want, got):
+            assert k1 is k2 and g1 == g2 and b1 == b2 and len(a1) == len(a2), attempt
+            assert _scalar_args(a1) == _scalar_args(a2), attempt
+    assert any(type(v) is cuda_fast.Stages for v in be.fast.cache.values())

@@ -120,11 +120,16 @@ class FastPath:
         rp = self.cache.get(sig)
         if rp is None:
             rp = self._build(root, leaves, scalars)     # runs it when it can
+            if rp is False and config.fast_stages > 1:
+                rp = self._build_stages(root, leaves, scalars)
             self.cache[sig] = rp
             return rp is not False and rp.kind
         if rp is False:
             return False
-        self._replay(rp, root, leaves, scalars)
+        if type(rp) is Stages:
+            self._replay_stages(rp, root, leaves, scalars)
+        else:
+            self._replay(rp, root, leaves, scalars)
         return rp.kind
 
     def _build(self, root, leaves, scalars):
@@ -199,6 +204,123 @@ class FastPath:
             be._go(rp.kernel, rp.grid, rp.block, rp.fill(leaves, scalars, out, part, ctr))
         del keep
         root.realize(out, rp.strides, 0)
+
+    # ---------------------------------------------------------------- several kernels
+    def _build_stages(self, root, leaves, scalars):
+        """Like `_build` for an expression of a few groups (a reduction and the
+        elementwise pass reading it: standardization): each group's kernel and argument
+        template are kept; the buffers between them are slots allocated per call."""
+        groups = schedule([root])
+        if not 1 < len(groups) <= config.fast_stages or \
+                any(g.kind == "barrier" for g in groups) or groups[-1].outputs != [root]:
+            return False
+        be = self.be
+        leaf_index = {id(n): i for i, n in enumerate(leaves)}
+        scalar_index = {id(n): i for i, n in enumerate(scalars)}
+        slot_of = {}            # id(node) -> index into leaves + slots
+        sizes = []
+        bufs = []               # this (first) run's slot buffers
+        st = Stages()
+        st.stages = []
+        for g in groups:
+            outs = {}
+            for o in g.outputs:
+                nbytes = L.prod(o.shape) * o.dtype.itemsize
+                outs[id(o)] = be.pool.alloc(nbytes)
+                slot_of[id(o)] = len(leaves) + len(sizes)
+                sizes.append(nbytes)
+                bufs.append(outs[id(o)])
+            ptr_of = be._ptr_of(outs)
+            mod, plan = build.plan_group(g, ptr_of, be.sm_count, be.blocks_per_sm)
+            kernel = be.kernels.get(plan.key, lambda: mod.source(plan, KERNEL_NAME))
+            if plan.spec.kind == "reduce":
+                mod.fit(plan, be.resident(kernel, plan.block), be.sm_count)
+            tmpl = []
+            for t in mod.template(plan):
+                c = type(t)
+                if c is Ptr:
+                    i = leaf_index.get(id(t.op.node))
+                    if i is None:
+                        i = slot_of.get(id(t.op.node))
+                    if i is None:
+                        return False    # an operand the signature does not track
+                    tmpl.append(("in", i, t.off))
+                elif c is Scalar:
+                    j = scalar_index.get(id(plan.spec.scalar_nodes[t.idx]))
+                    if j is None:
+                        return False
+                    dt = t.dtype
+                    tmpl.append(("scc" if dt.kind == "c" else "scv", j, t.part, dt))
+                elif t is PARTIALS or t is COUNTERS:
+                    tmpl.append(("part" if t is PARTIALS else "ctr", 0, 0))
+                else:
+                    tmpl.append(("c", t, 0))
+            rp = Replay()
+            rp.kind = g.kind
+            rp.kernel = kernel
+            rp.template = tmpl
+            rp.fill = _compile_fill(tmpl)
+            if plan.spec.kind == "ew":
+                rp.n = plan.n
+                rp.grid, rp.block = mod.launch_dims(plan, be.sm_count, be.blocks_per_sm)
+                rp.split = False
+            else:
+                rp.n = plan.M
+                rp.grid, rp.block = plan.grid, plan.block
+                rp.split = plan.S > 1
+                rp.part_bytes = mod.partial_bytes(plan) if rp.split else 0
+                rp.counters_n = mod.counters_needed(plan) if rp.split else 0
+            rp.launch = None
+            packed = getattr(be, "packed_launcher", None)
+            if packed is not None and rp.n:
+                rp.launch = packed(kernel, rp.grid, rp.block, tmpl)
+            st.stages.append(rp)
+            # run this stage now, as the general path would, so later groups see its
+            # outputs as buffers
+            self._launch(rp, leaves + [_Slot(b) for b in bufs], scalars)
+            for o in g.outputs:
+                o.realize(outs[id(o)], L.c_strides(o.shape), 0)
+        st.sizes = tuple(sizes)
+        st.root_slot = slot_of[id(root)] - len(leaves)
+        st.kind = tuple(g.kind for g in groups)
+        st.strides = L.c_strides(root.shape)
+        st.lock = threading.Lock()
+        return st
+
+    def _launch(self, rp, L_ext, scalars) -> None:
+        be = self.be
+        part = ctr = keep = None
+        if rp.split:
+            keep = be.pool.alloc(rp.part_bytes)
+            part = keep.ptr
+            ctr = be._counter_ptr(rp.counters_n)
+        if rp.launch is not None:
+            rp.launch(L_ext, scalars, None, part, ctr)
+        elif rp.n:
+            be._go(rp.kernel, rp.grid, rp.block, rp.fill(L_ext, scalars, None, part, ctr))
+        del keep
+
+    def _replay_stages(self, st, root, leaves, scalars) -> None:
+        pool = self.be.pool
+        bufs = [pool.alloc(n) for n in st.sizes]
+        L_ext = leaves + [_Slot(b) for b in bufs]
+        with st.lock:                       # the stages' parameter blocks are shared
+            for rp in st.stages:
+                self._launch(rp, L_ext, scalars)
+        root.realize(bufs[st.root_slot], st.strides, 0)
+
+
+class Stages:
+    """A replay of several kernels: per-stage Replays over leaves + per-call slots."""
+    __slots__ = ("stages", "sizes", "root_slot", "kind", "strides", "lock")
+
+
+class _Slot:
+    """A per-call buffer standing where a template reads ``L[i].buf``."""
+    __slots__ = ("buf",)
+
+    def __init__(self, buf):
+        self.buf = buf
 
 
 _DIRECT = (np.dtype(np.float32), np.dtype(np.float64))
