@@ -134,3 +134,8 @@ def level_args(o, out):
         out.extend(np.int64(d) for d in shape)
         out.extend(np.int64(s) for s in strides)
         out.append(np.int64(off))
+
+
+def indent(text: str, n: int) -> str:
+    pad = " " * n
+    return "\n".join(pad + ln if ln else ln for ln in text.splitlines())

@@ -178,6 +178,19 @@ class Acc:
         return f"{acc}.v"
 
 
+def part_io(acc: Acc, idx: str, write: bool, var="acc"):
+    """Code storing (or loading) accumulator components at partial index `idx`."""
+    lines = ["{ char* gp_ = gn_part;"]
+    for ctype, comp in acc.comps:
+        if write:
+            lines.append(f"  (({ctype}*)gp_)[{idx}] = {var}.{comp};")
+        else:
+            lines.append(f"  {var}.{comp} = ((volatile {ctype}*)gp_)[{idx}];")
+        lines.append(f"  gp_ += (sizeof({ctype}) * (size_t)gn_total + 15) & ~(size_t)15;")
+    lines.append("}")
+    return "\n".join(lines)
+
+
 def inf_literal(real_ctype: str, negative: bool) -> str:
     """+-infinity without <cmath> (NVRTC has no headers)."""
     if real_ctype == "double":

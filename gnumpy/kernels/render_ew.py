@@ -320,7 +320,7 @@ def _columns_loop(p, spec, ops, roots, IDX, offset):
     lines, names = C.body(spec, roots, load, lambda k: "0", prefix="u")
     out = [f"  const {IDX} nvc = d1 / {V}, nrow = n / d1;",
            f"  const {IDX} cv = ({IDX})blockIdx.x * {TX} + threadIdx.x % {TX};",
-           f"  if (cv >= nvc) return;",
+           "  if (cv >= nvc) return;",
            f"  const {IDX} i1 = cv * {V};",
            f"  const {IDX} rstep = ({IDX})gridDim.y * {TY};"]
     for k, t in hoist:
@@ -338,7 +338,7 @@ def _columns_loop(p, spec, ops, roots, IDX, offset):
             for k, t in loads]
     out += ["      }", "    }",
             f"    #pragma unroll\n    for (int u = 0; u < {U}; ++u) {{",
-            f"      if (rb + u * rstep < nrow) {{"]
+            "      if (rb + u * rstep < nrow) {"]
     outs = [(len(spec.operands) + j, STORAGE[o.dtype], names[e], o)
             for j, (e, o) in enumerate(spec.outputs)]
     out += [f"        gn_vec<{t}, {V}> w{k};" for k, t, _, _ in outs]

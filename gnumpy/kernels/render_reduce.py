@@ -21,38 +21,17 @@ from .._config import config
 from .._graph import layout as L
 from . import codegen as C
 from .lower import INT32_MAX, collapse, span, stride_class, vector_aligned
-from .reduce_ops import Acc
+from .reduce_ops import Acc, part_io
+from . import reduce_cols
 from .render_ew import _unravel_helpers
 from .launch import COUNTERS, PARTIALS, Ptr, resolve, scalar_entries
-from .types import COMPUTE, STORAGE, param_decls, store_value
+from .types import STORAGE, param_decls, store_value
 from .types import load as ld
 
 
 class RPlan:
     __slots__ = ("spec", "key", "strategy", "kshape", "rshape", "pro", "epi", "eshape",
                  "idx32", "vec", "G", "S", "block", "M", "K", "grid", "acc", "chunk", "TY")
-
-
-def _col_vec(p, mem, vector_ok, ptr_of) -> int:
-    """Columns per thread of the col strategy: 16-byte vector loads across the kept
-    (contiguous) axis when every operand allows it, else 1."""
-    if not vector_ok or not mem or any(t[1].kind == "iota" or len(t[1].levels) > 1
-                                       for t in p.pro):
-        return 1
-    unit = [t for t in mem if t[4][-1] == "1"]
-    if not unit:
-        return 1
-    width = max(t[1].dtype.itemsize for t in unit)
-    v = 16 // width
-    if v < 2 or p.kshape[-1] % v:
-        return 1
-    for k, o, kst, rst, kc, rc in unit:
-        if not vector_aligned(o, v, ptr_of) or any(s % v for s in kst[:-1] + rst):
-            return 1
-    for k, o, kst, rst, kc, rc in mem:      # broadcast-across-columns operands
-        if kc[-1] == "z" and any(s % v for s in kst[:-1]):
-            return 1
-    return v
 
 
 def _next_pow2(n):
@@ -142,7 +121,7 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
         p.grid = (p.S, row_groups) if p.S > 1 else (max(1, min(row_groups, target * 8)), 1)
     else:
         p.G = 1
-        p.vec = _col_vec(p, mem, vector_ok, ptr_of)
+        p.vec = reduce_cols.vec_width(p, mem, vector_ok, ptr_of)
         # row lanes: a block is TX column threads (one warp wide or more) x TY lanes
         # walking interleaved rows, so a narrow tile of columns still fills the block and
         # the grid needs few splits of the reduced axis (each split's partials cost a
@@ -171,19 +150,7 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
     return p
 
 
-def fit(p: RPlan, resident: int, sm_count: int) -> None:
-    """Resize a split column reduction to the blocks the compiled kernel keeps resident
-    per multiprocessor (its registers decide): one full wave instead of a wave and a
-    fraction (16384^2 std on the H200: 64 registers, 2 blocks of 512 per SM; 640 blocks
-    were 2.4 waves).  The kernel reads the split count from the grid; a split kernel
-    keeps at least 2 splits (it writes partials)."""
-    if p.strategy != "col" or p.S < 2 or resident < 1:
-        return
-    blocks_x = p.grid[0]
-    S = max(2, min((sm_count * resident) // blocks_x, p.K // (32 * p.TY)))
-    p.S = S
-    p.chunk = -(-p.K // S)
-    p.grid = (blocks_x, S)
+fit = reduce_cols.fit
 
 
 def template(p: RPlan) -> list:
@@ -358,10 +325,11 @@ def source(p: RPlan, name: str) -> str:
         src.append(_row_body(p, IDX, kept_block, red_unravel, pro_vals, lines_s, names_s,
                              acc_e, ops, split))
     elif p.vec > 1:
-        src.append(_col_vec_body(p, IDX, kept_block, red_unravel, acc_e, ops, pro_red,
-                                 split))
+        src.append(reduce_cols.vec_body(p, IDX, kept_block, red_unravel, acc_e, ops, pro_red,
+                                        split))
     else:
-        src.append(_col_body(p, IDX, kept_block, red_unravel, lines_s, names_s, acc_e, split))
+        src.append(reduce_cols.body(p, IDX, kept_block, red_unravel, lines_s, names_s, acc_e,
+                                    split))
     src.append("}")
     return "\n".join(src)
 
@@ -378,19 +346,6 @@ def _shfl(acc: Acc) -> str:
         else:
             lines.append(f"  r.{comp} = __shfl_xor_sync(0xffffffffu, a.{comp}, m);")
     lines += ["  return r;", "}"]
-    return "\n".join(lines)
-
-
-def _part_io(acc: Acc, idx: str, write: bool, var="acc"):
-    """Code storing (or loading) accumulator components at partial index `idx`."""
-    lines = ["{ char* gp_ = gn_part;"]
-    for ctype, comp in acc.comps:
-        if write:
-            lines.append(f"  (({ctype}*)gp_)[{idx}] = {var}.{comp};")
-        else:
-            lines.append(f"  {var}.{comp} = ((volatile {ctype}*)gp_)[{idx}];")
-        lines.append(f"  gp_ += (sizeof({ctype}) * (size_t)gn_total + 15) & ~(size_t)15;")
-    lines.append("}")
     return "\n".join(lines)
 
 
@@ -440,7 +395,7 @@ def _row_body(p, IDX, kept_block, red_unravel, pro_vals, lines_s, names_s, acc_e
     out.append(f"    const {IDX} m = rg * {R} + {grp};")
     out.append(f"    gn_acc_t acc = {acc.identity()};")
     out.append("    if (m < M) {")
-    out.append(_indent(kept_block, 6))
+    out.append(C.indent(kept_block, 6))
     if V > 1:
         # vectorized contiguous reduced axis (one collapsed reduced dim, unit stride)
         vec_lo = "sp * chunk" if split else "0"
@@ -468,9 +423,9 @@ def _row_body(p, IDX, kept_block, red_unravel, pro_vals, lines_s, names_s, acc_e
         inner = "\n".join(vl) + f"\nacc = {acc.push('acc', vn[acc_e], f'kv * {V} + e')};"
         out.append(f"      #pragma unroll 4\n      for ({IDX} kv = {vec_lo} + {lane}; kv < {vec_hi}; "
                    f"kv += {G}) {{")
-        out.append(_indent("\n".join(vloads), 8))
+        out.append(C.indent("\n".join(vloads), 8))
         out.append(f"        #pragma unroll\n        for (int e = 0; e < {V}; ++e) {{")
-        out.append(_indent(inner, 10))
+        out.append(C.indent(inner, 10))
         out.append("        }\n      }")
         tail_lo = f"(K / {V}) * {V} + {lane}"
         tail_cond = "sp == gridDim.x - 1" if split else "true"
@@ -479,12 +434,12 @@ def _row_body(p, IDX, kept_block, red_unravel, pro_vals, lines_s, names_s, acc_e
         lo = f"sp * chunk + {lane}" if split else lane
         hi = "min(K, sp * chunk + chunk)" if split else "K"
         out.append(f"      for ({IDX} kk = {lo}; kk < {hi}; kk += {G}) {{")
-    out.append(_indent(red_unravel + "\n" + pro_vals, 8))
+    out.append(C.indent(red_unravel + "\n" + pro_vals, 8))
     out.append("      }")
     out.append("    }")
     if acc.settle_needed:
         out.append("    acc = gn_settle(acc);")
-    out.append(_indent(_group_reduce(p, acc), 4))
+    out.append(C.indent(_group_reduce(p, acc), 4))
     if not split:
         out.append(f"    if ({lane} == 0 && m < M) GN_EPILOGUE(m, acc);")
         if G > 32:
@@ -493,7 +448,7 @@ def _row_body(p, IDX, kept_block, red_unravel, pro_vals, lines_s, names_s, acc_e
         return "\n".join(out)
     out += [
         "    if (threadIdx.x == 0) {",
-        _indent(_part_io(acc, "m * gridDim.x + sp", True), 6),
+        C.indent(part_io(acc, "m * gridDim.x + sp", True), 6),
         "      __threadfence();",
         "      gn_last = atomicAdd(&gn_ctr[m], 1u) == gridDim.x - 1u;",
         "    }",
@@ -503,191 +458,11 @@ def _row_body(p, IDX, kept_block, red_unravel, pro_vals, lines_s, names_s, acc_e
         f"    acc = {acc.identity()};",
         f"    for (int s = threadIdx.x; s < gridDim.x; s += {B}) {{",
         f"      gn_acc_t part_ = {acc.identity()};",
-        _indent(_part_io(acc, "m * gridDim.x + s", False, "part_"), 6),
+        C.indent(part_io(acc, "m * gridDim.x + s", False, "part_"), 6),
         f"      acc = {acc.combine('acc', 'part_')};",
         "    }",
-        _indent(_group_reduce(p, acc), 4),
+        C.indent(_group_reduce(p, acc), 4),
         "    if (threadIdx.x == 0) { gn_ctr[m] = 0u; GN_EPILOGUE(m, acc); }",
         "  }",
     ]
     return "\n".join(out)
-
-
-def _col_head(p, IDX, split):
-    """The col strategy's thread position: TX column threads x TY row lanes per block;
-    lane ty walks rows ty, ty + TY, ... of the block's chunk."""
-    TX, TY = p.block // p.TY, p.TY
-    out = [f"  const int tx = threadIdx.x % {TX}, ty = threadIdx.x / {TX};",
-           f"  const {IDX} m = (({IDX})blockIdx.x * {TX} + tx) * {p.vec};",
-           f"  gn_acc_t acc[{p.vec}];",
-           f"  #pragma unroll\n  for (int e = 0; e < {p.vec}; ++e) acc[e] = {p.acc.identity()};"]
-    if split:
-        out += ["  __shared__ bool gn_last;", f"  const {IDX} gn_total = M * (long long)gridDim.y;"]
-    lo = "blockIdx.y * chunk" if split else "0"
-    hi = "min(K, blockIdx.y * chunk + chunk)" if split else "K"
-    loop = f"for ({IDX} kk = {lo} + ty; kk < {hi}; kk += {TY})"
-    return out, loop
-
-
-def _col_tail(p, IDX, split):
-    """Combine the TY row lanes' accumulators (a tree through shared memory, in a fixed
-    order), then the epilogue, or the split's partials and the last block's combine."""
-    acc, V, TY = p.acc, p.vec, p.TY
-    TX = p.block // TY
-    out = []
-    if acc.settle_needed:
-        out.append(f"  #pragma unroll\n  for (int e = 0; e < {V}; ++e) acc[e] = gn_settle(acc[e]);")
-    if TY > 1:
-        out += [f"  __shared__ gn_acc_t gn_cs[{TY}][{TX}];",
-                f"  #pragma unroll 1\n  for (int e = 0; e < {V}; ++e) {{",
-                "    gn_cs[ty][tx] = acc[e];",
-                "    __syncthreads();",
-                f"    for (int h = {TY // 2}; h > 0; h >>= 1) {{",
-                f"      if (ty < h) gn_cs[ty][tx] = {acc.combine('gn_cs[ty][tx]', 'gn_cs[ty + h][tx]')};",
-                "      __syncthreads();",
-                "    }",
-                "    acc[e] = gn_cs[0][tx];",
-                "    __syncthreads();",
-                "  }"]
-    if not split:
-        out.append(f"  if (ty == 0 && m < M) {{\n    #pragma unroll\n    for (int e = 0; e < {V}; ++e) "
-                   f"if (m + e < M) GN_EPILOGUE(m + e, acc[e]);\n  }}")
-        return out
-    out += [
-        "  if (ty == 0 && m < M) {",
-        f"    for (int e = 0; e < {V}; ++e)",
-        _indent(_part_io(acc, "blockIdx.y * M + m + e", True, "acc[e]"), 6),
-        "  }",
-        "  __threadfence();",
-        "  __syncthreads();",
-        "  if (threadIdx.x == 0) gn_last = atomicAdd(&gn_ctr[blockIdx.x], 1u) == gridDim.y - 1u;",
-        "  __syncthreads();",
-        "  if (!gn_last) return;",
-        "  __threadfence();",
-        # the last block: lane ty combines splits ty, ty + TY, ..., then the lanes' results
-        # combine as above (a fixed order), so no thread reads every split serially
-        f"  #pragma unroll 1\n  for (int e = 0; e < {V}; ++e) {{",
-        f"    gn_acc_t a_ = {acc.identity()};",
-        "    if (m < M) {",
-        f"      for (int s = ty; s < gridDim.y; s += {TY}) {{",
-        f"        gn_acc_t part_ = {acc.identity()};",
-        _indent(_part_io(acc, "s * M + m + e", False, "part_"), 8),
-        f"        a_ = {acc.combine('a_', 'part_')};",
-        "      }",
-        "    }",
-    ]
-    if TY > 1:
-        out += ["    gn_cs[ty][tx] = a_;",
-                "    __syncthreads();",
-                f"    for (int h = {TY // 2}; h > 0; h >>= 1) {{",
-                f"      if (ty < h) gn_cs[ty][tx] = {acc.combine('gn_cs[ty][tx]', 'gn_cs[ty + h][tx]')};",
-                "      __syncthreads();",
-                "    }",
-                "    a_ = gn_cs[0][tx];",
-                "    __syncthreads();"]
-    out += [
-        "    if (ty == 0 && m < M) GN_EPILOGUE(m + e, a_);",
-        "  }",
-        "  if (threadIdx.x == 0) gn_ctr[blockIdx.x] = 0u;",
-    ]
-    return out
-
-
-def _col_body(p, IDX, kept_block, red_unravel, lines_s, names_s, acc_e, split):
-    """The col strategy, one column per thread (any operand layout)."""
-    out, loop = _col_head(p, IDX, split)
-    out.append("  if (m < M) {")
-    out.append(_indent(kept_block, 4))
-    if p.acc.var:
-        out.append(_indent(_var_loop(p, IDX, red_unravel, "\n".join(lines_s),
-                                     names_s[acc_e], False, split), 4))
-    else:
-        push = f"acc[0] = {p.acc.push('acc[0]', names_s[acc_e], 'kk')};"
-        out.append(f"    #pragma unroll 4\n    {loop} {{")
-        out.append(_indent(red_unravel + "\n" + "\n".join(lines_s) + "\n" + push, 6))
-        out.append("    }")
-    out.append("  }")
-    return "\n".join(out + _col_tail(p, IDX, split))
-
-
-def _var_loop(p, IDX, step_lines, value_lines, value, vec, split):
-    """var0 down a lane's rows without the push's select and count: the shift k is the
-    lane's first value (peeled), the count is the number of rows.  Per row: d = x - k in
-    the value's type (exact for x near k, else one rounding, as NumPy's two-pass x - mean),
-    then s += d, q += d * d in double; a sibling sum adds x in the value's type."""
-    V, TY = p.vec, p.TY
-    T = "double" if p.acc.dt.kind != "f" else COMPUTE[p.acc.dt]
-    lo = "blockIdx.y * chunk" if split else "0"
-    hi = "min(K, blockIdx.y * chunk + chunk)" if split else "K"
-    per_e = value_lines + "\n"
-    if vec:
-        each = lambda body: (f"#pragma unroll\nfor (int e = 0; e < {V}; ++e) {{\n"
-                             + _indent(per_e + body, 2) + "\n}")
-    else:
-        each = lambda body: "{ const int e = 0;\n" + _indent(per_e + body, 2) + "\n}"
-    t = p.acc.with_sum
-    return "\n".join([
-        f"const {IDX} k0_ = {lo} + ty, hi_ = {hi};",
-        f"{T} kd_[{V}]{f', t_[{V}]' if t else ''};",
-        f"double s_[{V}], q_[{V}];",
-        f"#pragma unroll\nfor (int e = 0; e < {V}; ++e) {{ kd_[e] = 0; s_[e] = 0.0; q_[e] = 0.0;"
-        + (" t_[e] = 0;" if t else "") + " }",
-        "if (k0_ < hi_) {",
-        f"  const {IDX} kk = k0_;",
-        _indent(step_lines, 2),
-        _indent(each(f"kd_[e] = ({T})({value});"), 2),
-        "}",
-        f"#pragma unroll 4\nfor ({IDX} kk = k0_; kk < hi_; kk += {TY}) {{",
-        _indent(step_lines, 2),
-        _indent(each(f"const {T} x_ = ({T})({value});\n"
-                     "const double d_ = (double)(x_ - kd_[e]);\n"
-                     "s_[e] += d_;\nq_[e] = fma(d_, d_, q_[e]);"
-                     + ("\nt_[e] += x_;" if t else "")), 2),
-        "}",
-        f"const double n_ = k0_ < hi_ ? (double)((hi_ - k0_ + {TY - 1}) / {TY}) : 0.0;",
-        f"#pragma unroll\nfor (int e = 0; e < {V}; ++e) acc[e] = gn_acc_t{{n_, (double)kd_[e], "
-        "s_[e], q_[e]" + (", (double)t_[e]" if t else "") + "};",
-    ])
-
-
-def _col_vec_body(p, IDX, kept_block, red_unravel, acc_e, ops, pro_red, split):
-    """The col strategy with V adjacent columns per thread (16-byte loads)."""
-    acc, V = p.acc, p.vec
-    out, loop = _col_head(p, IDX, split)
-    used = {p.spec.exprs[i][1] for i in C.needed(p.spec, [acc_e]) if p.spec.exprs[i][0] == "ld"}
-    loads = []
-    kinds = {}
-    for k, o, kst, rst, kc, rc in p.pro:
-        if o.kind != "in" or k not in used:
-            continue
-        kinds[k] = kc[-1]
-        if kc[-1] == "1":
-            t = STORAGE[o.dtype]
-            loads.append(f"const gn_vec<{t}, {V}> cv{k} = *reinterpret_cast<const gn_vec<{t}, "
-                         f"{V}>*>(p{k} + b{k} + {pro_red(k)});")
-
-    def vload(k):
-        if kinds.get(k) == "1":
-            return ld(ops[k].dtype, f"cv{k}.v", "e")
-        return ld(ops[k].dtype, f"p{k}", f"(b{k} + {pro_red(k)})")
-
-    vl, vn = C.body(p.spec, [acc_e], vload, lambda k: "0", prefix="v")
-    inner = "\n".join(vl) + f"\nacc[e] = {acc.push('acc[e]', vn[acc_e], 'kk')};"
-    out.append("  if (m < M) {")
-    out.append(_indent(kept_block, 4))
-    if acc.var:
-        out.append(_indent(_var_loop(p, IDX, red_unravel + "\n" + "\n".join(loads),
-                                     "\n".join(vl), vn[acc_e], True, split), 4))
-        out.append("  }")
-        return "\n".join(out + _col_tail(p, IDX, split))
-    out.append(f"    #pragma unroll 4\n    {loop} {{")
-    out.append(_indent(red_unravel + "\n" + "\n".join(loads), 6))
-    out.append(f"      #pragma unroll\n      for (int e = 0; e < {V}; ++e) {{")
-    out.append(_indent(inner, 8))
-    out.append("      }\n    }\n  }")
-    return "\n".join(out + _col_tail(p, IDX, split))
-
-
-def _indent(text: str, n: int) -> str:
-    pad = " " * n
-    return "\n".join(pad + ln if ln else ln for ln in text.splitlines())

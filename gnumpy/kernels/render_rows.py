@@ -20,7 +20,7 @@ from .launch import Ptr, resolve, scalar_entries
 from .lower import INT32_MAX, collapse, span, stride_class, vector_aligned
 from .reduce_ops import Acc
 from .render_ew import _unravel_helpers
-from .render_reduce import _indent, _next_pow2, _shfl
+from .render_reduce import _next_pow2, _shfl
 from .types import COMPUTE, STORAGE, param_decls, store_value
 from .types import load as ld
 
@@ -154,7 +154,7 @@ def _prefetch_next(p, ops, IDX, nk) -> str:
     """Ask L2 for the block's next row of each contiguous input while this row's later
     phases run (their re-reads come from L2): the next row's first pass then finds it
     there instead of waiting on DRAM with nothing else in flight."""
-    out = [f"if (m + gridDim.x < M) {{", f"  const {IDX} mn_ = m + gridDim.x;"]
+    out = ["if (m + gridDim.x < M) {", f"  const {IDX} mn_ = m + gridDim.x;"]
     out += ["  " + ln for ln in C.unravel_lines("mn_", "kd", nk, "ni", IDX, "nr_")]
     nidx = [f"ni{d}" for d in range(nk)]
     for k in p.prefetch:
@@ -224,16 +224,16 @@ def source(p: RowPlan, name: str) -> str:
                     vl.append(f"const gn_vec<{t}, {V}> vv{k} = reinterpret_cast<const "
                               f"gn_vec<{t}, {V}>*>(p{k} + b{k})[kv];")
         pre, inner, post = tail(names)
-        body = [_indent("\n".join(vl + pre), 2),
+        body = [C.indent("\n".join(vl + pre), 2),
                 f"  #pragma unroll\n  for (int e = 0; e < {V}; ++e) {{",
                 f"    const {IDX} kk = kv * {V} + e;",
-                _indent("\n".join(lines + inner), 4),
+                C.indent("\n".join(lines + inner), 4),
                 "  }",
-                _indent("\n".join(post), 2)]
+                C.indent("\n".join(post), 2)]
         if R:
             return "\n".join([f"#pragma unroll\nfor (int r = 0; r < {R}; ++r) {{",
                               f"  const {IDX} kv = threadIdx.x + r * {B};",
-                              f"  if (kv < K / {V}) {{", _indent("\n".join(body), 2),
+                              f"  if (kv < K / {V}) {{", C.indent("\n".join(body), 2),
                               "  }", "}"])
         return "\n".join([
             f"#pragma unroll 4\nfor ({IDX} kv = threadIdx.x; kv < K / {V}; kv += {B}) {{"]
@@ -278,7 +278,7 @@ def source(p: RowPlan, name: str) -> str:
     src.append(f'extern "C" __global__ void __launch_bounds__({B}) {name}('
                + ", ".join(decls) + ") {")
     src.append(f"  for ({IDX} m = blockIdx.x; m < M; m += gridDim.x) {{")
-    src.append(_indent("\n".join(row), 4))
+    src.append(C.indent("\n".join(row), 4))
     src.append("  }")
     src.append("}")
     return "\n".join(src)
