@@ -93,8 +93,11 @@ _OPTIONS = [
            "back across the row into one kernel, one block per row (softmax: one read of "
            "the input instead of three)."),
     Option("fuse_siblings", "GNUMPY_FUSE_SIBLINGS", True, _bool, False,
-           "Compute a float sum from the var0 accumulator of the same input and axes "
-           "(x.mean(0) and x.std(0) in one kernel, one read of x)."),
+           "Share work between reductions of one input: identical reductions run once, a "
+           "float sum comes off the var0 accumulator of the same input and axes (x.mean(0) "
+           "and x.std(0) in one kernel, one read of x), and small results of column "
+           "reductions read through a broadcast (sum / n, sqrt(var0)) are written once by "
+           "the reduction instead of recomputed per element."),
     # off: on the H200 (16384 x 16384 softmax, same run) it was slower, 2649 against 3067 GB/s
     # re-reading from L2: every load is issued up front, then nothing is in flight
     Option("row_registers", "GNUMPY_ROW_REGISTERS", False, _bool, False,
