@@ -56,9 +56,13 @@ def materialize_one(node) -> None:
     fast = be.fast
     kind = fast(node) if fast is not None else False
     if kind:
-        for k in (kind,) if type(kind) is str else kind:   # a tuple: a replay of stages
+        if type(kind) is str:
             stats.groups += 1
-            stats.by_kind[k] += 1
+            stats.by_kind[kind] += 1
+        else:                           # a replay of several kernels: their kinds
+            for k in kind:
+                stats.groups += 1
+                stats.by_kind[k] += 1
         return
     for g in schedule([node]):
         _run(g)
