@@ -140,69 +140,21 @@ class FastPath:
         be = self.be
         outs = {id(root): be.pool.alloc(L.prod(root.shape) * root.dtype.itemsize)}
         ptr_of = be._ptr_of(outs)
-        mod, plan = build.plan_group(g, ptr_of, be.sm_count, be.blocks_per_sm)
-        kernel = be.kernels.get(plan.key, lambda: mod.source(plan, KERNEL_NAME))
-        if plan.spec.kind == "reduce":
-            mod.fit(plan, be.resident(kernel, plan.block), be.sm_count)
         leaf_index = {id(n): i for i, n in enumerate(leaves)}
         scalar_index = {id(n): i for i, n in enumerate(scalars)}
-        tmpl = []
-        for t in mod.template(plan):
-            c = type(t)
-            if c is Ptr:
-                if t.op.kind == "out":
-                    tmpl.append(("out", 0, t.off))
-                else:
-                    tmpl.append(("in", leaf_index[id(t.op.node)], t.off))
-            elif c is Scalar:
-                node = plan.spec.scalar_nodes[t.idx]
-                dt = t.dtype
-                kind = "scc" if dt.kind == "c" else "scv"
-                tmpl.append((kind, scalar_index[id(node)], t.part, dt))
-            elif t is PARTIALS or t is COUNTERS:
-                tmpl.append(("part" if t is PARTIALS else "ctr", 0, 0))
-            else:
-                tmpl.append(("c", t, 0))
-        rp = Replay()
-        rp.kind = g.kind
-        rp.kernel = kernel
-        rp.template = tmpl
-        rp.fill = _compile_fill(tmpl)
+        rp = _stage(be, g, ptr_of, lambda n: leaf_index[id(n)],
+                    lambda n: scalar_index[id(n)], True)
         rp.outs = (root.dtype.itemsize * L.prod(root.shape),)
         rp.strides = L.c_strides(root.shape)
         rp.lock = threading.Lock()
-        rp.launch = None
-        if plan.spec.kind == "ew":
-            rp.n = plan.n
-            rp.grid, rp.block = mod.launch_dims(plan, be.sm_count, be.blocks_per_sm)
-            rp.split = False
-        else:
-            rp.n = plan.M
-            rp.grid, rp.block = plan.grid, plan.block
-            rp.split = plan.S > 1
-            rp.part_bytes = mod.partial_bytes(plan) if rp.split else 0
-            rp.counters_n = mod.counters_needed(plan) if rp.split else 0
-        packed = getattr(be, "packed_launcher", None)
-        if packed is not None and rp.n:
-            rp.launch = packed(kernel, rp.grid, rp.block, tmpl)
         self._replay(rp, root, leaves, scalars, outs[id(root)])
         return rp
 
     def _replay(self, rp, root, leaves, scalars, out=None) -> None:
-        be = self.be
         if out is None:
-            out = be.pool.alloc(rp.outs[0])
-        part = ctr = keep = None
-        if rp.split:
-            keep = be.pool.alloc(rp.part_bytes)
-            part = keep.ptr
-            ctr = be._counter_ptr(rp.counters_n)
-        if rp.launch is not None:
-            with rp.lock:                   # one parameter block per signature
-                rp.launch(leaves, scalars, out, part, ctr)
-        elif rp.n:
-            be._go(rp.kernel, rp.grid, rp.block, rp.fill(leaves, scalars, out, part, ctr))
-        del keep
+            out = self.be.pool.alloc(rp.outs[0])
+        with rp.lock:                       # one parameter block per signature
+            self._launch(rp, leaves, scalars, out)
         root.realize(out, rp.strides, 0)
 
     # ---------------------------------------------------------------- several kernels
@@ -230,50 +182,11 @@ class FastPath:
                 slot_of[id(o)] = len(leaves) + len(sizes)
                 sizes.append(nbytes)
                 bufs.append(outs[id(o)])
-            ptr_of = be._ptr_of(outs)
-            mod, plan = build.plan_group(g, ptr_of, be.sm_count, be.blocks_per_sm)
-            kernel = be.kernels.get(plan.key, lambda: mod.source(plan, KERNEL_NAME))
-            if plan.spec.kind == "reduce":
-                mod.fit(plan, be.resident(kernel, plan.block), be.sm_count)
-            tmpl = []
-            for t in mod.template(plan):
-                c = type(t)
-                if c is Ptr:
-                    i = leaf_index.get(id(t.op.node))
-                    if i is None:
-                        i = slot_of.get(id(t.op.node))
-                    if i is None:
-                        return False    # an operand the signature does not track
-                    tmpl.append(("in", i, t.off))
-                elif c is Scalar:
-                    j = scalar_index.get(id(plan.spec.scalar_nodes[t.idx]))
-                    if j is None:
-                        return False
-                    dt = t.dtype
-                    tmpl.append(("scc" if dt.kind == "c" else "scv", j, t.part, dt))
-                elif t is PARTIALS or t is COUNTERS:
-                    tmpl.append(("part" if t is PARTIALS else "ctr", 0, 0))
-                else:
-                    tmpl.append(("c", t, 0))
-            rp = Replay()
-            rp.kind = g.kind
-            rp.kernel = kernel
-            rp.template = tmpl
-            rp.fill = _compile_fill(tmpl)
-            if plan.spec.kind == "ew":
-                rp.n = plan.n
-                rp.grid, rp.block = mod.launch_dims(plan, be.sm_count, be.blocks_per_sm)
-                rp.split = False
-            else:
-                rp.n = plan.M
-                rp.grid, rp.block = plan.grid, plan.block
-                rp.split = plan.S > 1
-                rp.part_bytes = mod.partial_bytes(plan) if rp.split else 0
-                rp.counters_n = mod.counters_needed(plan) if rp.split else 0
-            rp.launch = None
-            packed = getattr(be, "packed_launcher", None)
-            if packed is not None and rp.n:
-                rp.launch = packed(kernel, rp.grid, rp.block, tmpl)
+            rp = _stage(be, g, be._ptr_of(outs),
+                        lambda n: leaf_index.get(id(n), slot_of.get(id(n))),
+                        lambda n: scalar_index.get(id(n)), False)
+            if rp is None:
+                return False    # an operand the signature does not track
             st.stages.append(rp)
             # run this stage now, as the general path would, so later groups see its
             # outputs as buffers
@@ -287,7 +200,9 @@ class FastPath:
         st.lock = threading.Lock()
         return st
 
-    def _launch(self, rp, L_ext, scalars) -> None:
+    def _launch(self, rp, L, scalars, out=None) -> None:
+        """One kernel of a replay: its partials (split reductions), then the launch with
+        the template filled from leaves (and slots) `L`, `scalars` and `out`."""
         be = self.be
         part = ctr = keep = None
         if rp.split:
@@ -295,10 +210,10 @@ class FastPath:
             part = keep.ptr
             ctr = be._counter_ptr(rp.counters_n)
         if rp.launch is not None:
-            rp.launch(L_ext, scalars, None, part, ctr)
+            rp.launch(L, scalars, out, part, ctr)
         elif rp.n:
-            be._go(rp.kernel, rp.grid, rp.block, rp.fill(L_ext, scalars, None, part, ctr))
-        del keep
+            be._go(rp.kernel, rp.grid, rp.block, rp.fill(L, scalars, out, part, ctr))
+        del keep        # freed in stream order, after the kernel
 
     def _replay_stages(self, st, root, leaves, scalars) -> None:
         pool = self.be.pool
@@ -308,6 +223,58 @@ class FastPath:
             for rp in st.stages:
                 self._launch(rp, L_ext, scalars)
         root.realize(bufs[st.root_slot], st.strides, 0)
+
+
+def _stage(be, g, ptr_of, index_of, scalar_of, with_out):
+    """Plan group `g`, get its kernel and turn its argument template into a Replay's:
+    pointers become ("in", index_of(node), offset) (with `with_out`, the output pointer
+    stays ("out", 0, offset): the one output buffer of a single-kernel replay), scalars
+    ("scv"/"scc", scalar_of(node), ...).  None when an index is missing."""
+    mod, plan = build.plan_group(g, ptr_of, be.sm_count, be.blocks_per_sm)
+    kernel = be.kernels.get(plan.key, lambda: mod.source(plan, KERNEL_NAME))
+    if plan.spec.kind == "reduce":
+        mod.fit(plan, be.resident(kernel, plan.block), be.sm_count)
+    tmpl = []
+    for t in mod.template(plan):
+        c = type(t)
+        if c is Ptr:
+            if with_out and t.op.kind == "out":
+                tmpl.append(("out", 0, t.off))
+                continue
+            i = index_of(t.op.node)
+            if i is None:
+                return None
+            tmpl.append(("in", i, t.off))
+        elif c is Scalar:
+            j = scalar_of(plan.spec.scalar_nodes[t.idx])
+            if j is None:
+                return None
+            dt = t.dtype
+            tmpl.append(("scc" if dt.kind == "c" else "scv", j, t.part, dt))
+        elif t is PARTIALS or t is COUNTERS:
+            tmpl.append(("part" if t is PARTIALS else "ctr", 0, 0))
+        else:
+            tmpl.append(("c", t, 0))
+    rp = Replay()
+    rp.kind = g.kind
+    rp.kernel = kernel
+    rp.template = tmpl
+    rp.fill = _compile_fill(tmpl)
+    rp.launch = None
+    if plan.spec.kind == "ew":
+        rp.n = plan.n
+        rp.grid, rp.block = mod.launch_dims(plan, be.sm_count, be.blocks_per_sm)
+        rp.split = False
+    else:
+        rp.n = plan.M
+        rp.grid, rp.block = plan.grid, plan.block
+        rp.split = plan.S > 1
+        rp.part_bytes = mod.partial_bytes(plan) if rp.split else 0
+        rp.counters_n = mod.counters_needed(plan) if rp.split else 0
+    packed = getattr(be, "packed_launcher", None)
+    if packed is not None and rp.n:
+        rp.launch = packed(kernel, rp.grid, rp.block, tmpl)
+    return rp
 
 
 class Stages:
