@@ -153,7 +153,8 @@ def schedule(roots) -> list:
     # small elementwise results of column-type reductions that a larger kernel reads through
     # a broadcast (the mean sum / n, the std sqrt(var0)) become epilogue outputs: computed
     # once per reduced position instead of once per element of the larger kernel
-    if config.fuse_siblings:
+    if config.fuse_siblings and any(n.kind == REDUCE and i not in absorbed
+                                    for i, n in must.items()):
         for s_ in _broadcast_epilogues(must, absorbed, host):
             must[id(s_)] = s_
             deps[id(s_)] = _deps(s_)

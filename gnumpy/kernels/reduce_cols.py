@@ -66,6 +66,19 @@ def _col_head(p, IDX, split):
     return out, loop
 
 
+def _lane_tree(acc, var, TY) -> list:
+    """Combine `var` over the TY row lanes of each column thread through shared memory
+    (``gn_cs``), in a fixed tree order; every lane ends with the total."""
+    return ["    gn_cs[ty][tx] = " + var + ";",
+            "    __syncthreads();",
+            f"    for (int h = {TY // 2}; h > 0; h >>= 1) {{",
+            f"      if (ty < h) gn_cs[ty][tx] = {acc.combine('gn_cs[ty][tx]', 'gn_cs[ty + h][tx]')};",
+            "      __syncthreads();",
+            "    }",
+            f"    {var} = gn_cs[0][tx];",
+            "    __syncthreads();"]
+
+
 def _col_tail(p, IDX, split):
     """Combine the TY row lanes' accumulators (a tree through shared memory, in a fixed
     order), then the epilogue, or the split's partials and the last block's combine."""
@@ -76,16 +89,8 @@ def _col_tail(p, IDX, split):
         out.append(f"  #pragma unroll\n  for (int e = 0; e < {V}; ++e) acc[e] = gn_settle(acc[e]);")
     if TY > 1:
         out += [f"  __shared__ gn_acc_t gn_cs[{TY}][{TX}];",
-                f"  #pragma unroll 1\n  for (int e = 0; e < {V}; ++e) {{",
-                "    gn_cs[ty][tx] = acc[e];",
-                "    __syncthreads();",
-                f"    for (int h = {TY // 2}; h > 0; h >>= 1) {{",
-                f"      if (ty < h) gn_cs[ty][tx] = {acc.combine('gn_cs[ty][tx]', 'gn_cs[ty + h][tx]')};",
-                "      __syncthreads();",
-                "    }",
-                "    acc[e] = gn_cs[0][tx];",
-                "    __syncthreads();",
-                "  }"]
+                f"  #pragma unroll 1\n  for (int e = 0; e < {V}; ++e) {{"]
+        out += _lane_tree(acc, "acc[e]", TY) + ["  }"]
     if not split:
         out.append(f"  if (ty == 0 && m < M) {{\n    #pragma unroll\n    for (int e = 0; e < {V}; ++e) "
                    f"if (m + e < M) GN_EPILOGUE(m + e, acc[e]);\n  }}")
@@ -114,14 +119,7 @@ def _col_tail(p, IDX, split):
         "    }",
     ]
     if TY > 1:
-        out += ["    gn_cs[ty][tx] = a_;",
-                "    __syncthreads();",
-                f"    for (int h = {TY // 2}; h > 0; h >>= 1) {{",
-                f"      if (ty < h) gn_cs[ty][tx] = {acc.combine('gn_cs[ty][tx]', 'gn_cs[ty + h][tx]')};",
-                "      __syncthreads();",
-                "    }",
-                "    a_ = gn_cs[0][tx];",
-                "    __syncthreads();"]
+        out += _lane_tree(acc, "a_", TY)
     out += [
         "    if (ty == 0 && m < M) GN_EPILOGUE(m + e, a_);",
         "  }",

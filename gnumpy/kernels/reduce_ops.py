@@ -165,7 +165,7 @@ class Acc:
     def derived_sum(self, acc: str) -> str:
         """The sum of the pushed values, read off a var0 accumulator made `with_sum`: a
         float ``sum`` of the same input and axes computed by the var0's kernel."""
-        return f"{acc}.t" if self.with_sum else "<no sum>"
+        return f"{acc}.t"
 
     def final(self, acc: str, out_dt) -> str:
         """The reduction's result value (compute type of `out_dt`) from accumulator `acc`."""

@@ -296,8 +296,7 @@ def source(p: RPlan, name: str) -> str:
     lines_e, names_e = C.body(spec, epi_roots, lambda k: C.load_op(ops[k], f"p{k}", epi_off(k)),
                               lambda k: iota_val(k, C.offset_expr(
                                   epi_by_k[k][3], [f"es{k}_{d}" for d in range(ne)], eidx)),
-                              acc_expr={(): acc.final("fin", rnode.dtype),
-                                        ("sum",): acc.derived_sum("fin")}, prefix="e")
+                              acc_expr=_acc_values(acc, rnode.dtype), prefix="e")
     stores = []
     for j, (e, o) in enumerate(spec.outputs):
         k = nops + j
@@ -332,6 +331,15 @@ def source(p: RPlan, name: str) -> str:
                                     split))
     src.append("}")
     return "\n".join(src)
+
+
+def _acc_values(acc: Acc, out_dt) -> dict:
+    """The epilogue's accumulator readings: the reduction's value, and with a sibling sum
+    (fuse._siblings) the sum kept beside a var0."""
+    vals = {(): acc.final("fin", out_dt)}
+    if acc.with_sum:
+        vals[("sum",)] = acc.derived_sum("fin")
+    return vals
 
 
 def _shfl(acc: Acc) -> str:
