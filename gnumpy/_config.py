@@ -98,6 +98,10 @@ _OPTIONS = [
            "and x.std(0) in one kernel, one read of x), and small results of column "
            "reductions read through a broadcast (sum / n, sqrt(var0)) are written once by "
            "the reduction instead of recomputed per element."),
+    Option("row_online", "GNUMPY_ROW_ONLINE", True, _bool, False,
+           "Row groups run a max phase and the phase summing exp(x - max) that reads it "
+           "(softmax, logsumexp) as one pass over the row: a running max and a sum of "
+           "exp(x - max) rescaled when the max grows, so the row is walked once less."),
     # off: on the H200 (16384 x 16384 softmax, same run) it was slower, 2649 against 3067 GB/s
     # re-reading from L2: every load is issued up front, then nothing is in flight
     Option("row_registers", "GNUMPY_ROW_REGISTERS", False, _bool, False,

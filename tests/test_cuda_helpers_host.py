@@ -94,6 +94,16 @@ class HostRunner:
         f(*[ctypes.c_void_p(a.ctypes.data) for a in args + [out]], ctypes.c_long(out.size))
         return out
 
+    def rows(self, fname, a):
+        """A per-row entry point (mxs__*): rows of `a` in, two values per row out."""
+        a = np.ascontiguousarray(a)
+        out = np.empty((a.shape[0], 2), a.dtype)
+        f = getattr(self.lib, fname)
+        f.restype = None
+        f(ctypes.c_void_p(a.ctypes.data), ctypes.c_void_p(out.ctypes.data),
+          ctypes.c_long(a.shape[0]), ctypes.c_long(a.shape[1]))
+        return out
+
 
 @pytest.fixture(scope="module")
 def host():
@@ -450,6 +460,39 @@ def test_float_to_int_cast_rule(host):
     check_float_to_int_rule(host)
 
 
+def check_online_max_exp_sum(runner, tag):
+    """gn_mxs (a row group's max and exp-sum phases as one pass) against NumPy's two passes:
+    the max bit for bit (signed zeros included), the sum within a few ulp per rescale, NaN
+    wherever max(x) is not finite (rows with +-inf, all -inf, NaN)."""
+    dt = TAG_DT[tag]
+    rng = np.random.default_rng(RNG_SEED)
+    rows = [rng.standard_normal(k) * s for k, s in ((1, 1), (2, 3), (7, 30), (64, 10),
+                                                    (301, 100), (1000, 1))]
+    rows += [np.sort(rng.standard_normal(200)) * 50,            # the max grows at every step
+             -np.sort(-rng.standard_normal(200)),               # the first value is the max
+             np.full(9, -np.inf), np.array([-np.inf, 2.0, -np.inf, 1.0]),
+             np.array([1.0, np.inf, 3.0]), np.array([np.inf, np.inf]),
+             np.array([2.0, np.nan, 5.0]), np.array([np.nan] * 3), np.array([-0.0, 0.0, -0.0]),
+             np.array([0.0, -0.0]), np.array([-np.inf, -0.0, -np.inf, 0.0]),
+             np.array([1e30, -1e30, 80.0, 88.0])]
+    for x in rows:
+        x = x.astype(dt)
+        got = runner.rows(f"mxs__{tag}", x[None, :])[0]
+        with np.errstate(all="ignore"):
+            m = np.max(x)
+            s = np.sum(np.exp(x - m), dtype=dt)
+        assert got[0].tobytes() == m.tobytes() or (np.isnan(got[0]) and np.isnan(m)), (x, got)
+        if np.isnan(s):
+            assert np.isnan(got[1]), (x, got)
+        else:
+            np.testing.assert_allclose(got[1], s, rtol=64 * np.finfo(dt).eps, err_msg=str(x))
+
+
+@pytest.mark.parametrize("tag", ["f32", "f64"])
+def test_online_max_exp_sum_host(host, tag):
+    check_online_max_exp_sum(host, tag)
+
+
 def check_half_exhaustive(host):
     h = np.arange(65536, dtype=np.uint16).view(np.float16)
     got = host("cast__f16__f32", np.float32, h)
@@ -627,6 +670,14 @@ class DeviceRunner:
         f(((n + 255) // 256,), (256,), tuple(d) + (out, np.int64(n)))
         return cp.asnumpy(out)
 
+    def rows(self, fname, a):
+        cp = self.cp
+        out = cp.empty((a.shape[0], 2), a.dtype)
+        f = self.mod.get_function(fname)
+        f(((a.shape[0] + 255) // 256,), (256,),
+          (cp.asarray(np.ascontiguousarray(a)), out, np.int64(a.shape[0]), np.int64(a.shape[1])))
+        return cp.asnumpy(out)
+
 
 @pytest.fixture(scope="module")
 def device(tmp_path_factory):
@@ -655,6 +706,11 @@ def test_casts_device(device, src):
 
 def test_float_to_int_cast_rule_device(device):
     check_float_to_int_rule(device)
+
+
+@pytest.mark.parametrize("tag", ["f32", "f64"])
+def test_online_max_exp_sum_device(device, tag):
+    check_online_max_exp_sum(device, tag)
 
 
 def test_half_conversions_exhaustive_device(device):

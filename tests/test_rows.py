@@ -230,3 +230,77 @@ def test_rows_with_next_row_prefetch(shape):
         assert _counts(out) == (1, 1)
     with np.errstate(all="ignore"):
         check(out, _softmax(np, a), rtol=1e-5)
+
+
+def _row_plan(*arrays):
+    from gnumpy.kernels import build
+    from gnumpy._graph.fuse import schedule
+    g = [g for g in schedule([a._node for a in arrays]) if g.kind == "rows"][0]
+    return build.plan_group(g, lambda o: 1 << 20, 132, 4)
+
+
+def _log_softmax(xp, X):
+    m = X.max(axis=-1, keepdims=True)
+    return X - m - xp.log(xp.exp(X - m).sum(axis=-1, keepdims=True))
+
+
+@pytest.mark.parametrize("online", [True, False])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_online_max_and_exp_sum(online, dtype):
+    # softmax and log-softmax: the max and exp-sum phases run as one pass (gn_mxs); rows that
+    # rescale at every step (ascending), rows of -inf, rows with +inf and NaN
+    a = _data((96, 300), dtype)
+    a[10] = np.sort(a[10][np.isfinite(a[10])])[:1].repeat(300) + np.arange(300)
+    a[11] = -np.inf
+    a[12, 7] = np.inf
+    a[13, ::2] = -np.inf
+    X = gp.asarray(a)
+    with gp.config.override(row_online=online):
+        sm, lse = _softmax(gp, X), _log_softmax(gp, X)
+        mod, p = _row_plan(sm, lse)
+        assert p.online == ((0,) if online else ())
+        assert ("typedef gn_mxs<" in mod.source(p, "k")) == online
+        assert _counts(sm, lse) == (1, 1)
+    with np.errstate(all="ignore"):
+        check(sm, _softmax(np, a), rtol=1e-5 if dtype == np.float32 else 1e-12)
+        check(lse, _log_softmax(np, a), rtol=1e-5 if dtype == np.float32 else 1e-12)
+
+
+def test_online_pass_only_for_the_exact_pattern():
+    a = _data((64, 40), np.float32, special=False)
+    X = gp.asarray(a)
+    m = X.max(axis=1, keepdims=True)
+    cases = {
+        "min": gp.exp(X - X.min(axis=1, keepdims=True)).sum(axis=1, keepdims=True),
+        "scaled": gp.exp(2 * X - m).sum(axis=1, keepdims=True),
+        "reversed": gp.exp(m - X).sum(axis=1, keepdims=True),
+        "exp2": gp.exp2(X - m).sum(axis=1, keepdims=True),
+        "float16": gp.exp(X.astype(np.float16) - X.astype(np.float16).max(
+            axis=1, keepdims=True)).sum(axis=1, keepdims=True),
+    }
+    for name, s in cases.items():
+        out = X / s
+        assert _row_plan(out)[1].online == (), name
+        with np.errstate(all="ignore"):
+            xn = a.astype(np.float16) if name == "float16" else a
+            want = {"min": np.exp(a - a.min(axis=1, keepdims=True)),
+                    "scaled": np.exp(2 * a - a.max(axis=1, keepdims=True)),
+                    "reversed": np.exp(a.max(axis=1, keepdims=True) - a),
+                    "exp2": np.exp2(a - a.max(axis=1, keepdims=True)),
+                    "float16": np.exp(xn - xn.max(axis=1, keepdims=True))}[name]
+            check(out, a / want.sum(axis=1, keepdims=True),
+                  rtol=5e-3 if name == "float16" else 1e-5)
+    # the max of x * 2 and the sum of exp(x * 2 - max): still the pattern (one expression)
+    Y = X * 2
+    out = gp.exp(Y - Y.max(axis=1, keepdims=True)).sum(axis=1, keepdims=True)
+    assert _row_plan(out / Y)[1].online == (0,)
+
+
+def test_identical_row_reductions_run_once():
+    a = _data((64, 50), np.float32, special=False)
+    X = gp.asarray(a)
+    out = gp.exp(X - X.max(axis=1, keepdims=True)) / gp.exp(
+        X - X.max(axis=1, keepdims=True)).sum(axis=1, keepdims=True)
+    mod, p = _row_plan(out)
+    assert len(p.spec.phases) == 2 and p.online == (0,)
+    check(out, _softmax(np, a), rtol=1e-5)

@@ -164,6 +164,26 @@ template <class F> GN_HD GN_F(F) gn_logaddexp2(F x, F y) {
   if (t <= 0) return y + gn_mul_rn(gn_fc<F>::log2e(), gn_log1p(gn_exp2(t)));
   return t;
 }
+// Online max and sum of exp(x - max) in one pass (a row group's max phase and the exp-sum
+// phase that reads it back, render_rows.py): m is the running max, exactly as a max
+// reduction computes it (gn_maximum, same order); s is the sum of exp(x - m) over the values
+// seen, rescaled when m grows.  exp(a - m) is taken as 1 when a == m, so rows of -inf or
+// +inf do not poison s with exp(NaN) before the final max is known; gn_mxs_sum then gives
+// NaN wherever the max is not finite, as sum(exp(x - max(x))) does (inf - inf, or NaN).
+template <class F> struct gn_mxs { F m; F s; };
+template <class F> GN_HD F gn_mxs_scale(F a, F m) { return a == m ? (F)1 : gn_exp((F)(a - m)); }
+template <class F> GN_HD gn_mxs<F> gn_mxs_push(gn_mxs<F> a, F x) {
+  const F m = gn_maximum(a.m, x);
+  if (m == a.m) return gn_mxs<F>{m, (F)(a.s + gn_mxs_scale(x, m))};  // common: one exp
+  return gn_mxs<F>{m, (F)((F)(a.s * gn_mxs_scale(a.m, m)) + gn_mxs_scale(x, m))};
+}
+template <class F> GN_HD gn_mxs<F> gn_mxs_comb(gn_mxs<F> a, gn_mxs<F> b) {
+  const F m = gn_maximum(a.m, b.m);
+  return gn_mxs<F>{m, (F)((F)(a.s * gn_mxs_scale(a.m, m)) + (F)(b.s * gn_mxs_scale(b.m, m)))};
+}
+template <class F> GN_HD F gn_mxs_sum(gn_mxs<F> a) {
+  return gn_isfinite(a.m) ? a.s : gn_fc<F>::nan();
+}
 template <class F> GN_HD GN_F(F) gn_heaviside(F x, F h0) {
   if (x != x) return gn_fc<F>::nan();
   if (x == 0) return h0;

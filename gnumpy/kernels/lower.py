@@ -149,10 +149,14 @@ def lower_group(group, dest=None) -> Spec:
         spec = Spec("rows")
         spec.shape = group.outputs[0].shape
         spec.axes = (len(spec.shape) - 1,)
+        same = {}           # identical reductions of one row (x.max() written twice) run once
         for r in group.phases:
             acc_in = spec.lower(r.srcs[0], "pro")
-            spec.phase_of[id(r)] = len(spec.phases)
-            spec.phases.append((r.arg[0], acc_in, r))
+            key = (r.arg[0], acc_in, r.dtype)
+            if key not in same:
+                same[key] = len(spec.phases)
+                spec.phases.append((r.arg[0], acc_in, r))
+            spec.phase_of[id(r)] = same[key]
         for o in group.outputs:
             spec.add_output(spec.lower(o, "pro"), o, None, "pro")
         return spec

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _dtypes as D
 from .._config import config
 from .._graph import layout as L
 from . import codegen as C
 from .launch import Ptr, resolve, scalar_entries
 from .lower import INT32_MAX, collapse, span, stride_class, vector_aligned
-from .reduce_ops import Acc
+from .reduce_ops import Acc, inf_literal
 from .render_ew import _unravel_helpers
 from .render_reduce import _next_pow2, _shfl
 from .types import COMPUTE, STORAGE, param_decls, store_value
@@ -27,7 +28,7 @@ from .types import load as ld
 
 class RowPlan:
     __slots__ = ("spec", "key", "kshape", "K", "M", "ops", "accs", "idx32", "vec", "block",
-                 "grid", "S", "R", "cached", "prefetch")
+                 "grid", "S", "R", "cached", "prefetch", "online")
 
 
 MAX_CACHE_REGS = 32     # 32-bit registers per thread a row cache may take (1024-thread
@@ -39,6 +40,9 @@ def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
     p.spec = spec
     p.S = 1
     p.accs = [Acc(rop, node.srcs[0].dtype) for rop, _, node in spec.phases]
+    p.online = _online_pairs(spec) if config.row_online else ()
+    for j in p.online:
+        p.accs[j:j + 2] = [_OnlineAcc(spec.phases[j][2].dtype), None]
     nd = len(spec.shape)
     groups = [0] * (nd - 1) + [1]
     ops = list(spec.operands) + [o for _, o in spec.outputs]
@@ -82,8 +86,55 @@ def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
              tuple(dt for dt, _ in spec.scalars),
              tuple((rop, node.srcs[0].dtype, node.dtype) for rop, _, node in spec.phases),
              len(p.kshape), tuple((t[4], t[5]) for t in p.ops), p.idx32, p.vec, p.block, p.R,
-             p.prefetch)
+             p.prefetch, p.online)
     return p
+
+
+def _online_pairs(spec) -> tuple:
+    """Phases j where phase j is the max of a float expression e and phase j + 1 the sum of
+    exp(e - ph_j) (softmax, logsumexp): the two run as one online pass (gn_mxs)."""
+    out, ph, X, T = [], spec.phases, spec.exprs, spec.dtypes
+    j = 0
+    while j + 1 < len(ph):
+        (r0, e0, n0), (r1, e1, n1) = ph[j], ph[j + 1]
+        dt = n0.dtype
+        ok = (r0 == "max" and r1 == "sum" and dt in (D.float32, D.float64)
+              and T[e0] == dt and n1.dtype == dt and T[e1] == dt)
+        if ok:
+            ex = X[e1]
+            ok = ex[0] == "op" and ex[1] == "exp" and ex[2] == dt and len(ex[4]) == 1
+            if ok:
+                sub = X[ex[4][0]]
+                ok = (sub[0] == "op" and sub[1] == "subtract" and sub[2] == dt
+                      and T[ex[4][0]] == dt and len(sub[4]) == 2 and sub[4][0] == e0
+                      and X[sub[4][1]] == ("ph", j))
+        if ok:
+            out.append(j)
+        j += 2 if ok else 1
+    return tuple(out)
+
+
+class _OnlineAcc:
+    """Acc's interface for an online (max, sum of exp(x - max)) pair: gn_math.cuh's gn_mxs."""
+
+    def __init__(self, dt):
+        self.ct = COMPUTE[dt]
+        self.comps = [(self.ct, "m"), (self.ct, "s")]
+
+    def decl(self) -> str:
+        return f"typedef gn_mxs<{self.ct}> gn_acc_t;"
+
+    def helpers(self) -> str:
+        return ""
+
+    def identity(self) -> str:
+        return f"gn_acc_t{{{inf_literal(self.ct, True)}, ({self.ct})0}}"
+
+    def combine(self, a, b) -> str:
+        return f"gn_mxs_comb({a}, {b})"
+
+    def push(self, acc, value, index) -> str:
+        return f"gn_mxs_push({acc}, ({self.ct})({value}))"
 
 
 def _vec(p, vector_ok, ptr_of) -> int:
@@ -250,12 +301,19 @@ def source(p: RowPlan, name: str) -> str:
                 f"  if (kv < K / {V}) cv{k}[r] = reinterpret_cast<const gn_vec<{t}, {V}>*>"
                 f"(p{k} + b{k})[kv];", "}"]
     for j, ((rop, acc_e, node), acc) in enumerate(zip(spec.phases, p.accs)):
+        if acc is None:                 # phase j - 1's online pass computed it
+            continue
         row.append(f"gn_ph{j}::gn_acc_t acc{j} = gn_ph{j}::ident();")
         row.append(sweep([acc_e], f"a{j}_", lambda names, j=j, acc_e=acc_e: (
             [], [f"acc{j} = gn_ph{j}::push(acc{j}, {names[acc_e]}, kk);"], [])))
         if j == 0 and p.prefetch:
             row.append(_prefetch_next(p, ops, IDX, nk))
         row.append(f"acc{j} = gn_ph{j}::all(acc{j});")
+        if j in p.online:
+            ct = COMPUTE[node.dtype]
+            row.append(f"const {ct} ph{j} = acc{j}.m;")
+            row.append(f"const {ct} ph{j + 1} = gn_mxs_sum(acc{j});")
+            continue
         row.append(f"const {COMPUTE[node.dtype]} ph{j} = {acc.final(f'acc{j}', node.dtype)};")
 
     def stores(names):
@@ -273,7 +331,7 @@ def source(p: RowPlan, name: str) -> str:
         return pre, inner, post
     row.append(sweep([e for e, _ in spec.outputs], "o", stores))
     src = [C.preamble(spec)]
-    src += [_phase_ns(j, acc, B) for j, acc in enumerate(p.accs)]
+    src += [_phase_ns(j, acc, B) for j, acc in enumerate(p.accs) if acc is not None]
     src += _unravel_helpers(ops)
     src.append(f'extern "C" __global__ void __launch_bounds__({B}) {name}('
                + ", ".join(decls) + ") {")

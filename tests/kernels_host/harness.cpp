@@ -136,3 +136,24 @@ TYPES_A(CASTS_FROM, _, _)
 
 // gn_rh: round float to the nearest float16 value
 UN(rh__f32, float, float, gn_rh(x))
+
+// gn_mxs (online max and sum of exp(x - max)): each row of k values pushed in two halves
+// whose accumulators are then combined, as a thread's pushes and the block's tree do;
+// O[2 * row] = max, O[2 * row + 1] = sum of exp(x - max)
+template <class F> GN_HD void mxs_row(const F* A, F* O, long k) {
+  const gn_mxs<F> id{-gn_fc<F>::inf(), (F)0};
+  gn_mxs<F> a = id, b = id;
+  for (long j = 0; j < k / 2; ++j) a = gn_mxs_push(a, A[j]);
+  for (long j = k / 2; j < k; ++j) b = gn_mxs_push(b, A[j]);
+  const gn_mxs<F> c = gn_mxs_comb(a, b);
+  O[0] = c.m;
+  O[1] = gn_mxs_sum(c);
+}
+#ifdef __CUDACC_RTC__
+#define MXS(tag, T) extern "C" __global__ void mxs__##tag(const T* A, T* O, long n, long k) { \
+  GN_IDX mxs_row(A + i * k, O + 2 * i, k); }
+#else
+#define MXS(tag, T) extern "C" void mxs__##tag(const T* A, T* O, long n, long k) { \
+  for (long i = 0; i < n; ++i) mxs_row(A + i * k, O + 2 * i, k); }
+#endif
+MXS(f32, float) MXS(f64, double)
