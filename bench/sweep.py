@@ -3,12 +3,13 @@ elementwise unroll / grid waves / block size for SAXPY and the 7-op expression, 
 for sum and the row/column reductions of a 16384 x 16384 matrix, with torch's numbers in
 the same run for reference.  One line per configuration.
 
-    GNUMPY_DEVICE=cuda python3 bench/sweep.py [--tiles | --fusion | --columns]
+    GNUMPY_DEVICE=cuda python3 bench/sweep.py [--tiles | --fusion | --columns | --rows]
 
 ``--fusion`` times softmax with and without row groups, the standardization with and
 without sibling reductions and its pieces, and the FMA switch.  ``--tiles`` compares only the two vector-loop layouts (``config.ew_tiles``) at a few
 block/unroll/waves settings.  ``--columns`` sweeps the column reductions' row lanes and block
-size, and the row-broadcast elementwise layout (``config.ew_columns``) by unroll.
+size, and the row-broadcast elementwise layout (``config.ew_columns``) by unroll.  ``--rows``
+times softmax's row group by vectors per thread, online max/exp-sum pass and register cache.
 """
 import os
 import sys
@@ -83,6 +84,23 @@ if "--fusion" in sys.argv:        # where softmax and standardization spend thei
         gp.config.set(fma=fma)
         print(f"fma={fma}: saxpy {bw('saxpy', 12):.0f}, expr7 {bw('expr7', 12):.0f}, "
               f"var {bw('var', 4):.0f}, col_sum {bw('col_sum', 4):.0f}", flush=True)
+    sys.exit(0)
+if "--rows" in sys.argv:          # the softmax row group's variants, torch.compile beside it
+    from gnumpy.kernels import render_rows
+    try:
+        tc = peers.TorchCompile(xh, yh, Xh, a)
+        s, _ = tc.time(tc.case("softmax"), reps=9)
+        print(f"torch.compile softmax: {8 * n / s / 1e9:.0f} GB/s", flush=True)
+        del tc
+    except Exception as e:  # noqa: BLE001
+        print("torch.compile unavailable:", e)
+    for per in (4, 2, 8):
+        render_rows.VECTORS_PER_THREAD = per
+        for online in (True, False):
+            for regs in (False, True):
+                gp.config.set(row_online=online, row_registers=regs)
+                print(f"vectors/thread={per} row_online={online} row_registers={regs}: "
+                      f"softmax {bw('softmax', 8):.0f} GB/s", flush=True)
     sys.exit(0)
 if "--columns" in sys.argv:       # column reductions and row-broadcast elementwise passes
     X = g.X

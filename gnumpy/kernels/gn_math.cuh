@@ -177,6 +177,15 @@ template <class F> GN_HD gn_mxs<F> gn_mxs_push(gn_mxs<F> a, F x) {
   if (m == a.m) return gn_mxs<F>{m, (F)(a.s + gn_mxs_scale(x, m))};  // common: one exp
   return gn_mxs<F>{m, (F)((F)(a.s * gn_mxs_scale(a.m, m)) + gn_mxs_scale(x, m))};
 }
+// N values at once (a thread's vector): the max first, one rescale, then N independent exps
+// (pushing them one by one chains every exp behind the previous max: 2x slower on the H200)
+template <class F, int N> GN_HD gn_mxs<F> gn_mxs_push_n(gn_mxs<F> a, const F (&x)[N]) {
+  F m = a.m;
+  for (int e = 0; e < N; ++e) m = gn_maximum(m, x[e]);
+  F s = m == a.m ? a.s : (F)(a.s * gn_mxs_scale(a.m, m));
+  for (int e = 0; e < N; ++e) s = (F)(s + gn_mxs_scale(x[e], m));
+  return gn_mxs<F>{m, s};
+}
 template <class F> GN_HD gn_mxs<F> gn_mxs_comb(gn_mxs<F> a, gn_mxs<F> b) {
   const F m = gn_maximum(a.m, b.m);
   return gn_mxs<F>{m, (F)((F)(a.s * gn_mxs_scale(a.m, m)) + (F)(b.s * gn_mxs_scale(b.m, m)))};

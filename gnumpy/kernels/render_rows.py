@@ -31,6 +31,8 @@ class RowPlan:
                  "grid", "S", "R", "cached", "prefetch", "online")
 
 
+VECTORS_PER_THREAD = 4  # a row's vectors per thread and pass, which sizes the block (bench
+#                         sweep.py --rows varies it)
 MAX_CACHE_REGS = 32     # 32-bit registers per thread a row cache may take (1024-thread
 #                         blocks have 64 in all)
 
@@ -61,8 +63,7 @@ def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
         for _, o, kst, rst, _, _ in p.ops)
     p.idx32 = not big
     p.vec = _vec(p, vector_ok, ptr_of)
-    per_thread = 4          # vectors each thread loads per row and phase
-    p.block = min(1024, max(32, _next_pow2(-(-p.K // (p.vec * per_thread)))))
+    p.block = min(1024, max(32, _next_pow2(-(-p.K // (p.vec * VECTORS_PER_THREAD)))))
     p.grid = (max(1, min(p.M, sm_count * max(1, 2048 // p.block))), 1)
     # the row in registers: each thread keeps its R vectors of every contiguous input from
     # the first pass, so later phases and the output pass read no memory (R is part of the
@@ -304,8 +305,14 @@ def source(p: RowPlan, name: str) -> str:
         if acc is None:                 # phase j - 1's online pass computed it
             continue
         row.append(f"gn_ph{j}::gn_acc_t acc{j} = gn_ph{j}::ident();")
-        row.append(sweep([acc_e], f"a{j}_", lambda names, j=j, acc_e=acc_e: (
-            [], [f"acc{j} = gn_ph{j}::push(acc{j}, {names[acc_e]}, kk);"], [])))
+        if j in p.online:               # a thread's vector at once: its exps independent
+            ct = COMPUTE[node.dtype]
+            row.append(sweep([acc_e], f"a{j}_", lambda names, j=j, acc_e=acc_e, ct=ct: (
+                [f"{ct} xs{j}[{V}];"], [f"xs{j}[e] = {names[acc_e]};"],
+                [f"acc{j} = gn_mxs_push_n(acc{j}, xs{j});"])))
+        else:
+            row.append(sweep([acc_e], f"a{j}_", lambda names, j=j, acc_e=acc_e: (
+                [], [f"acc{j} = gn_ph{j}::push(acc{j}, {names[acc_e]}, kk);"], [])))
         if j == 0 and p.prefetch:
             row.append(_prefetch_next(p, ops, IDX, nk))
         row.append(f"acc{j} = gn_ph{j}::all(acc{j});")

@@ -138,12 +138,18 @@ TYPES_A(CASTS_FROM, _, _)
 UN(rh__f32, float, float, gn_rh(x))
 
 // gn_mxs (online max and sum of exp(x - max)): each row of k values pushed in two halves
+// (the first by vectors of 4 while they last)
 // whose accumulators are then combined, as a thread's pushes and the block's tree do;
 // O[2 * row] = max, O[2 * row + 1] = sum of exp(x - max)
 template <class F> GN_HD void mxs_row(const F* A, F* O, long k) {
   const gn_mxs<F> id{-gn_fc<F>::inf(), (F)0};
   gn_mxs<F> a = id, b = id;
-  for (long j = 0; j < k / 2; ++j) a = gn_mxs_push(a, A[j]);
+  long j = 0;
+  for (; j + 4 <= k / 2; j += 4) {        // vectors of 4, as a row kernel's thread pushes
+    const F v[4] = {A[j], A[j + 1], A[j + 2], A[j + 3]};
+    a = gn_mxs_push_n(a, v);
+  }
+  for (; j < k / 2; ++j) a = gn_mxs_push(a, A[j]);
   for (long j = k / 2; j < k; ++j) b = gn_mxs_push(b, A[j]);
   const gn_mxs<F> c = gn_mxs_comb(a, b);
   O[0] = c.m;
