@@ -19,6 +19,18 @@ def _median(ts):
     return statistics.median(ts)
 
 
+def softmax_of(xp, keepdim=False):
+    """softmax over the last axis written with `xp`'s max/exp/sum (NumPy spelling, or
+    torch's with keepdim=True)."""
+    kw = {"dim": -1, "keepdim": True} if keepdim else {"axis": -1, "keepdims": True}
+    mx = (lambda X: X.amax(**kw)) if keepdim else (lambda X: X.max(**kw))
+
+    def f(X):
+        e = xp.exp(X - mx(X))
+        return e / e.sum(**kw)
+    return f
+
+
 class Adapter:
     name = "?"
 

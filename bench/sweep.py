@@ -21,11 +21,11 @@ import peers  # noqa: E402
 
 import gnumpy as gp  # noqa: E402
 
-n = 1 << 28
+n = int(os.environ.get("SWEEP_N", 1 << 28))   # smaller for a dry run on CPU
 rng = np.random.default_rng(0)
 xh = rng.standard_normal(n, dtype=np.float32)
 yh = rng.standard_normal(n, dtype=np.float32)
-Xh = xh.reshape(16384, 16384)
+Xh = xh.reshape(-1, 16384)
 a = np.float32(2.5)
 try:
     t = peers.Torch(xh, yh, Xh, a)
@@ -42,6 +42,19 @@ g = peers.Gnumpy(xh, yh, Xh, a)
 def bw(case, per):
     s, _ = g.time(g.case(case), reps=9)
     return per * n / s / 1e9
+
+
+def _torch_time(torch, f, reps=9, inner=5):
+    ts = []
+    for _ in range(reps):
+        e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        e0.record()
+        for _ in range(inner):
+            f()
+        e1.record()
+        e1.synchronize()
+        ts.append(e0.elapsed_time(e1) / 1e3 / inner)
+    return sorted(ts)[len(ts) // 2]
 
 
 def bw_of(f, per, reps=9):
@@ -85,22 +98,30 @@ if "--fusion" in sys.argv:        # where softmax and standardization spend thei
         print(f"fma={fma}: saxpy {bw('saxpy', 12):.0f}, expr7 {bw('expr7', 12):.0f}, "
               f"var {bw('var', 4):.0f}, col_sum {bw('col_sum', 4):.0f}", flush=True)
     sys.exit(0)
-if "--rows" in sys.argv:          # the softmax row group's variants, torch.compile beside it
+if "--rows" in sys.argv:          # softmax row groups by row length, torch.compile beside
     from gnumpy.kernels import render_rows
-    try:
-        tc = peers.TorchCompile(xh, yh, Xh, a)
-        s, _ = tc.time(tc.case("softmax"), reps=9)
-        print(f"torch.compile softmax: {8 * n / s / 1e9:.0f} GB/s", flush=True)
-        del tc
-    except Exception as e:  # noqa: BLE001
-        print("torch.compile unavailable:", e)
-    for per in (4, 2, 8):
-        render_rows.VECTORS_PER_THREAD = per
-        for online in (True, False):
-            for regs in (False, True):
-                gp.config.set(row_online=online, row_registers=regs)
-                print(f"vectors/thread={per} row_online={online} row_registers={regs}: "
-                      f"softmax {bw('softmax', 8):.0f} GB/s", flush=True)
+    for k in (1024, 4096, 16384, 65536):
+        Xk = g.X.reshape(n // k, k)
+        sm = peers.softmax_of(gp)
+        try:
+            import torch
+            tX = torch.from_numpy(Xh.reshape(n // k, k)).cuda()
+            tf = torch.compile(peers.softmax_of(torch, keepdim=True))
+            tf(tX)
+            torch.cuda.synchronize()
+            s = _torch_time(torch, lambda: tf(tX))
+            print(f"K={k} torch.compile softmax: {8 * n / s / 1e9:.0f} GB/s", flush=True)
+            del tX
+        except Exception as e:  # noqa: BLE001
+            print("torch.compile unavailable:", e)
+        for per in (4, 8):
+            render_rows.VECTORS_PER_THREAD = per
+            for online in (True, False):
+                for regs in (False, True):
+                    gp.config.set(row_online=online, row_registers=regs)
+                    print(f"K={k} vectors/thread={per} row_online={online} "
+                          f"row_registers={regs}: softmax "
+                          f"{bw_of(lambda: gp.evaluate(sm(Xk)), 8):.0f} GB/s", flush=True)
     sys.exit(0)
 if "--columns" in sys.argv:       # column reductions and row-broadcast elementwise passes
     X = g.X

@@ -102,9 +102,10 @@ _OPTIONS = [
            "Row groups run a max phase and the phase summing exp(x - max) that reads it "
            "(softmax, logsumexp) as one pass over the row: a running max and a sum of "
            "exp(x - max) rescaled when the max grows, so the row is walked once less."),
-    # off: on the H200 (16384 x 16384 softmax, same run) it was slower, 2649 against 3067 GB/s
-    # re-reading from L2: every load is issued up front, then nothing is in flight
-    Option("row_registers", "GNUMPY_ROW_REGISTERS", False, _bool, False,
+    # on since session 7: with 8 vectors per thread (smaller blocks, more rows in flight per
+    # SM) softmax's 16384-long rows ran at 3723 GB/s, 2731 without (H200, sweep.py --rows);
+    # with 1024-thread blocks (session 5) it had been slower, 2649 against 3067
+    Option("row_registers", "GNUMPY_ROW_REGISTERS", True, _bool, False,
            "Row groups keep each thread's part of the row in registers after the first "
            "pass (rows up to 8 vectors per thread), instead of re-reading it from L2."),
     Option("row_prefetch", "GNUMPY_ROW_PREFETCH", False, _bool, False,

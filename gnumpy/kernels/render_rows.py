@@ -31,8 +31,9 @@ class RowPlan:
                  "grid", "S", "R", "cached", "prefetch", "online")
 
 
-VECTORS_PER_THREAD = 4  # a row's vectors per thread and pass, which sizes the block (bench
-#                         sweep.py --rows varies it)
+VECTORS_PER_THREAD = 8  # a row's vectors per thread and pass, which sizes the block: 8 gives
+#                         smaller blocks, more rows per SM (H200, sweep.py --rows, register
+#                         cache on: 16384-long rows 3723 GB/s with 8, 2692 with 4)
 MAX_CACHE_REGS = 32     # 32-bit registers per thread a row cache may take (1024-thread
 #                         blocks have 64 in all)
 
@@ -41,10 +42,6 @@ def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
     p = RowPlan()
     p.spec = spec
     p.S = 1
-    p.accs = [Acc(rop, node.srcs[0].dtype) for rop, _, node in spec.phases]
-    p.online = _online_pairs(spec) if config.row_online else ()
-    for j in p.online:
-        p.accs[j:j + 2] = [_OnlineAcc(spec.phases[j][2].dtype), None]
     nd = len(spec.shape)
     groups = [0] * (nd - 1) + [1]
     ops = list(spec.operands) + [o for _, o in spec.outputs]
@@ -76,6 +73,13 @@ def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
         regs = sum(R * p.vec * max(4, ops[k].dtype.itemsize) // 4 for k in cached)
         if cached and R <= 8 and regs <= MAX_CACHE_REGS:
             p.R, p.cached = R, cached
+    # softmax's max and exp-sum as one pass, when the row is re-read from L2: with the row
+    # in registers the separate passes measured faster (H200, sweep.py --rows: 16384-long
+    # rows 3723 GB/s against 2868 online; 65536-long rows, not cached, 2553 against 2075)
+    p.online = _online_pairs(spec) if config.row_online and not p.cached else ()
+    p.accs = [Acc(rop, node.srcs[0].dtype) for rop, _, node in spec.phases]
+    for j in p.online:
+        p.accs[j:j + 2] = [_OnlineAcc(spec.phases[j][2].dtype), None]
     p.prefetch = ()
     if config.row_prefetch and p.M > p.grid[0]:
         p.prefetch = tuple(k for k, o, kst, rst, kc, rc in p.ops
