@@ -3,13 +3,14 @@ elementwise unroll / grid waves / block size for SAXPY and the 7-op expression, 
 for sum and the row/column reductions of a 16384 x 16384 matrix, with torch's numbers in
 the same run for reference.  One line per configuration.
 
-    GNUMPY_DEVICE=cuda python3 bench/sweep.py [--tiles | --fusion | --columns | --rows]
+    GNUMPY_DEVICE=cuda python3 bench/sweep.py [--tiles | --fusion | --columns | --rows | --hints]
 
 ``--fusion`` times softmax with and without row groups, the standardization with and
 without sibling reductions and its pieces, and the FMA switch.  ``--tiles`` compares only the two vector-loop layouts (``config.ew_tiles``) at a few
 block/unroll/waves settings.  ``--columns`` sweeps the column reductions' row lanes and block
 size, and the row-broadcast elementwise layout (``config.ew_columns``) by unroll.  ``--rows``
-times softmax's row group by vectors per thread, online max/exp-sum pass and register cache.
+times softmax's row group by vectors per thread, online max/exp-sum pass and register cache;
+``--hints`` the streaming cases under each ``config.mem_hints`` setting.
 """
 import os
 import sys
@@ -97,6 +98,22 @@ if "--fusion" in sys.argv:        # where softmax and standardization spend thei
         gp.config.set(fma=fma)
         print(f"fma={fma}: saxpy {bw('saxpy', 12):.0f}, expr7 {bw('expr7', 12):.0f}, "
               f"var {bw('var', 4):.0f}, col_sum {bw('col_sum', 4):.0f}", flush=True)
+    sys.exit(0)
+if "--hints" in sys.argv:         # config.mem_hints on the streaming kernels
+    try:
+        tc = peers.TorchCompile(xh, yh, Xh, a)
+        for case, per in (("saxpy", 12), ("sumsq_diff", 8)):
+            s, _ = tc.time(tc.case(case), reps=9)
+            print(f"torch.compile {case}: {per * n / s / 1e9:.0f} GB/s", flush=True)
+        del tc
+    except Exception as e:  # noqa: BLE001
+        print("torch.compile unavailable:", e)
+    for rnd in range(2):
+        for h in ("", "L2::128B", "L2::256B", "scs", "L2::256B,scs", "lcs", "lcs,scs"):
+            gp.config.set(mem_hints=h)
+            print(f"round {rnd} mem_hints={h!r}: saxpy {bw('saxpy', 12):.0f}, expr7 "
+                  f"{bw('expr7', 12):.0f}, sum {bw('sum', 4):.0f}, sumsq "
+                  f"{bw('sumsq_diff', 8):.0f}", flush=True)
     sys.exit(0)
 if "--rows" in sys.argv:          # softmax row groups by row length, torch.compile beside
     from gnumpy.kernels import render_rows

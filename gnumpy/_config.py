@@ -111,6 +111,11 @@ _OPTIONS = [
     Option("row_prefetch", "GNUMPY_ROW_PREFETCH", False, _bool, False,
            "Row groups ask L2 for the block's next row after the first pass over this one "
            "(experimental: softmax waits on DRAM at the start of every row)."),
+    Option("mem_hints", "GNUMPY_MEM_HINTS", "", str, False,
+           "Experimental cache hints on the 16-byte vector loads and stores of 1-D "
+           "elementwise kernels and of reductions: '' (none), or a comma list of "
+           "'L2::128B' / 'L2::256B' (L2 prefetch size of loads), 'lcs' (loads evict-first), "
+           "'scs' (stores evict-first)."),
     Option("vector_loads", "GNUMPY_VECTOR_LOADS", True, _bool, True,
            "Use 16-byte vector loads and stores on contiguous, aligned data."),
 ]

@@ -22,13 +22,56 @@ def header(name: str) -> str:
         return f.read()
 
 
+def vec_load(t: str, V: int, base: str, index: str) -> str:
+    """Expression loading vector `index` of the gn_vec<t, V> array at `base`, with
+    ``config.mem_hints``' load hint when one is set."""
+    arr = f"reinterpret_cast<const gn_vec<{t}, {V}>*>({base})"
+    return f"gn_ldh({arr} + {index})" if _hints()[0] else f"{arr}[{index}]"
+
+
+def vec_store(t: str, V: int, base: str, index: str, val: str) -> str:
+    """Statement storing gn_vec `val` as vector `index` of the array at `base`, with
+    ``config.mem_hints``' store hint when one is set."""
+    arr = f"reinterpret_cast<gn_vec<{t}, {V}>*>({base})"
+    return f"gn_sth({arr} + {index}, {val});" if _hints()[1] else f"{arr}[{index}] = {val};"
+
+
+def _hints():
+    """(load instruction suffix or '', store hint) of ``config.mem_hints``."""
+    from .._config import config
+    h = [x for x in config.mem_hints.split(",") if x]
+    ld = ("cs" if "lcs" in h else "nc") + "".join(f".{x}" for x in h if x.startswith("L2::"))
+    return (ld if ld != "nc" else "", "scs" in h)
+
+
+def hints_key():
+    """What of ``config.mem_hints`` a kernel's source depends on (for plan keys)."""
+    return _hints()
+
+
+def _hint_helpers() -> str:
+    ld, st = _hints()
+    out = ""
+    if ld:
+        out += ("template <class V> __device__ __forceinline__ V gn_ldh(const V* p) {\n"
+                "  V r; unsigned int* u = reinterpret_cast<unsigned int*>(&r);\n"
+                f"  asm(\"ld.global.{ld}.v4.u32 {{%0, %1, %2, %3}}, [%4];\" : \"=r\"(u[0]), "
+                "\"=r\"(u[1]), \"=r\"(u[2]), \"=r\"(u[3]) : \"l\"(p));\n  return r;\n}\n")
+    if st:
+        out += ("template <class V> __device__ __forceinline__ void gn_sth(V* p, V v) {\n"
+                "  const unsigned int* u = reinterpret_cast<const unsigned int*>(&v);\n"
+                "  asm volatile(\"st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};\" :: \"l\"(p), "
+                "\"r\"(u[0]), \"r\"(u[1]), \"r\"(u[2]), \"r\"(u[3]) : \"memory\");\n}\n")
+    return out
+
+
 def preamble(spec) -> str:
     """Headers a kernel needs: core + math always, complex when a complex dtype appears."""
     parts = [header("gn_core.cuh"), header("gn_math.cuh")]
     if any(dt.kind == "c" for dt in spec.dtypes) or \
             any(op.dtype.kind == "c" for op in spec.operands):
         parts.append(header("gn_complex.cuh"))
-    parts.append(VEC_DECL)
+    parts.append(VEC_DECL + _hint_helpers())
     return "\n".join(parts)
 
 

@@ -81,7 +81,7 @@ def plan(spec, block: int, vector_ok: bool, ptr_of) -> Plan:
              tuple((o.kind, o.dtype, len(o.levels), tuple(len(lv[0]) for lv in o.levels[1:]))
                    for o in ops),
              tuple(dt for dt, _ in spec.scalars), len(cshape), p.classes, p.idx32, p.vec,
-             p.unroll, block, p.tx)
+             p.unroll, block, p.tx, C.hints_key())
     return p
 
 
@@ -259,8 +259,8 @@ def _vector_loop(p, spec, ops, roots, IDX, start, tile=None, offset=None):
     decl = "".join(f"      gn_vec<{t}, {V}> v{k}[{U}];\n" for k, t in loads)
     decl += "".join(f"      {IDX} oo{k}[{U}];\n" for k in offs)
     if nd == 1:
-        load_body = "".join(f"          v{k}[u] = reinterpret_cast<const gn_vec<{t}, {V}>*>"
-                            f"(p{k})[vi];\n" for k, t in loads)
+        load_body = "".join(f"          v{k}[u] = {C.vec_load(t, V, f'p{k}', 'vi')};\n"
+                            for k, t in loads)
     else:
         load_body = "".join(f"          {ln}\n" for ln in C.unravel_lines(
             f"vi * {V}", "d", nd, "i", IDX, "r_"))
@@ -270,7 +270,7 @@ def _vector_loop(p, spec, ops, roots, IDX, start, tile=None, offset=None):
     decl_outs = "".join(f"          gn_vec<{t}, {V}> w{k};\n" for k, t, _, _ in outs)
     set_outs = [f"w{k}.v[e] = {store_value(o.dtype, nm)};" for k, t, nm, o in outs]
     if nd == 1:
-        write = "".join(f"          reinterpret_cast<gn_vec<{t}, {V}>*>(q{k})[vi] = w{k};\n"
+        write = "".join(f"          {C.vec_store(t, V, f'q{k}', 'vi', f'w{k}')}\n"
                         for k, t, _, _ in outs)
     else:
         write = "".join(f"          *reinterpret_cast<gn_vec<{t}, {V}>*>(q{k} + oo{k}[u]) = "

@@ -146,7 +146,8 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
              tuple(o.dtype for _, o in spec.outputs),
              tuple(dt for dt, _ in spec.scalars), rop, p.strategy, len(p.kshape),
              len(p.rshape), tuple((t[4], t[5]) for t in p.pro), len(eshape),
-             tuple(t[3] for t in p.epi), p.idx32, p.vec, p.G, p.S > 1, block, p.TY)
+             tuple(t[3] for t in p.epi), p.idx32, p.vec, p.G, p.S > 1, block, p.TY,
+             C.hints_key())
     return p
 
 
@@ -413,8 +414,8 @@ def _row_body(p, IDX, kept_block, red_unravel, pro_vals, lines_s, names_s, acc_e
             if o.kind == "in" and rc[-1] == "1" and any(
                     e == ("ld", k) for e in (p.spec.exprs[i] for i in C.needed(p.spec, [acc_e]))):
                 t = STORAGE[o.dtype]
-                vloads.append(f"const gn_vec<{t}, {V}> vv{k} = reinterpret_cast<const "
-                              f"gn_vec<{t}, {V}>*>(p{k} + b{k})[kv];")
+                vloads.append(f"const gn_vec<{t}, {V}> vv{k} = "
+                              f"{C.vec_load(t, V, f'p{k} + b{k}', 'kv')};")
         def vload(k):
             t = [x for x in p.pro if x[0] == k][0]
             if t[5][-1] == "z":
