@@ -10,7 +10,7 @@ without sibling reductions and its pieces, and the FMA switch.  ``--tiles`` comp
 block/unroll/waves settings.  ``--columns`` sweeps the column reductions' row lanes and block
 size, and the row-broadcast elementwise layout (``config.ew_columns``) by unroll.  ``--rows``
 times softmax's row group by vectors per thread, online max/exp-sum pass and register cache;
-``--hints`` the streaming cases under each ``config.mem_hints`` setting.
+``--hints`` the streaming cases under each ``config.ew_mem_hints`` / ``reduce_mem_hints`` setting.
 """
 import os
 import sys
@@ -99,7 +99,7 @@ if "--fusion" in sys.argv:        # where softmax and standardization spend thei
         print(f"fma={fma}: saxpy {bw('saxpy', 12):.0f}, expr7 {bw('expr7', 12):.0f}, "
               f"var {bw('var', 4):.0f}, col_sum {bw('col_sum', 4):.0f}", flush=True)
     sys.exit(0)
-if "--hints" in sys.argv:         # config.mem_hints on the streaming kernels
+if "--hints" in sys.argv:         # config.ew_mem_hints / reduce_mem_hints
     try:
         tc = peers.TorchCompile(xh, yh, Xh, a)
         for case, per in (("saxpy", 12), ("sumsq_diff", 8)):
@@ -110,7 +110,7 @@ if "--hints" in sys.argv:         # config.mem_hints on the streaming kernels
         print("torch.compile unavailable:", e)
     for rnd in range(2):
         for h in ("", "L2::128B", "L2::256B", "scs", "L2::256B,scs", "lcs", "lcs,scs"):
-            gp.config.set(mem_hints=h)
+            gp.config.set(ew_mem_hints=h, reduce_mem_hints=h)
             print(f"round {rnd} mem_hints={h!r}: saxpy {bw('saxpy', 12):.0f}, expr7 "
                   f"{bw('expr7', 12):.0f}, sum {bw('sum', 4):.0f}, sumsq "
                   f"{bw('sumsq_diff', 8):.0f}", flush=True)

@@ -111,11 +111,16 @@ _OPTIONS = [
     Option("row_prefetch", "GNUMPY_ROW_PREFETCH", False, _bool, False,
            "Row groups ask L2 for the block's next row after the first pass over this one "
            "(experimental: softmax waits on DRAM at the start of every row)."),
-    Option("mem_hints", "GNUMPY_MEM_HINTS", "", str, False,
-           "Experimental cache hints on the 16-byte vector loads and stores of 1-D "
-           "elementwise kernels and of reductions: '' (none), or a comma list of "
-           "'L2::128B' / 'L2::256B' (L2 prefetch size of loads), 'lcs' (loads evict-first), "
-           "'scs' (stores evict-first)."),
+    Option("ew_mem_hints", "GNUMPY_EW_MEM_HINTS", "", str, False,
+           "Cache hints on the 16-byte vector loads and stores of 1-D elementwise kernels: "
+           "'' (none) or a comma list of 'L2::128B' / 'L2::256B' (L2 prefetch size of "
+           "loads), 'lcs' (loads evict-first), 'scs' (stores evict-first).  None measured "
+           "faster for SAXPY or the 7-op expression on the H200 (sweep.py --hints)."),
+    # L2::128B: sum((x-y)**2) 4205 -> 4357 and 4322 -> 4499 GB/s, sum 4234 -> 4332 and
+    # 4403 -> 4464 in two rounds of one run (H200, sweep.py --hints, session 7)
+    Option("reduce_mem_hints", "GNUMPY_REDUCE_MEM_HINTS", "L2::128B", str, False,
+           "Cache hints on the 16-byte vector loads of reductions along a contiguous axis "
+           "(same values as ew_mem_hints; stores do not apply)."),
     Option("vector_loads", "GNUMPY_VECTOR_LOADS", True, _bool, True,
            "Use 16-byte vector loads and stores on contiguous, aligned data."),
 ]

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import gnumpy as gp
+from helpers import check
 from gnumpy._graph.fuse import schedule
 
 nvrtc = pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC (nvidia-cuda-nvrtc) needed")
@@ -220,3 +221,38 @@ def test_batched_compile_checks_report_the_failing_kernel(tmp_path):
         with pytest.raises(RuntimeError, match="undefined_x"):
             check.flush()
         assert not check._pending
+
+
+@pytest.mark.parametrize("hints,ld,st", [
+    ("", None, False), ("L2::128B", "ld.global.nc.L2::128B.v4", False),
+    ("L2::256B,scs", "ld.global.nc.L2::256B.v4", True), ("lcs", "ld.global.cs.v4", False),
+    ("lcs,scs,L2::128B", "ld.global.cs.L2::128B.v4", True)])
+def test_memory_hints(hints, ld, st):
+    # config.ew_mem_hints / reduce_mem_hints: the hint is in the 1-D elementwise and the row
+    # reduction kernels (and in their cache keys), the kernels compile, values are unchanged
+    pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC needed")
+    rng = np.random.default_rng(3)
+    xh = rng.standard_normal(4096).astype(np.float32)
+    yh = rng.standard_normal(4096).astype(np.float32)
+    x, y = gp.asarray(xh), gp.asarray(yh)
+    with gp.config.override(ew_mem_hints=hints, reduce_mem_hints=hints):
+        exprs = {"saxpy": np.float32(2.5) * x + y, "sumsq": gp.sum((x - y) ** 2),
+                 "rows": x.reshape(64, 64).sum(axis=1)}
+        keys = set()
+        for name, e in exprs.items():
+            g = schedule([e._node])[0]
+            mod, plan = build.plan_group(g, lambda o: 1 << 20, 132, 8)
+            keys.add(plan.key)
+            src = build.source_of(g, ptr_of=lambda o: 1 << 20)
+            assert (f'"{ld}' in src) == (ld is not None), name
+            assert ("st.global.cs" in src) == (st and name == "saxpy"), name
+            cubin, _ = kcompile.compile_cubin(src, "90")
+            assert len(cubin) > 1000
+    check(exprs["saxpy"], np.float32(2.5) * xh + yh)
+    check(exprs["sumsq"], np.sum((xh - yh) ** 2), rtol=1e-4)
+    check(exprs["rows"], xh.reshape(64, 64).sum(axis=1), rtol=1e-5)
+    with gp.config.override(ew_mem_hints="", reduce_mem_hints=""):
+        plain = {build.plan_group(schedule([e._node])[0], lambda o: 1 << 20, 132, 8)[1].key
+                 for e in (np.float32(2.5) * x + y, gp.sum((x - y) ** 2),
+                           x.reshape(64, 64).sum(axis=1))}
+    assert (keys == plain) == (hints == "")

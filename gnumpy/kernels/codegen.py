@@ -22,35 +22,36 @@ def header(name: str) -> str:
         return f.read()
 
 
-def vec_load(t: str, V: int, base: str, index: str) -> str:
-    """Expression loading vector `index` of the gn_vec<t, V> array at `base`, with
-    ``config.mem_hints``' load hint when one is set."""
+def vec_load(t: str, V: int, base: str, index: str, hints: str = "") -> str:
+    """Expression loading vector `index` of the gn_vec<t, V> array at `base`, with the load
+    hint of `hints` (``config.ew_mem_hints`` / ``reduce_mem_hints``) when it has one."""
     arr = f"reinterpret_cast<const gn_vec<{t}, {V}>*>({base})"
-    return f"gn_ldh({arr} + {index})" if _hints()[0] else f"{arr}[{index}]"
+    return f"gn_ldh({arr} + {index})" if _hints(hints)[0] else f"{arr}[{index}]"
 
 
-def vec_store(t: str, V: int, base: str, index: str, val: str) -> str:
-    """Statement storing gn_vec `val` as vector `index` of the array at `base`, with
-    ``config.mem_hints``' store hint when one is set."""
+def vec_store(t: str, V: int, base: str, index: str, val: str, hints: str = "") -> str:
+    """Statement storing gn_vec `val` as vector `index` of the array at `base`, with the
+    store hint of `hints` when it has one."""
     arr = f"reinterpret_cast<gn_vec<{t}, {V}>*>({base})"
-    return f"gn_sth({arr} + {index}, {val});" if _hints()[1] else f"{arr}[{index}] = {val};"
+    return f"gn_sth({arr} + {index}, {val});" if _hints(hints)[1] else \
+        f"{arr}[{index}] = {val};"
 
 
-def _hints():
-    """(load instruction suffix or '', store hint) of ``config.mem_hints``."""
+def mem_hints(kind: str) -> str:
+    """The configured hints of a kernel kind ('ew' or 'reduce'; '' for the others)."""
     from .._config import config
-    h = [x for x in config.mem_hints.split(",") if x]
+    return {"ew": config.ew_mem_hints, "reduce": config.reduce_mem_hints}.get(kind, "")
+
+
+def _hints(hints: str):
+    """(PTX load qualifiers or '', store evict-first) of a hints string."""
+    h = [x for x in hints.split(",") if x]
     ld = ("cs" if "lcs" in h else "nc") + "".join(f".{x}" for x in h if x.startswith("L2::"))
     return (ld if ld != "nc" else "", "scs" in h)
 
 
-def hints_key():
-    """What of ``config.mem_hints`` a kernel's source depends on (for plan keys)."""
-    return _hints()
-
-
-def _hint_helpers() -> str:
-    ld, st = _hints()
+def _hint_helpers(hints: str) -> str:
+    ld, st = _hints(hints)
     out = ""
     if ld:
         out += ("template <class V> __device__ __forceinline__ V gn_ldh(const V* p) {\n"
@@ -65,13 +66,13 @@ def _hint_helpers() -> str:
     return out
 
 
-def preamble(spec) -> str:
+def preamble(spec, hints: str = "") -> str:
     """Headers a kernel needs: core + math always, complex when a complex dtype appears."""
     parts = [header("gn_core.cuh"), header("gn_math.cuh")]
     if any(dt.kind == "c" for dt in spec.dtypes) or \
             any(op.dtype.kind == "c" for op in spec.operands):
         parts.append(header("gn_complex.cuh"))
-    parts.append(VEC_DECL + _hint_helpers())
+    parts.append(VEC_DECL + _hint_helpers(hints))
     return "\n".join(parts)
 
 

@@ -23,7 +23,7 @@ class Plan:
     """A kernel's structural key plus the values of its runtime parameters."""
 
     __slots__ = ("spec", "key", "cshape", "cstrides", "classes", "idx32", "vec", "n",
-                 "block", "unroll", "tx")
+                 "block", "unroll", "tx", "hints")
 
 
 def _operands(spec):
@@ -77,11 +77,13 @@ def plan(spec, block: int, vector_ok: bool, ptr_of) -> Plan:
             o.kind == "in" and c == ("z", "1") for o, c in zip(ops, p.classes)):
         nvc = cshape[-1] // p.vec
         p.tx = block if nvc >= block else max(32, 1 << (nvc - 1).bit_length())
+    # cache hints apply to the 1-D vector loop (config.ew_mem_hints)
+    p.hints = C.mem_hints("ew") if p.vec > 1 and len(cshape) == 1 else ""
     p.key = ("ew", tuple(spec.exprs), tuple(spec.dtypes),
              tuple((o.kind, o.dtype, len(o.levels), tuple(len(lv[0]) for lv in o.levels[1:]))
                    for o in ops),
              tuple(dt for dt, _ in spec.scalars), len(cshape), p.classes, p.idx32, p.vec,
-             p.unroll, block, p.tx, C.hints_key())
+             p.unroll, block, p.tx, p.hints)
     return p
 
 
@@ -172,7 +174,7 @@ def source(p: Plan, name: str) -> str:
     unravel = C.unravel_lines("i", "d", nd, "i", IDX, "r_")
     scalar_body = "\n      ".join(unravel + offs + lines + stores)
     B = p.block
-    src = [C.preamble(spec)] + helpers
+    src = [C.preamble(spec, p.hints)] + helpers
     src.append(f'extern "C" __global__ void __launch_bounds__({B}) {name}('
                + ", ".join(decls) + ") {")
     if p.tx:
@@ -259,7 +261,7 @@ def _vector_loop(p, spec, ops, roots, IDX, start, tile=None, offset=None):
     decl = "".join(f"      gn_vec<{t}, {V}> v{k}[{U}];\n" for k, t in loads)
     decl += "".join(f"      {IDX} oo{k}[{U}];\n" for k in offs)
     if nd == 1:
-        load_body = "".join(f"          v{k}[u] = {C.vec_load(t, V, f'p{k}', 'vi')};\n"
+        load_body = "".join(f"          v{k}[u] = {C.vec_load(t, V, f'p{k}', 'vi', p.hints)};\n"
                             for k, t in loads)
     else:
         load_body = "".join(f"          {ln}\n" for ln in C.unravel_lines(
@@ -270,7 +272,7 @@ def _vector_loop(p, spec, ops, roots, IDX, start, tile=None, offset=None):
     decl_outs = "".join(f"          gn_vec<{t}, {V}> w{k};\n" for k, t, _, _ in outs)
     set_outs = [f"w{k}.v[e] = {store_value(o.dtype, nm)};" for k, t, nm, o in outs]
     if nd == 1:
-        write = "".join(f"          {C.vec_store(t, V, f'q{k}', 'vi', f'w{k}')}\n"
+        write = "".join(f"          {C.vec_store(t, V, f'q{k}', 'vi', f'w{k}', p.hints)}\n"
                         for k, t, _, _ in outs)
     else:
         write = "".join(f"          *reinterpret_cast<gn_vec<{t}, {V}>*>(q{k} + oo{k}[u]) = "

@@ -31,7 +31,8 @@ from .types import load as ld
 
 class RPlan:
     __slots__ = ("spec", "key", "strategy", "kshape", "rshape", "pro", "epi", "eshape",
-                 "idx32", "vec", "G", "S", "block", "M", "K", "grid", "acc", "chunk", "TY")
+                 "idx32", "vec", "G", "S", "block", "M", "K", "grid", "acc", "chunk", "TY",
+                 "hints")
 
 
 def _next_pow2(n):
@@ -140,14 +141,16 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
             p.S = max(1, min(-(-target // blocks_x), p.K // (32 * p.TY)))
         p.chunk = -(-p.K // p.S)
         p.grid = (blocks_x, p.S)
+    # config.reduce_mem_hints: the row strategy's vector loads (contiguous reduced axis)
+    p.hints = ",".join(h for h in C.mem_hints("reduce").split(",") if h != "scs") \
+        if p.vec > 1 and p.strategy == "row" else ""
     p.key = ("reduce", tuple(spec.exprs), tuple(spec.dtypes),
              tuple((o.kind, o.dtype, o.space, len(o.levels),
                     tuple(len(lv[0]) for lv in o.levels[1:])) for o in spec.operands),
              tuple(o.dtype for _, o in spec.outputs),
              tuple(dt for dt, _ in spec.scalars), rop, p.strategy, len(p.kshape),
              len(p.rshape), tuple((t[4], t[5]) for t in p.pro), len(eshape),
-             tuple(t[3] for t in p.epi), p.idx32, p.vec, p.G, p.S > 1, block, p.TY,
-             C.hints_key())
+             tuple(t[3] for t in p.epi), p.idx32, p.vec, p.G, p.S > 1, block, p.TY, p.hints)
     return p
 
 
@@ -312,7 +315,7 @@ def source(p: RPlan, name: str) -> str:
     kept_block = "\n".join(unravel("m", "kd", nk, "mi") + bases)
     red_unravel = "\n".join(unravel("kk", "rd", nr, "ri"))
 
-    src = [C.preamble(spec), acc.decl(), acc.helpers(), _shfl(acc)]
+    src = [C.preamble(spec, p.hints), acc.decl(), acc.helpers(), _shfl(acc)]
     src += _unravel_helpers(ops)
     src.append(epi_macro)
     # var0 down columns: ask for two resident blocks (at most 64 registers with 512
@@ -415,7 +418,7 @@ def _row_body(p, IDX, kept_block, red_unravel, pro_vals, lines_s, names_s, acc_e
                     e == ("ld", k) for e in (p.spec.exprs[i] for i in C.needed(p.spec, [acc_e]))):
                 t = STORAGE[o.dtype]
                 vloads.append(f"const gn_vec<{t}, {V}> vv{k} = "
-                              f"{C.vec_load(t, V, f'p{k} + b{k}', 'kv')};")
+                              f"{C.vec_load(t, V, f'p{k} + b{k}', 'kv', p.hints)};")
         def vload(k):
             t = [x for x in p.pro if x[0] == k][0]
             if t[5][-1] == "z":

@@ -1,4 +1,9 @@
 /* gnumpy helper headers */
+template <class V> __device__ __forceinline__ V gn_ldh(const V* p) {
+  V r; unsigned int* u = reinterpret_cast<unsigned int*>(&r);
+  asm("ld.global.nc.L2::128B.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(u[0]), "=r"(u[1]), "=r"(u[2]), "=r"(u[3]) : "l"(p));
+  return r;
+}
 
 struct gn_acc_t { float v; };
 
@@ -22,7 +27,7 @@ extern "C" __global__ void __launch_bounds__(512) gn_kernel(const float* __restr
       const int b0 = mi0 * ks0_0;
       #pragma unroll 4
       for (int kv = 0 + (threadIdx.x & 31); kv < (K / 4); kv += 32) {
-        const gn_vec<float, 4> vv0 = reinterpret_cast<const gn_vec<float, 4>*>(p0 + b0)[kv];
+        const gn_vec<float, 4> vv0 = gn_ldh(reinterpret_cast<const gn_vec<float, 4>*>(p0 + b0) + kv);
         #pragma unroll
         for (int e = 0; e < 4; ++e) {
           const float v0 = vv0.v[e];
