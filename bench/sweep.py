@@ -10,7 +10,7 @@ without sibling reductions and its pieces, and the FMA switch.  ``--tiles`` comp
 block/unroll/waves settings.  ``--columns`` sweeps the column reductions' row lanes and block
 size, and the row-broadcast elementwise layout (``config.ew_columns``) by unroll.  ``--rows``
 times softmax's row group by vectors per thread, online max/exp-sum pass and register cache;
-``--hints`` the streaming cases under each ``config.ew_mem_hints`` / ``reduce_mem_hints`` setting.
+(``--quick``: the defaults only); ``--hints`` the streaming cases under each ``config.ew_mem_hints`` / ``reduce_mem_hints`` setting.
 """
 import os
 import sys
@@ -131,10 +131,11 @@ if "--rows" in sys.argv:          # softmax row groups by row length, torch.comp
             del tX
         except Exception as e:  # noqa: BLE001
             print("torch.compile unavailable:", e)
-        for per in (4, 8):
+        quick = "--quick" in sys.argv            # the defaults alone
+        for per in (8,) if quick else (4, 8):
             render_rows.VECTORS_PER_THREAD = per
-            for online in (True, False):
-                for regs in (False, True):
+            for online in (True,) if quick else (True, False):
+                for regs in (True,) if quick else (False, True):
                     gp.config.set(row_online=online, row_registers=regs)
                     print(f"K={k} vectors/thread={per} row_online={online} "
                           f"row_registers={regs}: softmax "

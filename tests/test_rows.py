@@ -309,3 +309,23 @@ def test_identical_row_reductions_run_once():
     mod, p = _row_plan(out)
     assert len(p.spec.phases) == 2
     check(out, _softmax(np, a), rtol=1e-5)
+
+
+@pytest.mark.parametrize("registers", [True, False])
+@pytest.mark.parametrize("shape,G", [((301, 1000), 32), ((77, 3, 128), 32), ((130, 33), 32),
+                                     ((96, 5000), 256)])
+def test_warp_rows_share_a_block(shape, G, registers):
+    # rows a warp covers run 8 to a block (no block barrier; rows past M in the last block,
+    # odd row counts); longer rows keep a block each
+    a = _data(shape, np.float32)
+    X = gp.asarray(a)
+    with gp.config.override(row_registers=registers):
+        sm, lsm = _softmax(gp, X), _log_softmax(gp, X)
+        mod, p = _row_plan(sm, lsm)
+        assert p.G == G and p.block == (256 if G == 32 else G)
+        src = mod.source(p, "k")
+        assert ("__syncthreads" in src) == (G > 32)
+        assert _counts(sm, lsm) == (1, 1)
+    with np.errstate(all="ignore"):
+        check(sm, _softmax(np, a), rtol=1e-5)
+        check(lsm, _log_softmax(np, a), rtol=1e-5, atol=1e-6)

@@ -28,12 +28,13 @@ from .types import load as ld
 
 class RowPlan:
     __slots__ = ("spec", "key", "kshape", "K", "M", "ops", "accs", "idx32", "vec", "block",
-                 "grid", "S", "R", "cached", "prefetch", "online")
+                 "grid", "S", "R", "cached", "prefetch", "online", "G")
 
 
 VECTORS_PER_THREAD = 8  # a row's vectors per thread and pass, which sizes the block: 8 gives
 #                         smaller blocks, more rows per SM (H200, sweep.py --rows, register
 #                         cache on: 16384-long rows 3723 GB/s with 8, 2692 with 4)
+WARP_ROW_BLOCK = 256    # the block of one-warp rows (8 rows)
 MAX_CACHE_REGS = 32     # 32-bit registers per thread a row cache may take (1024-thread
 #                         blocks have 64 in all)
 
@@ -60,8 +61,12 @@ def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
         for _, o, kst, rst, _, _ in p.ops)
     p.idx32 = not big
     p.vec = _vec(p, vector_ok, ptr_of)
-    p.block = min(1024, max(32, _next_pow2(-(-p.K // (p.vec * VECTORS_PER_THREAD)))))
-    p.grid = (max(1, min(p.M, sm_count * max(1, 2048 // p.block))), 1)
+    # G threads per row; rows short enough for one warp run WARP_ROW_BLOCK / 32 to a block
+    # (a 32-thread block per row would be held to 32 blocks, half the threads, per SM)
+    p.G = min(1024, max(32, _next_pow2(-(-p.K // (p.vec * VECTORS_PER_THREAD)))))
+    p.block = WARP_ROW_BLOCK if p.G == 32 else p.G
+    blocks = -(-p.M // (p.block // p.G))
+    p.grid = (max(1, min(blocks, sm_count * max(1, 2048 // p.block))), 1)
     # the row in registers: each thread keeps its R vectors of every contiguous input from
     # the first pass, so later phases and the output pass read no memory (R is part of the
     # kernel, so rows of one length class share it)
@@ -69,7 +74,7 @@ def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
     if config.row_registers:
         cached = tuple(k for k, o, kst, rst, kc, rc in p.ops
                        if o.kind == "in" and rc == "1" and len(o.levels) == 1)
-        R = -(-(p.K // p.vec) // p.block)
+        R = -(-(p.K // p.vec) // p.G)
         regs = sum(R * p.vec * max(4, ops[k].dtype.itemsize) // 4 for k in cached)
         if cached and R <= 8 and regs <= MAX_CACHE_REGS:
             p.R, p.cached = R, cached
@@ -81,7 +86,7 @@ def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
     for j in p.online:
         p.accs[j:j + 2] = [_OnlineAcc(spec.phases[j][2].dtype), None]
     p.prefetch = ()
-    if config.row_prefetch and p.M > p.grid[0]:
+    if config.row_prefetch and p.M > p.grid[0] and p.G == p.block:
         p.prefetch = tuple(k for k, o, kst, rst, kc, rc in p.ops
                            if o.kind == "in" and rc == "1" and len(o.levels) == 1 and
                            k not in p.cached)
@@ -90,7 +95,7 @@ def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
                     tuple(len(lv[0]) for lv in o.levels[1:])) for o in ops),
              tuple(dt for dt, _ in spec.scalars),
              tuple((rop, node.srcs[0].dtype, node.dtype) for rop, _, node in spec.phases),
-             len(p.kshape), tuple((t[4], t[5]) for t in p.ops), p.idx32, p.vec, p.block, p.R,
+             len(p.kshape), tuple((t[4], t[5]) for t in p.ops), p.idx32, p.vec, p.block, p.G, p.R,
              p.prefetch, p.online)
     return p
 
@@ -185,7 +190,8 @@ def args(p: RowPlan, ptr_of, partials_ptr=0, counters_ptr=0) -> list:
 
 
 def _phase_ns(j, acc: Acc, block: int) -> str:
-    """Namespace gn_ph<j>: phase j's accumulator, its combine and a block-wide total."""
+    """Namespace gn_ph<j>: phase j's accumulator, its combine and the row's total (`block`:
+    the threads of a row; 32: the warp's shuffles alone)."""
     nw = block // 32
     lines = [f"namespace gn_ph{j} {{", acc.decl(), acc.helpers(), _shfl(acc),
              f"__device__ __forceinline__ gn_acc_t ident() {{ return {acc.identity()}; }}",
@@ -197,6 +203,11 @@ def _phase_ns(j, acc: Acc, block: int) -> str:
              "__device__ __forceinline__ gn_acc_t all(gn_acc_t a) {",
              f"  __shared__ gn_acc_t sm[{nw}];"]
     lines += [f"  a = comb(a, gn_shfl(a, {m}));" for m in (16, 8, 4, 2, 1)]
+    if nw == 1:                 # a warp per row: every lane has the total, no barrier
+        lines = [ln.replace("the block's total in every thread (shared memory read in one "
+                            "fixed order)", "the warp's total in every lane") for ln in lines]
+        return "\n".join([ln for ln in lines if "__shared__" not in ln] + ["  return a;", "}",
+                                                                           "}"])
     lines += ["  if ((threadIdx.x & 31) == 0) sm[threadIdx.x >> 5] = a;",
               "  __syncthreads();",
               "  a = sm[0];",
@@ -227,7 +238,8 @@ def _prefetch_next(p, ops, IDX, nk) -> str:
 def source(p: RowPlan, name: str) -> str:
     spec = p.spec
     IDX = "int" if p.idx32 else "long long"
-    B, V = p.block, p.vec
+    B, V, G = p.block, p.vec, p.G
+    T = "threadIdx.x" if G == B else f"(threadIdx.x & {G - 1})"     # the thread in its row
     nops = len(spec.operands)
     ops = list(spec.operands) + [o for _, o in spec.outputs]
     decls = [C.ptr_decl(o, k, False) for k, o in enumerate(spec.operands) if o.kind == "in"]
@@ -288,11 +300,11 @@ def source(p: RowPlan, name: str) -> str:
                 C.indent("\n".join(post), 2)]
         if R:
             return "\n".join([f"#pragma unroll\nfor (int r = 0; r < {R}; ++r) {{",
-                              f"  const {IDX} kv = threadIdx.x + r * {B};",
+                              f"  const {IDX} kv = {T} + r * {G};",
                               f"  if (kv < K / {V}) {{", C.indent("\n".join(body), 2),
                               "  }", "}"])
         return "\n".join([
-            f"#pragma unroll 4\nfor ({IDX} kv = threadIdx.x; kv < K / {V}; kv += {B}) {{"]
+            f"#pragma unroll 4\nfor ({IDX} kv = {T}; kv < K / {V}; kv += {G}) {{"]
             + body + ["}"])
 
     row = C.unravel_lines("m", "kd", nk, "mi", IDX, "mr_")
@@ -302,7 +314,7 @@ def source(p: RowPlan, name: str) -> str:
         t = STORAGE[ops[k].dtype]
         row += [f"gn_vec<{t}, {V}> cv{k}[{R}];",
                 f"#pragma unroll\nfor (int r = 0; r < {R}; ++r) {{",
-                f"  const {IDX} kv = threadIdx.x + r * {B};",
+                f"  const {IDX} kv = {T} + r * {G};",
                 f"  if (kv < K / {V}) cv{k}[r] = reinterpret_cast<const gn_vec<{t}, {V}>*>"
                 f"(p{k} + b{k})[kv];", "}"]
     for j, ((rop, acc_e, node), acc) in enumerate(zip(spec.phases, p.accs)):
@@ -342,11 +354,15 @@ def source(p: RowPlan, name: str) -> str:
         return pre, inner, post
     row.append(sweep([e for e, _ in spec.outputs], "o", stores))
     src = [C.preamble(spec)]
-    src += [_phase_ns(j, acc, B) for j, acc in enumerate(p.accs) if acc is not None]
+    src += [_phase_ns(j, acc, G) for j, acc in enumerate(p.accs) if acc is not None]
     src += _unravel_helpers(ops)
     src.append(f'extern "C" __global__ void __launch_bounds__({B}) {name}('
                + ", ".join(decls) + ") {")
-    src.append(f"  for ({IDX} m = blockIdx.x; m < M; m += gridDim.x) {{")
+    if G == B:
+        src.append(f"  for ({IDX} m = blockIdx.x; m < M; m += gridDim.x) {{")
+    else:                       # B / G rows per block, a warp each (no block barrier)
+        src.append(f"  for ({IDX} m = blockIdx.x * {B // G} + threadIdx.x / {G}; m < M; "
+                   f"m += gridDim.x * {B // G}) {{")
     src.append(C.indent("\n".join(row), 4))
     src.append("  }")
     src.append("}")
