@@ -248,6 +248,20 @@ def test_memory_hints(hints, ld, st):
             assert ("st.global.cs" in src) == (st and name == "saxpy"), name
             cubin, _ = kcompile.compile_cubin(src, "90")
             assert len(cubin) > 1000
+        # operands narrower than the widest: 8-, 4-, 2- and 1-byte vectors beside 16
+        mixed = {"where": (gp.sum(x.astype(np.float64), where=x > 0), np.sum(
+                     xh.astype(np.float64), where=xh > 0)),
+                 "i8": (x.astype(np.float64) * x.astype(np.int8) + x.astype(np.int16),
+                        xh.astype(np.float64) * xh.astype(np.int8) + xh.astype(np.int16)),
+                 "rows": (x.reshape(64, 64).astype(np.float64).sum(axis=1, where=(
+                     x > 0).reshape(64, 64)), xh.reshape(64, 64).astype(np.float64).sum(
+                     axis=1, where=(xh > 0).reshape(64, 64)))}
+        for name, (e, want) in mixed.items():
+            g = schedule([e._node])[-1]
+            src = build.source_of(g, ptr_of=lambda o: 1 << 20)
+            assert (ld is not None) == ("gn_ldh(" in src.split("gn_kernel")[-1]), name
+            kcompile.compile_cubin(src, "90")
+            check(e, want, rtol=1e-12)
     check(exprs["saxpy"], np.float32(2.5) * xh + yh)
     check(exprs["sumsq"], np.sum((xh - yh) ** 2), rtol=1e-4)
     check(exprs["rows"], xh.reshape(64, 64).sum(axis=1), rtol=1e-5)

@@ -51,18 +51,37 @@ def _hints(hints: str):
 
 
 def _hint_helpers(hints: str) -> str:
+    """gn_ldh / gn_sth: a vector's load / store with the hints, for vectors of 16, 8 or 4
+    bytes (an operand narrower than the widest one has a narrower vector); 1- and 2-byte
+    vectors load and store plainly."""
     ld, st = _hints(hints)
     out = ""
     if ld:
         out += ("template <class V> __device__ __forceinline__ V gn_ldh(const V* p) {\n"
                 "  V r; unsigned int* u = reinterpret_cast<unsigned int*>(&r);\n"
-                f"  asm(\"ld.global.{ld}.v4.u32 {{%0, %1, %2, %3}}, [%4];\" : \"=r\"(u[0]), "
-                "\"=r\"(u[1]), \"=r\"(u[2]), \"=r\"(u[3]) : \"l\"(p));\n  return r;\n}\n")
+                "  if constexpr (sizeof(V) == 16)\n"
+                f"    asm(\"ld.global.{ld}.v4.u32 {{%0, %1, %2, %3}}, [%4];\" : \"=r\"(u[0]), "
+                "\"=r\"(u[1]), \"=r\"(u[2]), \"=r\"(u[3]) : \"l\"(p));\n"
+                "  else if constexpr (sizeof(V) == 8)\n"
+                f"    asm(\"ld.global.{ld}.v2.u32 {{%0, %1}}, [%2];\" : \"=r\"(u[0]), "
+                "\"=r\"(u[1]) : \"l\"(p));\n"
+                "  else if constexpr (sizeof(V) == 4)\n"
+                f"    asm(\"ld.global.{ld}.u32 %0, [%1];\" : \"=r\"(u[0]) : \"l\"(p));\n"
+                "  else\n    r = *p;\n"
+                "  return r;\n}\n")
     if st:
         out += ("template <class V> __device__ __forceinline__ void gn_sth(V* p, V v) {\n"
                 "  const unsigned int* u = reinterpret_cast<const unsigned int*>(&v);\n"
-                "  asm volatile(\"st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};\" :: \"l\"(p), "
-                "\"r\"(u[0]), \"r\"(u[1]), \"r\"(u[2]), \"r\"(u[3]) : \"memory\");\n}\n")
+                "  if constexpr (sizeof(V) == 16)\n"
+                "    asm volatile(\"st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};\" :: \"l\"(p), "
+                "\"r\"(u[0]), \"r\"(u[1]), \"r\"(u[2]), \"r\"(u[3]) : \"memory\");\n"
+                "  else if constexpr (sizeof(V) == 8)\n"
+                "    asm volatile(\"st.global.cs.v2.u32 [%0], {%1, %2};\" :: \"l\"(p), "
+                "\"r\"(u[0]), \"r\"(u[1]) : \"memory\");\n"
+                "  else if constexpr (sizeof(V) == 4)\n"
+                "    asm volatile(\"st.global.cs.u32 [%0], %1;\" :: \"l\"(p), \"r\"(u[0]) : "
+                "\"memory\");\n"
+                "  else\n    *p = v;\n}\n")
     return out
 
 
