@@ -1,7 +1,14 @@
 /* gnumpy helper headers */
 template <class V> __device__ __forceinline__ V gn_ldh(const V* p) {
   V r; unsigned int* u = reinterpret_cast<unsigned int*>(&r);
-  asm("ld.global.nc.L2::128B.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(u[0]), "=r"(u[1]), "=r"(u[2]), "=r"(u[3]) : "l"(p));
+  if constexpr (sizeof(V) == 16)
+    asm("ld.global.nc.L2::128B.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(u[0]), "=r"(u[1]), "=r"(u[2]), "=r"(u[3]) : "l"(p));
+  else if constexpr (sizeof(V) == 8)
+    asm("ld.global.nc.L2::128B.v2.u32 {%0, %1}, [%2];" : "=r"(u[0]), "=r"(u[1]) : "l"(p));
+  else if constexpr (sizeof(V) == 4)
+    asm("ld.global.nc.L2::128B.u32 %0, [%1];" : "=r"(u[0]) : "l"(p));
+  else
+    r = *p;
   return r;
 }
 
