@@ -1,13 +1,14 @@
 """Wall time of a tiny fused SAXPY call (1,000 float32), cache warm: the dispatch cost.
 
-    GNUMPY_DEVICE=cuda python3 bench/tiny.py [--profile] [--after-big]
+    GNUMPY_DEVICE=cuda python3 bench/tiny.py [--profile] [--after-big] [--with-peers]
 
 Prints the median of 5 rounds of 2,000 back-to-back ``evaluate(a*x + y)`` calls, for the
 pre-packed ``cuLaunchKernel`` replay through ctypes (the default) and through
 cuda.bindings and for cuda.core's ``launch`` (the
 previous path), plus a breakdown: building the two lazy nodes alone, and the call with the
 launch itself skipped.  ``--profile`` adds a cProfile listing; ``--after-big`` measures again
-after large (1 GiB) materializations, as the suite's tiny case runs after the large cases.
+after large (1 GiB) materializations, as the suite's tiny case runs after the large cases;
+``--with-peers`` again after importing and running CuPy, torch.compile and JAX in the process.
 """
 import cProfile
 import pstats
@@ -82,6 +83,40 @@ def main():
         med, best = per_call(lambda: gp.evaluate(a * x + y))
         print(f"tiny saxpy after large cases, arrays freed: median {med:.1f} us/call, "
               f"best {best:.1f}")
+    if "--with-peers" in sys.argv:      # the suite's process also holds CuPy, torch, JAX
+        import gc
+        import threading
+        loaded = []
+        for mod in ("cupy", "torch", "jax"):
+            try:
+                __import__(mod)
+                loaded.append(mod)
+            except Exception:   # noqa: BLE001
+                pass
+        try:
+            import torch
+            f = torch.compile(lambda t: t * 2 + 1)
+            f(torch.ones(1000, device="cuda"))
+            torch.cuda.synchronize()
+        except Exception as e:  # noqa: BLE001
+            print("torch.compile:", e)
+        try:
+            import jax
+            jax.jit(lambda t: t * 2 + 1)(jax.numpy.ones(1000)).block_until_ready()
+        except Exception as e:  # noqa: BLE001
+            print("jax:", e)
+        med, best = per_call(lambda: gp.evaluate(a * x + y))
+        print(f"tiny saxpy with {', '.join(loaded)} loaded and run: median {med:.1f} us/call, "
+              f"best {best:.1f} ({threading.active_count()} threads, "
+              f"{len(gc.get_objects())} gc-tracked objects)")
+        gc.freeze()
+        med, best = per_call(lambda: gp.evaluate(a * x + y))
+        print(f"  the same after gc.freeze(): median {med:.1f} us/call, best {best:.1f}")
+        gc.unfreeze()
+        gc.disable()
+        med, best = per_call(lambda: gp.evaluate(a * x + y))
+        print(f"  the same with gc disabled: median {med:.1f} us/call, best {best:.1f}")
+        gc.enable()
     if "--profile" in sys.argv:
         per_call(lambda: gp.evaluate(a * x + y), n=100, rounds=1)
         prof = cProfile.Profile()
