@@ -123,6 +123,7 @@ if "--rows" in sys.argv:          # softmax row groups by row length, torch.comp
         try:
             import torch
             tX = torch.from_numpy(Xh.reshape(n // k, k)).cuda()
+            torch._dynamo.reset()     # else each new K recompiles with dynamic shapes
             tf = torch.compile(peers.softmax_of(torch, keepdim=True))
             tf(tX)
             torch.cuda.synchronize()
