@@ -84,6 +84,10 @@ _OPTIONS = [
     Option("launch_path", "GNUMPY_LAUNCH_PATH", "ctypes", str, False,
            "How replayed single-kernel calls reach cuLaunchKernel: 'ctypes' (libcuda "
            "directly, the fastest) or 'bindings' (cuda.bindings)."),
+    Option("nvrtc_warmup", "GNUMPY_NVRTC_WARMUP", False, _bool, False,
+           "Start NVRTC on a background thread when the CUDA backend starts, so its "
+           "one-time start overlaps the context creation (experimental: not yet measured "
+           "on the GPU; off)."),
     Option("fma", "GNUMPY_FMA", False, _bool, True,
            "Let NVRTC contract a multiply and an add into one FMA (one rounding).  Off by "
            "default: NumPy rounds each op, and a fused a*x + b would differ by an ulp "

@@ -270,3 +270,22 @@ def test_memory_hints(hints, ld, st):
                  for e in (np.float32(2.5) * x + y, gp.sum((x - y) ** 2),
                            x.reshape(64, 64).sum(axis=1))}
     assert (keys == plain) == (hints == "")
+
+
+def test_nvrtc_warm_up_thread():
+    # config.nvrtc_warmup's thread: compiles beside a compile on the main thread, and a
+    # process that exits while it runs exits cleanly (the thread is joined at exit)
+    import subprocess
+    import sys
+    code = ("import sys; from gnumpy.kernels import compile as c; c.warm_up('90'); "
+            "src = 'extern \"C\" __global__ void k(float* a) { a[0] = 2.0f; }'; "
+            "b, _ = c.compile_cubin(src, '90'); assert len(b) > 100; "
+            "c._warmup[0].join(); print('ok')")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=120, env=dict(os.environ, GNUMPY_DEVICE="cpu"))
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-2000:]
+    r = subprocess.run([sys.executable, "-c",
+                        "from gnumpy.kernels import compile as c; c.warm_up('90')"],
+                       capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, GNUMPY_DEVICE="cpu"))
+    assert r.returncode == 0, r.stderr[-2000:]

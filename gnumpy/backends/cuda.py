@@ -56,6 +56,9 @@ class CudaBackend(Backend):
         self._launch = launch
         self._ObjectCode = ObjectCode
         self.cdev = CDevice(device.id)
+        if config.nvrtc_warmup:
+            from ..kernels.compile import warm_up
+            warm_up(self.cdev.arch)
         self.cdev.set_current()
         self.default_stream = self.cdev.create_stream()
         self._stream_stack = []

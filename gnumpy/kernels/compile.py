@@ -23,12 +23,18 @@ def options(arch: str, fma: bool = True) -> tuple:
     return (("arch", f"sm_{arch}"), ("std", "c++17"), ("fma", bool(fma)))
 
 
-def compile_cubin(source: str, arch: str, fma: bool = True) -> tuple:
-    """(cubin bytes, seconds) for `source`; raises RuntimeError with NVRTC's log."""
+@lru_cache(maxsize=1)
+def _program_classes():
     try:
         from cuda.core import Program, ProgramOptions
     except ImportError:                                  # cuda-core < 0.4
         from cuda.core.experimental import Program, ProgramOptions
+    return Program, ProgramOptions
+
+
+def compile_cubin(source: str, arch: str, fma: bool = True) -> tuple:
+    """(cubin bytes, seconds) for `source`; raises RuntimeError with NVRTC's log."""
+    Program, ProgramOptions = _program_classes()
     t0 = time.perf_counter()
     opts = ProgramOptions(arch=f"sm_{arch}", std="c++17", fma=fma)
     try:
@@ -37,6 +43,34 @@ def compile_cubin(source: str, arch: str, fma: bool = True) -> tuple:
         raise RuntimeError(f"NVRTC failed to compile a gnumpy kernel: {e}\n--- source ---\n"
                            + _numbered(source)) from e
     return bytes(obj.code), time.perf_counter() - t0
+
+
+_warmup: list = []
+
+
+def warm_up(arch: str) -> None:
+    """Start NVRTC on a background thread (``config.nvrtc_warmup``): its one-time start (the
+    library load and the first compile's setup, 0.2-0.7 s on a slow CPU) then overlaps the
+    CUDA context creation and whatever the program does before its first new kernel.
+    NVRTC releases the GIL while it works, and compiling from two threads is safe.  The
+    thread is joined at exit, so the process never unloads NVRTC under it."""
+    if _warmup:
+        return
+    import atexit
+    import threading
+    _program_classes()      # imported here: two threads importing cuda.core at once can
+    #                         see it half-initialized (ImportError)
+
+    def run():
+        try:
+            compile_cubin('extern "C" __global__ void gn_warm(float* a) { a[threadIdx.x] = 1.0f; }',
+                          arch)
+        except Exception:   # noqa: BLE001 - a real compile reports its own errors
+            pass
+    t = threading.Thread(target=run, name="gnumpy-nvrtc-warmup", daemon=True)
+    _warmup.append(t)
+    t.start()
+    atexit.register(t.join)
 
 
 def _numbered(source: str) -> str:
