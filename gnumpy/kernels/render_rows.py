@@ -102,7 +102,7 @@ def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
 
 def _online_pairs(spec) -> tuple:
     """Phases j where phase j is the max of a float expression e and phase j + 1 the sum of
-    exp(e - ph_j) (softmax, logsumexp): the two run as one online pass (gn_mxs)."""
+    exp(e - ph_j) (softmax, log-softmax): the two run as one online pass (gn_mxs)."""
     out, ph, X, T = [], spec.phases, spec.exprs, spec.dtypes
     j = 0
     while j + 1 < len(ph):
@@ -198,22 +198,22 @@ def _phase_ns(j, acc: Acc, block: int) -> str:
              "__device__ __forceinline__ gn_acc_t comb(gn_acc_t a, gn_acc_t b) "
              f"{{ return {acc.combine('a', 'b')}; }}",
              "template <class V> __device__ __forceinline__ gn_acc_t push(gn_acc_t a, V x, "
-             f"long long i) {{ return {acc.push('a', 'x', 'i')}; }}",
-             "// the block's total in every thread (shared memory read in one fixed order)",
-             "__device__ __forceinline__ gn_acc_t all(gn_acc_t a) {",
-             f"  __shared__ gn_acc_t sm[{nw}];"]
+             f"long long i) {{ return {acc.push('a', 'x', 'i')}; }}"]
+    if nw == 1:                 # a warp per row: every lane ends with the total, no barrier
+        lines += ["// the warp's total in every lane",
+                  "__device__ __forceinline__ gn_acc_t all(gn_acc_t a) {"]
+    else:
+        lines += ["// the block's total in every thread (shared memory read in one fixed order)",
+                  "__device__ __forceinline__ gn_acc_t all(gn_acc_t a) {",
+                  f"  __shared__ gn_acc_t sm[{nw}];"]
     lines += [f"  a = comb(a, gn_shfl(a, {m}));" for m in (16, 8, 4, 2, 1)]
-    if nw == 1:                 # a warp per row: every lane has the total, no barrier
-        lines = [ln.replace("the block's total in every thread (shared memory read in one "
-                            "fixed order)", "the warp's total in every lane") for ln in lines]
-        return "\n".join([ln for ln in lines if "__shared__" not in ln] + ["  return a;", "}",
-                                                                           "}"])
-    lines += ["  if ((threadIdx.x & 31) == 0) sm[threadIdx.x >> 5] = a;",
-              "  __syncthreads();",
-              "  a = sm[0];",
-              f"  for (int w = 1; w < {nw}; ++w) a = comb(a, sm[w]);",
-              "  __syncthreads();",
-              "  return a;", "}", "}"]
+    if nw > 1:
+        lines += ["  if ((threadIdx.x & 31) == 0) sm[threadIdx.x >> 5] = a;",
+                  "  __syncthreads();",
+                  "  a = sm[0];",
+                  f"  for (int w = 1; w < {nw}; ++w) a = comb(a, sm[w]);",
+                  "  __syncthreads();"]
+    lines += ["  return a;", "}", "}"]
     return "\n".join(lines)
 
 
