@@ -137,10 +137,12 @@ if "--rows" in sys.argv:          # softmax row groups by row length, torch.comp
             render_rows.VECTORS_PER_THREAD = per
             for online in (True,) if quick else (True, False):
                 for regs in (True,) if quick else (False, True):
-                    gp.config.set(row_online=online, row_registers=regs)
-                    print(f"K={k} vectors/thread={per} row_online={online} "
-                          f"row_registers={regs}: softmax "
-                          f"{bw_of(lambda: gp.evaluate(sm(Xk)), 8):.0f} GB/s", flush=True)
+                    for waves in (True, False):
+                        gp.config.set(row_online=online, row_registers=regs, row_waves=waves)
+                        print(f"K={k} vectors/thread={per} row_online={online} "
+                              f"row_registers={regs} row_waves={waves}: softmax "
+                              f"{bw_of(lambda: gp.evaluate(sm(Xk)), 8):.0f} GB/s", flush=True)
+    gp.config.set(row_waves=True)
     sys.exit(0)
 if "--columns" in sys.argv:       # column reductions and row-broadcast elementwise passes
     X = g.X

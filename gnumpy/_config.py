@@ -112,6 +112,10 @@ _OPTIONS = [
     Option("row_registers", "GNUMPY_ROW_REGISTERS", True, _bool, False,
            "Row groups keep each thread's part of the row in registers after the first "
            "pass (rows up to 8 vectors per thread), instead of re-reading it from L2."),
+    Option("row_waves", "GNUMPY_ROW_WAVES", True, _bool, False,
+           "Row groups launch one wave of blocks that stride over the rows; False: a block "
+           "per group of rows (experimental: for the short rows where softmax trails "
+           "torch.compile, not yet measured)."),
     Option("row_prefetch", "GNUMPY_ROW_PREFETCH", False, _bool, False,
            "Row groups ask L2 for the block's next row after the first pass over this one "
            "(experimental: softmax waits on DRAM at the start of every row)."),

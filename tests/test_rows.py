@@ -329,3 +329,20 @@ def test_warp_rows_share_a_block(shape, G, registers):
     with np.errstate(all="ignore"):
         check(sm, _softmax(np, a), rtol=1e-5)
         check(lsm, _log_softmax(np, a), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("shape", [(3000, 1000), (1100, 5000)])
+def test_row_grid_without_waves(shape):
+    # config.row_waves off: a block per group of rows (the kernel's row loop runs once)
+    a = _data(shape, np.float32)
+    X = gp.asarray(a)
+    with gp.config.override(row_waves=False):
+        out = _softmax(gp, X)
+        mod, p = _row_plan(out)
+        assert p.grid[0] == -(-shape[0] // (p.block // p.G))
+        assert _counts(out) == (1, 1)
+    with gp.config.override(row_waves=True):
+        assert _row_plan(_softmax(gp, X))[1].grid[0] == min(
+            -(-shape[0] // (p.block // p.G)), 132 * (2048 // p.block))
+    with np.errstate(all="ignore"):
+        check(out, _softmax(np, a), rtol=1e-5)

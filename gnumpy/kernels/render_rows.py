@@ -66,7 +66,9 @@ def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
     p.G = min(1024, max(32, _next_pow2(-(-p.K // (p.vec * VECTORS_PER_THREAD)))))
     p.block = WARP_ROW_BLOCK if p.G == 32 else p.G
     blocks = -(-p.M // (p.block // p.G))
-    p.grid = (max(1, min(blocks, sm_count * max(1, 2048 // p.block))), 1)
+    if config.row_waves:        # one wave striding over the rows
+        blocks = min(blocks, sm_count * max(1, 2048 // p.block))
+    p.grid = (max(1, blocks), 1)
     # the row in registers: each thread keeps its R vectors of every contiguous input from
     # the first pass, so later phases and the output pass read no memory (R is part of the
     # kernel, so rows of one length class share it)
