@@ -96,9 +96,11 @@ print((time.perf_counter() - t0) * 1e3)
 """
 
 
-def first_call_ms():
+def first_call_ms(warmup=False):
+    """(cold, warm disk cache) first-call milliseconds in fresh processes; `warmup`: with
+    ``config.nvrtc_warmup`` on (NVRTC started on a thread when the backend starts)."""
     with tempfile.TemporaryDirectory() as d:
-        env = dict(os.environ, GNUMPY_CACHE_DIR=d)
+        env = dict(os.environ, GNUMPY_CACHE_DIR=d, GNUMPY_NVRTC_WARMUP="1" if warmup else "0")
         cold = float(subprocess.check_output([sys.executable, "-c", _FIRST], env=env))
         warm = float(subprocess.check_output([sys.executable, "-c", _FIRST], env=env))
     return cold, warm

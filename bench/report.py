@@ -135,6 +135,11 @@ def main():
         lines += ["", f"First call of a new small fused kernel in a fresh process: "
                       f"{fc['cold_ms']:.1f} ms with an empty cache (NVRTC), "
                       f"{fc['warm_disk_ms']:.1f} ms with a warm disk cache."]
+        w = fc.get("nvrtc_warmup")
+        if w:
+            lines[-1] += (f"  With `config.nvrtc_warmup` (NVRTC started on a thread when the "
+                          f"backend starts): {w['cold_ms']:.1f} ms and {w['warm_disk_ms']:.1f} "
+                          "ms.")
     firsts = []
     for lib, r in res["libs"].items():
         c = r["cases"].get("tiny", {})
