@@ -220,12 +220,9 @@ def test_rows_with_next_row_prefetch(shape):
     # more rows than blocks, so each block has a next row to prefetch (16-byte vectors,
     # scalar rows, two kept dims)
     a = _data(shape, np.float32)
-    from gnumpy.kernels import build
-    from gnumpy._graph.fuse import schedule
     with gp.config.override(row_prefetch=True, row_registers=False):
         out = _softmax(gp, gp.asarray(a))
-        g = [g for g in schedule([out._node]) if g.kind == "rows"][0]
-        _, p = build.plan_group(g, lambda o: 1 << 20, 132, 4)
+        _, p = _row_plan(out)
         assert p.prefetch == (0,)
         assert _counts(out) == (1, 1)
     with np.errstate(all="ignore"):
