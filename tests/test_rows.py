@@ -343,3 +343,25 @@ def test_row_grid_without_waves(shape):
             -(-shape[0] // (p.block // p.G)), 132 * (2048 // p.block))
     with np.errstate(all="ignore"):
         check(out, _softmax(np, a), rtol=1e-5)
+
+
+@given(rows=st.integers(64, 160), k=st.integers(2, 3000), dtype=st.sampled_from(
+    [np.float32, np.float64]), registers=st.booleans(), online=st.booleans(),
+    specials=st.booleans(), seed=st.integers(0, 2**16))
+def test_random_softmax_variants(rows, k, dtype, registers, online, specials, seed):
+    # softmax and log-softmax over random row lengths (warp rows, block rows, vectors or
+    # scalars), with and without the register cache and the online pass, +-inf and NaN
+    rng = np.random.default_rng(seed)
+    a = (rng.standard_normal((rows, k)) * rng.uniform(0.1, 50)).astype(dtype)
+    if specials:
+        a[rng.integers(rows), rng.integers(k)] = np.inf
+        a[rng.integers(rows), rng.integers(k)] = np.nan
+        a[rng.integers(rows)] = -np.inf
+    X = gp.asarray(a)
+    with gp.config.override(row_registers=registers, row_online=online):
+        sm, lsm = _softmax(gp, X), _log_softmax(gp, X)
+        assert _counts(sm, lsm) == (1, 1)
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    with np.errstate(all="ignore"):
+        check(sm, _softmax(np, a), rtol=tol, atol=tol)
+        check(lsm, _log_softmax(np, a), rtol=tol, atol=tol * 100)
