@@ -988,3 +988,25 @@ def test_numpy_array_with_gnumpy_array_returns_gnumpy():
                  (a / g, np_call(np.divide, a, b)), (a < g, a < b), (a ** g, a ** b),
                  (np.float32(2) * g, np.float32(2) * b)):
         check(r, e)
+
+
+def test_repeated_python_scalars_keep_sign_type_and_dtype():
+    # ir.scalar_value caches NumPy scalars of repeated Python scalars: the sign of zero,
+    # NaN, int against float and the target dtype must still come through
+    from gnumpy._graph import ir
+    for _ in range(2):
+        for v, dt in ((-0.0, np.float32), (0.0, np.float32), (np.nan, np.float64),
+                      (1, np.int8), (1.0, np.float32), (1, np.float64), (300, np.int16),
+                      (1e300, np.float32), (-2.5, np.float16), (2**63, np.uint64)):
+            got = ir.scalar_value(v, np.dtype(dt))
+            with np.errstate(all="ignore"):
+                want = np.array(v).astype(dt)[()]
+            assert got.dtype == np.dtype(dt)
+            assert got.tobytes() == want.tobytes() or (np.isnan(got) and np.isnan(want)), \
+                (v, dt, got, want)
+    x = gp.asarray(np.array([1.0, -1.0], np.float32))
+    for _ in range(3):
+        check(x * -0.0, np.array([1.0, -1.0], np.float32) * -0.0)
+        check(x * 0.0, np.array([1.0, -1.0], np.float32) * 0.0)
+        check(x.astype(np.float64) * 0.1, np.array([1.0, -1.0]) * 0.1)
+        check(x * 0.1, np.array([1.0, -1.0], np.float32) * np.float32(0.1))

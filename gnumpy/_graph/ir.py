@@ -103,9 +103,27 @@ _FMAX = {np.dtype(np.float16): 65504.0, np.dtype(np.float32): 3.4028234663852886
          np.dtype(np.complex64): 3.4028234663852886e38}
 
 
+_SCALARS: dict = {}     # (value, type, dtype) -> NumPy scalar, for repeated Python scalars
+
+
 def scalar_value(value, dtype: np.dtype):
     """`value` converted to a NumPy scalar of `dtype` (C-style conversion, no warnings)."""
     t = type(value)
+    if t is float or t is int:
+        r = _SCALARS.get((value, t, dtype))     # loops repeat their constants (x * 0.99)
+        if r is not None:
+            return r
+        if value:                               # zeros carry a sign the key would lose
+            r = _scalar_value(value, dtype, t)
+            if r.dtype == dtype and value == value:
+                if len(_SCALARS) >= 4096:
+                    _SCALARS.clear()
+                _SCALARS[(value, t, dtype)] = r
+            return r
+    return _scalar_value(value, dtype, t)
+
+
+def _scalar_value(value, dtype, t):
     k = dtype.kind
     if t is float and k in "fc":
         m = _FMAX.get(dtype)
