@@ -113,12 +113,10 @@ def scalar_value(value, dtype: np.dtype):
         r = _SCALARS.get((value, t, dtype))     # loops repeat their constants (x * 0.99)
         if r is not None:
             return r
-        if value:                               # zeros carry a sign the key would lose
-            r = _scalar_value(value, dtype, t)
-            if r.dtype == dtype and value == value:
-                if len(_SCALARS) >= 4096:
-                    _SCALARS.clear()
-                _SCALARS[(value, t, dtype)] = r
+        if value and value == value:            # not zeros (the key would lose their sign)
+            r = _SCALARS[(value, t, dtype)] = _scalar_value(value, dtype, t)    # nor NaN
+            if len(_SCALARS) > 4096:
+                _SCALARS.clear()
             return r
     return _scalar_value(value, dtype, t)
 

@@ -38,9 +38,12 @@ def vec_store(t: str, V: int, base: str, index: str, val: str, hints: str = "") 
 
 
 def mem_hints(kind: str) -> str:
-    """The configured hints of a kernel kind ('ew' or 'reduce'; '' for the others)."""
+    """The configured hints of a kernel kind ('ew' or 'reduce'; '' for the others).
+    Reductions store no vectors: their store hint is dropped."""
     from .._config import config
-    return {"ew": config.ew_mem_hints, "reduce": config.reduce_mem_hints}.get(kind, "")
+    if kind == "reduce":
+        return ",".join(h for h in config.reduce_mem_hints.split(",") if h != "scs")
+    return config.ew_mem_hints if kind == "ew" else ""
 
 
 def _hints(hints: str):

@@ -142,8 +142,7 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
         p.chunk = -(-p.K // p.S)
         p.grid = (blocks_x, p.S)
     # config.reduce_mem_hints: the row strategy's vector loads (contiguous reduced axis)
-    p.hints = ",".join(h for h in C.mem_hints("reduce").split(",") if h != "scs") \
-        if p.vec > 1 and p.strategy == "row" else ""
+    p.hints = C.mem_hints("reduce") if p.vec > 1 and p.strategy == "row" else ""
     p.key = ("reduce", tuple(spec.exprs), tuple(spec.dtypes),
              tuple((o.kind, o.dtype, o.space, len(o.levels),
                     tuple(len(lv[0]) for lv in o.levels[1:])) for o in spec.operands),
