@@ -13,9 +13,7 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 
 import numpy as np
@@ -88,22 +86,11 @@ def tiny_call_us(reps=2000):
     return (time.perf_counter() - t0) / reps * 1e6
 
 
-_FIRST = """
-import time, numpy as np, gnumpy as gp
-x = gp.asarray(np.ones(1000, np.float32)); gp.cuda.synchronize()
-t0 = time.perf_counter(); r = gp.exp(x) * 3.5 - gp.tanh(x); gp.evaluate(r); gp.cuda.synchronize()
-print((time.perf_counter() - t0) * 1e3)
-"""
-
-
-def first_call_ms(warmup=False):
-    """(cold, warm disk cache) first-call milliseconds in fresh processes; `warmup`: with
-    ``config.nvrtc_warmup`` on (NVRTC started on a thread when the backend starts)."""
-    with tempfile.TemporaryDirectory() as d:
-        env = dict(os.environ, GNUMPY_CACHE_DIR=d, GNUMPY_NVRTC_WARMUP="1" if warmup else "0")
-        cold = float(subprocess.check_output([sys.executable, "-c", _FIRST], env=env))
-        warm = float(subprocess.check_output([sys.executable, "-c", _FIRST], env=env))
-    return cold, warm
+def first_call_ms():
+    """(cold, warm disk cache) first-call milliseconds in fresh processes (medians of 3)."""
+    from first_call import measure
+    r = measure()
+    return r["cold_ms"], r["warm_disk_ms"]
 
 
 def main():

@@ -132,9 +132,13 @@ def main():
                       f"{gl['replay_us']:.0f} us replayed: {gl['speedup']:.1f}x."]
     fc = res.get("first_call")
     if fc:
-        lines += ["", f"First call of a new small fused kernel in a fresh process: "
+        med = " (medians of 3 fresh processes)" if "runs" in fc else ""
+        lines += ["", f"First call of a new small fused kernel in a fresh process{med}: "
                       f"{fc['cold_ms']:.1f} ms with an empty cache (NVRTC), "
                       f"{fc['warm_disk_ms']:.1f} ms with a warm disk cache."]
+        if "runs" in fc:
+            lines[-1] += (f"  The run's first process (which may also read the NVRTC libraries "
+                          f"from disk): {fc['runs'][0][0]:.1f} ms cold.")
         w = fc.get("nvrtc_warmup")
         if w:
             lines[-1] += (f"  With `config.nvrtc_warmup` (NVRTC started on a thread when the "

@@ -124,14 +124,14 @@ def _free_peer_memory():
 
 
 def first_call_latency():
-    """gnumpy's first call of a new small fused kernel in a fresh process: empty cache
-    (NVRTC compile), then warm disk cache."""
+    """gnumpy's first call of a new small fused kernel in fresh processes: empty cache (NVRTC
+    compiles), then warm disk cache; medians of 3 (bench/first_call.py), without and with
+    config.nvrtc_warmup."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from bench_gpu import first_call_ms
-    cold, warm = first_call_ms()
-    wcold, wwarm = first_call_ms(warmup=True)
-    return {"cold_ms": cold, "warm_disk_ms": warm, "nvrtc_warmup": {"cold_ms": wcold,
-                                                                    "warm_disk_ms": wwarm}}
+    from first_call import measure
+    plain, warm = measure(False), measure(True)
+    return {"cold_ms": plain["cold_ms"], "warm_disk_ms": plain["warm_disk_ms"],
+            "runs": plain["runs"], "nvrtc_warmup": warm}
 
 
 def main():

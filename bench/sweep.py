@@ -142,7 +142,7 @@ if "--rows" in sys.argv:          # softmax row groups by row length, torch.comp
                         print(f"K={k} vectors/thread={per} row_online={online} "
                               f"row_registers={regs} row_waves={waves}: softmax "
                               f"{bw_of(lambda: gp.evaluate(sm(Xk)), 8):.0f} GB/s", flush=True)
-    gp.config.set(row_waves=True)
+    gp.config.set(row_waves=False)
     sys.exit(0)
 if "--columns" in sys.argv:       # column reductions and row-broadcast elementwise passes
     X = g.X

@@ -8,7 +8,8 @@ cuda.bindings and for cuda.core's ``launch`` (the
 previous path), plus a breakdown: building the two lazy nodes alone, and the call with the
 launch itself skipped.  ``--profile`` adds a cProfile listing; ``--after-big`` measures again
 after large (1 GiB) materializations, as the suite's tiny case runs after the large cases;
-``--with-peers`` again after importing and running CuPy, torch.compile and JAX in the process.
+``--with-peers`` again after importing and running CuPy, torch.compile and JAX in the process;
+``--launch-floor`` times the pre-packed ``cuLaunchKernel`` alone (streams, ctypes variants).
 """
 import cProfile
 import pstats
@@ -117,6 +118,8 @@ def main():
         med, best = per_call(lambda: gp.evaluate(a * x + y))
         print(f"  the same with gc disabled: median {med:.1f} us/call, best {best:.1f}")
         gc.enable()
+    if "--launch-floor" in sys.argv:
+        launch_floor(be, a, x, y)
     if "--profile" in sys.argv:
         per_call(lambda: gp.evaluate(a * x + y), n=100, rounds=1)
         prof = cProfile.Profile()
@@ -126,6 +129,57 @@ def main():
         prof.disable()
         gp.cuda.synchronize()
         pstats.Stats(prof).sort_stats("tottime").print_stats(22)
+
+
+def launch_floor(be, a, x, y):
+    """The launch's own share: the tiny kernel's pre-packed ``cuLaunchKernel`` called alone in
+    a loop through ctypes (no graph build, no walk): on the backend's stream, the legacy NULL
+    stream and the per-thread default stream, with PyDLL (GIL held) and CDLL (released), with
+    and without argtypes; and the GPU's own time for the same launches (CUDA events), which
+    bounds the loop from below when the GPU, not the CPU, is the slower side."""
+    import ctypes
+    from gnumpy.backends import cuda_fast
+    from gnumpy.backends.cuda import _libcuda_launch
+    e = a * x + y
+    gp.evaluate(e)
+    sig, leaves, scalars, _ = cuda_fast._walk((a * x + y)._node)
+    rp = be.fast.cache[sig]
+    out = be.pool.alloc(4000)
+    rp.launch(leaves, scalars, out, None, None)       # fills the parameter block
+    func, addr = rp.launch.keep[2], rp.launch.keep[3]
+    g = (tuple(rp.grid) + (1, 1))[:3] if isinstance(rp.grid, tuple) else (rp.grid, 1, 1)
+    b = (tuple(rp.block) + (1, 1))[:3] if isinstance(rp.block, tuple) else (rp.block, 1, 1)
+    typed = ctypes.PyDLL("libcuda.so.1").cuLaunchKernel
+    typed.restype = ctypes.c_int
+    typed.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 7 + [ctypes.c_void_p] * 3
+    released = ctypes.CDLL("libcuda.so.1").cuLaunchKernel
+    released.restype = ctypes.c_int
+    variants = {
+        "ctypes PyDLL, backend stream (the replay's call)": (_libcuda_launch(), be.stream_c),
+        "ctypes PyDLL, legacy NULL stream": (_libcuda_launch(), ctypes.c_void_p(None)),
+        "ctypes PyDLL, per-thread default stream": (_libcuda_launch(), ctypes.c_void_p(2)),
+        "ctypes PyDLL with argtypes, backend stream": (typed, be.stream_c),
+        "ctypes CDLL (GIL released), backend stream": (released, be.stream_c),
+    }
+    for label, (cu, stream) in variants.items():
+        def go(cu=cu, stream=stream):
+            cu(func, g[0], g[1], g[2], b[0], b[1], b[2], 0, stream, addr, None)
+        med, best = per_call(go, n=20000)
+        print(f"launch alone, {label}: median {med:.2f} us/launch, best {best:.2f}")
+    cu, stream = _libcuda_launch(), be.stream_c
+    gp.cuda.synchronize()
+    e0 = gp.cuda.Event().record()
+    t0 = time.perf_counter()
+    for _ in range(20000):
+        cu(func, g[0], g[1], g[2], b[0], b[1], b[2], 0, stream, addr, None)
+    e1 = gp.cuda.Event().record()
+    t1 = time.perf_counter()
+    e1.synchronize()
+    t2 = time.perf_counter()
+    print(f"20,000 launches: CPU {((t1 - t0) / 2e4) * 1e6:.2f} us/launch, GPU "
+          f"{e0.elapsed_time(e1) / 2e4 * 1e3:.2f} us/launch (events), drained "
+          f"{(t2 - t1) * 1e3:.1f} ms after the loop")
+    del out
 
 
 if __name__ == "__main__":

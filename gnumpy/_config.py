@@ -84,10 +84,12 @@ _OPTIONS = [
     Option("launch_path", "GNUMPY_LAUNCH_PATH", "ctypes", str, False,
            "How replayed single-kernel calls reach cuLaunchKernel: 'ctypes' (libcuda "
            "directly, the fastest) or 'bindings' (cuda.bindings)."),
+    # H200, bench/first_call.py (session 8, medians of 3 fresh processes): cold first call
+    # 29.5 -> 22.1 ms with it, warm disk cache 1.66 -> 1.65 ms: off, since every process
+    # would pay a background compile (and wait for it at exit) to save 7 ms once per kernel
     Option("nvrtc_warmup", "GNUMPY_NVRTC_WARMUP", False, _bool, False,
            "Start NVRTC on a background thread when the CUDA backend starts, so its "
-           "one-time start overlaps the context creation (experimental: not yet measured "
-           "on the GPU; off)."),
+           "one-time start overlaps the context creation."),
     Option("fma", "GNUMPY_FMA", False, _bool, True,
            "Let NVRTC contract a multiply and an add into one FMA (one rounding).  Off by "
            "default: NumPy rounds each op, and a fused a*x + b would differ by an ulp "
@@ -112,13 +114,17 @@ _OPTIONS = [
     Option("row_registers", "GNUMPY_ROW_REGISTERS", True, _bool, False,
            "Row groups keep each thread's part of the row in registers after the first "
            "pass (rows up to 8 vectors per thread), instead of re-reading it from L2."),
-    Option("row_waves", "GNUMPY_ROW_WAVES", True, _bool, False,
-           "Row groups launch one wave of blocks that stride over the rows; False: a block "
-           "per group of rows (experimental: for the short rows where softmax trails "
-           "torch.compile, not yet measured)."),
+    # off since session 8: a block per row group ran softmax at 4028 / 3993 / 4032 / 2694
+    # GB/s for rows of 1024 / 4096 / 16384 / 65536 against 3671 / 3600 / 3713 / 2560 with
+    # one striding wave (H200, sweep.py --rows --quick; torch.compile 4148 / 3368 / 3532 /
+    # 2729 in the same run)
+    Option("row_waves", "GNUMPY_ROW_WAVES", False, _bool, False,
+           "Row groups launch one wave of blocks that stride over the rows; False (the "
+           "default): a block per group of rows."),
     Option("row_prefetch", "GNUMPY_ROW_PREFETCH", False, _bool, False,
            "Row groups ask L2 for the block's next row after the first pass over this one "
-           "(experimental: softmax waits on DRAM at the start of every row)."),
+           "(experimental, only with row_waves, where a block has a next row: softmax waits on "
+           "DRAM at the start of every row)."),
     Option("ew_mem_hints", "GNUMPY_EW_MEM_HINTS", "", str, False,
            "Cache hints on the 16-byte vector loads and stores of 1-D elementwise kernels: "
            "'' (none) or a comma list of 'L2::128B' / 'L2::256B' (L2 prefetch size of "

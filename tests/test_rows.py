@@ -217,10 +217,10 @@ def test_long_rows_with_and_without_the_register_cache(shape, registers):
 
 @pytest.mark.parametrize("shape", [(600, 16384), (1100, 4099), (2, 1200, 1 << 12)])
 def test_rows_with_next_row_prefetch(shape):
-    # more rows than blocks, so each block has a next row to prefetch (16-byte vectors,
-    # scalar rows, two kept dims)
+    # more rows than blocks (one striding wave), so each block has a next row to prefetch
+    # (16-byte vectors, scalar rows, two kept dims)
     a = _data(shape, np.float32)
-    with gp.config.override(row_prefetch=True, row_registers=False):
+    with gp.config.override(row_prefetch=True, row_registers=False, row_waves=True):
         out = _softmax(gp, gp.asarray(a))
         _, p = _row_plan(out)
         assert p.prefetch == (0,)

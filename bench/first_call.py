@@ -1,0 +1,71 @@
+"""First-call latency of a new small fused kernel, in fresh processes.
+
+    GNUMPY_DEVICE=cuda python3 bench/first_call.py [REPEATS]
+
+Each repeat is a cold process (empty kernel cache: NVRTC compiles) followed by a warm one
+(same cache directory: the cubin comes from disk), with ``config.nvrtc_warmup`` off and on
+(NVRTC started on a thread when the backend starts, overlapping the context creation).
+Prints medians over the repeats; the very first process is also reported apart: on a freshly
+started host it reads the NVRTC libraries from disk, which later processes find in the
+page cache.  ``bench/suite.py`` records the same numbers.
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+_CHILD = """
+import json, time
+t0 = time.perf_counter()
+import numpy as np, gnumpy as gp
+t1 = time.perf_counter()
+x = gp.asarray(np.ones(1000, np.float32)); gp.cuda.synchronize()
+t2 = time.perf_counter()
+r = gp.exp(x) * 3.5 - gp.tanh(x); gp.evaluate(r); gp.cuda.synchronize()
+t3 = time.perf_counter()
+info = gp.cuda.kernel_cache_info()
+print(json.dumps({"import_ms": (t1 - t0) * 1e3, "start_ms": (t2 - t1) * 1e3,
+                  "first_ms": (t3 - t2) * 1e3,
+                  "compile_ms": (info.get("last_compile_seconds") or 0) * 1e3}))
+"""
+
+
+def _process(env):
+    out = subprocess.check_output([sys.executable, "-c", _CHILD], env=env)
+    return json.loads(out.decode().strip().splitlines()[-1])
+
+
+def measure(warmup=False, reps=3):
+    """{'cold_ms', 'warm_disk_ms' (medians), 'compile_ms' (NVRTC inside the cold call),
+    'start_ms' (backend start before it), 'runs': [(cold, warm), ...]}."""
+    runs = []
+    for _ in range(reps):
+        with tempfile.TemporaryDirectory() as d:
+            env = dict(os.environ, GNUMPY_CACHE_DIR=d,
+                       GNUMPY_NVRTC_WARMUP="1" if warmup else "0")
+            runs.append((_process(env), _process(env)))
+    return {"cold_ms": statistics.median(c["first_ms"] for c, _ in runs),
+            "warm_disk_ms": statistics.median(w["first_ms"] for _, w in runs),
+            "compile_ms": statistics.median(c["compile_ms"] for c, _ in runs),
+            "start_ms": statistics.median(c["start_ms"] for c, _ in runs),
+            "runs": [(c["first_ms"], w["first_ms"]) for c, w in runs]}
+
+
+def main():
+    reps = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    results = {}
+    for name, warmup in (("default", False), ("nvrtc_warmup", True)):
+        r = results[name] = measure(warmup, reps)
+        print(f"{name:13s} cold first call {r['cold_ms']:6.1f} ms (NVRTC {r['compile_ms']:5.1f}; "
+              f"backend start before it {r['start_ms']:5.0f})  warm disk cache "
+              f"{r['warm_disk_ms']:5.2f} ms; runs (cold, warm) "
+              + ", ".join(f"({c:.1f}, {w:.2f})" for c, w in r["runs"]), flush=True)
+    if os.environ.get("OUT"):
+        with open(os.path.join(os.environ["OUT"], "first_call.json"), "w") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
