@@ -6,8 +6,8 @@ the same run for reference.  One line per configuration.
     GNUMPY_DEVICE=cuda python3 bench/sweep.py [--tiles | --fusion | --columns | --rows | --hints]
 
 ``--fusion`` times softmax with and without row groups, the standardization with and
-without sibling reductions and its pieces, and the FMA switch.  ``--tiles`` compares only the two vector-loop layouts (``config.ew_tiles``) at a few
-block/unroll/waves settings.  ``--columns`` sweeps the column reductions' row lanes and block
+without sibling reductions and its pieces, and the FMA switch.  ``--tiles`` compares only the two vector-loop layouts (``config.ew_tiles``) by block size
+and unroll, one chunk of work per block (two rounds).  ``--columns`` sweeps the column reductions' row lanes and block
 size, and the row-broadcast elementwise layout (``config.ew_columns``) by unroll.  ``--rows``
 times softmax's row group by vectors per thread, online max/exp-sum pass and register cache;
 (``--quick``: the defaults only); ``--hints`` the streaming cases under each ``config.ew_mem_hints`` / ``reduce_mem_hints`` setting.
@@ -164,14 +164,16 @@ if "--columns" in sys.argv:       # column reductions and row-broadcast elementw
                   f"{bw_of(lambda: gp.evaluate((X - m) / sd), 8):.0f}, standardize "
                   f"{bw('standardize', 8):.0f}", flush=True)
     sys.exit(0)
-if "--tiles" in sys.argv:         # the vector-loop layout alone (config.ew_tiles)
-    for tiles in (False, True):
-        for block, unroll, waves in ((512, 4, 1), (512, 4, 0), (256, 4, 1), (512, 8, 1),
-                                     (256, 2, 0)):
-            gp.config.set(ew_tiles=tiles, ew_unroll=unroll, grid_waves=waves,
-                          block_size=block)
-            print(f"tiles={tiles} block={block} unroll={unroll} waves={waves}: saxpy "
-                  f"{bw('saxpy', 12):.0f} GB/s, expr7 {bw('expr7', 12):.0f}", flush=True)
+if "--tiles" in sys.argv:         # the vector-loop layout (config.ew_tiles), one chunk per block
+    for rnd in range(2):
+        for tiles in (False, True):
+            for block in (128, 256, 512):
+                for unroll in (1, 2, 4):
+                    gp.config.set(ew_tiles=tiles, ew_unroll=unroll, grid_waves=0,
+                                  block_size=block)
+                    print(f"round {rnd} tiles={tiles} block={block} unroll={unroll} waves=0: "
+                          f"saxpy {bw('saxpy', 12):.0f} GB/s, expr7 {bw('expr7', 12):.0f}",
+                          flush=True)
     sys.exit(0)
 for block in (128, 256, 512):
     for unroll in (1, 2, 4, 8):

@@ -68,10 +68,12 @@ _OPTIONS = [
     Option("ew_columns", "GNUMPY_EW_COLUMNS", True, _bool, True,
            "2-D elementwise kernels with an operand broadcast across rows walk rows per "
            "column thread, loading the broadcast operand once per thread."),
-    Option("ew_tiles", "GNUMPY_EW_TILES", False, _bool, True,
+    # on since session 8: bench/sweep.py --tiles on the H200, two rounds at block 512 x unroll
+    # 4: SAXPY 4243 / 4312 GB/s against 4199 / 4217 a grid-stride apart, the 7-op expression
+    # 4191 / 4296 against 4115 / 4111 (torch.add 4319 in the same run)
+    Option("ew_tiles", "GNUMPY_EW_TILES", True, _bool, True,
            "Vectorized elementwise loops: each block takes block_size x ew_unroll contiguous "
-           "vectors per step (tiles) instead of ew_unroll vectors a grid-stride apart "
-           "(experimental: a candidate for SAXPY's gap to torch.add, not yet measured)."),
+           "vectors per step (tiles); False: ew_unroll vectors a grid-stride apart."),
     # bench/sweep.py --tiles on the H200 (session 5, same run): waves 1 -> 0 took SAXPY
     # 4108 -> 4321 GB/s and the 7-op expression 3947 -> 4127 (torch.add: 4371)
     Option("grid_waves", "GNUMPY_GRID_WAVES", 0, int, False,

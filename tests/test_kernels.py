@@ -157,29 +157,35 @@ def test_chained_integer_floor_divide_and_remainder_compile():
         signal.signal(signal.SIGALRM, old)
 
 
-def test_tiled_vector_loop_renders_and_compiles():
-    """config.ew_tiles: each block's unrolled vectors are a block apart (contiguous tiles);
-    the index arithmetic is checked by enumerating what each thread touches."""
+@pytest.mark.parametrize("tiles", [True, False])
+def test_vector_loop_layouts_render_and_compile(tiles):
+    """config.ew_tiles: each block's unrolled vectors are a block apart (contiguous tiles,
+    the default) or a grid-stride apart; the index arithmetic is checked by enumerating what
+    each thread touches."""
     x = gp.asarray(np.ones(1 << 12, np.float32))
     g = schedule([(np.float32(2.5) * x + 1)._node])[0]
-    with gp.config.override(ew_tiles=True, block_size=128, ew_unroll=4):
+    B, U = 128, 4
+    with gp.config.override(ew_tiles=tiles, block_size=B, ew_unroll=U):
         src = build.source_of(g, ptr_of=lambda o: 1 << 20)
-        assert "blockIdx.x * 512 + threadIdx.x" in src and "vb + u * 128" in src
+        if tiles:
+            assert "blockIdx.x * 512 + threadIdx.x" in src and "vb + u * 128" in src
+        else:
+            assert "blockIdx.x * 128 + threadIdx.x" in src and "vb + u * step" in src
         cubin, _ = kcompile.compile_cubin(src, "90")
         assert len(cubin) > 1000
     # the loop as rendered covers every vector exactly once, for awkward sizes too
-    B, U = 128, 4
     for nv, grid in ((5000, 3), (512, 1), (1, 7), (129 * 4 + 3, 2)):
         hits = np.zeros(nv, np.int64)
+        step = grid * B
         for b in range(grid):
             for t in range(B):
-                vb = b * B * U + t
+                vb = (b * B * U if tiles else b * B) + t
                 while vb < nv:
                     for u in range(U):
-                        vi = vb + u * B
+                        vi = vb + u * (B if tiles else step)
                         if vi < nv:
                             hits[vi] += 1
-                    vb += grid * B * U
+                    vb += step * U
         assert (hits == 1).all()
 
 

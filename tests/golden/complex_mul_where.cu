@@ -3,18 +3,18 @@
 extern "C" __global__ void __launch_bounds__(512) gn_kernel(const gn_c64* __restrict__ p0, gn_c64* __restrict__ q1, float s0, int n) {
   const int step = (int)gridDim.x * 512;
   const int nv = n / 2;
-  for (int vb = (int)blockIdx.x * 512 + threadIdx.x; vb < nv; vb += step * 4) {
+  for (int vb = (int)blockIdx.x * 2048 + threadIdx.x; vb < nv; vb += step * 4) {
       gn_vec<gn_c64, 2> v0[4];
       #pragma unroll
       for (int u = 0; u < 4; ++u) {
-        const int vi = vb + u * step;
+        const int vi = vb + u * 512;
         if (vi < nv) {
           v0[u] = reinterpret_cast<const gn_vec<gn_c64, 2>*>(p0)[vi];
         }
       }
       #pragma unroll
       for (int u = 0; u < 4; ++u) {
-        const int vi = vb + u * step;
+        const int vi = vb + u * 512;
         if (vi < nv) {
           gn_vec<gn_c64, 2> w1;
           #pragma unroll

@@ -3,18 +3,18 @@
 extern "C" __global__ void __launch_bounds__(512) gn_kernel(const unsigned short* __restrict__ p0, float* __restrict__ q1, float s0, float s1, int n) {
   const int step = (int)gridDim.x * 512;
   const int nv = n / 4;
-  for (int vb = (int)blockIdx.x * 512 + threadIdx.x; vb < nv; vb += step * 4) {
+  for (int vb = (int)blockIdx.x * 2048 + threadIdx.x; vb < nv; vb += step * 4) {
       gn_vec<unsigned short, 4> v0[4];
       #pragma unroll
       for (int u = 0; u < 4; ++u) {
-        const int vi = vb + u * step;
+        const int vi = vb + u * 512;
         if (vi < nv) {
           v0[u] = reinterpret_cast<const gn_vec<unsigned short, 4>*>(p0)[vi];
         }
       }
       #pragma unroll
       for (int u = 0; u < 4; ++u) {
-        const int vi = vb + u * step;
+        const int vi = vb + u * 512;
         if (vi < nv) {
           gn_vec<float, 4> w1;
           #pragma unroll

@@ -3,12 +3,12 @@
 extern "C" __global__ void __launch_bounds__(512) gn_kernel(const float* __restrict__ p0, const float* __restrict__ p1, float* __restrict__ q2, float s0, int n) {
   const int step = (int)gridDim.x * 512;
   const int nv = n / 4;
-  for (int vb = (int)blockIdx.x * 512 + threadIdx.x; vb < nv; vb += step * 4) {
+  for (int vb = (int)blockIdx.x * 2048 + threadIdx.x; vb < nv; vb += step * 4) {
       gn_vec<float, 4> v0[4];
       gn_vec<float, 4> v1[4];
       #pragma unroll
       for (int u = 0; u < 4; ++u) {
-        const int vi = vb + u * step;
+        const int vi = vb + u * 512;
         if (vi < nv) {
           v0[u] = reinterpret_cast<const gn_vec<float, 4>*>(p0)[vi];
           v1[u] = reinterpret_cast<const gn_vec<float, 4>*>(p1)[vi];
@@ -16,7 +16,7 @@ extern "C" __global__ void __launch_bounds__(512) gn_kernel(const float* __restr
       }
       #pragma unroll
       for (int u = 0; u < 4; ++u) {
-        const int vi = vb + u * step;
+        const int vi = vb + u * 512;
         if (vi < nv) {
           gn_vec<float, 4> w2;
           #pragma unroll
