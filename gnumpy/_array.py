@@ -347,6 +347,10 @@ class ndarray:
         if method == "__call__" and not kwargs and uf.nin == len(inputs):
             name = _UFUNC_OPS.get(uf.__name__)
             if name is not None:
+                if len(inputs) == 2:        # a NumPy scalar <op> an array: the hot path
+                    r = _apply2(name, inputs[0], inputs[1])
+                    if r is not None:
+                        return r
                 return _api._elementwise.apply(name, *inputs)
         f = getattr(_api, uf.__name__, None)
         if f is None:

@@ -117,6 +117,9 @@ CASES = {
     "mean_rows": lambda x, y: x.reshape(64, -1).mean(axis=1),
     "std_cols": lambda x, y: x.reshape(-1, 64).std(axis=0),      # a split column reduction
     "strided": lambda x, y: x.reshape(64, -1).T[::2] + 1,
+    # leaves met more than once: one node used twice, and two nodes over one buffer
+    "leaf_reused": lambda x, y: x * x + y * x,
+    "one_buffer_two_nodes": lambda x, y: x.reshape(64, -1).reshape(-1) * x[:] - y,
 }
 
 

@@ -109,6 +109,8 @@ _SCALARS: dict = {}     # (value, type, dtype) -> NumPy scalar, for repeated Pyt
 def scalar_value(value, dtype: np.dtype):
     """`value` converted to a NumPy scalar of `dtype` (C-style conversion, no warnings)."""
     t = type(value)
+    if t is dtype.type:                         # a NumPy scalar of the loop's type
+        return value
     if t is float or t is int:
         r = _SCALARS.get((value, t, dtype))     # loops repeat their constants (x * 0.99)
         if r is not None:

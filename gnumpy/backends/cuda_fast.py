@@ -47,7 +47,9 @@ def _walk(root):
     The signature is a flat pre-order encoding of the graph (each node's kind code and
     fields, then its sources; a node met again is a back-reference to its visit number)
     holding only small ints, interned strings, dtypes and shape tuples, so hashing and
-    comparing it is cheap.  It runs on every replayed call: one iterative pass, no
+    comparing it is cheap.  Leaves and scalars are listed at each use (a replay's template
+    indexes them by position, and the same position holds the same role in every graph of
+    one signature); only inner nodes are deduplicated.  It runs on every replayed call: one iterative pass, no
     recursion or closures."""
     sig = []
     seen = {}
@@ -59,13 +61,25 @@ def _walk(root):
     push = stack.append
     while stack:
         n = pop()
+        k = n.kind
+        if k == LEAF:           # leaves and scalars met again are simply listed again
+            b = bufs.get(id(n.buf))
+            if b is None:
+                b = bufs[id(n.buf)] = len(bufs)
+            leaves.append(n)
+            ls = n.sig
+            sig += (0, _layout_id(n) if ls is None else ls, b)
+            continue
+        if k == SCALAR:
+            scalars.append(n)
+            sig += (1, n.dtype, n.shape)
+            continue
         nid = id(n)
         i = seen.get(nid)
         if i is not None:
             sig += (8, i)
             continue
         seen[nid] = len(seen)
-        k = n.kind
         if k == EW:
             srcs = n.srcs
             sig += (3, n.op, n.dtype, n.arg, len(srcs))
@@ -74,16 +88,6 @@ def _walk(root):
                 push(srcs[0])
             else:
                 stack.extend(reversed(srcs))
-        elif k == LEAF:
-            b = bufs.get(id(n.buf))
-            if b is None:
-                b = bufs[id(n.buf)] = len(bufs)
-            leaves.append(n)
-            ls = n.sig
-            sig += (0, _layout_id(n) if ls is None else ls, b)
-        elif k == SCALAR:
-            scalars.append(n)
-            sig += (1, n.dtype, n.shape)
         elif k == VIEW:
             sig += (4, n.op, n.arg, n.shape)
             push(n.srcs[0])
