@@ -3,11 +3,13 @@ elementwise unroll / grid waves / block size for SAXPY and the 7-op expression, 
 for sum and the row/column reductions of a 16384 x 16384 matrix, with torch's numbers in
 the same run for reference.  One line per configuration.
 
-    GNUMPY_DEVICE=cuda python3 bench/sweep.py [--tiles | --fusion | --columns | --rows | --hints]
+    GNUMPY_DEVICE=cuda python3 bench/sweep.py [--tiles | --saxpy | --reduce-grid | --fusion | --columns | --rows | --hints]
 
 ``--fusion`` times softmax with and without row groups, the standardization with and
 without sibling reductions and its pieces, and the FMA switch.  ``--tiles`` compares only the two vector-loop layouts (``config.ew_tiles``) by block size
-and unroll, one chunk of work per block (two rounds).  ``--columns`` sweeps the column reductions' row lanes and block
+and unroll, one chunk of work per block (two rounds); ``--saxpy`` SAXPY alone by tile size,
+interleaved with torch.add over five rounds; ``--reduce-grid`` the row strategy's grid
+(``render_reduce.SPLIT_WAVES`` / ``ROW_GRID_WAVES``) beside torch and CuPy.  ``--columns`` sweeps the column reductions' row lanes and block
 size, and the row-broadcast elementwise layout (``config.ew_columns``) by unroll.  ``--rows``
 times softmax's row group by vectors per thread, online max/exp-sum pass and register cache;
 (``--quick``: the defaults only); ``--hints`` the streaming cases under each ``config.ew_mem_hints`` / ``reduce_mem_hints`` setting.
@@ -164,13 +166,65 @@ if "--columns" in sys.argv:       # column reductions and row-broadcast elementw
                   f"{bw_of(lambda: gp.evaluate((X - m) / sd), 8):.0f}, standardize "
                   f"{bw('standardize', 8):.0f}", flush=True)
     sys.exit(0)
+if "--saxpy" in sys.argv:         # SAXPY's gap to torch.add: granularity of the tiles
+    import statistics
+    t = peers.Torch(xh, yh, Xh, a)
+    cfgs = ((512, 4), (512, 1), (256, 1), (128, 1), (128, 2), (128, 4), (1024, 1))
+    got = {c: [] for c in cfgs}
+    got["torch.add"] = []
+    for rnd in range(5):
+        s, _ = t.time(t.case("saxpy"), reps=9)
+        got["torch.add"].append(12 * n / s / 1e9)
+        for block, unroll in cfgs:
+            gp.config.set(ew_tiles=True, ew_unroll=unroll, grid_waves=0, block_size=block,
+                          ew_light=False)
+            got[(block, unroll)].append(bw('saxpy', 12))
+        gp.config.set(ew_unroll=4, block_size=512, ew_light=True)
+        got.setdefault("ew_light (default)", []).append(bw('saxpy', 12))
+        print(f"round {rnd}: " + ", ".join(f"{k}: {v[-1]:.0f}" for k, v in got.items()),
+              flush=True)
+    for k, v in got.items():
+        print(f"saxpy {k}: median {statistics.median(v):.0f} GB/s", flush=True)
+    for block, unroll in cfgs:
+        gp.config.set(ew_unroll=unroll, block_size=block, ew_light=False)
+        print(f"expr7 block={block} unroll={unroll}: {bw('expr7', 12):.0f} / "
+              f"{bw('expr7', 12):.0f} GB/s", flush=True)
+    gp.config.set(ew_unroll=4, block_size=512, ew_light=True)
+    sys.exit(0)
+if "--reduce-grid" in sys.argv:   # row-strategy grids: splits of a full sum, rows per block
+    from gnumpy.kernels import render_reduce
+    t = peers.Torch(xh, yh, Xh, a)
+    try:
+        import cupy
+        cp = peers.Cupy(xh, yh, Xh, a)
+    except Exception as e:  # noqa: BLE001
+        cp = None
+        print("cupy unavailable:", e)
+    for rnd in range(3):
+        line = []
+        for lib in (t, cp):
+            if lib is not None:
+                for case in ("sum", "row_sum", "mean"):
+                    s, _ = lib.time(lib.case(case), reps=9)
+                    line.append(f"{lib.name} {case} {4 * n / s / 1e9:.0f}")
+        print(f"round {rnd} peers: " + ", ".join(line), flush=True)
+        for sw, rw, blk in ((1, 8, 512), (2, 8, 512), (2, 8, 256), (2, 0, 256), (2, 8, 1024)):
+            render_reduce.SPLIT_WAVES, render_reduce.ROW_GRID_WAVES = sw, rw
+            gp.config.set(block_size=blk)        # a new generation: plans are redone
+            print(f"round {rnd} SPLIT_WAVES={sw} ROW_GRID_WAVES={rw} block={blk}: sum "
+                  f"{bw('sum', 4):.0f}, "
+                  f"row_sum {bw('row_sum', 4):.0f}, mean {bw('mean', 4):.0f}, sumsq "
+                  f"{bw('sumsq_diff', 8):.0f}", flush=True)
+    render_reduce.SPLIT_WAVES, render_reduce.ROW_GRID_WAVES = 1, 8
+    gp.config.set(block_size=512)
+    sys.exit(0)
 if "--tiles" in sys.argv:         # the vector-loop layout (config.ew_tiles), one chunk per block
     for rnd in range(2):
         for tiles in (False, True):
             for block in (128, 256, 512):
                 for unroll in (1, 2, 4):
                     gp.config.set(ew_tiles=tiles, ew_unroll=unroll, grid_waves=0,
-                                  block_size=block)
+                                  block_size=block, ew_light=False)
                     print(f"round {rnd} tiles={tiles} block={block} unroll={unroll} waves=0: "
                           f"saxpy {bw('saxpy', 12):.0f} GB/s, expr7 {bw('expr7', 12):.0f}",
                           flush=True)
@@ -178,7 +232,7 @@ if "--tiles" in sys.argv:         # the vector-loop layout (config.ew_tiles), on
 for block in (128, 256, 512):
     for unroll in (1, 2, 4, 8):
         for waves in (1, 2, 4, 0):
-            gp.config.set(ew_unroll=unroll, grid_waves=waves, block_size=block)
+            gp.config.set(ew_unroll=unroll, grid_waves=waves, block_size=block, ew_light=False)
             print(f"block={block} unroll={unroll} waves={waves}: saxpy "
                   f"{bw('saxpy', 12):.0f} GB/s, expr7 {bw('expr7', 12):.0f}", flush=True)
 for block in (256, 512, 1024):

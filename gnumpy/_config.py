@@ -74,6 +74,13 @@ _OPTIONS = [
     Option("ew_tiles", "GNUMPY_EW_TILES", True, _bool, True,
            "Vectorized elementwise loops: each block takes block_size x ew_unroll contiguous "
            "vectors per step (tiles); False: ew_unroll vectors a grid-stride apart."),
+    # bench/sweep.py --saxpy on the H200 (session 8), five interleaved rounds: SAXPY at 1024 x 1
+    # 4375-4385 GB/s, at 512 x 4 4345-4348, torch.add 4372-4377; the 7-op expression
+    # (transcendentals) at 1024 x 1 only 3856-3863 against 4245-4337 at 512 x 4
+    Option("ew_light", "GNUMPY_EW_LIGHT", True, _bool, True,
+           "Light 1-D vectorized elementwise kernels (at most 4 adds, subtracts, multiplies, "
+           "negations, comparisons, selects, min/max or casts per element) run 1024-thread "
+           "blocks with one vector per operand per thread; others block_size x ew_unroll."),
     # bench/sweep.py --tiles on the H200 (session 5, same run): waves 1 -> 0 took SAXPY
     # 4108 -> 4321 GB/s and the 7-op expression 3947 -> 4127 (torch.add: 4371)
     Option("grid_waves", "GNUMPY_GRID_WAVES", 0, int, False,

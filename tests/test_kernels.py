@@ -165,7 +165,7 @@ def test_vector_loop_layouts_render_and_compile(tiles):
     x = gp.asarray(np.ones(1 << 12, np.float32))
     g = schedule([(np.float32(2.5) * x + 1)._node])[0]
     B, U = 128, 4
-    with gp.config.override(ew_tiles=tiles, block_size=B, ew_unroll=U):
+    with gp.config.override(ew_tiles=tiles, block_size=B, ew_unroll=U, ew_light=False):
         src = build.source_of(g, ptr_of=lambda o: 1 << 20)
         if tiles:
             assert "blockIdx.x * 512 + threadIdx.x" in src and "vb + u * 128" in src
@@ -187,6 +187,33 @@ def test_vector_loop_layouts_render_and_compile(tiles):
                             hits[vi] += 1
                     vb += step * U
         assert (hits == 1).all()
+
+
+@pytest.mark.parametrize("expr,light", [
+    (lambda x, y: np.float32(2.5) * x + y, True),
+    (lambda x, y: gp.where(x > 0, x, -y).astype(gp.float64), True),
+    (lambda x, y: gp.sin(x) * y, False),                  # a transcendental
+    (lambda x, y: x / y, False),
+    (lambda x, y: ((x + y) * 2 - y) * 3 + 1, False),      # more than LIGHT_MAX_OPS ops
+])
+def test_light_kernels_run_one_vector_per_thread(expr, light):
+    """config.ew_light: a 1-D vector loop of a few cheap ops gets 1024-thread blocks and one
+    vector per operand per thread; anything else keeps block_size x ew_unroll."""
+    x = gp.asarray(np.ones(1 << 12, np.float32))
+    y = gp.asarray(np.full(1 << 12, 2, np.float32))
+    g = schedule([expr(x, y)._node])[0]
+    for on in (True, False):
+        with gp.config.override(ew_light=on):
+            mod, plan = build.plan_group(g, lambda o: 1 << 20, 132, 4)
+            assert (plan.block, plan.unroll) == ((1024, 1) if on and light else (512, 4))
+            src = mod.source(plan, kcompile.KERNEL_NAME)
+            assert f"__launch_bounds__({plan.block})" in src
+            assert f"u < {plan.unroll}" in src
+    # a 2-D broadcast (the column layout) is not a 1-D loop: untouched
+    X = gp.asarray(np.ones((64, 256), np.float32))
+    g2 = schedule([(X * 2 + X.mean(axis=0))._node])[-1]
+    _, plan2 = build.plan_group(g2, lambda o: 1 << 20, 132, 4)
+    assert plan2.block == 512
 
 
 @pytest.mark.parametrize("op", ["any", "all", "sum", "prod", "max", "min", "argmax", "argmin",

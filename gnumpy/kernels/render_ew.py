@@ -69,6 +69,10 @@ def plan(spec, block: int, vector_ok: bool, ptr_of) -> Plan:
                     (nd == 1 or cshape[-1] % v == 0):
                 p.vec = v
                 p.unroll = max(1, config.ew_unroll)
+    # light streaming kernels (SAXPY): 1024-thread blocks, one vector per operand per thread
+    if p.vec > 1 and nd == 1 and config.ew_light and _light(spec):
+        block = p.block = 1024
+        p.unroll = 1
     # a 2-D space with an operand broadcast across rows (X - X.mean(0)): threads stay on
     # their columns and walk rows, so the broadcast vectors load once per thread, not once
     # per vector of X (tx = column threads per block; 0: the flat grid-stride loop)
@@ -85,6 +89,19 @@ def plan(spec, block: int, vector_ok: bool, ptr_of) -> Plan:
              tuple(dt for dt, _ in spec.scalars), len(cshape), p.classes, p.idx32, p.vec,
              p.unroll, block, p.tx, p.hints)
     return p
+
+
+# ops cheap enough that a kernel of a few of them streams like a copy
+_LIGHT_OPS = frozenset(("add", "subtract", "multiply", "negative", "positive", "astype",
+                        "where", "greater", "greater_equal", "less", "less_equal", "equal",
+                        "not_equal", "maximum", "minimum", "absolute"))
+LIGHT_MAX_OPS = 4
+
+
+def _light(spec) -> bool:
+    """At most LIGHT_MAX_OPS ops per element, all from _LIGHT_OPS (config.ew_light)."""
+    ops = [e[1] for e in spec.exprs if e[0] == "op"]
+    return len(ops) <= LIGHT_MAX_OPS and all(o in _LIGHT_OPS for o in ops)
 
 
 def template(p: Plan) -> list:

@@ -42,6 +42,16 @@ def _next_pow2(n):
     return p
 
 
+# grid sizing of the row strategy (bench/sweep.py --reduce-grid): a split reduction's blocks
+# are about SPLIT_WAVES x the resident blocks; unsplit rows get at most ROW_GRID_WAVES x
+# the resident blocks, striding over the row groups (0: a block per row group).  H200,
+# three rounds (session 8): two waves of splits took sum 4477-4486 -> 4499-4502 GB/s and
+# sum((x-y)**2) 4525-4536 -> 4563-4567 (CuPy's sum 4465-4495); the row grid's cap moved
+# nothing (row sums 4516-4524 at 8, 4492-4501 uncapped)
+SPLIT_WAVES = 2
+ROW_GRID_WAVES = 8
+
+
 def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
     p = RPlan()
     p.spec = spec
@@ -117,9 +127,10 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
         p.S = 1
         if p.G == block and row_groups < target:
             per_split = block * p.vec * 16
-            p.S = max(1, min(-(-target // row_groups), p.K // per_split))
+            p.S = max(1, min(-(-target * SPLIT_WAVES // row_groups), p.K // per_split))
         p.chunk = -(-(p.K // p.vec) // p.S) if p.S > 1 else 0
-        p.grid = (p.S, row_groups) if p.S > 1 else (max(1, min(row_groups, target * 8)), 1)
+        cap = row_groups if ROW_GRID_WAVES == 0 else min(row_groups, target * ROW_GRID_WAVES)
+        p.grid = (p.S, row_groups) if p.S > 1 else (max(1, cap), 1)
     else:
         p.G = 1
         p.vec = reduce_cols.vec_width(p, mem, vector_ok, ptr_of)

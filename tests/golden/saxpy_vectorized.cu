@@ -1,22 +1,22 @@
 /* gnumpy helper headers */
 
-extern "C" __global__ void __launch_bounds__(512) gn_kernel(const float* __restrict__ p0, const float* __restrict__ p1, float* __restrict__ q2, float s0, int n) {
-  const int step = (int)gridDim.x * 512;
+extern "C" __global__ void __launch_bounds__(1024) gn_kernel(const float* __restrict__ p0, const float* __restrict__ p1, float* __restrict__ q2, float s0, int n) {
+  const int step = (int)gridDim.x * 1024;
   const int nv = n / 4;
-  for (int vb = (int)blockIdx.x * 2048 + threadIdx.x; vb < nv; vb += step * 4) {
-      gn_vec<float, 4> v0[4];
-      gn_vec<float, 4> v1[4];
+  for (int vb = (int)blockIdx.x * 1024 + threadIdx.x; vb < nv; vb += step * 1) {
+      gn_vec<float, 4> v0[1];
+      gn_vec<float, 4> v1[1];
       #pragma unroll
-      for (int u = 0; u < 4; ++u) {
-        const int vi = vb + u * 512;
+      for (int u = 0; u < 1; ++u) {
+        const int vi = vb + u * 1024;
         if (vi < nv) {
           v0[u] = reinterpret_cast<const gn_vec<float, 4>*>(p0)[vi];
           v1[u] = reinterpret_cast<const gn_vec<float, 4>*>(p1)[vi];
         }
       }
       #pragma unroll
-      for (int u = 0; u < 4; ++u) {
-        const int vi = vb + u * 512;
+      for (int u = 0; u < 1; ++u) {
+        const int vi = vb + u * 1024;
         if (vi < nv) {
           gn_vec<float, 4> w2;
           #pragma unroll
@@ -32,7 +32,7 @@ extern "C" __global__ void __launch_bounds__(512) gn_kernel(const float* __restr
         }
       }
   }
-  for (int i = nv * 4 + (int)blockIdx.x * 512 + threadIdx.x; i < n; i += step) {
+  for (int i = nv * 4 + (int)blockIdx.x * 1024 + threadIdx.x; i < n; i += step) {
       const int i0 = i;
       const int o0 = i0;
       const int o1 = i0;
