@@ -1,6 +1,6 @@
 """Turn a bench/suite.py result file into docs/benchmarks.md and PNG plots.
 
-    python3 bench/report.py bench/results/h200.json [--docs docs]
+    python3 bench/report.py bench/results/h200.json [--docs docs] [--also OTHER.json ...]
 
 Needs matplotlib for the plots (the table is written without it).  Ratios are gnumpy's
 bandwidth (or, for wall-time cases, the peer's time over gnumpy's) against the best peer
@@ -29,30 +29,59 @@ def _cell(v, fmt):
     return "" if v is None else fmt.format(v)
 
 
+def _row(res, case):
+    """({library: value}, best peer, gnumpy / best peer) of one case of run `res` (for
+    wall-time cases the ratio is the peer's time over gnumpy's); None when not measured."""
+    wall = case in WALL_CASES
+    key = "us" if wall else "GBs"
+    vals = {lib: r["cases"].get(case, {}).get(key) for lib, r in res["libs"].items()}
+    if all(v is None for v in vals.values()):
+        return None
+    pv = {p: v for p, v in vals.items() if p != "gnumpy" and v is not None}
+    best = (min if wall else max)(pv, key=pv.get) if pv else None
+    g = vals.get("gnumpy")
+    ratio = None
+    if best is not None and g:
+        ratio = pv[best] / g if wall else g / pv[best]
+    return vals, best, ratio
+
+
 def table(res) -> list:
     libs = list(res["libs"])
-    peers = [lib for lib in libs if lib != "gnumpy"]
     out = ["| case | " + " | ".join(libs) + " | best peer | gnumpy / best peer |",
            "|---|" + "---|" * (len(libs) + 2)]
     for case in BW_CASES + WALL_CASES:
-        wall = case in WALL_CASES
-        key = "us" if wall else "GBs"
-        vals = {lib: res["libs"][lib]["cases"].get(case, {}).get(key) for lib in libs}
-        if all(v is None for v in vals.values()):
+        row = _row(res, case)
+        if row is None:
             continue
-        pv = {p: vals[p] for p in peers if vals[p] is not None}
-        best = (min if wall else max)(pv, key=pv.get) if pv else None
-        g = vals.get("gnumpy")
-        ratio = None
-        if best is not None and g:
-            ratio = pv[best] / g if wall else g / pv[best]
-        fmt = "{:.1f} us" if wall else "{:.0f}"
+        vals, best, ratio = row
+        fmt = "{:.1f} us" if case in WALL_CASES else "{:.0f}"
         cells = []
         for lib in libs:
             c = _cell(vals[lib], fmt)
             cells.append(f"**{c}**" if lib == best and c else c)
         out.append(f"| {TITLES[case]} | " + " | ".join(cells) +
                    f" | {best or ''} | {_cell(ratio, '{:.2f}x')} |")
+    return out
+
+
+def ratio_table(runs) -> list:
+    """gnumpy / best peer per case for several runs side by side: [(label, res), ...]."""
+    out = ["| case | " + " | ".join(label for label, _ in runs) + " |",
+           "|---|" + "---|" * len(runs)]
+    for case in BW_CASES + WALL_CASES:
+        cells = []
+        for _, res in runs:
+            row = _row(res, case)
+            if row is None or row[2] is None:
+                cells.append("")
+            else:
+                g = row[0]["gnumpy"]
+                unit = " us" if case in WALL_CASES else ""
+                cells.append(f"{row[2]:.2f}x ({g:.0f}{unit} vs {row[1]} "
+                             f"{row[0][row[1]]:.0f}{unit})")
+        if any(cells):
+            out.append(f"| {TITLES[case]} | " + " | ".join(cells) + " |")
     return out
 
 
@@ -110,6 +139,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("result")
     ap.add_argument("--docs", default="docs")
+    ap.add_argument("--also", action="append", default=[], help="another result file whose "
+                    "ratios are listed beside this run's (host-to-host spread)")
     args = ap.parse_args()
     with open(args.result) as f:
         res = json.load(f)
@@ -152,6 +183,18 @@ def main():
     if firsts:
         lines += ["", "First call of the tiny SAXPY in the benchmark process (includes each "
                       "library's compile): " + ", ".join(firsts) + "."]
+    if args.also:
+        runs = [(f"this run ({res.get('started')})", res)]
+        for path in args.also:
+            with open(path) as f:
+                other = json.load(f)
+            runs.append((f"`{os.path.basename(path)}` ({other.get('started')})", other))
+        lines += ["", "## The same cases in other runs", "",
+                  "gnumpy over the best peer of each run (each run measures every library "
+                  "on its own lent H200; hosts differ by a few percent, most in the cases "
+                  "that depend on the CPU).  Device-to-device copy: " + ", ".join(
+                      f"{r.get('d2d_copy_GBs', 0):.0f}" for _, r in runs) + " GB/s.", ""]
+        lines += ratio_table(runs)
     made = plots(res, args.docs)
     if made:
         lines += ["", "## Plots", ""]
