@@ -3,16 +3,19 @@ elementwise unroll / grid waves / block size for SAXPY and the 7-op expression, 
 for sum and the row/column reductions of a 16384 x 16384 matrix, with torch's numbers in
 the same run for reference.  One line per configuration.
 
-    GNUMPY_DEVICE=cuda python3 bench/sweep.py [--tiles | --saxpy | --reduce-grid | --fusion | --columns | --rows | --hints]
+    GNUMPY_DEVICE=cuda python3 bench/sweep.py [--tiles | --saxpy | --reduce-grid | --fusion
+                                               | --columns | --rows | --hints]
 
 ``--fusion`` times softmax with and without row groups, the standardization with and
-without sibling reductions and its pieces, and the FMA switch.  ``--tiles`` compares only the two vector-loop layouts (``config.ew_tiles``) by block size
-and unroll, one chunk of work per block (two rounds); ``--saxpy`` SAXPY alone by tile size,
-interleaved with torch.add over five rounds; ``--reduce-grid`` the row strategy's grid
-(``render_reduce.SPLIT_WAVES`` / ``ROW_GRID_WAVES``) beside torch and CuPy.  ``--columns`` sweeps the column reductions' row lanes and block
-size, and the row-broadcast elementwise layout (``config.ew_columns``) by unroll.  ``--rows``
-times softmax's row group by vectors per thread, online max/exp-sum pass and register cache;
-(``--quick``: the defaults only); ``--hints`` the streaming cases under each ``config.ew_mem_hints`` / ``reduce_mem_hints`` setting.
+without sibling reductions and its pieces, and the FMA switch.  ``--tiles`` compares the two
+vector-loop layouts (``config.ew_tiles``) by block size and unroll, one chunk of work per
+block (two rounds); ``--saxpy`` SAXPY alone by tile size, interleaved with torch.add over
+five rounds; ``--reduce-grid`` the row strategy's grid (``render_reduce.SPLIT_WAVES`` /
+``ROW_GRID_WAVES``) beside torch and CuPy.  ``--columns`` sweeps the column reductions' row
+lanes and block size, and the row-broadcast elementwise layout (``config.ew_columns``) by
+unroll.  ``--rows`` times softmax's row group by vectors per thread, online max/exp-sum pass,
+register cache and grid (``--quick``: the defaults and the grid only); ``--hints`` the
+streaming cases under each ``config.ew_mem_hints`` / ``reduce_mem_hints`` setting.
 """
 import os
 import sys

@@ -49,8 +49,8 @@ def _walk(root):
     holding only small ints, interned strings, dtypes and shape tuples, so hashing and
     comparing it is cheap.  Leaves and scalars are listed at each use (a replay's template
     indexes them by position, and the same position holds the same role in every graph of
-    one signature); only inner nodes are deduplicated.  It runs on every replayed call: one iterative pass, no
-    recursion or closures."""
+    one signature); only inner nodes are deduplicated.  It runs on every replayed call:
+    one iterative pass, no recursion or closures."""
     sig = []
     seen = {}
     bufs = {}
