@@ -198,7 +198,6 @@ if "--reduce-grid" in sys.argv:   # row-strategy grids: splits of a full sum, ro
     from gnumpy.kernels import render_reduce
     t = peers.Torch(xh, yh, Xh, a)
     try:
-        import cupy
         cp = peers.Cupy(xh, yh, Xh, a)
     except Exception as e:  # noqa: BLE001
         cp = None
