@@ -322,3 +322,91 @@ def test_nvrtc_warm_up_thread():
                        capture_output=True, text=True, timeout=120,
                        env=dict(os.environ, GNUMPY_DEVICE="cpu"))
     assert r.returncode == 0, r.stderr[-2000:]
+
+
+# ------------------------------------------------------------------ an untrusted cache directory
+
+def _entry(tmp_path):
+    """(the kernel cache of a new process over tmp_path, a compiled key, its render)."""
+    x = gp.asarray(np.ones(64, np.float32))
+    g = schedule([(gp.tanh(x) * 7 - 3)._node])[0]
+    mod, plan = build.plan_group(g, lambda o: 0, 132, 8)
+    return plan.key, (lambda: mod.source(plan, kcompile.KERNEL_NAME))
+
+
+def _fresh_process():
+    cache._trusted.clear()
+    cache._nvrtc.clear()
+    cache.counters.reset()
+
+
+def test_forged_entry_is_recompiled_not_loaded(tmp_path):
+    import hashlib
+    import struct
+    with gp.config.override(cache_dir=str(tmp_path), disk_cache=True):
+        key, render = _entry(tmp_path)
+        _fresh_process()
+        build.KernelCache("90", None).get(key, render)
+        (f,) = (tmp_path / "kernels").glob("*.cubin")
+        payload = b"\x7fELF not the kernel"       # a forger knows the format, not the key
+        f.write_bytes(cache._MAGIC + struct.pack("<Q", len(payload))
+                      + hashlib.sha256(payload).digest() + payload)
+        _fresh_process()
+        assert cache.disk_get(f.name[:-len(".cubin")]) is None
+        assert cache.counters.corrupt == 1 and not f.exists()
+    _fresh_process()
+
+
+def test_fifo_and_symlink_entries_are_skipped(tmp_path):
+    import os
+    with gp.config.override(cache_dir=str(tmp_path), disk_cache=True):
+        _fresh_process()
+        d = tmp_path / "kernels"
+        cache.disk_put("real", b"payload")
+        assert cache.disk_get("real") == b"payload"
+        os.mkfifo(d / "fifo.cubin")                 # would block a plain open()
+        assert cache.disk_get("fifo") is None
+        os.symlink("/dev/zero", d / "zero.cubin")   # would read without bound
+        assert cache.disk_get("zero") is None
+        os.symlink(d / "real.cubin", d / "link.cubin")
+        assert cache.disk_get("link") is None       # links are not followed
+    _fresh_process()
+
+
+def test_directory_others_can_write_is_refused(tmp_path):
+    import os
+    import warnings
+    base = tmp_path / "shared"
+    (base / "kernels").mkdir(parents=True)
+    os.chmod(base / "kernels", 0o777)
+    with gp.config.override(cache_dir=str(base), disk_cache=True):
+        _fresh_process()
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            cache.disk_put("k", b"payload")
+            assert cache.disk_get("k") is None
+        assert any("others can write" in str(x.message) for x in w)
+        assert list((base / "kernels").iterdir()) == []
+    _fresh_process()
+
+
+def test_new_directory_is_private_and_stale_temps_are_removed(tmp_path):
+    import os
+    import stat
+    import time
+    base = tmp_path / "new"
+    with gp.config.override(cache_dir=str(base), disk_cache=True):
+        _fresh_process()
+        cache.disk_put("k", b"payload")
+        d = base / "kernels"
+        assert stat.S_IMODE(os.stat(d).st_mode) == 0o700
+        assert stat.S_IMODE(os.stat(d / "key").st_mode) == 0o600
+        stale, fresh = d / ".tmp-dead.cubin", d / ".tmp-live.cubin"
+        stale.write_bytes(b"x")
+        fresh.write_bytes(b"x")
+        old = time.time() - 2 * 3600
+        os.utime(stale, (old, old))
+        _fresh_process()                            # a new process opens the directory
+        assert cache.disk_get("k") == b"payload"
+        assert not stale.exists() and fresh.exists()
+    _fresh_process()
