@@ -34,6 +34,7 @@ from ._api.advanced import (choose, compress, extract, place, put, put_along_axi
                             take, take_along_axis)
 from ._api.index_tricks import (argwhere, diag_indices, diag_indices_from, flatnonzero, ix_,
                                 nonzero, ravel_multi_index, unravel_index)
+from ._api.grids import c_, index_exp, mgrid, ogrid, r_, s_
 from ._api.manipulation import (broadcast_arrays, broadcast_to, concat, concatenate,
                                 expand_dims, matrix_transpose, moveaxis, permute_dims, ravel,
                                 reshape, squeeze, stack, swapaxes, transpose)
