@@ -96,6 +96,10 @@ def schedule(roots) -> list:
     roots = [r for r in dict.fromkeys(roots) if r.kind != LEAF]
     if not roots:
         return []
+    if len(roots) == 1:
+        r = roots[0]
+        if r.kind == BARRIER and all(s.kind == LEAF for s in r.srcs):
+            return [Group("barrier", [r], r.device, 1, barrier=r)]   # a library call
     nodes = _collect(roots)
     must = {id(r): r for r in roots}
     for n in nodes.values():

@@ -18,6 +18,7 @@ Modules that add barrier ops register themselves with ``register`` and are liste
 from __future__ import annotations
 
 import importlib
+import threading
 
 CPU: dict = {}
 CUDA: dict = {}
@@ -25,8 +26,10 @@ KERNELS: dict = {}
 
 # Modules holding barrier implementations, imported on first lookup.
 _MODULES: tuple = ("gnumpy.backends.index_ops", "gnumpy.backends.random_ops",
-                   "gnumpy.backends.sort_ops")
+                   "gnumpy.backends.sort_ops", "gnumpy.backends.cuda_blas",
+                   "gnumpy.backends.fft_ops")
 _loaded = False
+_lock = threading.Lock()
 
 
 def register(op: str, *, cpu=None, cuda=None, kernels=None) -> None:
@@ -39,11 +42,16 @@ def register(op: str, *, cpu=None, cuda=None, kernels=None) -> None:
 
 
 def _load() -> None:
+    """Import the implementation modules once; a thread arriving meanwhile waits for all of
+    them (the flag is set only after the last import)."""
     global _loaded
-    if not _loaded:
-        _loaded = True
-        for m in _MODULES:
-            importlib.import_module(m)
+    if _loaded:
+        return
+    with _lock:
+        if not _loaded:
+            for m in _MODULES:
+                importlib.import_module(m)
+            _loaded = True
 
 
 def cpu_impl(op: str):

@@ -1,0 +1,249 @@
+"""The ``matmul`` barrier on the CUDA backend: cuBLAS for float16/32/64 and complex, gnumpy's
+own tiled kernel for integer and bool products (cuBLAS has none that NumPy's wraparound
+semantics allow).
+
+Every product NumPy spells differently reaches this one op: ``matmul``/``@``, ``dot``,
+``inner``, ``tensordot``, ``matvec``/``vecmat``, ``einsum`` contractions and
+``linalg.multi_dot`` build a ``matmul`` node (after transposes and reshapes).
+
+cuBLAS is column-major: the row-major product ``C = A @ B`` is computed as the column-major
+``C^T = B^T A^T``, so a row-major operand is passed as it lies, and a transposed view
+(``X.T``) as the transpose op: neither is copied.  A matrix whose strides neither layout
+describes (a broadcast row, a reversed or doubly strided view) is copied to C order first.
+Stacked products use the strided-batched GEMM when every operand's batch dimensions merge
+into one stride (broadcast batches have stride 0); otherwise the outer batch dimensions loop
+in Python.  Matrix-vector products of one matrix go to GEMV.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._graph import layout as L
+from .._graph.ir import leaf
+from . import barriers
+from .cuda_libs import DATA_TYPE, bindings, libs
+
+_N, _T = 0, 1                       # cublasOperation_t
+_COMPUTE_32F = 68                   # cublasComputeType_t (float16 products accumulate in fp32)
+_GEMM = {np.dtype(np.float32): "sgemm", np.dtype(np.float64): "dgemm",
+         np.dtype(np.complex64): "cgemm", np.dtype(np.complex128): "zgemm"}
+_INT32_MAX = 2**31 - 1
+
+
+def _operand(rows, cols, s_r, s_c):
+    """How cuBLAS reads a row-major rows x cols matrix with element strides (s_r, s_c):
+    ``(op, ld)`` of the column-major cols x rows matrix it is, or None when no leading
+    dimension describes it (it needs a copy)."""
+    if rows == 1 and cols == 1:
+        return _N, 1
+    if rows == 1:                       # the row stride is free: pick the case that fits
+        if s_c == 1:
+            return _N, max(cols, 1)
+        return (_T, s_c) if s_c >= 1 else None
+    if cols == 1:                       # the column stride is free
+        return (_N, s_r) if s_r >= 1 else None
+    if s_c == 1 and s_r >= cols:
+        return _N, s_r
+    if s_r == 1 and s_c >= rows:
+        return _T, s_c
+    return None
+
+
+def _batch_dims(batch, a_sh, a_st, b_sh, b_st, n, m):
+    """Merged batch dimensions ``[(count, stride_a, stride_b, stride_c)]`` (outermost
+    first; broadcast dimensions have stride 0; the output is C-contiguous)."""
+    def strides(sh, st):
+        off = len(batch) - (len(sh) - 2)
+        out = [0] * len(batch)
+        for i, (d, s) in enumerate(zip(sh[:-2], st[:-2])):
+            out[off + i] = 0 if d == 1 else s
+        return out
+    sa, sb = strides(a_sh, a_st), strides(b_sh, b_st)
+    sc = L.c_strides(tuple(batch) + (n, m))[:len(batch)]
+    dims = [(d, x, y, z) for d, x, y, z in zip(batch, sa, sb, sc) if d != 1]
+    merged = []
+    for d, x, y, z in dims:
+        if merged:
+            d0, x0, y0, z0 = merged[-1]
+            if x0 == x * d and y0 == y * d and z0 == z * d:
+                merged[-1] = (d0 * d, x, y, z)
+                continue
+        merged.append((d, x, y, z))
+    return merged or [(1, 0, 0, 0)]
+
+
+def _ptr(node):
+    return node.buf.ptr + node.offset * node.dtype.itemsize
+
+
+def matmul(be, node, buf) -> None:
+    a, b = node.srcs
+    dt = node.dtype
+    if dt not in DATA_TYPE:
+        return _matmul_kernel(be, node, buf)
+    a_sh, a_st = (a.shape, a.strides) if a.ndim >= 2 else ((1,) + a.shape, (0,) + a.strides)
+    b_sh, b_st = (b.shape, b.strides) if b.ndim >= 2 else (b.shape + (1,), b.strides + (0,))
+    n, k = a_sh[-2], a_sh[-1]
+    m = b_sh[-1]
+    batch = tuple(node.shape[:len(node.shape) - (a.ndim >= 2) - (b.ndim >= 2)])
+    nb = L.prod(batch)
+    if n * m * nb == 0:
+        return
+    if k == 0:
+        be._check(be._driver.cuMemsetD8Async(buf.ptr, 0, L.prod(node.shape) * dt.itemsize,
+                                             be.stream.handle))
+        return
+    if max(n, m, k) > _INT32_MAX:
+        raise NotImplementedError("matmul: dimensions past 2**31 - 1 are not supported on the "
+                                  "CUDA backend")
+    opa = _operand(n, k, a_st[-2], a_st[-1])
+    if opa is None:
+        a = be._contiguous_copy(a)
+        a_st = a.strides if len(a_sh) == a.ndim else (0,) + a.strides
+        opa = _operand(n, k, a_st[-2], a_st[-1])
+    opb = _operand(k, m, b_st[-2], b_st[-1])
+    if opb is None:
+        b = be._contiguous_copy(b)
+        b_st = b.strides if len(b_sh) == b.ndim else b.strides + (0,)
+        opb = _operand(k, m, b_st[-2], b_st[-1])
+    dims = _batch_dims(batch, a_sh, a_st, b_sh, b_st, n, m)
+    it = dt.itemsize
+    pa, pb, pc = _ptr(a), _ptr(b), buf.ptr
+    if len(dims) == 1 and dims[0][0] == 1 and (m == 1 or n == 1) and dt in _GEMM:
+        return _gemv(be, dt, n, k, m, opa, opb, a_st, b_st, pa, pb, pc)
+    *outer, (count, sa, sb, sc) = dims
+    idx = [0] * len(outer)
+    while True:
+        oa = sum(i * d[1] for i, d in zip(idx, outer))
+        ob = sum(i * d[2] for i, d in zip(idx, outer))
+        oc = sum(i * d[3] for i, d in zip(idx, outer))
+        _gemm(be, dt, m, n, k, opb, opa, pb + ob * it, sb, pa + oa * it, sa, pc + oc * it,
+              sc, count)
+        for d in range(len(outer) - 1, -1, -1):      # odometer over the outer dims
+            idx[d] += 1
+            if idx[d] < outer[d][0]:
+                break
+            idx[d] = 0
+        else:
+            return
+
+
+def _gemm(be, dt, m, n, k, op1, op2, p1, s1, p2, s2, pc, sc, count) -> None:
+    """C (column-major m x n, ldc = m) = op1(M1) @ op2(M2), `count` times with the given
+    batch strides (elements)."""
+    cublas = bindings("cublas")
+    lb = libs(be)
+    h = lb.blas()
+    (t1, ld1), (t2, ld2) = op1, op2
+    if dt == np.float16:
+        one = lb.host_scalar(1.0, np.float32).ctypes.data
+        zero = lb.host_scalar(0.0, np.float32).ctypes.data
+        T = DATA_TYPE[dt]
+        if count == 1:
+            cublas.gemm_ex(h, t1, t2, m, n, k, one, p1, T, ld1, p2, T, ld2, zero, pc, T, m,
+                           _COMPUTE_32F, -1)
+        else:
+            cublas.gemm_strided_batched_ex(h, t1, t2, m, n, k, one, p1, T, ld1, s1, p2, T,
+                                           ld2, s2, zero, pc, T, m, sc, count, _COMPUTE_32F,
+                                           -1)
+        return
+    one = lb.host_scalar(1, dt).ctypes.data
+    zero = lb.host_scalar(0, dt).ctypes.data
+    name = _GEMM[dt]
+    if count == 1:
+        getattr(cublas, name)(h, t1, t2, m, n, k, one, p1, ld1, p2, ld2, zero, pc, m)
+    else:
+        getattr(cublas, name + "_strided_batched")(h, t1, t2, m, n, k, one, p1, ld1, s1, p2,
+                                                   ld2, s2, zero, pc, m, sc, count)
+
+
+def _gemv(be, dt, n, k, m, opa, opb, a_st, b_st, pa, pb, pc) -> None:
+    """One matrix-vector product: ``A @ x`` (m == 1) or ``x @ B`` (n == 1)."""
+    cublas = bindings("cublas")
+    lb = libs(be)
+    h = lb.blas()
+    one = lb.host_scalar(1, dt).ctypes.data
+    zero = lb.host_scalar(0, dt).ctypes.data
+    f = getattr(cublas, _GEMM[dt][0] + "gemv")
+    if m == 1:          # y (n) = A (n x k) x (k): A stored as opa describes
+        t, ld = opa
+        inc = b_st[-2] if k > 1 else 1
+        if inc < 1:
+            return _gemm(be, dt, m, n, k, opb, opa, pb, 0, pa, 0, pc, 0, 1)
+        if t == _N:     # stored: A^T, column-major k x n
+            f(h, _T, k, n, one, pa, ld, pb, inc, zero, pc, 1)
+        else:           # stored: A, column-major n x k
+            f(h, _N, n, k, one, pa, ld, pb, inc, zero, pc, 1)
+        return
+    t, ld = opb         # y (m) = x (k) B (k x m) = B^T x
+    inc = a_st[-1] if k > 1 else 1
+    if inc < 1:
+        return _gemm(be, dt, m, n, k, opb, opa, pb, 0, pa, 0, pc, 0, 1)
+    if t == _N:         # stored: B^T, column-major m x k
+        f(h, _N, m, k, one, pb, ld, pa, inc, zero, pc, 1)
+    else:               # stored: B, column-major k x m
+        f(h, _T, k, m, one, pb, ld, pa, inc, zero, pc, 1)
+
+
+# ------------------------------------------------------------------ integer and bool products
+
+def _matmul_kernel(be, node, buf) -> None:
+    """gnumpy's 16 x 16 tiled kernel: integer and bool matmul (wraparound as NumPy)."""
+    from ..kernels import render_misc
+    from ..kernels.codegen import header
+    a, b = node.srcs
+    dt = node.dtype
+    a_nd, b_nd = a.ndim, b.ndim
+    ash = a.shape if a_nd >= 2 else (1,) + a.shape
+    ast = a.strides if a_nd >= 2 else (0,) + a.strides
+    bsh = b.shape if b_nd >= 2 else b.shape + (1,)
+    bst = b.strides if b_nd >= 2 else b.strides + (0,)
+    n, kk, m = ash[-2], ash[-1], bsh[-1]
+    batch = tuple(node.shape[:len(node.shape) - (a_nd >= 2) - (b_nd >= 2)])
+    nbd = len(batch)
+    if nbd > 3:
+        raise NotImplementedError("integer matmul with more than 3 batch dimensions is not "
+                                  "implemented on the CUDA backend yet")
+
+    def bstrides(sh, st):
+        off = nbd - (len(sh) - 2)
+        out = [0] * nbd
+        for i, (d, s) in enumerate(zip(sh[:-2], st[:-2])):
+            out[off + i] = 0 if d == 1 else s
+        return out + [0] * (3 - nbd)
+    abs_, bbs = bstrides(ash, ast), bstrides(bsh, bst)
+    bd = list(batch) + [1] * (3 - nbd)
+    nb = L.prod(batch)
+    if n * m * nb == 0:
+        return
+    if kk == 0:
+        from .._graph.ir import scalar
+        be.write(leaf(buf, dt, node.shape, L.c_strides(node.shape), 0, be.device),
+                 scalar(0, dt, node.shape, be.device))
+        return
+    pre = header("gn_core.cuh") + header("gn_math.cuh")
+    k = be._misc_kernel(("matmul", dt),
+                        lambda name: render_misc.matmul_source(dt, name, pre))
+    T = 16
+    grid = (-(-m // T), -(-n // T), max(1, min(nb, 65535)))
+    i64 = np.int64
+    args = [_ptr(a), _ptr(b), buf.ptr, i64(nb), i64(n), i64(m), i64(kk),
+            i64(abs_[0]), i64(ast[-2]), i64(ast[-1]), i64(bbs[0]), i64(bst[-2]),
+            i64(bst[-1]), i64(nbd), i64(bd[1]), i64(bd[2]), i64(abs_[1]), i64(abs_[2]),
+            i64(bbs[1]), i64(bbs[2])]
+    be._go(k, grid, T * T, args)
+
+
+def _kernels(node):
+    """The kernels the CUDA implementation would compile for `node` (CPU-only CI compiles
+    them): only integer and bool products use a kernel of gnumpy's own."""
+    dt = node.dtype
+    if dt in DATA_TYPE:
+        return []
+    from ..kernels import render_misc
+    from ..kernels.codegen import header
+    pre = header("gn_core.cuh") + header("gn_math.cuh")
+    return [(("matmul", dt), lambda name: render_misc.matmul_source(dt, name, pre))]
+
+
+barriers.register("matmul", cuda=matmul, kernels=_kernels)
