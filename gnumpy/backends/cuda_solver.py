@@ -1,0 +1,455 @@
+"""cuSOLVER implementations of the linear-algebra library calls (``linalg_ops``) on the
+CUDA backend.
+
+Each function takes the backend and LEAF nodes (stacks validated by ``gnumpy.linalg``: one
+batch shape, a working dtype, never empty), copies its operand into a fresh buffer in the
+layout the routine wants (cuSOLVER overwrites its input; the caller's array is never
+touched), calls cuSOLVER through ``nvmath.bindings.cusolverDn`` once per matrix of the
+stack (the 64-bit ``x*`` API, one function for float32/64 and complex64/128;
+``xsyev_batched`` for stacks of small Hermitian matrices; ``orgqr``/``ungqr`` typed),
+reads the statuses back once (one sync, ``Libs.read_info``) and returns LEAF nodes.
+
+cuSOLVER is column-major.  A C-order copy of a row-major matrix A is the column-major
+A^T; a copy in per-matrix Fortran order is A itself.  The choice per routine:
+
+* ``solve``, ``inv``, ``det``, ``slogdet``: C copy, LU of A^T (``xgetrf``).  ``solve``
+  copies B to Fortran order and runs ``xgetrs`` with trans=T, (A^T)^T X = B: X comes back
+  column-major and is returned as a Fortran-strided view.  ``inv`` solves A^T X = I
+  (trans=N): the column-major (A^T)^-1 is A^-1 in row-major order.  det A^T = det A.
+* ``cholesky``: C copy and ``xpotrf`` with the other triangle: the upper factor of the
+  column-major A^T, read row-major, is NumPy's lower factor of A and reads the row-major
+  lower triangle, as NumPy does (and the other way round for ``upper``); the triangle
+  potrf leaves alone is zeroed.
+* ``qr``: Fortran copy; ``xgeqrf``'s result read row-major is NumPy's raw ``h``; R is
+  taken from it before ``orgqr``/``ungqr`` overwrites it with Q (in place, or in an m x m
+  buffer for mode 'complete' of a tall matrix).
+* ``eigh``, ``eig``: Fortran copy; the eigenvectors (columns) come back column-major and
+  are returned as Fortran-strided views.  ``xgeev`` of real input returns complex
+  eigenvalues and real vectors in LAPACK's conjugate-pair format, assembled here.
+* ``svd``: ``xgesvd`` needs rows >= columns.  m >= n: Fortran copy (A = U S V^H; U and
+  V^H come back column-major).  m < n: C copy, the SVD of A^T = U' S V'^H, so
+  A = conj(V') S U'^T: the buffer of V'^H read row-major is U and that of U' is V^H.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._graph import layout as L
+from .._graph.ir import leaf
+from .cuda_libs import DATA_TYPE, bindings, libs
+
+LinAlgError = np.linalg.LinAlgError
+
+_LOWER, _UPPER = 0, 1               # cublasFillMode_t
+_OP_N, _OP_T = 0, 1                 # cublasOperation_t
+_NOVECTOR, _VECTOR = 0, 1           # cusolverEigMode_t
+_ORGQR = {np.dtype(np.float32): "sorgqr", np.dtype(np.float64): "dorgqr",
+          np.dtype(np.complex64): "cungqr", np.dtype(np.complex128): "zungqr"}
+_COMPLEX = {np.dtype(np.float32): np.dtype(np.complex64),
+            np.dtype(np.float64): np.dtype(np.complex128)}
+# Whether this NumPy's eig returns complex results for real input with real eigenvalues
+# (newer releases always do; older ones return the real dtype then): gnumpy follows it.
+_EIG_ALWAYS_COMPLEX = np.linalg.eigvals(np.eye(1)).dtype.kind == "c"
+_SYEV_BATCHED_N = 32                # xsyev_batched for stacks of matrices up to this order
+_INT32_MAX = 2**31 - 1
+
+
+# ------------------------------------------------------------------ layouts (pure)
+
+def stack_strides(shape, fortran: bool) -> tuple:
+    """Element strides of a compact stack of matrices of `shape` (..., m, n): row-major
+    matrices, or column-major ones when `fortran`; matrix i starts at i * m * n."""
+    m, n = shape[-2:]
+    batch = L.c_strides(tuple(shape[:-2]) + (m * n,))[:-1]
+    return tuple(batch) + ((1, m) if fortran else (n, 1))
+
+
+def svd_plan(m: int, n: int, full: bool) -> dict:
+    """How ``svd`` runs xgesvd on an m x n row-major matrix: ``flip`` (factor the C copy,
+    the column-major A^T), gesvd's ``rows`` >= ``cols``, the column count of its U
+    (``ucols``, leading dimension ``rows``; V^H is cols x cols), and the results as
+    (shape, fortran) of a view of those buffers: ``u`` over gesvd's U or V^H, ``vh``
+    over the other (``u_from``: which buffer U reads)."""
+    flip = m < n
+    rows, cols = (n, m) if flip else (m, n)
+    k = cols
+    ucols = rows if full else k
+    if flip:                    # A = conj(V') S U'^T: both buffers read row-major
+        return dict(flip=True, rows=rows, cols=cols, ucols=ucols, u_from="vt",
+                    u=((m, m), False), vh=((ucols, n), False))
+    return dict(flip=False, rows=rows, cols=cols, ucols=ucols, u_from="u",
+                u=((m, ucols), True), vh=((n, n), True))
+
+
+# ------------------------------------------------------------------ helpers
+
+def _gp():
+    import gnumpy
+    return gnumpy
+
+
+def _wrap(node):
+    from .._api._common import wrap
+    return wrap(node)
+
+
+def _leaves(*arrays) -> tuple:
+    """The LEAF nodes of gnumpy arrays (materialized now, one schedule)."""
+    from .._graph.realize import materialize
+    nodes = [x._node for x in arrays]
+    materialize(nodes)
+    return tuple(nodes)
+
+
+def _ptr(node) -> int:
+    return node.buf.ptr + node.offset * node.dtype.itemsize
+
+
+def _new(be, dtype, shape, fortran=False):
+    """A LEAF over a fresh compact buffer of a stack of matrices (or of vectors)."""
+    dtype = np.dtype(dtype)
+    buf = be.pool.alloc(max(L.prod(shape), 1) * dtype.itemsize)
+    strides = stack_strides(shape, fortran) if len(shape) >= 2 else L.c_strides(shape)
+    return leaf(buf, dtype, tuple(shape), strides, 0, be.device)
+
+
+def _copy(be, node, fortran: bool):
+    """A fresh copy of the stack `node`, each matrix row-major or column-major."""
+    dest = _new(be, node.dtype, node.shape, fortran)
+    if L.prod(node.shape):
+        be.write(dest, node)
+    return dest
+
+
+def _view(node, shape, fortran: bool):
+    """Another LEAF over `node`'s compact buffer (a result read in another layout)."""
+    return leaf(node.buf, node.dtype, tuple(shape), stack_strides(shape, fortran),
+                node.offset, node.device)
+
+
+def _columns(node, cols: int):
+    """The first `cols` columns of each column-major matrix of the stack `node`."""
+    return leaf(node.buf, node.dtype, node.shape[:-1] + (cols,), node.strides, node.offset,
+                node.device)
+
+
+class _Solver:
+    """The cuSOLVER module, handle, params and workspaces of one operation (kept alive
+    until its statuses are read)."""
+
+    def __init__(self, be, dtype) -> None:
+        self.be = be
+        self.cus = bindings("cusolverDn")
+        self.lb = libs(be)
+        self.h = self.lb.solver()
+        self.p = self.lb.solver_params()
+        self.T = DATA_TYPE[np.dtype(dtype)]
+        self.keep = []
+        self.host_work = False
+
+    def work(self, sizes):
+        """(device pointer, device bytes, host pointer, host bytes) of workspaces of the
+        sizes an ``x*_buffer_size`` query returned."""
+        dbytes, hbytes = int(sizes[0]), int(sizes[1])
+        d = self.lb.workspace(dbytes)
+        hw = np.empty(max(hbytes, 1), np.uint8)
+        self.keep += [d, hw]
+        self.host_work = self.host_work or hbytes > 0
+        return d.ptr, dbytes, hw.ctypes.data, hbytes
+
+    def finish(self) -> None:
+        """End an operation that reads no status: wait for the stream only when a routine
+        was given host workspace (it must outlive the routine's host part)."""
+        if self.host_work:
+            self.be.stream.sync()
+        self.keep.clear()
+
+    def info(self, n):
+        buf = self.be.pool.alloc(4 * max(n, 1))
+        self.keep.append(buf)
+        return buf
+
+    def check(self, info, n, routine, message, nan=None):
+        """Raise LinAlgError(`message`) when one of the `n` statuses at `info` is positive
+        or, with `nan` (a stack of n results), when a result holds NaN (LAPACK's failure
+        on NaN input, which NumPy reports); RuntimeError when cuSOLVER refused an
+        argument.  One device-to-host read."""
+        count = n
+        if nan is not None:             # the NaN flags go behind the statuses
+            g = _gp()
+            flags = g.any(g.isnan(_wrap(nan).reshape(n, -1)), axis=-1).astype(np.int32)
+            dest = leaf(info, np.dtype(np.int32), (n,), (1,), n, self.be.device)
+            from .._graph.realize import write
+            write(dest, flags._node)         # schedules the reduction, then the copy
+            count = 2 * n
+        st = self.lb.read_info(info, count)
+        self.keep.clear()
+        bad = st[:n][st[:n] < 0]
+        if bad.size:
+            raise RuntimeError(f"cuSOLVER {routine} refused its argument {-int(bad[0])} "
+                               f"(a gnumpy bug)")
+        if (st > 0).any():
+            raise LinAlgError(message)
+
+
+def _batch(node) -> int:
+    return L.prod(node.shape[:-2])
+
+
+# ------------------------------------------------------------------ LU family
+
+def _getrf(s, a, info):
+    """LU factorization in place of each matrix of the fresh stack `a` (column-major
+    ``xgetrf``; statuses at `info`); the pivots (int64, 1-based) as a LEAF."""
+    n, B, it = a.shape[-1], _batch(a), a.dtype.itemsize
+    piv = _new(s.be, np.int64, a.shape[:-1])
+    pa, pp = _ptr(a), _ptr(piv)
+    w = s.work(s.cus.xgetrf_buffer_size(s.h, s.p, n, n, s.T, pa, n, s.T))
+    for i in range(B):
+        s.cus.xgetrf(s.h, s.p, n, n, s.T, pa + i * n * n * it, n, pp + i * n * 8, s.T, *w,
+                     info.ptr + 4 * i)
+    return piv
+
+
+def _getrs(s, lu, piv, x, trans, info, first):
+    """Solve with the factored stack `lu` for the column-major right-hand sides `x`
+    (n x k each, overwritten); statuses at `info` from entry `first`."""
+    n, k, B = x.shape[-2], x.shape[-1], _batch(x)
+    it = x.dtype.itemsize
+    pa, pp, px = _ptr(lu), _ptr(piv), _ptr(x)
+    for i in range(B):
+        s.cus.xgetrs(s.h, s.p, trans, n, k, s.T, pa + i * n * n * it, n, pp + i * n * 8,
+                     s.T, px + i * n * k * it, n, info.ptr + 4 * (first + i))
+
+
+def solve(be, a, b):
+    s = _Solver(be, a.dtype)
+    B = _batch(a)
+    lu = _copy(be, a, False)                      # column-major A^T
+    x = _copy(be, b, True)                        # column-major B, overwritten with X
+    info = s.info(2 * B)
+    piv = _getrf(s, lu, info)
+    count = B
+    if x.shape[-1]:
+        _getrs(s, lu, piv, x, _OP_T, info, B)     # (A^T)^T X = B
+        count = 2 * B
+    s.check(info, count, "getrf/getrs", "Singular matrix")
+    return (x,)
+
+
+def inv(be, a, check=True):
+    g = _gp()
+    s = _Solver(be, a.dtype)
+    B, n = _batch(a), a.shape[-1]
+    lu = _copy(be, a, False)                      # column-major A^T
+    eye = g.broadcast_to(g.eye(n, dtype=a.dtype, device=be.device), a.shape)
+    x = _copy(be, eye._node, False)               # I (either order)
+    info = s.info(2 * B)
+    piv = _getrf(s, lu, info)
+    _getrs(s, lu, piv, x, _OP_N, info, B)         # A^T X = I: X^T = A^-1, row-major X^T
+    if check:
+        s.check(info, 2 * B, "getrf/getrs", "Singular matrix")
+    else:
+        s.finish()
+    return (x,)
+
+
+def _lu_parts(be, a):
+    """(U's diagonals (..., n), odd row permutation (...)) of the LU of each matrix:
+    a singular matrix has a zero on its diagonal (getrf's positive status, not read)."""
+    g = _gp()
+    s = _Solver(be, a.dtype)
+    lu = _copy(be, a, False)                      # det A^T = det A
+    piv = _getrf(s, lu, s.info(_batch(a)))
+    s.finish()
+    n = a.shape[-1]
+    d = g.diagonal(_wrap(lu), axis1=-2, axis2=-1)
+    moved = g.count_nonzero(_wrap(piv) != g.arange(1, n + 1, device=be.device), axis=-1)
+    return d, (moved % 2) == 1
+
+
+def det(be, a):
+    g = _gp()
+    d, odd = _lu_parts(be, a)
+    sign = g.where(odd, -1.0, 1.0).astype(d.dtype)
+    return _leaves(sign * g.prod(d, axis=-1))
+
+
+def slogdet(be, a):
+    g = _gp()
+    d, odd = _lu_parts(be, a)
+    mag = g.abs(d)
+    zero = mag == 0
+    unit = d / g.where(zero, 1, mag).astype(d.dtype)
+    sign = g.where(odd, -1.0, 1.0).astype(d.dtype) * g.prod(unit, axis=-1)
+    sign = g.where(g.any(zero, axis=-1), 0, sign).astype(d.dtype)
+    return _leaves(sign, g.sum(g.log(mag), axis=-1))
+
+
+# ------------------------------------------------------------------ Cholesky, QR
+
+def cholesky(be, a, upper=False):
+    g = _gp()
+    s = _Solver(be, a.dtype)
+    n, B, it = a.shape[-1], _batch(a), a.dtype.itemsize
+    c = _copy(be, a, False)                       # column-major A^T
+    uplo = _LOWER if upper else _UPPER            # that triangle of A^T is A's other one
+    info = s.info(B)
+    pa = _ptr(c)
+    w = s.work(s.cus.xpotrf_buffer_size(s.h, s.p, uplo, n, s.T, pa, n, s.T))
+    for i in range(B):
+        s.cus.xpotrf(s.h, s.p, uplo, n, s.T, pa + i * n * n * it, n, s.T, *w,
+                     info.ptr + 4 * i)
+    s.check(info, B, "potrf", "Matrix is not positive definite")
+    x = _wrap(c)
+    return _leaves(g.triu(x) if upper else g.tril(x))
+
+
+def qr(be, a, mode="reduced"):
+    g = _gp()
+    s = _Solver(be, a.dtype)
+    dt, it = a.dtype, a.dtype.itemsize
+    batch, (m, n) = a.shape[:-2], a.shape[-2:]
+    k, B = min(m, n), _batch(a)
+    h = _copy(be, a, True)                        # column-major A, lda = m
+    tau = _new(be, dt, batch + (k,))
+    info = s.info(B)                              # geqrf/orgqr report bad arguments only
+    ph, pt = _ptr(h), _ptr(tau)
+    w = s.work(s.cus.xgeqrf_buffer_size(s.h, s.p, m, n, s.T, ph, m, s.T, pt, s.T))
+    for i in range(B):
+        s.cus.xgeqrf(s.h, s.p, m, n, s.T, ph + i * m * n * it, m, s.T, pt + i * k * it,
+                     s.T, *w, info.ptr + 4 * i)
+    if mode == "raw":                             # NumPy's h: the result read row-major
+        s.finish()
+        return _view(h, batch + (n, m), False), tau
+    mc = m if mode == "complete" and m > n else k
+    r, = _leaves(g.triu(_wrap(h)[..., :mc, :]))   # before orgqr overwrites h
+    if mode == "r":
+        return (r,)
+    q = h
+    if mc > n:                                    # Q is m x m: room for the other columns
+        q = _new(be, dt, batch + (m, m), True)
+        be.write(_columns(q, n), h)
+    pq, qstep = _ptr(q), m * q.shape[-1] * it
+    name = _ORGQR[dt]
+    lwork = int(getattr(s.cus, name + "_buffer_size")(s.h, m, mc, k, pq, m, pt))
+    work = s.lb.workspace(lwork * it)
+    for i in range(B):
+        getattr(s.cus, name)(s.h, m, mc, k, pq + i * qstep, m, pt + i * k * it, work.ptr,
+                             lwork, info.ptr + 4 * i)
+    s.keep.append(work)
+    s.finish()
+    return _columns(q, mc), r
+
+
+# ------------------------------------------------------------------ eigenvalues
+
+def eigh(be, a, UPLO="L", vectors=True):
+    s = _Solver(be, a.dtype)
+    batch, n, B = a.shape[:-2], a.shape[-1], _batch(a)
+    rdt = np.dtype(a.dtype.char.lower())
+    v = _copy(be, a, True)                        # column-major A
+    wv = _new(be, rdt, batch + (n,))
+    TW = DATA_TYPE[rdt]
+    uplo = _LOWER if UPLO == "L" else _UPPER
+    jobz = _VECTOR if vectors else _NOVECTOR
+    info = s.info(B)
+    pv, pw, it = _ptr(v), _ptr(wv), a.dtype.itemsize
+    if 1 < B and n <= _SYEV_BATCHED_N and n * n * B <= _INT32_MAX:
+        w = s.work(s.cus.xsyev_batched_buffer_size(s.h, s.p, jobz, uplo, n, s.T, pv, n, TW,
+                                                   pw, s.T, B))
+        s.cus.xsyev_batched(s.h, s.p, jobz, uplo, n, s.T, pv, n, TW, pw, s.T, *w, info.ptr,
+                            B)
+    else:
+        w = s.work(s.cus.xsyevd_buffer_size(s.h, s.p, jobz, uplo, n, s.T, pv, n, TW, pw,
+                                            s.T))
+        for i in range(B):
+            s.cus.xsyevd(s.h, s.p, jobz, uplo, n, s.T, pv + i * n * n * it, n, TW,
+                         pw + i * n * rdt.itemsize, s.T, *w, info.ptr + 4 * i)
+    s.check(info, B, "syevd", "Eigenvalues did not converge")
+    return (wv, v) if vectors else (wv,)
+
+
+def assemble_pairs(vr, wi):
+    """Complex eigenvectors from LAPACK's real format (gnumpy arrays): for a pair
+    w_j, w_j+1 = x +- iy (y > 0 first), columns j and j+1 of `vr` are the real and
+    imaginary parts of v_j, and v_j+1 is its conjugate."""
+    g = _gp()
+    pos = (wi > 0)[..., None, :]
+    neg = (wi < 0)[..., None, :]
+    zero = g.zeros(vr.shape[:-1] + (1,), dtype=vr.dtype, device=vr.device)
+    nxt = g.concat([vr[..., 1:], zero], axis=-1)      # column j + 1 at j
+    prv = g.concat([zero, vr[..., :-1]], axis=-1)     # column j - 1 at j
+    re = g.where(neg, prv, vr)
+    im = g.where(pos, nxt, g.where(neg, -vr, 0))
+    cdt = _COMPLEX[vr.dtype]
+    return re.astype(cdt) + im.astype(cdt) * 1j
+
+
+def eig(be, a, vectors=True):
+    g = _gp()
+    s = _Solver(be, a.dtype)
+    dt, it = a.dtype, a.dtype.itemsize
+    batch, n, B = a.shape[:-2], a.shape[-1], _batch(a)
+    real = dt.kind == "f"
+    cdt = _COMPLEX[dt] if real else dt
+    x = _copy(be, a, True)                        # column-major A
+    wv = _new(be, cdt, batch + (n,))
+    vr = _new(be, dt, a.shape, True) if vectors else x      # x: a pointer geev ignores
+    TW = DATA_TYPE[cdt]
+    jobvr = _VECTOR if vectors else _NOVECTOR
+    info = s.info(B)
+    px, pw, pv = _ptr(x), _ptr(wv), _ptr(vr)
+    w = s.work(s.cus.xgeev_buffer_size(s.h, s.p, _NOVECTOR, jobvr, n, s.T, px, n, TW, pw,
+                                       s.T, pv, n, s.T, pv, n, s.T))
+    for i in range(B):
+        pvi = pv + i * n * n * it
+        s.cus.xgeev(s.h, s.p, _NOVECTOR, jobvr, n, s.T, px + i * n * n * it, n, TW,
+                    pw + i * n * cdt.itemsize, s.T, pvi, n, s.T, pvi, n, s.T, *w,
+                    info.ptr + 4 * i)
+    s.check(info, B, "geev", "Eigenvalues did not converge")
+    if not real:
+        return (wv, vr) if vectors else (wv,)
+    wa = _wrap(wv)
+    if not _EIG_ALWAYS_COMPLEX and not bool(g.any(g.imag(wa) != 0)):
+        # all real: NumPy's real dtypes (NumPy releases that always return complex
+        # results skip this)
+        return _leaves(g.real(wa)) + ((vr,) if vectors else ())
+    if not vectors:
+        return (wv,)
+    return (wv,) + _leaves(assemble_pairs(_wrap(vr), g.imag(wa)))
+
+
+# ------------------------------------------------------------------ SVD
+
+def svd(be, a, full_matrices=True, compute_uv=True):
+    s = _Solver(be, a.dtype)
+    dt, it = a.dtype, a.dtype.itemsize
+    batch, (m, n), B = a.shape[:-2], a.shape[-2:], _batch(a)
+    rdt = np.dtype(dt.char.lower())
+    plan = svd_plan(m, n, full_matrices)
+    R, C, uc = plan["rows"], plan["cols"], plan["ucols"]
+    x = _copy(be, a, not plan["flip"])            # column-major R x C, R >= C
+    sv = _new(be, rdt, batch + (C,))
+    if compute_uv:
+        job = ord("A") if full_matrices else ord("S")
+        u = _new(be, dt, batch + (uc, R))         # column-major R x uc per matrix
+        vt = _new(be, dt, batch + (C, C))         # column-major C x C
+        pu, pvt = _ptr(u), _ptr(vt)
+    else:
+        job, pu, pvt = ord("N"), 0, 0
+    info = s.info(2 * B)                          # statuses, then NaN flags
+    px, ps = _ptr(x), _ptr(sv)
+    w = s.work(s.cus.xgesvd_buffer_size(s.h, s.p, job, job, R, C, s.T, px, R, DATA_TYPE[rdt],
+                                        ps, s.T, pu, R, s.T, pvt, C, s.T))
+    for i in range(B):
+        s.cus.xgesvd(s.h, s.p, job, job, R, C, s.T, px + i * R * C * it, R, DATA_TYPE[rdt],
+                     ps + i * C * rdt.itemsize, s.T,
+                     pu + i * R * uc * it if pu else 0, R, s.T,
+                     pvt + i * C * C * it if pvt else 0, C, s.T, *w, info.ptr + 4 * i)
+    s.check(info, B, "gesvd", "SVD did not converge", nan=sv)
+    if not compute_uv:
+        return (sv,)
+    src_u, src_vh = (vt, u) if plan["u_from"] == "vt" else (u, vt)
+    (ush, uf), (vsh, vf) = plan["u"], plan["vh"]
+    return _view(src_u, batch + ush, uf), sv, _view(src_vh, batch + vsh, vf)

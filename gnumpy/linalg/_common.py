@@ -1,0 +1,104 @@
+"""Argument handling shared by gnumpy.linalg: NumPy's dtype rule for linear algebra, its
+shape checks and messages, the result named tuples, and the one way a factorization
+reaches a library (``call``: ``gnumpy.backends.libcall``).
+"""
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+
+import numpy as np
+
+from .. import _dtypes as D
+from .._api._common import is_array
+
+LinAlgError = np.linalg.LinAlgError
+
+EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
+QRResult = namedtuple("QRResult", ["Q", "R"])
+SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
+SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
+
+
+def gp():
+    import gnumpy
+    return gnumpy
+
+
+def arr(x):
+    """`x` as a gnumpy array (host data is copied to the default device)."""
+    return x if is_array(x) else gp().asarray(x)
+
+
+def result_dtype(*arrays) -> np.dtype:
+    """NumPy's linalg result type (``_commonType``): float32 only when every operand is
+    float32 or complex64, float64 otherwise (integers and bools too); complex when any
+    operand is complex.  float16 is refused with NumPy's TypeError."""
+    double = cplx = False
+    for a in arrays:
+        dt = a.dtype
+        if dt.kind in "fc":
+            if dt == D.float16:
+                raise TypeError("array type float16 is unsupported in linalg")
+            cplx = cplx or dt.kind == "c"
+            double = double or dt in (D.float64, D.complex128)
+        else:
+            double = True
+    if cplx:
+        return np.dtype(np.complex128 if double else np.complex64)
+    return np.dtype(np.float64 if double else np.float32)
+
+
+def real_of(dt) -> np.dtype:
+    return D.real_dtype(np.dtype(dt))
+
+
+def assert_stacked_2d(*arrays) -> None:
+    for a in arrays:
+        if a.ndim < 2:
+            raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be at least "
+                              f"two-dimensional")
+
+
+def assert_2d(*arrays) -> None:
+    for a in arrays:
+        if a.ndim != 2:
+            raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be "
+                              f"two-dimensional")
+
+
+def assert_stacked_square(*arrays) -> None:
+    assert_stacked_2d(*arrays)
+    for a in arrays:
+        if a.shape[-1] != a.shape[-2]:
+            raise LinAlgError("Last 2 dimensions of the array must be square")
+
+
+def uplo(UPLO) -> str:
+    u = UPLO.upper() if isinstance(UPLO, str) else UPLO
+    if u not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    return u
+
+
+def call(op, arrays, **kw):
+    """Run linalg op `op` now (``libcall``): NumPy's routine on the CPU backend, cuSOLVER
+    on CUDA; a tuple of gnumpy arrays."""
+    from ..backends import libcall
+    return libcall.call(op, arrays, **kw)
+
+
+def eye_stack(n, cols, dt, batch, device):
+    """A (batch..., n, cols) stack of identity matrices (materialized on use)."""
+    g = gp()
+    e = g.eye(n, cols, dtype=dt, device=device)
+    return g.broadcast_to(e, tuple(batch) + (n, cols)) + g.zeros((), dtype=dt, device=device)
+
+
+def empty(shape, dt, device):
+    return gp().zeros(tuple(shape), dtype=dt, device=device)
+
+
+def nbatch(shape) -> int:
+    return math.prod(shape)
