@@ -1,9 +1,12 @@
 """Counting and binning: bincount, digitize, histogram, histogram_bin_edges.
 
-bincount is a barrier (atomics on the GPU); histograms place values with a binary search
-in the edges (uniform bins) or search the edges in the sorted data (given edges), as
-NumPy does.  Syncs: the output size of bincount, the data range of histograms with
-automatic range, the monotonicity checks of bins.
+``bincount`` and the counts of ``histogram`` are library calls (``backends/sort_ops``):
+``np.bincount`` / ``np.histogram`` on the CPU backend; on CUDA, gnumpy ops give each value
+its bin (one fused elementwise expression: NumPy's scaled index with its edge corrections
+for equal bins, a binary search in the edges otherwise) and the ``bincount`` barrier counts
+them (CUB's histogram; weighted sums with float64 atomics).  The edges of equal bins are
+NumPy's linspace, computed per element by the expression the corrections use.  Syncs: the
+size of bincount, the data range of histograms with automatic range, the checks of bins.
 """
 from __future__ import annotations
 
@@ -15,11 +18,11 @@ import numpy as np
 from .. import _dtypes as D
 from .._graph import ir
 from ._common import as_node, is_array, wrap
-from .creation import linspace, zeros
+from .creation import zeros
 from .elementwise import apply, astype, where
-from .manipulation import concat, ravel, reshape
-from .reductions import any as any_, argmax, cumsum, max as max_, min as min_
-from .sorting import search, searchsorted, sort_last, take1d
+from .manipulation import ravel, reshape
+from .reductions import any as any_, argmax, max as max_, min as min_
+from .sorting import search, searchsorted, take1d
 
 
 def _arr(x):
@@ -35,15 +38,31 @@ def _host(v):
 # ------------------------------------------------------------------ counting
 
 def _bincount(idx, w, nbins):
-    """Counts (int64) or float64 weight sums of the int64 bins `idx` (all in range)."""
-    srcs = (idx._node,) + (() if w is None else (ir.cast(w._node, D.float64),))
-    dt = D.int64 if w is None else D.float64
-    return wrap(ir.barrier("sort_bincount", srcs, nbins, dt, (nbins,)))
+    """Counts (int64) or float64 weight sums of the integer bins `idx`, each in [0, nbins]:
+    `nbins` marks values not counted.  Counts run CUB's histogram on CUDA, weight sums
+    gnumpy's float64-atomics kernel."""
+    if w is None:
+        idt = D.int32 if nbins < 2**31 - 1 else D.int64
+        srcs, dt = (ir.cast(idx._node, idt),), D.int64
+    else:
+        srcs, dt = (ir.cast(idx._node, D.int64), ir.cast(w._node, D.float64)), D.float64
+    return wrap(ir.barrier("bincount", srcs, nbins, dt, (nbins,)))
 
 
 def _evaluate(*arrays):
     from .._graph.realize import materialize
     materialize([a._node for a in arrays])
+
+
+def bincount_by_ops(x, w=None, minlength=0):
+    """bincount of non-empty 1-D integer `x` from gnumpy ops (the CUDA implementation):
+    the range check and the size cost one sync."""
+    xi = astype(x, D.int64, copy=False)
+    lo, hi = min_(xi), max_(xi)
+    _evaluate(lo, hi)
+    if int(lo) < 0:
+        raise ValueError("'list' argument must have no negative elements")
+    return _bincount(xi, w, max(int(hi) + 1, minlength))
 
 
 def bincount(x, /, weights=None, minlength=0):
@@ -84,15 +103,10 @@ def bincount(x, /, weights=None, minlength=0):
                             f"according to the rule 'safe'")
         if w.ndim != 1 or w.shape[0] != xa.shape[0]:
             raise ValueError("The weights and list don't have the same length.")
-    n = xa.shape[0]
-    if n == 0:
+    if xa.shape[0] == 0:
         return zeros((minlength,), dtype=D.int64 if w is None else D.float64, device=xa.device)
-    xi = astype(xa, D.int64, copy=False)
-    lo, hi = min_(xi), max_(xi)
-    _evaluate(lo, hi)
-    if int(lo) < 0:
-        raise ValueError("'list' argument must have no negative elements")
-    return _bincount(xi, w, max(int(hi) + 1, minlength))
+    from ..backends import libcall
+    return libcall.call("bincount", [xa] + ([] if w is None else [w]), minlength=minlength)[0]
 
 
 def _monotonicity(b):
@@ -304,8 +318,8 @@ def _get_bin_edges(a, bins, range_, weights):
     bin_type = D.result_type(first_edge, last_edge, a.dtype)
     if bin_type.kind in "iu":
         bin_type = D.result_type(bin_type, 1.0)
-    edges = linspace(first_edge, last_edge, n_equal_bins + 1, endpoint=True, dtype=bin_type,
-                     device=a.device)
+    k = wrap(ir.axis_iota((n_equal_bins + 1,), 0, a.device))
+    edges = _uniform_edges(k, first_edge, last_edge, n_equal_bins, bin_type)
     if bool(any_(apply("greater_equal", edges[:-1], edges[1:]))):
         raise ValueError(f"Too many bins for data range. Cannot create {n_equal_bins} "
                          f"finite-sized bins.")
@@ -325,8 +339,87 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
     return _get_bin_edges(a, bins, range, w)[0]
 
 
-def _search_inclusive(sa, edges):
-    return concat([searchsorted(sa, edges[:-1], "left"), searchsorted(sa, edges[-1:], "right")])
+def _uniform_edges(k, first_edge, last_edge, nb, bin_type):
+    """Edge `k` (an int64 array) of ``np.linspace(first_edge, last_edge, nb + 1,
+    dtype=bin_type)``, computed per element as NumPy computes the whole array, so the bin
+    edges and the bin-index corrections of ``_uniform_index`` read identical values."""
+    dt = np.linspace(first_edge, last_edge, 2).dtype          # linspace's working dtype
+    delta = np.subtract(np.asarray(last_edge), np.asarray(first_edge), dtype=dt)
+    step = delta / nb
+    y = astype(k, dt)
+    if step == 0:
+        y = apply("multiply", apply("divide", y, dt.type(nb)), dt.type(delta))
+    else:
+        y = apply("multiply", y, dt.type(step))
+    y = apply("add", y, dt.type(first_edge))
+    y = where(apply("equal", k, nb), dt.type(last_edge), y)
+    return astype(y, bin_type, copy=False)
+
+
+def _uniform_index(a, first_edge, last_edge, nb, bin_type):
+    """The bin of each value of `a` (int64; `nb` where it is outside [first, last]), as
+    NumPy's equal-bins histogram computes it: scaled, truncated, then corrected against the
+    edges on either side, the last bin closed.  One fused elementwise expression."""
+    keep = apply("logical_and", apply("greater_equal", a, first_edge),
+                 apply("less_equal", a, last_edge))
+    ta = astype(a, bin_type, copy=False)
+    # NumPy's dtypes step by step: (tmp_a - first_edge) / norm_denom * n_equal_bins, with
+    # the host scalars strong or weak as they come (a float dtype throughout)
+    d1 = D.result_type(bin_type, first_edge)
+    f = apply("subtract", astype(ta, d1, copy=False), d1.type(first_edge))
+    denom = _unsigned_subtract(last_edge, first_edge)
+    d2 = D.result_type(d1, denom)
+    f = apply("divide", astype(f, d2, copy=False), d2.type(denom))
+    d3 = D.result_type(d2, nb)
+    f = apply("multiply", astype(f, d3, copy=False), d3.type(nb))
+    k = astype(f, D.int64)
+    k = where(apply("equal", k, nb), nb - 1, k)
+    k = where(apply("less", ta, _uniform_edges(k, first_edge, last_edge, nb, bin_type)),
+              apply("subtract", k, 1), k)
+    k1 = apply("add", k, 1)
+    up = apply("logical_and",
+               apply("greater_equal", ta, _uniform_edges(k1, first_edge, last_edge, nb,
+                                                          bin_type)),
+               apply("not_equal", k, nb - 1))
+    k = where(up, k1, k)
+    return where(keep, k, nb)
+
+
+def _edges_index(a, edges):
+    """The bin of each value of `a` in the monotonic `edges` (int64; the number of bins
+    where it is outside or NaN): edges[i] <= v < edges[i + 1], the last bin closed, which
+    is what NumPy's counts from the sorted data give."""
+    nb = edges.shape[0] - 1
+    dt = D.promote(a.dtype, edges.dtype)
+    av, ev = astype(a, dt, copy=False), astype(edges, dt, copy=False)
+    k = apply("subtract", search(ev, av, "right"), 1)
+    last = apply("logical_and", apply("equal", k, nb), apply("equal", av, ev[nb]))
+    k = where(last, nb - 1, k)
+    inside = apply("logical_and", apply("greater_equal", k, 0), apply("less", k, nb))
+    return where(inside, k, nb)
+
+
+def histogram_by_ops(a, *rest, uniform=None, weighted=False):
+    """The counts of ``histogram`` from gnumpy ops (the CUDA implementation; `rest` and
+    `uniform` as ``sort_ops.np_histogram``): each value's bin, then one count (CUB's
+    histogram) or weight sum per bin."""
+    w = rest[0] if weighted else None
+    if uniform is not None:
+        first_edge, last_edge, nb = uniform
+        bin_type = D.result_type(first_edge, last_edge, a.dtype)
+        if bin_type.kind in "iu":
+            bin_type = D.result_type(bin_type, 1.0)
+        idx = _uniform_index(a, first_edge, last_edge, nb, bin_type)
+    else:
+        nb = rest[-1].shape[0] - 1
+        idx = _edges_index(a, rest[-1])
+    if w is None:
+        return _bincount(idx, None, nb)
+    if w.dtype.kind == "c":
+        re = _bincount(idx, apply("real", w), nb)
+        im = _bincount(idx, apply("imag", w), nb)
+        return astype(apply("add", re, apply("multiply", im, 1j)), w.dtype)
+    return astype(_bincount(idx, w, nb), w.dtype)
 
 
 def histogram(a, bins=10, range=None, density=None, weights=None):
@@ -334,7 +427,9 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
 
     # Note: the bin-width estimators ('auto', 'fd', ...) reduce on the device and finish on
     # the host; their last bits (std, percentiles) may differ from NumPy's, which can move
-    # the number of bins by one in rare ties.
+    # the number of bins by one in rare ties.  On the GPU, weighted counts are summed per
+    # bin with float64 atomics (NumPy differences cumulative sums for given edges), so their
+    # last bits may differ.
 
     Examples
     --------
@@ -342,37 +437,14 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     >>> gp.histogram(gp.asarray([1, 2, 1]), bins=[0, 1, 2, 3])[0]
     array([0, 2, 1])
     """
+    from ..backends import libcall
     a, w = _ravel_and_check_weights(a, weights)
     edges, uniform = _get_bin_edges(a, bins, range, w)
-    ntype = D.int64 if w is None else w.dtype
     simple = w is None or D.can_cast(w.dtype, D.float64) or D.can_cast(w.dtype, D.complex128)
-    if uniform is not None and simple:
-        first_edge, last_edge, nb = uniform
-        keep = apply("logical_and", apply("greater_equal", a, first_edge),
-                     apply("less_equal", a, last_edge))
-        ta = astype(a, edges.dtype, copy=False)
-        # the bin of each kept value: edges[i] <= value < edges[i + 1] (the last bin closed),
-        # what NumPy's computed-then-corrected index gives; dropped values go to bin nb
-        idx = apply("subtract", search(edges, ta, "right"), 1)
-        idx = apply("minimum", apply("maximum", idx, 0), nb - 1)
-        idx = where(keep, idx, nb)
-        if w is None:
-            n = _bincount(idx, None, nb + 1)[:nb]
-        elif ntype.kind == "c":
-            re = _bincount(idx, apply("real", w), nb + 1)[:nb]
-            im = _bincount(idx, apply("imag", w), nb + 1)[:nb]
-            n = astype(apply("add", re, apply("multiply", im, 1j)), ntype)
-        else:
-            n = astype(_bincount(idx, w, nb + 1)[:nb], ntype)
-    else:
-        if w is None:
-            n = apply("subtract", *_diff_pair(_search_inclusive(sort_last(a), edges)))
-        else:
-            order = sort_last(a, op="argsort")
-            sa, sw = take1d(a, order), take1d(w, order)
-            cw = concat([zeros((1,), dtype=ntype, device=a.device), cumsum(sw)])
-            cum_n = take1d(cw, _search_inclusive(sa, edges))
-            n = astype(apply("subtract", *_diff_pair(cum_n)), ntype)
+    if not simple:
+        uniform = None
+    srcs = [a] + ([] if w is None else [w]) + ([edges] if uniform is None else [])
+    n = libcall.call("histogram", srcs, uniform=uniform, weighted=w is not None)[0]
     if density:
         db = astype(apply("subtract", *_diff_pair(edges)), D.float64)
         return apply("divide", apply("divide", n, db), n.sum()), edges

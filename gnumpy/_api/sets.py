@@ -1,9 +1,13 @@
 """Set functions: unique (and the Array API's unique_all, unique_counts, unique_inverse,
 unique_values), isin, intersect1d, union1d, setdiff1d, setxor1d.
 
-They follow NumPy's sort-based algorithms on the sort barriers: sort, mark the first element
-of each run of equal values, compact by the mark (one device-to-host sync for the size).
-Membership (isin) is a binary search in the sorted test values, with no sync.
+``unique`` and its Array API family are one library call (``backends/sort_ops``):
+``np.unique`` on the CPU backend; on CUDA a radix sort and CUB's unique-by-key
+(``backends/cuda_cub``), or for complex values and ``axis`` NumPy's sort-based algorithm on
+gnumpy ops (sort, mark the first element of each run, compact by the mark).  One
+device-to-host sync for the size.  The other set functions follow NumPy's algorithms on
+``unique`` and the sort barriers; membership (isin) is a binary search in the sorted test
+values, with no sync.
 """
 from __future__ import annotations
 
@@ -51,37 +55,56 @@ def _first_of_runs(aux, equal_nan):
     return mask
 
 
-def _unique1d(ar, return_index=False, return_inverse=False, return_counts=False, *,
-              equal_nan=True, inverse_shape=None):
+def _unique1d_ops(ar, return_index, return_inverse, return_counts, equal_nan):
+    """NumPy's sort-based unique of flattened `ar` from gnumpy ops: (values, index,
+    inverse (1-D), counts), None where not asked for."""
     ar = ravel(ar)
     n = ar.shape[0]
     if n == 0:
-        ret = (ar._copy(),)
         empty = zeros((0,), dtype=D.int64, device=ar.device)
-        if return_index:
-            ret += (empty,)
-        if return_inverse:
-            ret += (reshape(empty, inverse_shape),)
-        if return_counts:
-            ret += (empty,)
-        return ret
+        return (ar._copy(), empty if return_index else None,
+                empty if return_inverse else None, empty if return_counts else None)
+    perm = None
     if return_index or return_inverse:
         perm = sort_last(ar, op="argsort")
         aux = take1d(ar, perm)
     else:
         aux = sort_last(ar)
-    mask = _first_of_runs(aux, equal_nan)
-    c = Compactor(mask)                      # the one sync: the number of unique values
-    ret = (c(aux),)
-    if return_index:
-        ret += (c(perm),)
-    if return_inverse:
-        imask = apply("subtract", c.pos, 1)
-        ret += (reshape(scatter(imask, perm, n), inverse_shape),)
+    c = Compactor(_first_of_runs(aux, equal_nan))     # the one sync: the number of values
+    index = c(perm) if return_index else None
+    inverse = scatter(apply("subtract", c.pos, 1), perm, n) if return_inverse else None
+    counts = None
     if return_counts:
         starts = c(arange(n, device=ar.device))
         ends = concat([starts[1:], full((1,), n, dtype=D.int64, device=ar.device)])
-        ret += (apply("subtract", ends, starts),)
+        counts = apply("subtract", ends, starts)
+    return c(aux), index, inverse, counts
+
+
+def unique_by_ops(x, axis, return_index, return_inverse, return_counts, equal_nan):
+    """``unique`` from gnumpy ops, (values, index, inverse, counts) with None where not
+    asked for: what the CUDA backend runs for complex values (radix sort has no complex
+    keys) and for ``axis`` (``backends/cuda_cub.unique``; CUB takes the rest)."""
+    if axis is None:
+        return _unique1d_ops(x, return_index, return_inverse, return_counts, equal_nan)
+    return _unique_axis(x, axis, return_index, return_inverse, return_counts)
+
+
+def _unique1d(ar, return_index=False, return_inverse=False, return_counts=False, *,
+              equal_nan=True, inverse_shape=None, axis=None):
+    """``np.unique`` through the library call: NumPy's own on the CPU backend, CUB on CUDA
+    (``backends/sort_ops``); the requested results in NumPy's order."""
+    from ..backends import libcall
+    vals, index, inverse, counts = libcall.call(
+        "unique", [ar], return_index=bool(return_index), return_inverse=bool(return_inverse),
+        return_counts=bool(return_counts), equal_nan=bool(equal_nan), axis=axis)
+    ret = (vals,)
+    if return_index:
+        ret += (index,)
+    if return_inverse:
+        ret += (inverse if inverse_shape is None else reshape(inverse, inverse_shape),)
+    if return_counts:
+        ret += (counts,)
     return ret
 
 
@@ -106,14 +129,16 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     if axis is not None:
         ax = normalize_axis(axis, x.ndim)
         if x.ndim != 1:
-            return _unpack(_unique_axis(x, ax, return_index, return_inverse, return_counts))
+            return _unpack(_unique1d(x, return_index, return_inverse, return_counts,
+                                     equal_nan=equal_nan, axis=ax))
     return _unpack(_unique1d(x, return_index, return_inverse, return_counts,
                              equal_nan=equal_nan, inverse_shape=x.shape))
 
 
 def _unique_axis(x, axis, return_index, return_inverse, return_counts):
-    """unique sub-arrays along `axis`: NumPy compares them as records, field by field
-    (lexicographically, NaN last), and never merges NaNs."""
+    """unique sub-arrays along `axis` from gnumpy ops: NumPy compares them as records,
+    field by field (lexicographically, NaN last), and never merges NaNs.  (values, index,
+    inverse, counts), None where not asked for."""
     from .manipulation import moveaxis
     from .reductions import any as any_
     from .sorting import lexsort, take_last
@@ -127,15 +152,9 @@ def _unique_axis(x, axis, return_index, return_inverse, return_counts):
     if n0 == 0 or k == 0:
         m = min(n0, 1)
         vals = moveaxis(reshape(xm[:m], (m,) + rest), 0, axis)
-        idx = zeros((m,), dtype=D.int64, device=dev)
-        ret = (vals,)
-        if return_index:
-            ret += (idx,)
-        if return_inverse:
-            ret += (zeros((n0,), dtype=D.int64, device=dev),)
-        if return_counts:
-            ret += (full((m,), n0, dtype=D.int64, device=dev),)
-        return ret
+        return (vals, zeros((m,), dtype=D.int64, device=dev) if return_index else None,
+                zeros((n0,), dtype=D.int64, device=dev) if return_inverse else None,
+                full((m,), n0, dtype=D.int64, device=dev) if return_counts else None)
     cols = [x2[:, j] for j in range(k - 1, -1, -1)]       # the first column is primary
     perm = lexsort(cols)
     aux = take_last(x2.T, reshape(perm, (1, n0))).T
@@ -144,15 +163,14 @@ def _unique_axis(x, axis, return_index, return_inverse, return_counts):
     c = Compactor(mask)
     rows = c(arange(n0, device=dev))
     vals = take_last(x2.T, reshape(c(perm), (1, c.count))).T
-    ret = (moveaxis(reshape(vals, (c.count,) + rest), 0, axis),)
-    if return_index:
-        ret += (c(perm),)
-    if return_inverse:
-        ret += (scatter(apply("subtract", c.pos, 1), perm, n0),)
+    vals = moveaxis(reshape(vals, (c.count,) + rest), 0, axis)
+    index = c(perm) if return_index else None
+    inverse = scatter(apply("subtract", c.pos, 1), perm, n0) if return_inverse else None
+    counts = None
     if return_counts:
         ends = concat([rows[1:], full((1,), n0, dtype=D.int64, device=dev)])
-        ret += (apply("subtract", ends, rows),)
-    return ret
+        counts = apply("subtract", ends, rows)
+    return vals, index, inverse, counts
 
 
 def unique_all(x, /):

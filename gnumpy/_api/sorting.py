@@ -3,8 +3,9 @@ searchsorted, and the primitives the set and statistics functions build on (sort
 an axis, gathers along rows, compaction by a boolean mask).
 
 Sorts are barrier ops (``backends/sort_ops.py``): the axis is moved last with a view, the
-backend sorts contiguous rows, and the result is moved back with a view.  Every sort is
-stable; NaN sorts last as in NumPy (first when descending).
+backend sorts contiguous rows (NumPy's ``np.sort`` on the CPU backend; CUB's radix sort or
+gnumpy's tile and merge kernels on CUDA), and the result is moved back with a view.  Every
+sort is stable; NaN sorts last as in NumPy (first when descending).
 """
 from __future__ import annotations
 
@@ -48,7 +49,24 @@ def _check_order(order):
 def sort_last(x, descending=False, op="sort"):
     """Stable sort (op='sort') or argsort (op='argsort') of `x` along its last axis."""
     dt = x.dtype if op == "sort" else D.int64
-    return wrap(ir.barrier(op, (x._node,), bool(descending), dt, x.shape))
+    return wrap(ir.barrier(op, (_radix_keys(x, op)._node,), bool(descending), dt, x.shape))
+
+
+def _radix_keys(x, op):
+    """The sort's input.  CUB's radix sort (long rows on CUDA) orders float bits: NaNs get
+    one bit pattern (NumPy puts every NaN last, in their original order), and argsort keys
+    +0.0 for -0.0 (equal values keep their order).  A fused elementwise pass, free when `x`
+    is a pending expression; other sorts take `x` as it is.
+
+    # Note: NaN payloads and signs are not kept in sorted values on that path."""
+    if x.dtype.kind != "f" or x.device.kind != "cuda" or x.ndim == 0:
+        return x
+    from ..backends.cuda_cub import canonical
+    from ..backends.sort_ops import use_cub_sort
+    n = x.shape[-1]
+    if not use_cub_sort(x.dtype, x.size // n if n else 0, n):
+        return x
+    return wrap(canonical(x._node, zeros=op == "argsort"))
 
 
 def sort_axis(x, axis, descending=False, op="sort"):

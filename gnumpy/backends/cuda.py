@@ -2,8 +2,8 @@
 
 Memory comes from the device's stream-ordered pool (``cuda_memory``); work is issued on
 the current stream (``gnumpy.cuda.Stream`` can change it); kernels come from the caches
-in ``gnumpy.kernels``.  Non-fusible ops (scans, matmul, concat) are barrier groups with
-their own kernels.
+in ``gnumpy.kernels``.  Non-fusible ops are barrier groups (``barriers``): scans and concat
+here, matmul in ``cuda_blas``, NVIDIA's libraries through ``cuda_libs``.
 """
 from __future__ import annotations
 
@@ -56,9 +56,6 @@ class CudaBackend(Backend):
         self._launch = launch
         self._ObjectCode = ObjectCode
         self.cdev = CDevice(device.id)
-        if config.nvrtc_warmup:
-            from ..kernels.compile import warm_up
-            warm_up(self.cdev.arch)
         self.cdev.set_current()
         self.default_stream = self.cdev.create_stream()
         self._stream_stack = []
@@ -120,7 +117,7 @@ class CudaBackend(Backend):
         from .cuda_fast import compile_packed
         gx, gy, gz = (tuple(grid) + (1, 1))[:3] if isinstance(grid, tuple) else (grid, 1, 1)
         bx, by, bz = (tuple(block) + (1, 1))[:3] if isinstance(block, tuple) else (block, 1, 1)
-        cu = _libcuda_launch() if config.launch_path == "ctypes" else None
+        cu = _libcuda_launch()
         if cu is not None:
             launch, keep = compile_packed(tmpl, direct=(cu, int(kernel.handle), (gx, gy, gz),
                                                         (bx, by, bz), self))
@@ -252,7 +249,10 @@ class CudaBackend(Backend):
                                blocks_per_sm=self.blocks_per_sm)
 
     # ------------------------------------------------------------------ barriers
-    def _barrier(self, group) -> None:
+    def _barrier(self, group, _in_range=False) -> None:
+        if config.nvtx and not _in_range:   # profiling: the call inside an NVTX range
+            from ..profiler import cuda_barrier
+            return cuda_barrier(self, group)
         node = group.barrier
         op = node.op
         buf = self.pool.alloc(L.prod(node.shape) * node.dtype.itemsize)
@@ -286,6 +286,10 @@ class CudaBackend(Backend):
         inner = L.prod(shape[axis + 1:])
         if outer * inner == 0:
             return
+        from .cuda_cub import scan_lines, use_cub_scan
+        if use_cub_scan(node.dtype, outer * inner, Ln):     # few long lines: CUB
+            return scan_lines(self, node.op, src, buf, outer, Ln, inner, include_initial)
+        # many short lines: gnumpy's kernel, one thread (inner > 1) or one block per line
         block = 256
         kind = "thread" if inner > 1 else "block"
         from ..kernels.codegen import header
@@ -299,52 +303,6 @@ class CudaBackend(Backend):
                           self.sm_count * 32))
         ptr = src.buf.ptr + src.offset * src.dtype.itemsize
         self._go(k, grid, block, [ptr, buf.ptr, np.int64(outer), np.int64(Ln), np.int64(inner)])
-
-    def _matmul(self, node, buf) -> None:
-        a, b = node.srcs
-        dt = node.dtype
-        a_nd, b_nd = a.ndim, b.ndim
-        ash = a.shape if a_nd >= 2 else (1,) + a.shape
-        ast = a.strides if a_nd >= 2 else (0,) + a.strides
-        bsh = b.shape if b_nd >= 2 else b.shape + (1,)
-        bst = b.strides if b_nd >= 2 else b.strides + (0,)
-        n, kk, m = ash[-2], ash[-1], bsh[-1]
-        batch = tuple(node.shape[:len(node.shape) - (a_nd >= 2) - (b_nd >= 2)])
-        nbd = len(batch)
-        if nbd > 3:
-            raise NotImplementedError("matmul with more than 3 batch dimensions is not "
-                                      "implemented on the CUDA backend yet")
-
-        def bstrides(sh, st):
-            off = nbd - (len(sh) - 2)
-            out = [0] * nbd
-            for i, (d, s) in enumerate(zip(sh[:-2], st[:-2])):
-                out[off + i] = 0 if d == 1 else s
-            return out + [0] * (3 - nbd)
-        abs_, bbs = bstrides(ash, ast), bstrides(bsh, bst)
-        bd = list(batch) + [1] * (3 - nbd)
-        nb = L.prod(batch)
-        if n * m * nb == 0:
-            return
-        if kk == 0:
-            self.write(leaf(buf, dt, node.shape, L.c_strides(node.shape), 0, self.device),
-                       _zero_node(node))
-            return
-        from ..kernels.codegen import header
-        pre = header("gn_core.cuh") + header("gn_math.cuh") + (
-            header("gn_complex.cuh") if dt.kind == "c" else "")
-        key = ("matmul", dt)
-        k = self._misc_kernel(key, lambda name: render_misc.matmul_source(dt, name, pre))
-        T = 16
-        grid = (-(-m // T), -(-n // T), max(1, min(nb, 65535)))
-        i64 = np.int64
-        pa = a.buf.ptr + a.offset * dt.itemsize
-        pb = b.buf.ptr + b.offset * dt.itemsize
-        args = [pa, pb, buf.ptr, i64(nb), i64(n), i64(m), i64(kk),
-                i64(abs_[0]), i64(ast[-2]), i64(ast[-1]), i64(bbs[0]), i64(bst[-2]),
-                i64(bst[-1]), i64(nbd), i64(bd[1]), i64(bd[2]), i64(abs_[1]), i64(abs_[2]),
-                i64(bbs[1]), i64(bbs[2])]
-        self._go(k, grid, T * T, args)
 
     # ------------------------------------------------------------------ interop
     def dlpack_device(self):
@@ -361,9 +319,3 @@ class CudaBackend(Backend):
 barriers.register("concat", cuda=CudaBackend._concat)
 barriers.register("cumsum", cuda=CudaBackend._scan)
 barriers.register("cumprod", cuda=CudaBackend._scan)
-barriers.register("matmul", cuda=CudaBackend._matmul)
-
-
-def _zero_node(node):
-    from .._graph.ir import scalar
-    return scalar(0, node.dtype, node.shape, node.device)

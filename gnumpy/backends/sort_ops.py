@@ -1,4 +1,5 @@
-"""Barrier ops of sorting and searching, registered with ``barriers``:
+"""Barrier ops of sorting, searching and counting, registered with ``barriers``, and the
+library calls (``libcall``) of ``unique``, ``histogram`` and ``bincount``:
 
 * ``sort`` / ``argsort``: stable sort of the contiguous rows of ``srcs[0]`` (the last axis),
   ``arg`` = descending; ``sort`` gives the values, ``argsort`` int64 indices within rows;
@@ -7,11 +8,16 @@
   x[r, idx[r, j]], shape (R, m);
 * ``sort_scatter``: ``srcs = (x, idx[, mask])`` (1-D): out[idx[t]] = x[t] where mask[t]
   (compaction and permutation inverses; every output element must be written);
-* ``sort_bincount``: ``srcs = (x int64[, weights float64])``, ``arg`` = number of bins.
+* ``bincount``: ``srcs = (bins int32/int64[, weights float64])``, ``arg`` = the number of
+  bins; bins are in [0, arg], where ``arg`` means "not counted" (values outside a
+  histogram's range); int64 counts or float64 weight sums.
 
-Each op has a NumPy implementation (the CPU backend and the reference meaning), a CUDA one
-and a kernel lister.  The CUDA launch logic is written against a small device interface
-(``CudaDev``) so tests can run it, with the same kernel sources compiled by g++, on the host.
+On the CPU backend every op is NumPy's own routine, called once (``np.sort``,
+``np.argsort(kind="stable")``, ``np.unique``, ``np.histogram``, ``np.bincount``).  On CUDA,
+long sorts, ``unique`` and counting run CUB (``cuda_cub``); many short rows, searching and
+data movement run gnumpy's kernels (``kernels/render_sort.py``).  The kernels' launch logic
+is written against a small device interface (``CudaDev``) so tests can run it, with the same
+kernel sources compiled by g++, on the host.
 """
 from __future__ import annotations
 
@@ -19,10 +25,24 @@ import numpy as np
 
 from .._graph import layout as L
 from ..kernels import render_sort as RS
-from . import barriers
+from . import barriers, cuda_cub, libcall
 
 i64, i32 = np.int64, np.int32
 MAX_BLOCKS = 1 << 16
+
+# Which sorts go to CUB's radix sort (one call per row) and which to gnumpy's bitonic tile
+# and merge kernels: CUB for rows of at least SORT_CUB_MIN_N elements when there are at most
+# SORT_CUB_MAX_ROWS of them; the kernels for many short rows, where they win (sort rows f32
+# 4096x4096 axis 1: 2.27 ms vs CuPy's 5.45 ms, peers.md; sort f32 2^26: 37.2 ms vs CUB's
+# 1.54 ms, vendor-libs.md).  Complex values always take the kernels (no radix sort).
+SORT_CUB_MIN_N = 1 << 14
+SORT_CUB_MAX_ROWS = 32
+
+
+def use_cub_sort(dt, rows: int, n: int) -> bool:
+    """Whether `rows` rows of `n` elements of `dt` are sorted by CUB (the one switch)."""
+    return np.dtype(dt).kind != "c" and n >= max(SORT_CUB_MIN_N, 1) and \
+        1 <= rows <= SORT_CUB_MAX_ROWS
 
 
 # ------------------------------------------------------------------ NumPy implementations
@@ -54,7 +74,7 @@ def _cpu_scatter(srcs, arg, dt):
 
 def _cpu_bincount(srcs, arg, dt):
     w = srcs[1] if len(srcs) > 1 else None
-    return np.bincount(srcs[0], weights=w, minlength=arg)[:arg]
+    return np.bincount(srcs[0], weights=w, minlength=arg + 1)[:arg]
 
 
 barriers.register("sort", cpu=_cpu_sort)
@@ -64,7 +84,52 @@ barriers.register("searchsorted", cpu=lambda srcs, arg, dt: np.searchsorted(
 barriers.register("sort_gather", cpu=lambda srcs, arg, dt: np.take_along_axis(
     srcs[0], srcs[1], -1))
 barriers.register("sort_scatter", cpu=_cpu_scatter)
-barriers.register("sort_bincount", cpu=_cpu_bincount)
+barriers.register("bincount", cpu=_cpu_bincount)
+
+
+# ------------------------------------------------------------------ library calls (CPU)
+
+def np_unique(x, *, return_index=False, return_inverse=False, return_counts=False,
+              equal_nan=True, axis=None):
+    """``np.unique`` as a 4-tuple (values, index, inverse, counts), None where not asked."""
+    r = np.unique(x, return_index=return_index, return_inverse=return_inverse,
+                  return_counts=return_counts, axis=axis, equal_nan=equal_nan)
+    r = iter(r if isinstance(r, tuple) else (r,))
+    vals = next(r)
+    return (vals,) + tuple(next(r) if f else None
+                           for f in (return_index, return_inverse, return_counts))
+
+
+def np_histogram(a, *rest, uniform=None, weighted=False):
+    """The counts of ``np.histogram``: `rest` is (weights, edges) as present; `uniform` is
+    (first_edge, last_edge, bins) for equal bins, else the edges are given."""
+    w = rest[0] if weighted else None
+    if uniform is not None:
+        first, last, nb = uniform
+        return (np.histogram(a, nb, range=(first, last), weights=w)[0],)
+    return (np.histogram(a, rest[-1], weights=w)[0],)
+
+
+def np_bincount(x, *rest, minlength=0):
+    return (np.bincount(x, weights=rest[0] if rest else None, minlength=minlength),)
+
+
+def _cuda_call(name):
+    """The CUDA implementation of library call `name`: gnumpy ops (CUB barriers inside) over
+    the operands, materialized (``_api.histograms``)."""
+    def impl(be, *nodes, **kw):
+        from .._api import histograms
+        from .._api._common import wrap
+        from .._graph.realize import materialize
+        r = getattr(histograms, name)(*(wrap(n) for n in nodes), **kw)
+        materialize([r._node])
+        return (r._node,)
+    return impl
+
+
+libcall.register("unique", cpu=np_unique, cuda=cuda_cub.unique)
+libcall.register("histogram", cpu=np_histogram, cuda=_cuda_call("histogram_by_ops"))
+libcall.register("bincount", cpu=np_bincount, cuda=_cuda_call("bincount_by_ops"))
 
 
 # ------------------------------------------------------------------ kernels and listers
@@ -82,7 +147,7 @@ def _rows(shape):
 def _list_sort(node):
     dt = node.srcs[0].dtype
     rows, n = _rows(node.shape)
-    if rows * n == 0:
+    if rows * n == 0 or use_cub_sort(dt, rows, n):
         return []
     ks = [kernel("tile", dt)]
     if n > RS.TILE:
@@ -101,7 +166,8 @@ def _list_move(kind):
 
 
 def _list_bincount(node):
-    return [kernel("bincount", None)] if L.prod(node.srcs[0].shape) else []
+    weighted = len(node.srcs) > 1           # counts alone go to CUB
+    return [kernel("bincount", None)] if weighted and L.prod(node.srcs[0].shape) else []
 
 
 # ------------------------------------------------------------------ launch logic
@@ -174,13 +240,12 @@ def scatter(dev, itemsize, x, idx, mask, out, n) -> None:
 
 
 def bincount(dev, x, w, out, n, nbins) -> None:
-    """Counts (w == 0) or float64 weight sums of int64 bins x into `out` (nbins)."""
+    """float64 sums of the weights `w` per int64 bin of `x` in [0, nbins) into `out`."""
     dev.zero(out, nbins * 8)
     if n == 0:
         return
     k = dev.kernel(*kernel("bincount", None))
-    cnt, wsum = (0, out) if w else (out, 0)
-    dev.launch(k, _grid(n, RS.THREADS), RS.THREADS, [x, w, cnt, wsum, i64(n)])
+    dev.launch(k, _grid(n, RS.THREADS), RS.THREADS, [x, w, out, i64(n), i64(nbins)])
 
 
 # ------------------------------------------------------------------ CUDA implementations
@@ -218,8 +283,12 @@ def _cuda_sort(be, node, buf) -> None:
     if rows * n == 0:
         return
     src = be._contig(node.srcs[0])
-    sort_rows(CudaDev(be), src.dtype, _ptr(src), buf.ptr, rows, n, bool(node.arg),
-              node.op == "sort")
+    desc, values = bool(node.arg), node.op == "sort"
+    if use_cub_sort(src.dtype, rows, n):
+        # float keys arrive canonical (one NaN, +0.0 for argsort): _api.sorting.sort_last
+        return cuda_cub.radix_sort_rows(be, src.dtype, _ptr(src), buf.ptr, rows, n, desc,
+                                        values)
+    sort_rows(CudaDev(be), src.dtype, _ptr(src), buf.ptr, rows, n, desc, values)
 
 
 def _cuda_search(be, node, buf) -> None:
@@ -250,9 +319,11 @@ def _cuda_scatter(be, node, buf) -> None:
 
 
 def _cuda_bincount(be, node, buf) -> None:
-    x = be._contig(node.srcs[0])
-    w = _ptr(be._contig(node.srcs[1])) if len(node.srcs) > 1 else 0
-    bincount(CudaDev(be), _ptr(x), w, buf.ptr, x.shape[0], node.shape[0])
+    nbins = node.shape[0]
+    if len(node.srcs) == 1:
+        return cuda_cub.count_bins(be, node.srcs[0], buf, nbins)
+    x, w = be._contig(node.srcs[0]), be._contig(node.srcs[1])
+    bincount(CudaDev(be), _ptr(x), _ptr(w), buf.ptr, x.shape[0], nbins)
 
 
 barriers.register("sort", cuda=_cuda_sort, kernels=_list_sort)
@@ -260,4 +331,4 @@ barriers.register("argsort", cuda=_cuda_sort, kernels=_list_sort)
 barriers.register("searchsorted", cuda=_cuda_search, kernels=_list_search)
 barriers.register("sort_gather", cuda=_cuda_gather, kernels=_list_move("gather"))
 barriers.register("sort_scatter", cuda=_cuda_scatter, kernels=_list_move("scatter"))
-barriers.register("sort_bincount", cuda=_cuda_bincount, kernels=_list_bincount)
+barriers.register("bincount", cuda=_cuda_bincount, kernels=_list_bincount)

@@ -1,0 +1,344 @@
+"""CUB (NVIDIA's ``cuda.compute``) on the CUDA backend: radix sort, inclusive scan,
+unique-by-key and even histograms over gnumpy's device memory, and the operations built on
+them: long sorts and argsorts, long cumulative sums and products, ``unique`` and counting.
+
+Every call goes through ``cuda_libs``: built algorithms come from ``libs(be).cub(key, make)``
+(memory and disk cache; the key names everything the build depends on), operands are
+``DeviceArray(ptr, dtype, n)`` views of gnumpy buffers, the stream is gnumpy's current one,
+and temporary storage comes from gnumpy's pool.  ``cuda.compute`` is imported only when a
+call runs (CPU-only machines cannot import it).
+
+NumPy's order from bit-ordering sorts: radix sort orders floats by their bits, so negative
+NaNs would sort first and every NaN payload would be its own key.  Sort inputs reach CUB with
+one NaN bit pattern (and +0.0 for -0.0 where indices or runs are produced): the sort API
+builds that canonicalization as a fused elementwise pass into the sort's input
+(``_api.sorting``); ``unique`` does it here.  CUB's radix sort is stable in both directions,
+so descending sorts keep equal keys in their original order, as gnumpy's CPU semantics
+(``sort_ops.np_argsort``) do.  bool keys are sorted as their uint8 bytes.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtypes as D
+from .._graph import ir
+from .._graph import layout as L
+from .._graph.ir import leaf
+from .cuda_libs import DeviceArray, compute, libs
+
+# Scans along lines at least SCAN_CUB_MIN_LEN long, when there are at most
+# SCAN_CUB_MAX_LINES of them, run as one CUB inclusive scan per line; the rest keep
+# gnumpy's scan kernel (one thread or one block per line), which wins for many short lines.
+# Measure on the GPU (bench/): cumsum f32 2^28 took 701 ms on gnumpy's one-block kernel,
+# 2.0 ms with CuPy's CUB call.
+SCAN_CUB_MIN_LEN = 1 << 14
+SCAN_CUB_MAX_LINES = 64
+# dtypes CUB's built-in PLUS / MULTIPLIES scan (OpKind) takes: complex has no built-in
+# operator (a struct type), bool accumulation keeps gnumpy's kernel
+SCAN_CUB_DTYPES = frozenset(np.dtype(t) for t in (
+    np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+    np.float16, np.float32, np.float64))
+
+_UINT = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32),
+         8: np.dtype(np.uint64)}
+I64 = np.dtype(np.int64)
+U64 = np.dtype(np.uint64)
+
+
+# ------------------------------------------------------------------ CUB calls
+
+def _run(be, algo, **kw) -> None:
+    """Ask `algo` for its temporary storage, take it from the pool and run on the current
+    stream (the storage is freed in stream order after the call)."""
+    lb = libs(be)
+    s = lb.cub_stream()
+    nbytes = int(algo(temp_storage=None, stream=s, **kw))
+    tmp = lb.workspace(nbytes)
+    algo(temp_storage=DeviceArray(tmp.ptr, np.uint8, max(nbytes, 1)), stream=s, **kw)
+    del tmp
+
+
+def radix_sort(be, n, kdt, keys_in, keys_out, vdt=None, vals_in=0, vals_out=0,
+               descending=False) -> None:
+    """Stable radix sort of `n` keys (pointers) into `keys_out`, carrying `vdt` values."""
+    cc = compute()
+    kdt = np.dtype(kdt)
+    ki, ko = DeviceArray(keys_in, kdt, n), DeviceArray(keys_out, kdt, n)
+    vi = vo = None
+    if vdt is not None:
+        vdt = np.dtype(vdt)
+        vi, vo = DeviceArray(vals_in, vdt, n), DeviceArray(vals_out, vdt, n)
+    order = cc.SortOrder.DESCENDING if descending else cc.SortOrder.ASCENDING
+    key = ("radix_sort", kdt.str, None if vdt is None else vdt.str, bool(descending))
+    algo = libs(be).cub(key, lambda: cc.make_radix_sort(
+        d_in_keys=ki, d_out_keys=ko, d_in_values=vi, d_out_values=vo, order=order))
+    _run(be, algo, d_in_keys=ki, d_out_keys=ko, d_in_values=vi, d_out_values=vo,
+         num_items=n)
+
+
+def inclusive_scan(be, n, dt, x, out, op: str) -> None:
+    """out[i] = x[0] (+ or *) ... x[i] for `n` elements of `dt` (op 'cumsum' / 'cumprod')."""
+    cc = compute()
+    dt = np.dtype(dt)
+    kind = cc.OpKind.PLUS if op == "cumsum" else cc.OpKind.MULTIPLIES
+    di, do = DeviceArray(x, dt, n), DeviceArray(out, dt, n)
+    algo = libs(be).cub(("inclusive_scan", dt.str, op), lambda: cc.make_inclusive_scan(
+        d_in=di, d_out=do, op=kind, init_value=None))
+    _run(be, algo, d_in=di, d_out=do, op=kind, init_value=None, num_items=n)
+
+
+def unique_by_key(be, n, kdt, keys, items, out_keys, out_items, num_out) -> None:
+    """The first key of every run of equal `kdt` keys (``==``) and its int64 item; the
+    number of runs goes to the int64 at `num_out`."""
+    cc = compute()
+    kdt = np.dtype(kdt)
+    k, i = DeviceArray(keys, kdt, n), DeviceArray(items, I64, n)
+    ok, oi = DeviceArray(out_keys, kdt, n), DeviceArray(out_items, I64, n)
+    ns = DeviceArray(num_out, I64, 1)
+    eq = cc.OpKind.EQUAL_TO
+    algo = libs(be).cub(("unique_by_key", kdt.str, I64.str, I64.str), lambda: (
+        cc.make_unique_by_key(d_in_keys=k, d_in_items=i, d_out_keys=ok, d_out_items=oi,
+                              d_out_num_selected=ns, op=eq)))
+    _run(be, algo, d_in_keys=k, d_in_items=i, d_out_keys=ok, d_out_items=oi,
+         d_out_num_selected=ns, op=eq, num_items=n)
+
+
+def histogram_even(be, n, sdt, samples, hist, nbins, cdt=np.int32) -> None:
+    """`cdt` counts of the integer samples in [0, nbins) into `hist` (nbins); samples
+    outside are ignored.  Bins have width one, so CUB's integer bin arithmetic is exact."""
+    cdt = np.dtype(cdt)
+    be._check(be._driver.cuMemsetD8Async(hist, 0, nbins * cdt.itemsize, be.stream.handle))
+    if n == 0:
+        return
+    cc = compute()
+    sdt = np.dtype(sdt)
+    ds, dh = DeviceArray(samples, sdt, n), DeviceArray(hist, cdt, nbins)
+    levels = np.array([nbins + 1], np.int32)
+    lo, hi = np.zeros(1, sdt), np.array([nbins], sdt)
+    # The build depends on the bin count only through CUB's choice of shared-memory
+    # privatized counters (at most 256 bins) and on the offset width (samples * size past
+    # INT_MAX): both are in the key, so a new bin count does not rebuild.
+    big = n * sdt.itemsize >= 2**31 - 1
+    key = ("histogram_even", sdt.str, cdt.str, nbins <= 256, big)
+    kw = dict(d_samples=ds, d_histogram=dh, h_num_output_levels=levels, h_lower_level=lo,
+              h_upper_level=hi, num_samples=n)
+    algo = libs(be).cub(key, lambda: cc.make_histogram_even(**kw))
+    _run(be, algo, **kw)
+
+
+# ------------------------------------------------------------------ helpers
+
+def _alloc(be, nbytes):
+    return be.pool.alloc(max(int(nbytes), 1))
+
+
+def _iota(be, n):
+    """A buffer holding int64 0 .. n-1."""
+    buf = _alloc(be, n * 8)
+    be.write(leaf(buf, I64, (n,), (1,), 0, be.device), ir.axis_iota((n,), 0, be.device))
+    return buf
+
+
+def _ptr(node) -> int:
+    return node.buf.ptr + node.offset * node.dtype.itemsize
+
+
+def _read_int64(be, buf) -> int:
+    """The int64 at device buffer `buf` (one device-to-host sync)."""
+    out = np.zeros(1, np.int64)
+    be._check(be._driver.cuMemcpyDtoHAsync(out.ctypes.data, buf.ptr, 8, be.stream.handle))
+    be.stream.sync()
+    return int(out[0])
+
+
+def _out(be, buf, dt, n):
+    return leaf(buf, np.dtype(dt), (n,), (1,), 0, be.device)
+
+
+def canonical(node, zeros=True):
+    """IR of float keys in NumPy's order for CUB's bit-ordering sort: every NaN one bit
+    pattern (NaNs sort last, in their order), and with `zeros` +0.0 for -0.0."""
+    dt, shape, dev = node.dtype, node.shape, node.device
+    k = ir.where(ir.ew("isnan", D.bool_, (node,)), ir.scalar(np.nan, dt, shape, dev), node)
+    if not zeros:
+        return k
+    zero = ir.scalar(0, dt, shape, dev)
+    return ir.where(ir.ew("equal", D.bool_, (k, zero)), zero, k)
+
+
+def _flat_keys(be, x):
+    """(pointer, keep-alive) of `x` flattened in C order, contiguous, floats canonical."""
+    n = L.prod(x.shape)
+    if x.dtype.kind != "f" and L.is_c_contiguous(x.shape, x.strides):
+        return _ptr(x), x
+    v = x if x.ndim == 1 else ir.reshape(x, (n,))
+    if x.dtype.kind == "f":
+        v = canonical(v)
+    buf = _alloc(be, n * x.dtype.itemsize)
+    be.write(_out(be, buf, x.dtype, n), v)
+    return buf.ptr, buf
+
+
+# ------------------------------------------------------------------ sorting rows
+
+def radix_sort_rows(be, dt, x, out, rows, n, descending, values) -> None:
+    """Sort `rows` contiguous rows of `n` elements at pointer `x` into `out`: the values
+    (`values`) or int64 indices within each row.  One CUB call per row."""
+    kdt = _UINT[1] if dt.kind == "b" else dt
+    it = dt.itemsize
+    if values:
+        for r in range(rows):
+            radix_sort(be, n, kdt, x + r * n * it, out + r * n * it, descending=descending)
+        return
+    iota = _iota(be, n)
+    keys = _alloc(be, n * it)           # the sorted keys, not needed
+    for r in range(rows):
+        radix_sort(be, n, kdt, x + r * n * it, keys.ptr, I64, iota.ptr, out + r * n * 8,
+                   descending)
+
+
+# ------------------------------------------------------------------ scans
+
+def use_cub_scan(dt, lines: int, length: int) -> bool:
+    """Whether a scan of `lines` lines of `length` elements goes to CUB."""
+    return (np.dtype(dt) in SCAN_CUB_DTYPES and length >= SCAN_CUB_MIN_LEN
+            and lines <= SCAN_CUB_MAX_LINES)
+
+
+def scan_lines(be, op, src, buf, outer, length, inner, include_initial) -> None:
+    """cumsum / cumprod of the C-contiguous LEAF `src` (outer, length, inner) along the
+    middle axis into `buf` ((outer, length [+ 1], inner), the identity first with
+    `include_initial`): one CUB scan per line; lines strided in memory (inner > 1) are
+    transposed to rows and back around the scans."""
+    dt, dev = src.dtype, be.device
+    it = dt.itemsize
+    shift = 1 if include_initial else 0
+    lo = length + shift
+    lines = outer * inner
+    x, xkeep = _ptr(src), None
+    ybuf = buf
+    if inner > 1:
+        xkeep = _alloc(be, lines * length * it)
+        view = leaf(src.buf, dt, (outer, inner, length), (length * inner, 1, inner),
+                    src.offset, dev)
+        be.write(leaf(xkeep, dt, (outer, inner, length), L.c_strides((outer, inner, length)),
+                      0, dev), view)
+        x = xkeep.ptr
+        ybuf = _alloc(be, lines * lo * it)
+    for line in range(lines):
+        inclusive_scan(be, length, dt, x + line * length * it,
+                       ybuf.ptr + (line * lo + shift) * it, op)
+    if include_initial:
+        ident = 0 if op == "cumsum" else 1
+        be.write(leaf(ybuf, dt, (lines,), (lo,), 0, dev), ir.scalar(ident, dt, (lines,), dev))
+    if inner > 1:
+        shape = (outer, inner, lo)
+        be.write(leaf(buf, dt, shape, (lo * inner, 1, inner), 0, dev),
+                 leaf(ybuf, dt, shape, L.c_strides(shape), 0, dev))
+
+
+# ------------------------------------------------------------------ unique
+
+def unique(be, x, *, return_index=False, return_inverse=False, return_counts=False,
+           equal_nan=True, axis=None):
+    """``np.unique`` of the LEAF `x` (flattened): (values, index, inverse (1-D), counts),
+    None where not asked for.  Real dtypes: sort (pairs with indices when index or inverse
+    are wanted), CUB unique-by-key over the sorted keys with the run starts as items, one
+    sync for the number of runs.  Complex values (no radix sort) and ``axis`` take the
+    gnumpy composition in ``_api.sets``."""
+    dt = x.dtype
+    n = L.prod(x.shape)
+    if axis is not None or dt.kind == "c" or n == 0:
+        from .._api._common import wrap
+        from .._api.sets import unique_by_ops
+        from .._graph.realize import materialize
+        outs = unique_by_ops(wrap(x), axis, return_index, return_inverse, return_counts,
+                             equal_nan)
+        materialize([o._node for o in outs if o is not None])
+        return tuple(None if o is None else o._node for o in outs)
+    it = dt.itemsize
+    kdt = _UINT[1] if dt.kind == "b" else dt
+    # runs compare bit patterns when NaNs are one value (canonical keys: one NaN, +0.0),
+    # values otherwise (NaN != NaN)
+    edt = _UINT[it] if dt.kind == "f" and equal_nan else kdt
+    keys, keep = _flat_keys(be, x)
+    iota = _iota(be, n)
+    skeys = _alloc(be, n * it)
+    perm = None
+    if return_index or return_inverse:
+        perm = _alloc(be, n * 8)
+        radix_sort(be, n, kdt, keys, skeys.ptr, I64, iota.ptr, perm.ptr)
+    else:
+        radix_sort(be, n, kdt, keys, skeys.ptr)
+    del keep
+    ukeys, starts, num = _alloc(be, n * it), _alloc(be, n * 8), _alloc(be, 8)
+    unique_by_key(be, n, edt, skeys.ptr, iota.ptr, ukeys.ptr, starts.ptr, num.ptr)
+    m = _read_int64(be, num)
+    values = _copy(be, ukeys, dt, m)
+    index = inverse = counts = None
+    if return_index:                    # the first occurrence: the stable sort's run head
+        from . import sort_ops
+        ibuf = _alloc(be, m * 8)
+        sort_ops.gather(sort_ops.CudaDev(be), 8, perm.ptr, starts.ptr, ibuf.ptr, 1, m, 0, 0)
+        index = _out(be, ibuf, I64, m)
+    if return_counts:
+        counts = _counts(be, starts, m, n)
+    if return_inverse:
+        inverse = _inverse(be, skeys, edt, perm, n)
+    return values, index, inverse, counts
+
+
+def _copy(be, src_buf, dt, m):
+    buf = _alloc(be, m * dt.itemsize)
+    if m:
+        be.write(_out(be, buf, dt, m), _out(be, src_buf, dt, m))
+    return _out(be, buf, dt, m)
+
+
+def _counts(be, starts, m, n):
+    """counts[i] = starts[i + 1] - starts[i], the last n - starts[m - 1]."""
+    dev = be.device
+    buf = _alloc(be, m * 8)
+    if m > 1:
+        nxt = leaf(starts, I64, (m - 1,), (1,), 1, dev)
+        cur = leaf(starts, I64, (m - 1,), (1,), 0, dev)
+        be.write(_out(be, buf, I64, m - 1), ir.ew("subtract", I64, (nxt, cur)))
+    last = leaf(starts, I64, (1,), (1,), m - 1, dev)
+    be.write(leaf(buf, I64, (1,), (1,), m - 1, dev),
+             ir.ew("subtract", I64, (ir.scalar(n, I64, (1,), dev), last)))
+    return _out(be, buf, I64, m)
+
+
+def _inverse(be, skeys, edt, perm, n):
+    """inverse[perm[j]] = the run of sorted key j: an inclusive scan of the run heads
+    (compared as `edt`, as the unique-by-key call did), scattered through the sort's
+    permutation."""
+    from . import sort_ops
+    dev = be.device
+    heads = _alloc(be, n * 8)
+    be.write(leaf(heads, I64, (1,), (1,), 0, dev), ir.scalar(0, I64, (1,), dev))
+    if n > 1:
+        a = leaf(skeys, edt, (n - 1,), (1,), 1, dev)
+        b = leaf(skeys, edt, (n - 1,), (1,), 0, dev)
+        be.write(leaf(heads, I64, (n - 1,), (1,), 1, dev),
+                 ir.cast(ir.ew("not_equal", D.bool_, (a, b)), I64))
+    runs = _alloc(be, n * 8)
+    inclusive_scan(be, n, I64, heads.ptr, runs.ptr, "cumsum")
+    inv = _alloc(be, n * 8)
+    sort_ops.scatter(sort_ops.CudaDev(be), 8, runs.ptr, perm.ptr, 0, inv.ptr, n)
+    return _out(be, inv, I64, n)
+
+
+# ------------------------------------------------------------------ counting
+
+def count_bins(be, x, buf, nbins) -> None:
+    """int64 counts of the int32/int64 LEAF `x` (1-D) in [0, nbins) into `buf`.  CUB counts
+    in int32 (the counter type its own tests use) while no bin can pass 2^31 - 1, then one
+    elementwise pass widens them."""
+    x = be._contig(x)
+    n = x.shape[0]
+    if n >= 2**31 - 1:
+        return histogram_even(be, n, x.dtype, _ptr(x), buf.ptr, nbins, U64)
+    tmp = _alloc(be, nbins * 4)
+    histogram_even(be, n, x.dtype, _ptr(x), tmp.ptr, nbins, np.int32)
+    be.write(_out(be, buf, I64, nbins), ir.cast(_out(be, tmp, np.int32, nbins), I64))

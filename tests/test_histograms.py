@@ -1,0 +1,212 @@
+"""Counting and binning compared against NumPy: bincount, digitize, histogram and
+histogram_bin_edges (equal and given bins, ranges, weights of every kind, density, the
+bin-width estimators, values exactly on the edges, NaN and infinities, sizes where CUB's
+histogram runs on CUDA), and the gnumpy compositions the CUDA backend runs
+(``histograms.histogram_by_ops`` / ``bincount_by_ops``), run here on the CPU backend
+against ``np.histogram`` / ``np.bincount``.
+"""
+import numpy as np
+import pytest
+
+import gnumpy as gp
+from gnumpy._api import histograms as H
+from helpers import check
+from sort_helpers import dup_sample, nw, same
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8, np.int32, np.uint64,
+                                   np.int64], ids=str)
+def test_bincount(dtype):
+    rng = np.random.default_rng(11)
+    x = rng.integers(0, 2 if dtype is np.bool_ else 20, 100).astype(dtype)
+    same(gp.bincount(gp.asarray(x)), np.bincount(x))
+    same(gp.bincount(gp.asarray(x), minlength=40), np.bincount(x, minlength=40))
+    w = rng.standard_normal(100).astype(np.float32)
+    check(gp.bincount(gp.asarray(x), weights=gp.asarray(w)), np.bincount(x, weights=w),
+          rtol=1e-12, atol=1e-12)
+    check(gp.bincount(gp.asarray(x)[::3], weights=w[::3]), np.bincount(x[::3], weights=w[::3]),
+          rtol=1e-12, atol=1e-12)
+
+
+def test_bincount_edges_and_errors():
+    same(gp.bincount([]), np.bincount([]))
+    same(gp.bincount(gp.asarray(np.array([], np.int64)), minlength=3),
+         np.bincount(np.array([], np.int64), minlength=3))
+    same(gp.bincount([1, 3]), np.bincount([1, 3]))
+    with pytest.raises(ValueError):
+        gp.bincount(gp.asarray([1, -1]))
+    with pytest.raises(ValueError):
+        gp.bincount(gp.asarray([1]), minlength=-1)
+    with pytest.raises(TypeError):
+        gp.bincount(gp.asarray([1]), minlength=None)
+    with pytest.raises(TypeError):
+        gp.bincount(gp.asarray([1.5]))
+    with pytest.raises(ValueError):
+        gp.bincount(gp.asarray(3))
+    with pytest.raises(ValueError):
+        gp.bincount(gp.asarray([[1]]))
+    with pytest.raises(ValueError):
+        gp.bincount(gp.asarray([1, 2]), weights=gp.asarray([1.0]))
+    with pytest.raises(TypeError):
+        gp.bincount(gp.asarray([1, 2]), weights=gp.asarray([1j, 2]))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int8, np.uint8,
+                                   np.int64], ids=str)
+def test_histogram(dtype):
+    rng = np.random.default_rng(12)
+    x = (rng.standard_normal(300) * 10).astype(dtype)
+    w = rng.standard_normal(300)
+    wi = rng.integers(0, 5, 300).astype(np.int32)
+    et = 1e-6 if np.dtype(dtype) in (np.float16, np.float32) else 1e-13   # edge tolerance
+    for bins in (1, 7, [-5, 0, 1, 3, 20]):
+        for r in (None, (-3, 4)):
+            for weights in (None, w, wi):
+                for density in (None, True):
+                    e = nw(np.histogram, x, bins, range=r, weights=weights, density=density)
+                    got = nw(gp.histogram, gp.asarray(x), bins, range=r, density=density,
+                             weights=None if weights is None else gp.asarray(weights))
+                    # densities and edges: a few ulp apart on the GPU (FMA contraction)
+                    check(got[0], e[0], rtol=1e-6, atol=1e-9)
+                    check(got[1], e[1], rtol=et, atol=et)
+            check(gp.histogram_bin_edges(gp.asarray(x), bins, range=r),
+                  np.histogram_bin_edges(x, bins, range=r), rtol=et, atol=et)
+
+
+def test_histogram_special_cases_and_errors():
+    same(gp.histogram(gp.asarray(np.array([], np.float32)))[0],
+         np.histogram(np.array([], np.float32))[0])
+    same(gp.histogram(gp.asarray([2.0, 2.0]), 3)[1], np.histogram([2.0, 2.0], 3)[1])
+    cw = np.array([1 + 2j, 3j, -1.0])
+    check(gp.histogram(gp.asarray([0.1, 0.5, 0.9]), 2, weights=gp.asarray(cw))[0],
+          np.histogram([0.1, 0.5, 0.9], 2, weights=cw)[0])
+    with pytest.warns(RuntimeWarning):
+        same(gp.histogram(gp.asarray([True, False, True]), 2)[0],
+             nw(np.histogram, np.array([True, False, True]), 2)[0])
+    x = gp.asarray([0.0, np.nan, 1.0])
+    with pytest.raises(ValueError):
+        gp.histogram(x)
+    same(gp.histogram(x, range=(0, 1))[0], nw(np.histogram, [0.0, np.nan, 1.0], range=(0, 1))[0])
+    g = gp.asarray([1.0, 2.0])
+    for kw, exc in [({"bins": 0}, ValueError), ({"bins": [3, 1, 2]}, ValueError),
+                    ({"bins": [[1, 2]]}, ValueError), ({"bins": 2.5}, TypeError),
+                    ({"range": (2, 1)}, ValueError), ({"range": (0, np.inf)}, ValueError),
+                    ({"bins": "bogus"}, ValueError), ({"weights": gp.asarray([1.0])}, ValueError),
+                    ({"bins": "auto", "weights": gp.asarray([1.0, 1.0])}, TypeError)]:
+        with pytest.raises(exc):
+            gp.histogram(g, **kw)
+
+
+def test_histogram_bin_estimators():
+    rng = np.random.default_rng(19)
+    x = (rng.standard_normal(400) * 10).astype(np.float64)
+    xi = rng.integers(-50, 50, 300)
+    for name in ("auto", "fd", "doane", "rice", "scott", "sqrt", "sturges", "stone"):
+        for r in (None, (-5, 5)):
+            same(gp.histogram_bin_edges(gp.asarray(x), name, range=r),
+                 nw(np.histogram_bin_edges, x, name, range=r))
+        check(gp.histogram(gp.asarray(xi), name)[1], nw(np.histogram, xi, name)[1])
+
+
+def test_digitize():
+    rng = np.random.default_rng(13)
+    x = dup_sample(np.float64, (4, 30), rng) * 2
+    for bins in ([0.0, 1, 2.5, 4], [4.0, 2.5, 1, 0], [1.0, 1, 2, 2, 3], [3.0, 3, 2, 2, 1],
+                 [1.0], [2.0, 2.0], np.array([0, 1, 3], np.int8)):
+        for right in (False, True):
+            same(gp.digitize(gp.asarray(x), gp.asarray(bins), right=right),
+                 np.digitize(x, bins, right=right))
+    xi = rng.integers(-3, 8, 50)
+    same(gp.digitize(gp.asarray(xi), [0, 2, 5]), np.digitize(xi, [0, 2, 5]))
+    with pytest.raises(TypeError):
+        gp.digitize(gp.asarray([1j]), [0, 1])
+    with pytest.raises(ValueError):
+        gp.digitize(gp.asarray([1.0]), [3, 1, 2])
+    with pytest.raises(ValueError):
+        gp.digitize(gp.asarray([1.0]), [[1, 2]])
+    with pytest.raises(ValueError):
+        gp.digitize(gp.asarray([1.0]), 3)
+
+# ------------------------------------------------------------------ the CUDA compositions
+
+def _by_ops(a, bins, range=None, weights=None):
+    """histogram's counts as the CUDA backend computes them (gnumpy ops, any backend)."""
+    ga, gw = H._ravel_and_check_weights(gp.asarray(a), None if weights is None
+                                        else gp.asarray(weights))
+    edges, uniform = H._get_bin_edges(ga, bins, range, gw)
+    rest = ([] if gw is None else [gw]) + ([edges] if uniform is None else [])
+    return H.histogram_by_ops(ga, *rest, uniform=uniform, weighted=gw is not None)
+
+
+def _on_edges(x, bins, range=None):
+    """`x` plus every edge and its neighbours in `x`'s dtype, NaN and infinities."""
+    e = np.histogram_bin_edges(x, bins, range=range)
+    if x.dtype.kind == "f":
+        e = e.astype(x.dtype)
+        e = np.concatenate([e, np.nextafter(e, e.dtype.type(np.inf)),
+                            np.nextafter(e, e.dtype.type(-np.inf))])
+        extra = np.array([np.nan, np.inf, -np.inf], x.dtype) if range is not None else []
+        return np.concatenate([x, e, np.asarray(extra, x.dtype)])
+    return np.concatenate([x, np.round(e).astype(x.dtype)])
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int8, np.uint8,
+                                   np.int64], ids=str)
+def test_histogram_by_ops(dtype):
+    rng = np.random.default_rng(40)
+    x = (rng.standard_normal(2000) * 30).astype(dtype)
+    w = rng.standard_normal(x.size)
+    for bins in (1, 7, 256, 1000, [-40, -3, 0, 0, 5, 60]):
+        for r in (None, (-20, 25.5)):
+            if np.ndim(bins) and r is not None:
+                continue
+            a = _on_edges(x, bins, r)
+            same(_by_ops(a, bins, r), nw(np.histogram, a, bins, range=r)[0])
+            ww = rng.standard_normal(a.size)
+            check(_by_ops(a, bins, r, ww), nw(np.histogram, a, bins, range=r, weights=ww)[0],
+                  rtol=1e-12, atol=1e-12)
+    cw = (w[:x.size] + 1j * w[::-1][:x.size]).astype(np.complex64)
+    check(_by_ops(x, 9, None, cw), np.histogram(x, 9, weights=cw)[0], rtol=1e-5, atol=1e-5)
+    wi = rng.integers(-3, 4, x.size).astype(np.int16)
+    same(_by_ops(x, [-50, 0, 50], None, wi), np.histogram(x, [-50, 0, 50], weights=wi)[0])
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int16, np.uint8],
+                         ids=str)
+def test_equal_bin_edges_are_numpys(dtype):
+    rng = np.random.default_rng(41)
+    x = (rng.standard_normal(500) * 20).astype(dtype)
+    for bins in (1, 3, 10, 333):
+        for r in (None, (-7, 9), (0.1, 0.7), (np.float32(-1.5), np.float32(2.25))):
+            same(gp.histogram_bin_edges(gp.asarray(x), bins, range=r),
+                 np.histogram_bin_edges(x, bins, range=r))
+    same(gp.histogram_bin_edges(gp.asarray(np.full(5, 3, dtype)), 4),
+         np.histogram_bin_edges(np.full(5, 3, dtype), 4))
+
+
+def test_bincount_by_ops():
+    rng = np.random.default_rng(42)
+    for dt in (np.uint8, np.int32, np.int64, np.bool_):
+        x = rng.integers(0, 2 if dt is np.bool_ else 300, 5000).astype(dt)
+        same(H.bincount_by_ops(gp.asarray(x)), np.bincount(x))
+        same(H.bincount_by_ops(gp.asarray(x), None, 400), np.bincount(x, minlength=400))
+        w = rng.standard_normal(x.size)
+        check(H.bincount_by_ops(gp.asarray(x), gp.asarray(w)), np.bincount(x, weights=w),
+              rtol=1e-12, atol=1e-12)
+    with pytest.raises(ValueError):
+        H.bincount_by_ops(gp.asarray([1, -1]))
+
+
+def test_counting_large():
+    # sizes where CUB's histogram (counts) and the float64-atomics kernel (weights) run
+    rng = np.random.default_rng(43)
+    x = rng.standard_normal(1 << 17).astype(np.float32)
+    g = gp.asarray(x)
+    for bins in (256, 300, 5):
+        same(gp.histogram(g, bins)[0], np.histogram(x, bins)[0])
+    same(gp.histogram(g[::2], 64, range=(-1, 1))[0], np.histogram(x[::2], 64, range=(-1, 1))[0])
+    i = rng.integers(0, 1000, 1 << 17)
+    same(gp.bincount(gp.asarray(i)), np.bincount(i))
+    check(gp.bincount(gp.asarray(i), weights=g), np.bincount(i, weights=x),
+          rtol=1e-9, atol=1e-9)
+    same(gp.bincount(gp.asarray(i[::3].astype(np.uint16))), np.bincount(i[::3]))
