@@ -316,8 +316,118 @@ def test_lazy_and_fused():
     y = (x * 2.0 + 1.0).sum()
     gp.stats.reset()
     v = float(y)
-    assert gp.stats.groups == 2          # the Philox bits, then one fused reduction
+    assert gp.stats.groups == 2          # the draw (Philox bits), then one fused reduction
     assert abs(v / 1000 - 1.0) < 0.3
+
+
+# ------------------------------------------------------------------ pinned stream, CPU fast path
+
+# default_rng(20240611): these draws, in this order.  The bits and the exact transforms
+# (random, uniform, integers) are the same on every backend; the values through log, cos
+# and sqrt are pinned exactly on the CPU backend and to a few ulp elsewhere.
+PINNED = [
+    (lambda r: r.random(3), True,
+     ["0x1.ed924d233ebc0p-6", "0x1.96fa2f645220dp-1", "0x1.d5686e4dcaa3ap-2"]),
+    (lambda r: r.random(3, dtype=np.float32), True,
+     ["0x1.0cd1a00000000p-1", "0x1.0738980000000p-2", "0x1.6e6c020000000p-1"]),
+    (lambda r: r.standard_normal(3), False,
+     ["-0x1.765561e6dd9d7p-6", "0x1.d2c56ea6cf677p-1", "-0x1.288b88b05ddedp-5"]),
+    (lambda r: r.standard_normal(3, dtype=np.float32), False,
+     ["0x1.90c4440000000p-1", "-0x1.5193460000000p+0", "-0x1.c26ad40000000p-1"]),
+    (lambda r: r.integers(0, 1000, 4), True, [965, 411, 648, 966]),
+    (lambda r: r.integers(-2 ** 62, 2 ** 62, 3), True,
+     [-1841601469426007431, 1508794741847684218, -232715432234640653]),
+    (lambda r: r.exponential(2.0, 3), False,
+     ["0x1.823f29fd76970p+0", "0x1.47186b2312f1ap+1", "0x1.669952e635a1fp-1"]),
+    (lambda r: r.uniform(-1, 3, 3), True,
+     ["-0x1.4379e49391960p-2", "0x1.fd774f48a8470p-2", "0x1.522f281999570p-3"]),
+    (lambda r: r.normal(1.5, 0.5, 3), False,
+     ["0x1.21fc2b499d58bp-1", "0x1.c185020eabd6dp+0", "0x1.51349191cfab6p+0"]),
+]
+
+
+def test_pinned_stream():
+    # a faster implementation must not change a single bit of the stream
+    rng = gp.random.default_rng(20240611)
+    cpu = gp.asarray(0).device.kind == "cpu"
+    for draw, exact, expected in PINNED:
+        got = draw(rng).get()
+        if got.dtype.kind == "f":
+            exp = np.array([float.fromhex(v) for v in expected], dtype=got.dtype)
+            if exact or cpu:
+                assert [float(v).hex() for v in got] == [float(v).hex() for v in exp]
+            else:
+                tol = 1e-12 if got.itemsize == 8 else 1e-6
+                np.testing.assert_allclose(got, exp, rtol=tol, atol=tol)
+        else:
+            assert got.tolist() == expected
+    assert rng.bit_generator.state["state"]["counter"] == \
+        326204537263241474879969988912714088467
+
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    """The CPU fast path with tiny chunks, so small draws cross many chunk boundaries."""
+    from gnumpy.random import _host
+    monkeypatch.setattr(_host, "CHUNK", 8)
+    monkeypatch.setattr(_host, "DRAW_CHUNK", 24)
+    monkeypatch.setattr(_host, "FN_CHUNK", 10)
+
+
+@pytest.mark.parametrize("counter", [5, (1 << 32) - 37, (1 << 64) - 50, (1 << 128) - 60])
+def test_cpu_philox_chunks(small_chunks, counter):
+    from gnumpy.random import _host
+    key = 0x0123456789ABCDEF
+    for nwords in (0, 3, 4, 97, 403):
+        np.testing.assert_array_equal(_host.philox_words(key, counter, nwords),
+                                      _stream_ref(key, counter, nwords))
+    got = _host.bits(key, counter, (3, 67), np.uint64)
+    np.testing.assert_array_equal(got.reshape(-1), _words64(_stream_ref(key, counter, 402)))
+
+
+FUSED_DRAWS = [
+    lambda r: r.random(301), lambda r: r.random((7, 43), dtype=np.float32),
+    lambda r: r.standard_normal(301), lambda r: r.standard_normal(299, dtype=np.float32),
+    lambda r: r.normal(1.5, 2.5, 299), lambda r: r.uniform(-1, 3, 303),
+    lambda r: r.exponential(2.0, 301),
+    lambda r: r.standard_exponential(301, dtype=np.float32),
+    lambda r: r.integers(0, 100, 303), lambda r: r.integers(-5, 2 ** 40, 301),
+    lambda r: r.integers(0, 2 ** 63 + 5, 301, dtype=np.uint64),
+    lambda r: r.integers(0, 1000, 301, dtype=np.int32),
+    lambda r: r.integers(0, 2, 101, dtype=bool), lambda r: r.integers(0, 2 ** 20, 101),
+    lambda r: r.integers(-2 ** 63, 2 ** 63 - 1, 77, endpoint=True),
+    lambda r: r.laplace(size=301), lambda r: r.standard_cauchy(301),
+    lambda r: r.gamma(2.0, size=301), lambda r: r.standard_normal((3, 0)),
+    lambda r: r.random(),
+]
+
+
+@pytest.mark.parametrize("k", range(len(FUSED_DRAWS)))
+@pytest.mark.parametrize("counter", [3, (1 << 32) - 100, (1 << 128) - 200])
+def test_cpu_fused_draws_equal_the_lazy_graph(small_chunks, monkeypatch, k, counter):
+    # the CPU backend draws in one fused barrier; the lazy graph (random_bits and
+    # elementwise ops, what CUDA runs; on the CPU CI its kernels get compiled too) must
+    # give the same bits and leave the same state
+    if gp.asarray(0).device.kind != "cpu":
+        pytest.skip("the fused draw is the CPU backend's")
+    from gnumpy.random import _philox
+
+    def run(fused):
+        monkeypatch.setattr(_philox, "FUSED_CPU", fused)
+        rng = gp.random.Generator(gp.random.Philox(key=0xDEADBEEF12345678, counter=counter))
+        return FUSED_DRAWS[k](rng).get(), rng.bit_generator.state
+
+    (a, sa), (b, sb) = run(True), run(False)
+    assert a.dtype == b.dtype and a.shape == b.shape and sa == sb
+    assert a.tobytes() == b.tobytes()
+
+
+def test_cpu_draw_is_one_lazy_barrier():
+    if gp.asarray(0).device.kind != "cpu":
+        pytest.skip("the fused draw is the CPU backend's")
+    rng = gp.random.default_rng(0)
+    for x in (rng.random(10), rng.normal(1.0, 2.0, 10), rng.integers(0, 7, 10)):
+        assert x._node.lazy and x._node.op == "random_draw"
 
 
 # ------------------------------------------------------------------ shapes and dtypes

@@ -5,12 +5,13 @@
 shape.  The output (``uint32`` or ``uint64``, C order) is the Philox word stream described
 in ``gnumpy/kernels/render_random.py``: word ``w`` is word ``w % 4`` of the block
 ``philox(counter + w // 4, key)``; a ``uint64`` element is two consecutive words, low
-first.  The NumPy implementation here (the CPU backend) computes exactly the bits of the
-CUDA kernel, so one seed gives one stream on every backend.
+first.  The NumPy implementation (the CPU backend, ``gnumpy/random/_host.py``) computes
+exactly the bits of the CUDA kernel, so one seed gives one stream on every backend.
+
+``random_draw`` (CPU backend only) is a whole draw, bits and transform, computed chunk by
+chunk: ``(key, counter, kind, shape, dtype, args)``, see ``gnumpy/random/_philox.py``.
 """
 from __future__ import annotations
-
-import sys
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from ..kernels import render_random as RR
 from . import barriers
 
 OP = "random_bits"
+DRAW_OP = "random_draw"
 MASK32 = 0xFFFFFFFF
 MASK64 = (1 << 64) - 1
 
@@ -28,49 +30,30 @@ def words_needed(dtype, size: int) -> int:
     return size * (np.dtype(dtype).itemsize // 4)
 
 
-def blocks_needed(dtype, size: int) -> int:
-    """Number of 128-bit Philox blocks (counter values) such an output uses."""
-    return -(-words_needed(dtype, size) // 4)
 
 
 def philox_words(key: int, counter: int, nwords: int) -> np.ndarray:
-    """The first `nwords` uint32 words of the Philox4x32-10 stream (vectorized NumPy).
+    """The first `nwords` uint32 words of the Philox4x32-10 stream (vectorized NumPy,
+    ``gnumpy/random/_host.py``).
 
     Examples
     --------
     >>> hex(int(philox_words(0, 0, 4)[0]))      # Random123 known-answer vector
     '0x6627e8d5'
     """
-    nblocks = -(-nwords // 4)
-    b = np.arange(nblocks, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        lo = b + np.uint64(counter & MASK64)                      # wraps mod 2**64
-        hi = (lo < b).astype(np.uint64) + np.uint64((counter >> 64) & MASK64)
-    c = [(lo & np.uint64(MASK32)).astype(np.uint32), (lo >> np.uint64(32)).astype(np.uint32),
-         (hi & np.uint64(MASK32)).astype(np.uint32), (hi >> np.uint64(32)).astype(np.uint32)]
-    k0, k1 = key & MASK32, (key >> 32) & MASK32
-    m0, m1 = np.uint64(RR.M0), np.uint64(RR.M1)
-    s32 = np.uint64(32)
-    for r in range(RR.ROUNDS):
-        if r:
-            k0, k1 = (k0 + RR.W0) & MASK32, (k1 + RR.W1) & MASK32
-        p0 = c[0].astype(np.uint64) * m0
-        p1 = c[2].astype(np.uint64) * m1
-        hi0, lo0 = (p0 >> s32).astype(np.uint32), p0.astype(np.uint32)
-        hi1, lo1 = (p1 >> s32).astype(np.uint32), p1.astype(np.uint32)
-        c = [hi1 ^ c[1] ^ np.uint32(k0), lo1, hi0 ^ c[3] ^ np.uint32(k1), lo0]
-    return np.stack(c, axis=1).reshape(-1)[:nwords]
+    from ..random import _host
+    return _host.philox_words(key, counter, nwords)
 
 
 def _cpu(srcs, arg, dtype) -> np.ndarray:
+    from ..random import _host
     key, counter, shape = arg
-    n = L.prod(shape)
-    words = philox_words(key, counter, words_needed(dtype, n))
-    if dtype.itemsize == 8:
-        if sys.byteorder != "little":           # the stream is defined little-endian
-            words = words.reshape(-1, 2)[:, ::-1].copy()
-        words = words.view(np.uint64)
-    return words.reshape(shape)
+    return _host.bits(key, counter, shape, dtype)
+
+
+def _cpu_draw(srcs, arg, dtype) -> np.ndarray:
+    from ..random import _host
+    return _host.draw(*arg)
 
 
 def _kernels(node):
@@ -94,3 +77,7 @@ def _cuda(backend, node, buf) -> None:
 
 
 barriers.register(OP, cpu=_cpu, cuda=_cuda, kernels=_kernels)
+# the CPU backend's fused draw (bits and transform in one pass; see gnumpy/random/_philox.py):
+# created only for CPU arrays, so it has no CUDA implementation; its kernel list is the
+# Philox kernel's, so CPU-only CI still compiles that
+barriers.register(DRAW_OP, cpu=_cpu_draw, kernels=_kernels)

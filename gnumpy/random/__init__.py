@@ -4,7 +4,9 @@
 ``randn``, ``randint``, ``seed``, ...) and ``RandomState`` are backed by the same
 machinery.  Bits come from Philox4x32-10, a counter-based generator (one barrier kernel
 per draw, ``gnumpy/backends/random_ops.py``); the transforms to floats, normals and
-integers are ordinary elementwise ops that fuse with the code that uses the numbers.
+integers are ordinary elementwise ops that fuse with the code that uses the numbers.  On
+the CPU backend a draw is one lazy barrier that computes the same bits and transform
+together, chunk by chunk, in vectorized NumPy (``_host``).
 The gamma family, Poisson, binomial, logseries, Zipf and von Mises draw by rejection or
 search in rounds (``_rejection``: one device sync per round); hypergeometric by search or
 HRUA; the multivariate normal factors its (small) covariance on the host and draws on the

@@ -14,15 +14,14 @@ import math
 import numpy as np
 
 from .._api.elementwise import apply, where
-from . import _transforms as T
 from ._args import Params, isnan
 
 _INT64_CAP = float(2 ** 63 - 1024)     # the largest float64 below 2**63
 
 
 def _unit(gen, p, open_=False):
-    bits = gen.bit_generator.bits(p.shape, np.uint64, p.device)
-    return T.open_unit(bits, np.float64) if open_ else T.unit(bits, np.float64)
+    return gen.bit_generator.draw("open_unit" if open_ else "random", p.shape, np.float64,
+                                  p.device)
 
 
 def gumbel(self, loc=0.0, scale=1.0, size=None):

@@ -18,13 +18,12 @@ from ._integers import integers as _integers
 from ._philox import Philox
 
 
-def _affine(loc, scale, z):
-    """``loc + scale * z``, leaving out the identity steps of scalar defaults."""
-    if not (type(scale) is float and scale == 1.0):
-        z = scale * z
-    if not (type(loc) is float and loc == 0.0):
-        z = loc + z
-    return z
+_affine = T.affine
+
+
+def _scalars(*values) -> bool:
+    """Whether every value is a Python float (then an affine step folds into the draw)."""
+    return all(type(v) is float for v in values)
 
 
 def _shape_out(size, out, dt):
@@ -87,7 +86,7 @@ class Generator:
         """
         dt = float_dtype(dtype, "random")
         shape, dev = _shape_out(size, out, dt)
-        return finish(T.unit(self._bg.bits(shape, T.bits_dtype(dt), dev), dt), out)
+        return finish(self._bg.draw("random", shape, dt, dev), out)
 
     def bytes(self, length):
         """`length` random bytes (a host ``bytes`` object, as in NumPy).
@@ -130,8 +129,9 @@ class Generator:
         p.check(lambda lo, hi: notfinite(hi - lo), OverflowError,
                 "high - low range exceeds valid bounds")
         lo, hi = p.ops
-        u = T.unit(self._bg.bits(p.shape, np.uint64, p.device), np.float64)
-        return _affine(lo, hi - lo, u)
+        if _scalars(lo, hi):
+            return self._bg.draw("random", p.shape, np.float64, p.device, (lo, hi - lo))
+        return _affine(lo, hi - lo, self._bg.draw("random", p.shape, np.float64, p.device))
 
     # ------------------------------------------------------------------ normal
     def standard_normal(self, size=None, dtype=np.float64, out=None):
@@ -145,8 +145,7 @@ class Generator:
         """
         dt = float_dtype(dtype, "standard_normal")
         shape, dev = _shape_out(size, out, dt)
-        bits = self._bg.bits((2,) + shape, T.bits_dtype(dt), dev)
-        return finish(T.standard_normal(bits, dt), out)
+        return finish(self._bg.draw("standard_normal", shape, dt, dev), out)
 
     def normal(self, loc=0.0, scale=1.0, size=None):
         """Normal floats with mean `loc` and standard deviation `scale`.
@@ -160,16 +159,20 @@ class Generator:
         p = Params(size, [loc, scale])
         p.check(lambda loc, scale: scale < 0, ValueError, "scale < 0")
         loc, scale = p.ops
+        if _scalars(loc, scale):
+            return self._bg.draw("standard_normal", p.shape, np.float64, p.device,
+                                 (loc, scale))
         return _affine(loc, scale, self._std_normal(p))
 
     def _std_normal(self, p, dt=np.float64):
-        return T.standard_normal(self._bg.bits((2,) + p.shape, T.bits_dtype(dt), p.device), dt)
+        return self._bg.draw("standard_normal", p.shape, dt, p.device)
 
     def _std_exponential(self, p, dt=np.float64):
-        return T.standard_exponential(self._bg.bits(p.shape, T.bits_dtype(dt), p.device), dt)
+        return self._bg.draw("standard_exponential", p.shape, dt, p.device)
 
     def _unit(self, p, open_low=False):
-        return T.unit(self._bg.bits(p.shape, np.uint64, p.device), np.float64, open_low)
+        return self._bg.draw("random_open_low" if open_low else "random", p.shape,
+                             np.float64, p.device)
 
     # ------------------------------------------------------------------ exponential
     def standard_exponential(self, size=None, dtype=np.float64, method="zig", out=None):
@@ -185,8 +188,7 @@ class Generator:
         """
         dt = float_dtype(dtype, "standard_exponential")
         shape, dev = _shape_out(size, out, dt)
-        return finish(T.standard_exponential(self._bg.bits(shape, T.bits_dtype(dt), dev), dt),
-                      out)
+        return finish(self._bg.draw("standard_exponential", shape, dt, dev), out)
 
     def exponential(self, scale=1.0, size=None):
         """Exponential floats with mean `scale`.
@@ -199,6 +201,9 @@ class Generator:
         """
         p = Params(size, [scale])
         p.check(lambda s: s < 0, ValueError, "scale < 0")
+        if _scalars(p.ops[0]):
+            return self._bg.draw("standard_exponential", p.shape, np.float64, p.device,
+                                 (0.0, p.ops[0]))
         return _affine(0.0, p.ops[0], self._std_exponential(p))
 
     # ------------------------------------------------------------------ sampling

@@ -63,8 +63,7 @@ def _scalar_bounds(bg, lo, hi, size, dt, endpoint, high_none, device):
     if r == 1:
         from .._api.creation import full
         return full(shape, lo, dtype=dt, device=device)
-    bits = bg.bits(((2,) + shape) if T.wide(r) else shape, U64, device)
-    return (T.below(bits, r) + (lo & MASK64)).astype(dt)
+    return bg.draw("integers", shape, dt, device, (r, lo))
 
 
 def _host(v):

@@ -3,8 +3,10 @@
 
 Every draw takes the next ``k`` counter values (128-bit blocks) and advances the counter by
 ``k``, so consecutive draws never overlap and one seed gives one stream on every backend.
-The bits are computed on the device (``gnumpy/backends/random_ops.py``); nothing random is
-computed on the host.
+The bits are computed on the device (``gnumpy/backends/random_ops.py``).  ``draw`` is a
+whole draw (bits and transform, ``_transforms.draw_plan``): on CUDA the ``random_bits``
+barrier and lazy elementwise ops, on the CPU backend one lazy ``random_draw`` barrier that
+computes the same values chunk by chunk (``_host.draw``).
 
 # Note: seeds go through NumPy's ``SeedSequence`` (same accepted values and errors), but the
 # stream is Philox4x32-10's, not that of NumPy's ``PCG64``/``MT19937`` (nor of NumPy's
@@ -24,6 +26,8 @@ MASK64 = (1 << 64) - 1
 MASK128 = (1 << 128) - 1
 NAME = "Philox4x32"
 OP = "random_bits"
+DRAW_OP = "random_draw"
+FUSED_CPU = True        # CPU draws as one fused barrier (False: the lazy graph, as on CUDA)
 
 
 def _blocks(dtype, size: int) -> int:
@@ -153,3 +157,29 @@ class Philox:
         from ._args import shape_of
         shape = shape_of(size)
         return self.bits(() if shape is None else shape, dtype)
+
+    def draw(self, kind, shape, dtype, device=None, args=()):
+        """A lazy draw of `kind` (``_transforms.draw_plan(kind, dtype, args)``) of `shape`,
+        taking the same bits from the stream on every backend (the counter advances past
+        them).
+
+        Examples
+        --------
+        >>> import gnumpy as gp
+        >>> bg = gp.random.Philox(key=0, counter=0)
+        >>> bg.draw("standard_normal", (3,), gp.float64).shape, bg.state["state"]["counter"]
+        ((3,), 3)
+        """
+        from .._api._common import wrap
+        from . import _transforms as T
+        plan = T.draw_plan(kind, dtype, args)
+        shape = tuple(shape)
+        dev = as_device(device)
+        if not (FUSED_CPU and dev.kind == "cpu"):
+            bshape = ((plan.parts,) if plan.parts > 1 else ()) + shape
+            return plan.fn(self.bits(bshape, plan.bits_dtype, dev))
+        node = ir.Node(ir.BARRIER, DRAW_OP, plan.dtype, shape, (),
+                       (self._key, self._counter, kind, shape, np.dtype(dtype), tuple(args)),
+                       dev, 1)
+        self.advance(_blocks(plan.bits_dtype, plan.parts * L.prod(shape)))
+        return wrap(node)

@@ -1,9 +1,12 @@
-"""Transforms from random bits to distributions, as ordinary gnumpy elementwise ops.
+"""Transforms from random bits to distributions, as ordinary elementwise ops.
 
-The bits come from one ``random_bits`` barrier per draw; everything here is lazy
-elementwise arithmetic on them, so a transform fuses with the next transform and with the
-user's following ops into one kernel (``rng.normal(size=n) * 2 + 1`` runs two kernels:
-the Philox bits, then one fused kernel).
+On the CUDA backend the bits come from one ``random_bits`` barrier per draw; everything
+here is lazy elementwise arithmetic on them, so a transform fuses with the next transform
+and with the user's following ops into one kernel (``rng.normal(size=n) * 2 + 1`` runs two
+kernels: the Philox bits, then one fused kernel).  The same functions also take NumPy
+arrays: the CPU backend's fused draws (``_host.draw``) run them chunk by chunk with the
+NumPy ufuncs the CPU backend evaluates the lazy ops with, so both ways give the same bits.
+``DRAWS`` and ``draw_plan`` name the draws that run either way.
 
 * uniform ``[0, 1)``: the top 53 bits of a uint64 times ``2**-53`` (float64), the top 24
   bits of a uint32 times ``2**-24`` (float32); ``(0, 1]`` adds one ulp before scaling,
@@ -22,6 +25,7 @@ the Philox bits, then one fused kernel).
 from __future__ import annotations
 
 import math
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -40,8 +44,16 @@ def bits_dtype(dtype) -> np.dtype:
 
 
 def _part(bits, k):
-    """``bits[k]`` of a (n, *shape) bits array (a fused view, no copy)."""
+    """``bits[k]`` of a (n, *shape) bits array (a fused view, no copy) or of a list."""
     return bits[k]
+
+
+def _f(name, x):
+    """The elementwise function `name` of `x`: NumPy's ufunc on a NumPy array (what the
+    CPU backend evaluates the op with), else the lazy gnumpy op."""
+    if isinstance(x, np.ndarray):
+        return getattr(np, name)(x)
+    return apply(name, x)
 
 
 # ------------------------------------------------------------------ floats
@@ -70,12 +82,12 @@ def standard_normal(bits2, dtype):
     """Box-Muller on bits of shape (2, *shape)."""
     u1 = unit(_part(bits2, 0), dtype, open_low=True)
     u2 = unit(_part(bits2, 1), dtype)
-    r = apply("sqrt", apply("log", u1) * -2.0)
-    return r * apply("cos", u2 * (2 * math.pi))
+    r = _f("sqrt", _f("log", u1) * -2.0)
+    return r * _f("cos", u2 * (2 * math.pi))
 
 
 def standard_exponential(bits, dtype):
-    return -apply("log", unit(bits, dtype, open_low=True))
+    return -_f("log", unit(bits, dtype, open_low=True))
 
 
 # ------------------------------------------------------------------ integers in [0, r)
@@ -127,3 +139,51 @@ def below_array(bits, r, small: bool):
     xh = _part(bits, 0)
     from .._api.elementwise import where
     return where(r == 0, xh, _mulhi128(xh, _part(bits, 1), r))
+
+
+# ------------------------------------------------------------------ whole draws
+
+def affine(loc, scale, z):
+    """``loc + scale * z``, leaving out the identity steps of scalar defaults."""
+    if not (type(scale) is float and scale == 1.0):
+        z = scale * z
+    if not (type(loc) is float and loc == 0.0):
+        z = loc + z
+    return z
+
+
+class Plan(NamedTuple):
+    """A draw: `fn` maps its bits (``parts`` arrays of the output shape, of ``bits_dtype``,
+    consecutive in the stream; one array of shape ``(parts, *shape)`` or a list of them)
+    to the output of ``dtype``."""
+    dtype: np.dtype
+    bits_dtype: np.dtype
+    parts: int
+    fn: Callable
+
+
+# kind -> (transform(bits, dtype), number of bits arrays)
+DRAWS = {
+    "random": (unit, 1),
+    "random_open_low": (lambda b, dt: unit(b, dt, open_low=True), 1),
+    "open_unit": (open_unit, 1),
+    "standard_normal": (standard_normal, 2),
+    "standard_exponential": (standard_exponential, 1),
+}
+
+
+def draw_plan(kind: str, dtype, args=()) -> Plan:
+    """The plan of draw `kind` with Python-scalar `args`: ``(loc, scale)`` (or nothing) for
+    the float draws of ``DRAWS``; ``(r, low)`` (Python ints) for ``"integers"``, which
+    gives ``low + below(bits, r)`` (mod 2**64) cast to `dtype`."""
+    if kind == "integers":
+        r, low = args
+        odt = np.dtype(dtype)
+        return Plan(odt, U64, 2 if wide(r) else 1,
+                    lambda b: (below(b, r) + (low & ((1 << 64) - 1))).astype(odt))
+    f, parts = DRAWS[kind]
+    dt = np.dtype(dtype)
+    if args:
+        loc, scale = args
+        return Plan(dt, bits_dtype(dt), parts, lambda b: affine(loc, scale, f(b, dt)))
+    return Plan(dt, bits_dtype(dt), parts, lambda b: f(b, dt))
