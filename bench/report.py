@@ -195,6 +195,7 @@ def main():
                   "that depend on the CPU).  Device-to-device copy: " + ", ".join(
                       f"{r.get('d2d_copy_GBs', 0):.0f}" for _, r in runs) + " GB/s.", ""]
         lines += ratio_table(runs)
+    os.makedirs(args.docs, exist_ok=True)
     made = plots(res, args.docs)
     if made:
         lines += ["", "## Plots", ""]

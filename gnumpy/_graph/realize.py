@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import weakref
 
+from .._config import config
 from .._device import backend
 from .fuse import schedule
 from .ir import BARRIER, EW, LEAF, REDUCE
@@ -48,8 +49,11 @@ def materialize(nodes) -> None:
         _run(g)
 
 
-def materialize_one(node) -> None:
+def materialize_one(node, _in_range=False) -> None:
     """``materialize([node])`` for one lazy node: the backend's launch fast path first."""
+    if config.nvtx and not _in_range:   # profiling: the same work inside an NVTX range
+        from ..profiler import materialize_one as ranged
+        return ranged(node)
     stats.materializations += 1
     dev = node.device
     be = dev._be or backend(dev)
@@ -71,6 +75,9 @@ def materialize_one(node) -> None:
 def _run(g) -> None:
     stats.groups += 1
     stats.by_kind[g.kind] += 1
+    if config.nvtx:                     # profiling: the group inside an NVTX range
+        from ..profiler import run_group
+        return run_group(g)
     backend(g.device).run(g)
 
 
@@ -184,8 +191,11 @@ def _overlaps_unaligned(value, dest) -> bool:
     return False
 
 
-def write(dest, value) -> None:
+def write(dest, value, _in_range=False) -> None:
     """Write lazy `value` (dest's shape and dtype) into the memory of LEAF `dest`."""
+    if config.nvtx and not _in_range:   # profiling: the write inside an NVTX range
+        from ..profiler import write as ranged
+        return ranged(dest, value)
     be = backend(dest.device)
     if value.kind != LEAF and _overlaps_unaligned(value, dest):
         materialize([value])

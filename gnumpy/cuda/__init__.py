@@ -24,6 +24,7 @@ def is_available() -> bool:
 
 
 def device_count() -> int:
+    """The number of usable CUDA devices (0 without a GPU or driver)."""
     return _probe.device_count()[0]
 
 
@@ -102,6 +103,7 @@ class Stream:
 
 
 def get_current_stream(device_id: int = 0) -> Stream:
+    """The stream gnumpy issues work on for `device_id` in this thread (a ``Stream``)."""
     be = _be(device_id)
     return Stream(device_id, _cuda_stream=be.stream)
 

@@ -1,0 +1,383 @@
+"""``gnumpy.profiler``: NVTX ranges for Nsight Systems, and ``benchmark``.
+
+With ``gnumpy.config.nvtx`` on (``GNUMPY_NVTX=1``), every materialization, every group of
+kernels it runs, every CUDA barrier (cuBLAS, CUB, scans) and every eager library call
+(``linalg``) is wrapped in an NVTX range named after what runs, e.g.
+``elementwise[multiply,add]``, ``reduce[sum: subtract,square]``, ``barrier[matmul]``,
+``library[svd]``.  Off (the default), the only cost is one attribute check per
+materialization.  The ranges go to the first NVTX binding found: NVIDIA's ``nvtx`` package
+(domain ``gnumpy``; ``pip install nvtx``), else CuPy's ``cupy.cuda.nvtx``, else PyTorch's
+``torch.cuda.nvtx``.  ``record_ranges()`` collects the range names without any profiler
+attached (how the tests check them).
+
+``benchmark(f, args, kwargs, n_repeat, n_warmup)`` times a function as
+``cupyx.profiler.benchmark`` does: host (wall) time and device time (CUDA events on
+gnumpy's current stream) of each call, separately.
+
+Examples
+--------
+>>> import gnumpy as gp
+>>> x = gp.ones(1000)
+>>> with gp.profiler.record_ranges() as names, gp.config.override(nvtx=True):
+...     float((2 * x + 1).sum())
+3000.0
+>>> names
+['materialize[sum: multiply,add]', 'reduce[sum: multiply,add]']
+"""
+from __future__ import annotations
+
+import contextlib
+import math
+import threading
+import time
+
+import numpy as np
+
+__all__ = ["benchmark", "BenchmarkResult", "time_range", "record_ranges"]
+
+_binding = []          # [(push(name), pop())] once resolved
+_local = threading.local()
+_recorders: list = []  # lists that record_ranges() appends range names to
+
+
+# ------------------------------------------------------------------ NVTX bindings
+
+def _resolve():
+    """(push, pop) of the first NVTX binding that imports, or None."""
+    try:
+        import nvtx
+        domain = nvtx.get_domain("gnumpy")
+        attrs = {}
+
+        def push(name):
+            a = attrs.get(name)
+            if a is None:
+                a = attrs[name] = domain.get_event_attributes(message=name)
+            domain.push_range(a)
+        return push, domain.pop_range
+    except Exception:       # noqa: BLE001 - not installed (or broken): try the next
+        pass
+    try:
+        from cupy.cuda import nvtx as cnvtx
+        return cnvtx.RangePush, cnvtx.RangePop
+    except Exception:       # noqa: BLE001
+        pass
+    try:
+        from torch.cuda import nvtx as tnvtx
+        return tnvtx.range_push, tnvtx.range_pop
+    except Exception:       # noqa: BLE001
+        pass
+    return None
+
+
+def _get_binding():
+    if not _binding:
+        _binding.append(_resolve())
+    return _binding[0]
+
+
+def require_nvtx(on=True) -> None:
+    """Raise RuntimeError when `on` and no NVTX binding can be imported (and no
+    ``record_ranges`` block is active); ``config.set(nvtx=True)`` calls this."""
+    if on and not _recorders and _get_binding() is None:
+        raise RuntimeError(
+            "gnumpy.config.nvtx needs an NVTX binding and none imports here: install "
+            "NVIDIA's nvtx package (pip install nvtx), or CuPy or PyTorch with CUDA")
+
+
+def _push(name: str) -> None:
+    for rec in _recorders:
+        rec.append(name)
+    b = _get_binding()
+    if b is not None:
+        b[0](name)
+    elif not _recorders:
+        require_nvtx()
+
+
+def _pop() -> None:
+    b = _get_binding()
+    if b is not None:
+        b[1]()
+
+
+@contextlib.contextmanager
+def record_ranges():
+    """Collect the names of the NVTX ranges gnumpy opens in the block (in the order they
+    open), with or without an NVTX binding or a profiler: a test hook.
+
+    Ranges are opened only while ``config.nvtx`` is on.
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> with gp.profiler.record_ranges() as names, gp.config.override(nvtx=True):
+    ...     gp.evaluate(gp.ones(4) * 3)
+    >>> names
+    ['materialize[multiply]', 'elementwise[multiply]']
+    """
+    names: list = []
+    _recorders.append(names)
+    try:
+        yield names
+    finally:
+        _recorders.remove(names)
+
+
+@contextlib.contextmanager
+def time_range(message: str):
+    """An NVTX range around a block of user code (``cupyx.profiler.time_range``'s role).
+
+    Opened whether or not ``config.nvtx`` is on; raises RuntimeError when no NVTX binding
+    imports (see the module docstring).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> with gp.profiler.record_ranges() as names:
+    ...     with gp.profiler.time_range("my step"):
+    ...         pass
+    >>> names
+    ['my step']
+    """
+    _push(message)
+    try:
+        yield
+    finally:
+        _pop()
+
+
+# ------------------------------------------------------------------ range names
+
+def _ops(roots, barriers: bool, limit: int = 8) -> list:
+    """The distinct operations of the lazy graph under `roots`, in evaluation order, at
+    most `limit`: realized inputs excluded, and barriers below the roots (with their
+    inputs) unless `barriers`."""
+    from ._graph.ir import BARRIER, EW, LEAF, REDUCE
+    out, seen = [], set()
+
+    def walk(n, top):
+        if id(n) in seen or n.kind == LEAF or (n.kind == BARRIER and not (top or barriers)):
+            return
+        seen.add(id(n))
+        if n.kind != BARRIER or barriers:
+            for s in n.srcs:
+                walk(s, False)
+        if n.kind == EW or n.kind == BARRIER:
+            name = n.op
+        elif n.kind == REDUCE:
+            name = n.arg[0]
+        else:
+            return
+        if name not in out and len(out) < limit:
+            out.append(name)
+    for r in roots:
+        walk(r, True)
+    return out
+
+
+def _label(kind: str, roots) -> str:
+    from ._graph.ir import REDUCE
+    ops = _ops(roots, barriers=kind in ("materialize", "write"))
+    reds = [r.arg[0] for r in roots if r.kind == REDUCE]
+    if reds and kind in ("reduce", "materialize"):
+        rest = [o for o in ops if o not in reds]
+        return f"{kind}[{','.join(dict.fromkeys(reds))}: {','.join(rest)}]".replace(": ]", "]")
+    return f"{kind}[{','.join(ops) or 'copy'}]"
+
+
+def group_name(group) -> str:
+    """The NVTX range name of a scheduled group: its kind and its operations."""
+    if group.kind == "barrier":
+        return f"barrier[{group.barrier.op}]"
+    roots = list(group.outputs)
+    if group.reduce is not None and group.reduce not in roots:
+        roots.append(group.reduce)
+    return _label(group.kind, roots)
+
+
+def node_name(node) -> str:
+    """The NVTX range name of materializing `node`."""
+    return _label("materialize", [node])
+
+
+# ------------------------------------------------------------------ the wrapped entry points
+# (called by realize, libcall and the CUDA backend only while config.nvtx is on)
+
+def materialize_one(node) -> None:
+    from ._graph import realize
+    _push(node_name(node))
+    try:
+        realize.materialize_one(node, _in_range=True)
+    finally:
+        _pop()
+
+
+def run_group(group) -> None:
+    from ._device import backend
+    _push(group_name(group))
+    try:
+        backend(group.device).run(group)
+    finally:
+        _pop()
+
+
+def write(dest, value) -> None:
+    from ._graph import realize
+    _push(_label("write", [value]))
+    try:
+        realize.write(dest, value, _in_range=True)
+    finally:
+        _pop()
+
+
+def library_call(op: str, arrays, kw: dict):
+    from .backends import libcall
+    _push(f"library[{op}]")
+    try:
+        return libcall.call(op, arrays, _in_range=True, **kw)
+    finally:
+        _pop()
+
+
+def cuda_barrier(be, group) -> None:
+    _push(f"cuda.barrier[{group.barrier.op}]")
+    try:
+        be._barrier(group, _in_range=True)
+    finally:
+        _pop()
+
+
+# ------------------------------------------------------------------ benchmark
+
+class BenchmarkResult:
+    """Times of the calls ``benchmark`` made, in seconds.
+
+    Attributes
+    ----------
+    name : str
+        The function's name (or the ``name`` given).
+    cpu_times : numpy.ndarray
+        Host wall time of each call (launching the work, not waiting for it).
+    gpu_times : numpy.ndarray or None
+        Device time of each call (CUDA events on gnumpy's current stream); None on the
+        CPU backend, where there is no device to time separately.
+    device : str
+        The device timed ("cpu" or "cuda:N").
+    """
+
+    def __init__(self, name, cpu_times, gpu_times, device):
+        self.name = name
+        self.cpu_times = np.asarray(cpu_times, dtype=np.float64)
+        self.gpu_times = None if gpu_times is None else np.asarray(gpu_times, np.float64)
+        self.device = device
+
+    @staticmethod
+    def _stats(label, t) -> str:
+        us = t * 1e6
+        return (f"{label}:{us.mean():10.3f} us +/- {us.std():8.3f} "
+                f"(min: {us.min():10.3f} / max: {us.max():10.3f}) us")
+
+    def __repr__(self) -> str:
+        if self.cpu_times.size == 0:
+            return f"{self.name:<20s}: no calls timed"
+        parts = [self._stats("    CPU", self.cpu_times)]
+        if self.gpu_times is not None:
+            parts.append(self._stats(f"    GPU-{self.device.split(':')[-1]}",
+                                     self.gpu_times))
+        return f"{self.name:<20s}:" + "".join(parts)
+
+    __str__ = __repr__
+
+
+def _evaluate_all(out) -> None:
+    from ._array import ndarray
+    stack, arrays = [out], []
+    while stack:
+        o = stack.pop()
+        if isinstance(o, ndarray):
+            arrays.append(o)
+        elif isinstance(o, (tuple, list)):
+            stack.extend(o)
+        elif isinstance(o, dict):
+            stack.extend(o.values())
+    if arrays:
+        from . import evaluate
+        evaluate(*arrays)
+
+
+def benchmark(f, args=(), kwargs=None, n_repeat: int = 10000, n_warmup: int = 10,
+              max_duration: float = math.inf, name: str | None = None) -> BenchmarkResult:
+    """Time ``f(*args, **kwargs)``: host and device time of each call, separately.
+
+    Modelled on ``cupyx.profiler.benchmark``.  Because gnumpy is lazy, every gnumpy array
+    `f` returns (directly or in a tuple, list or dict) is evaluated inside the timed call,
+    so the time covers the work, not only building the expression.
+
+    Parameters
+    ----------
+    f : callable
+        The function to time.
+    args : tuple, optional
+        Positional arguments of `f`.
+    kwargs : dict, optional
+        Keyword arguments of `f`.
+    n_repeat : int, optional
+        Timed calls (10000, as CuPy).
+    n_warmup : int, optional
+        Untimed calls first (10): kernels compile and plans cache here.
+    max_duration : float, optional
+        Stop timing after this many seconds of host time (the calls made so far count).
+    name : str, optional
+        The name shown (default: ``f.__name__``).
+
+    Returns
+    -------
+    BenchmarkResult
+        ``cpu_times`` (host wall time per call: Python, planning and launching) and
+        ``gpu_times`` (device time per call between CUDA events recorded on gnumpy's
+        current stream before and after the call, the end event waited on), in seconds.
+
+    Notes
+    -----
+    On the CPU backend the work runs on the host, inside the host time: ``gpu_times`` is
+    None (there is no separate device time) and the repr shows the CPU line only.
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> x = gp.arange(10_000, dtype=gp.float32)
+    >>> r = gp.benchmark(lambda a: (2 * a + 1).sum(), (x,), n_repeat=20, n_warmup=2)
+    >>> r.cpu_times.shape
+    (20,)
+    """
+    from ._device import backend, default_device
+    kwargs = {} if kwargs is None else kwargs
+    name = name if name is not None else getattr(f, "__name__", "function")
+    dev = default_device()
+    be = backend(dev)
+    cuda = dev.kind == "cuda"
+    if cuda:
+        from .cuda import Event, get_current_stream
+        stream = get_current_stream(dev.id)
+    for _ in range(n_warmup):
+        _evaluate_all(f(*args, **kwargs))
+    if cuda:
+        be.synchronize()
+    cpu, gpu = [], []
+    spent = 0.0
+    for _ in range(n_repeat):
+        if cuda:
+            start = Event().record(stream)
+        t0 = time.perf_counter()
+        _evaluate_all(f(*args, **kwargs))
+        t1 = time.perf_counter()
+        if cuda:
+            end = Event().record(stream)
+            end.synchronize()
+            gpu.append(start.elapsed_time(end) * 1e-3)
+        cpu.append(t1 - t0)
+        spent += t1 - t0
+        if spent >= max_duration:
+            break
+    return BenchmarkResult(name, cpu, gpu if cuda else None, str(dev))
