@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import operator
 import weakref
+from math import prod as _prod
 
 import numpy as np
 
@@ -20,6 +21,8 @@ from ._graph import layout as L
 from ._graph import realize as R
 from ._graph.ir import LEAF
 
+_QUICK_SIZE = 1 << 26       # new arrays of up to this many elements (1 GiB) skip the
+_SMALL_SHAPE = [()]         # memory check; the last shape found that small
 _pending = R._pending
 _prune_at = R._prune_at
 _ref = weakref.ref
@@ -39,7 +42,7 @@ class ndarray:
     array(16.)
     """
 
-    __slots__ = ("_node", "_base", "_vops", "_has_views", "__weakref__")
+    __slots__ = ("_node", "_base", "_vops", "_has_views", "_ro", "__weakref__")
     __array_priority__ = 100
 
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
@@ -57,7 +60,15 @@ class ndarray:
         self._base = base
         self._vops = ()
         self._has_views = False
+        self._ro = False
         if node.kind != LEAF:
+            sh = node.shape
+            if base is None and sh is not _SMALL_SHAPE[0]:  # a new array: NumPy's size
+                n = _prod(sh)                               # errors at the call
+                if n > _QUICK_SIZE or (not n and len(sh) > 1):
+                    _api._common.check_nbytes(sh, node.dtype, node.device)
+                else:
+                    _SMALL_SHAPE[0] = sh    # (loops reuse one shape tuple: one `is` test)
             _pending[id(self)] = _ref(self)            # R.track(self), inlined (hot path)
             if len(_pending) > _prune_at[0]:
                 R._prune()
@@ -67,6 +78,25 @@ class ndarray:
     @property
     def shape(self) -> tuple:
         return self._node.shape
+
+    @shape.setter
+    def shape(self, value) -> None:
+        """In-place reshape without a copy (NumPy's ``a.shape = ...``)."""
+        bad = AttributeError("Incompatible shape for in-place modification. Use `.reshape()` "
+                             "to make a copy with the desired shape.")
+        n = self._node
+        if self._base is None and n.kind == LEAF and not L.is_c_contiguous(n.shape, n.strides):
+            raise bad
+        try:
+            v = _api.reshape(self, value, copy=False)
+        except ValueError as e:
+            if "copy" in str(e):
+                raise bad from None
+            raise
+        if self._base is None:
+            self._node = v._node
+        else:
+            self._node, self._vops = v._node, v._vops
 
     @property
     def dtype(self) -> np.dtype:
@@ -113,11 +143,42 @@ class ndarray:
 
     @property
     def real(self):
-        return _api.real(self)
+        """The real part: a view for complex arrays (writes reach this array); the array
+        itself otherwise (NumPy)."""
+        return self._part(0) if self._node.dtype.kind == "c" else self
+
+    @real.setter
+    def real(self, value):
+        self.real._assign_from(value)
 
     @property
     def imag(self):
-        return _api.imag(self)
+        """The imaginary part: a view for complex arrays; a read-only array of zeros for
+        real ones (NumPy)."""
+        if self._node.dtype.kind == "c":
+            return self._part(1)
+        z = ndarray._from_node(ir.scalar(0, self.dtype, self.shape, self.device))
+        z._ro = True
+        return z
+
+    @imag.setter
+    def imag(self, value):
+        if self._node.dtype.kind != "c":
+            raise TypeError("array does not have imaginary part to set")
+        self.imag._assign_from(value)
+
+    def _part(self, k):
+        """View of the real (k=0) or imaginary (k=1) parts of a complex array.  Its node
+        reads the part with the op (a kernel loads the complex element once, vectorized);
+        a write, or a read of its memory, binds it to the strided floats of the array."""
+        rdt = D.real_dtype(self._node.dtype)
+        node = ir.ew("imag" if k else "real", rdt, (self._node,))
+        return self._new_view(node, _at_part(self, k, rdt))
+
+    @property
+    def flags(self):
+        from ._api import array_methods
+        return array_methods.Flags(self)
 
     @property
     def flat(self):
@@ -131,11 +192,11 @@ class ndarray:
         the two keep sharing it."""
         n = self._node
         if n.kind == LEAF:
-            return n
+            b = self._base
+            if b is None or n.buf is b._node.buf or not _derived(self, b):
+                return n        # (a view's LEAF over other memory is a stale copy)
         if self._base is not None:
-            m = self._base._leaf()
-            for vkind, arg, shape in self._vops:
-                m = ir.view(m, vkind, arg, shape)
+            m = _apply_vops(self._base._leaf(), self._vops)
             if m.kind == LEAF:
                 self._node = m
                 return m
@@ -150,14 +211,67 @@ class ndarray:
 
     def _view(self, ops):
         """A view of this array through view ops [(vkind, arg, shape), ...] (possibly
-        none); it shares this array's memory once materialized."""
-        node = self._node
-        for vkind, arg, shape in ops:
-            node = ir.view(node, vkind, arg, shape)
+        none); it shares this array's memory once materialized.
+
+        The view remembers where it lies in its root's memory as one ``at`` record
+        (strides, offset, dtype), so a chain of views costs O(1) per view."""
+        root = self._base if self._base is not None else self
+        rn = root._node
+        n = self._node
+        if n.kind == LEAF and rn.kind == LEAF and n.buf is rn.buf:
+            for vkind, arg, shape in ops:       # the hot case: fold into memory at once
+                n = ir.view(n, vkind, arg, shape)
+            if n.kind == LEAF:
+                return self._new_view(n, (("at", (n.strides, n.offset, n.dtype, rn),
+                                           n.shape),))
+        vops = _at_ops(self, ops)
+        if rn.kind == LEAF and vops[0][0] == "at":
+            st, off, dt, _ = vops[0][1]
+            node = ir.leaf(rn.buf, dt, vops[0][2], st, off, rn.device)
+        else:
+            node = self._node
+            for vkind, arg, shape in ops:
+                node = ir.view(node, vkind, arg, shape)
+            if node.kind == ir.VIEW and vops[0][0] == "at" and _long_chain(node):
+                rn = root._leaf()        # a long lazy chain: fold it into memory now
+                st, off, dt, _ = vops[0][1]
+                node = ir.leaf(rn.buf, dt, vops[0][2], st, off, rn.device)
+        return self._new_view(node, vops)
+
+    def _strided_view(self, shape, strides, offset):
+        """A view of this array's root memory at an explicit layout (element strides and
+        offset in that memory, as ``_views.true_layout`` gives them); the root is
+        materialized."""
+        root = self._base if self._base is not None else self
+        rn = root._leaf()
+        dt = self._node.dtype
+        node = ir.leaf(rn.buf, dt, shape, strides, offset, rn.device)
+        return self._new_view(node, (("at", (tuple(strides), offset, dt, rn),
+                                         tuple(shape)),))
+
+    def _new_view(self, node, vops):
         root = self._base if self._base is not None else self
         root._has_views = True
-        v = ndarray._from_node(node, root)
-        v._vops = self._vops + tuple(ops)
+        v = object.__new__(ndarray)             # _from_node(node, root), inlined
+        v._node = node
+        v._base = root
+        v._vops = vops
+        v._has_views = False
+        v._ro = self._ro
+        if node.kind != LEAF:
+            _pending[id(v)] = _ref(v)
+            if len(_pending) > _prune_at[0]:
+                R._prune()
+        if root._node.kind != LEAF:     # bound to the root's memory at its first write
+            ent = _LAZY_VIEWS.get(id(root))
+            if ent is None or ent[0]() is not root:
+                if len(_LAZY_VIEWS) > _LAZY_PRUNE[0]:
+                    _prune_lazy_views()
+                ent = _LAZY_VIEWS[id(root)] = (_ref(root), [])
+            views = ent[1]
+            views.append(_ref(v))
+            if not len(views) & 63:         # drop dead views now and then
+                views[:] = [w for w in views if w() is not None]
         return v
 
     def _copy(self):
@@ -166,6 +280,8 @@ class ndarray:
 
     def _set_node(self, node) -> None:
         """Give this array new values (`node`, same shape and dtype)."""
+        if self._ro:
+            raise ValueError("assignment destination is read-only")
         if self._base is None and not self._has_views:
             self._node = node
             if node.kind != LEAF:
@@ -174,27 +290,45 @@ class ndarray:
             self._write(node)
 
     def _write(self, node) -> None:
-        dest = self._leaf()
-        R.flush_readers(dest.buf, skip=self)
-        R.write(dest, node)
+        R.write(self._write_target(), node)
 
-    def _assign_from(self, value) -> None:
-        """``self[...] = value`` with NumPy's broadcasting and unsafe casting (out=)."""
-        k = D.weak_kind(value)
-        if k is not None:
-            if k == "i":
-                if self.dtype.kind in "iu":
-                    D.check_weak_int(value, self.dtype)
-            elif k == "c" and self.dtype.kind != "c":
-                raise TypeError("float() argument must be a string or a real number, not "
-                                "'complex'")
-            vnode = ir.scalar(value, self.dtype, (), self.device)
+    def _write_target(self, skip=True):
+        """This array's LEAF, ready to be written in place: the pending readers of its
+        memory are materialized first, and every pending view of its root is bound to
+        the memory (a view made while the root was lazy may hold a node that does not
+        read it: a folded constant, or a chain over the root's own sources)."""
+        dest = self._leaf()
+        R.flush_readers(dest.buf, skip=self if skip else None)
+        root = self._base if self._base is not None else self
+        ent = _LAZY_VIEWS.pop(id(root), None)
+        if ent is not None and ent[0]() is root:
+            rl = root._node
+            for r in ent[1]:
+                v = r()
+                if v is not None and _derived(v, root) and \
+                        not (v._node.kind == LEAF and v._node.buf is rl.buf):
+                    m = _apply_vops(rl, v._vops)
+                    if m.kind == LEAF:
+                        v._node = m
+        return dest
+
+    def _assign_from(self, value, strip=False) -> None:
+        """``self[...] = value`` with NumPy's broadcasting and unsafe casting (out=);
+        `strip`: leading length-1 axes of value beyond self's are dropped (setitem)."""
+        if self._ro:
+            raise ValueError("assignment destination is read-only")
+        if isinstance(value, ndarray):
+            vnode = value._node
         else:
-            vnode = value._node if isinstance(value, ndarray) else \
-                _api._common.as_node(value, device=self.device)
+            vnode = _api._common.value_node(value, self.dtype, self.device)
         if vnode.device != self.device:
             raise ValueError(f"cannot write an array on {vnode.device} into one on "
                              f"{self.device}")
+        if strip and len(vnode.shape) > len(self.shape):
+            vs = vnode.shape
+            while len(vs) > len(self.shape) and vs[0] == 1:
+                vs = vs[1:]
+            vnode = ir.reshape(vnode, vs)
         from ._broadcast import broadcast_to_check
         broadcast_to_check(vnode.shape, self.shape)
         vnode = ir.broadcast(ir.cast(vnode, self.dtype), self.shape)
@@ -244,9 +378,8 @@ class ndarray:
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         from ._device import backend
-        n = self._leaf()
         self._mark_shared()
-        R.flush_readers(n.buf)     # the consumer may write: pending readers go first
+        n = self._write_target(skip=False)   # the consumer may write: readers go first
         return backend(n.device).dlpack_export(n, stream=stream, max_version=max_version,
                                                dl_device=dl_device, copy=copy)
 
@@ -510,11 +643,6 @@ class ndarray:
         from ._api import array_methods
         return array_methods.byteswap(self, inplace)
 
-    @property
-    def flags(self):
-        from ._api import array_methods
-        return array_methods.Flags(self)
-
     def setflags(self, write=None, align=None, uic=None):
         from ._api import array_methods
         array_methods.setflags(self, write, align, uic)
@@ -551,6 +679,90 @@ class ndarray:
 
     def compress(self, condition, axis=None, out=None):
         return _api.compress(condition, self, axis=axis, out=out)
+
+
+_VIEW_CHAIN = 32      # lazy view nodes a view may stack before its root is materialized
+
+# Views made while their root was lazy: id(root) -> (weakref(root), [weakref(view)]).  Their
+# nodes may not read the root's memory once it has some (a folded constant, a chain over
+# the root's sources, a copy a barrier made of a view node), so the root's first write
+# binds them to it (``_write_target``).
+_LAZY_VIEWS: dict = {}
+_LAZY_PRUNE = [1024]
+
+
+def _prune_lazy_views() -> None:
+    for k in [k for k, (r, _) in _LAZY_VIEWS.items() if r() is None or
+              r()._node.kind == LEAF and all(w() is None for w in _LAZY_VIEWS[k][1])]:
+        del _LAZY_VIEWS[k]
+    _LAZY_PRUNE[0] = max(1024, 2 * len(_LAZY_VIEWS))
+
+
+def _long_chain(node) -> bool:
+    """Does `node` stack more than _VIEW_CHAIN view nodes (walks at most that many)?"""
+    for _ in range(_VIEW_CHAIN):
+        node = node.srcs[0]
+        if node.kind != ir.VIEW:
+            return False
+    return True
+
+
+def _at_ops(x, ops):
+    """The view ops of a view of `x` through `ops`, relative to x's root: one ``at``
+    record ``("at", (strides, offset, dtype, root node), shape)`` when the ops fold into
+    the layout x has (or will have) in its root's memory, else the op list (a lazy chain
+    strides cannot express; lazy results materialize C-contiguous at offset 0).  The root
+    node is the one the view was made from (a resized root gets a new one; its old views
+    keep the old memory, as NumPy's)."""
+    v = x._vops
+    if x._base is None:
+        n = rn = x._node
+        st, off = (n.strides, n.offset) if n.kind == LEAF else (L.c_strides(n.shape), 0)
+    elif len(v) == 1 and v[0][0] == "at":
+        st, off, _, rn = v[0][1]
+    else:
+        return v + tuple(ops)
+    shape = x._node.shape
+    for vkind, arg, shp in ops:
+        r = L.fold(shape, st, off, vkind, arg, shp)
+        if r is None:
+            return v + tuple(ops)
+        st, off = r
+        shape = shp
+    return (("at", (tuple(st), off, x._node.dtype, rn), shape),)
+
+
+def _derived(v, root) -> bool:
+    """Was view `v` made from root's current node (not from one a resize replaced)?"""
+    o = v._vops
+    return not (o and o[0][0] == "at") or o[0][1][3] is root._node
+
+
+def _at_part(x, k, rdt):
+    """The ``at`` record of the real (k=0) or imaginary (k=1) part of complex `x`."""
+    v = _at_ops(x, ())
+    if not v or v[0][0] != "at" or len(v) != 1:
+        return v + (("part", k, x.shape),)
+    st, off, _, rn = v[0][1]
+    return (("at", (tuple(2 * s for s in st), 2 * off + k, rdt, rn), x.shape),)
+
+
+def _apply_vops(m, vops):
+    """Node of a view: root LEAF `m` read through the view's ops."""
+    for vkind, arg, shape in vops:
+        if vkind == "at":
+            st, off, dt, _ = arg
+            m = ir.leaf(m.buf, dt, shape, st, off, m.device)
+        elif vkind == "part":
+            rdt = D.real_dtype(m.dtype)
+            if m.kind == LEAF:
+                m = ir.leaf(m.buf, rdt, m.shape, tuple(2 * s for s in m.strides),
+                            2 * m.offset + arg, m.device)
+            else:
+                m = ir.ew("imag" if arg else "real", rdt, (m,))
+        else:
+            m = ir.view(m, vkind, arg, shape)
+    return m
 
 
 def _ufunc_ops():
@@ -594,7 +806,12 @@ def _inplace(name):
     def op(self, other):
         if not _operand_ok(other):
             return NotImplemented
+        if self._ro:
+            raise ValueError("output array is read-only")
         odt = _api._elementwise.result_dtype(name, self, other)
+        if type(other) is int and self._node.dtype.kind == "b" and odt.kind in "iu" and \
+                not -2**63 <= other < 2**63:
+            raise OverflowError("Python int too large to convert to C long")
         if not D.can_cast(odt, self.dtype, "same_kind"):
             raise TypeError(f"Cannot cast ufunc '{name}' output from {odt!r} to "
                             f"{self.dtype!r} with casting rule 'same_kind'")
@@ -655,6 +872,8 @@ def _rmatmul(self, other):
 
 
 def _imatmul(self, other):
+    if self._ro:
+        raise ValueError("output array is read-only")
     r = _api.matmul(self, other)
     if not D.can_cast(r.dtype, self.dtype, "same_kind"):
         raise TypeError(f"Cannot cast ufunc 'matmul' output from {r.dtype!r} to "

@@ -27,7 +27,9 @@ def test_only_the_config_module_reads_the_environment():
 
 
 def test_promotion_and_broadcasting_live_in_one_place():
+    # (gnumpy/testing/ is exempt: the fuzzer reasons about its NumPy reference with NumPy)
     pat = re.compile(r"np\.(result_type|promote_types|broadcast_shapes)\(")
     offenders = [str(p.relative_to(PKG)) for p in MODULES
-                 if p.name not in ("_dtypes.py", "_broadcast.py") and pat.search(p.read_text())]
+                 if p.name not in ("_dtypes.py", "_broadcast.py") and
+                 p.relative_to(PKG).parts[0] != "testing" and pat.search(p.read_text())]
     assert not offenders, offenders

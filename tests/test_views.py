@@ -633,3 +633,23 @@ def test_chain_of_views_on_lazy_input(layout):
     check(gp.squeeze(gp.broadcast_to(g[:1], (2, 1, 6))[:, :, ::3]),
           np.squeeze(np.broadcast_to(a[:1], (2, 1, 6))[:, :, ::3]))
     check((g.T + 1).reshape(-1)[::5], (a.T + 1).reshape(-1)[::5])
+
+
+def test_shape_setter_reshapes_in_place():
+    for mod in (np, gp):
+        a = mod.arange(12.0)
+        v = a[::3]
+        a.shape = (3, 4)
+        a[1, 1] = -1.0
+        x, y = mod.mgrid[0:2, 0:3]
+        x.shape = 6
+        y.shape = (6,)
+        if mod is np:
+            want = (a.copy(), v.copy(), x.copy(), y.copy())
+    for got, w in zip((a, v, x, y), want):
+        check(got, w)
+    b = gp.arange(12).reshape(3, 4).T
+    with pytest.raises(AttributeError, match="Incompatible shape"):
+        b.shape = 12
+    with pytest.raises(ValueError):
+        a.shape = (5, 5)

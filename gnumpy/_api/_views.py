@@ -49,17 +49,29 @@ def _own_layout(node):
 
 def true_layout(x):
     """(strides, offset) x has or will have once materialized.  A view's layout is its
-    base's with its view ops folded in (its own node may be a constant that forgot them,
-    or a lazy view chain); anything else materializes C-contiguous unless it is a LEAF."""
+    place in its root's memory (the ``at`` record of its view ops; its own node may be a
+    constant that forgot it, or a lazy view chain); anything else materializes
+    C-contiguous unless it is a LEAF.  None when strides cannot express it."""
     if x._base is None:
         return _own_layout(x._node)
+    v = x._vops
+    if len(v) == 1 and v[0][0] == "at":
+        return v[0][1][:2]
+    if x._node.kind == LEAF:
+        return x._node.strides, x._node.offset
     b = x._base
-    return _fold_ops(b.shape, _own_layout(b._node), x._vops)
+    return _fold_ops(b.shape, _own_layout(b._node), v)
 
 
 def _fold_ops(shape, layout, ops):
     st, off = layout
     for vkind, arg, shp in ops:
+        if vkind == "at":
+            st, off = arg[:2]
+            shape = shp
+            continue
+        if vkind == "part":
+            return None
         r = L.fold(shape, st, off, vkind, arg, shp)
         if r is None:
             return None

@@ -224,8 +224,13 @@ def put(a, ind, v, mode="raise"):
     if not is_array(a):
         raise TypeError(f"argument 1 must be gnumpy.ndarray, not {type(a)}")
     _check_mode(mode)
+    if a._ro:
+        raise ValueError("put: output array is read-only")
     idx = int_index(ind, a.device)
-    vals = IX.value_node(a.dtype, v, a.device)
+    if isinstance(v, np.generic):       # NumPy converts put's values as an array
+        vals = host_to_node(v, dtype=a.dtype, device=a.device)
+    else:
+        vals = IX.value_node(a.dtype, v, a.device)
     n, nv = L.prod(idx[1].shape), L.prod(vals.shape)
     if n == 0 or nv == 0:
         return

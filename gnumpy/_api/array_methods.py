@@ -31,10 +31,9 @@ def _reinterpret(x, dt, shape, byte_strides, byte_offset):
         raise NotImplementedError(f"a {dt} view of this memory would not be aligned to its "
                                   f"itemsize, which gnumpy's kernels require")
     strides = tuple(s // it if d > 1 else 0 for s, d in zip(byte_strides, shape))
-    x._mark_shared()
     node = ir.leaf(n.buf, dt, shape, strides, start // it, n.device)
     root = x._base if x._base is not None else x
-    return _cls()._from_node(node, root)
+    return x._new_view(node, (("at", (strides, start // it, dt, root._node), tuple(shape)),))
 
 
 def view(x, dtype=None, type=None):
@@ -110,24 +109,51 @@ def byteswap(x, inplace=False):
 
 
 class Flags:
-    """The memory-layout flags of an array (NumPy's ``ndarray.flags``, read-mostly)."""
+    """The memory-layout flags of an array (NumPy's ``ndarray.flags``), read without
+    materializing it: a lazy result is what it will be (C-contiguous, owning its data).
+    ``writeable`` can be set (``a.flags.writeable = False`` makes `a` read-only)."""
+
+    __slots__ = ("_x",)
 
     def __init__(self, x):
-        n = x._leaf()
-        self.c_contiguous = L.is_c_contiguous(n.shape, n.strides)
-        self.f_contiguous = L.is_c_contiguous(n.shape[::-1], n.strides[::-1])
-        self.owndata = x._base is None
-        self.writeable = True
-        self.aligned = True
-        self.writebackifcopy = False
+        object.__setattr__(self, "_x", x)
 
+    def _strides(self):
+        from ._views import layout_of
+        return layout_of(self._x)[0]
+
+    @property
+    def c_contiguous(self):
+        x = self._x
+        return x.size <= 1 or L.is_c_contiguous(x.shape, self._strides())
+
+    @property
+    def f_contiguous(self):
+        x = self._x
+        return x.size <= 1 or L.is_c_contiguous(x.shape[::-1], self._strides()[::-1])
+
+    @property
+    def owndata(self):
+        return self._x._base is None
+
+    @property
+    def writeable(self):
+        return not self._x._ro
+
+    @writeable.setter
+    def writeable(self, value):
+        setflags(self._x, write=value)
+
+    aligned = property(lambda self: True)
+    writebackifcopy = property(lambda self: False)
     contiguous = property(lambda self: self.c_contiguous)
     fortran = property(lambda self: self.f_contiguous and not self.c_contiguous)
     forc = property(lambda self: self.c_contiguous or self.f_contiguous)
     fnc = fortran
-    behaved = property(lambda self: True)
-    carray = property(lambda self: self.c_contiguous)
-    farray = fortran
+    behaved = property(lambda self: self.writeable)
+    carray = property(lambda self: self.c_contiguous and self.writeable)
+    farray = property(lambda self: self.f_contiguous and not self.c_contiguous and
+                      self.writeable)
 
     _KEYS = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS":
              "c_contiguous", "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous",
@@ -143,21 +169,49 @@ class Flags:
         except KeyError:
             raise KeyError("Unknown flag") from None
 
+    def __setitem__(self, key, value):
+        name = self._KEYS.get(key.upper()) if isinstance(key, str) else None
+        if name == "writeable":
+            self.writeable = value
+        elif name == "aligned":
+            setflags(self._x, align=value)
+        elif name == "writebackifcopy":
+            setflags(self._x, uic=value)
+        else:
+            raise KeyError("Unknown flag")
+
     def __setattr__(self, name, value):
-        if name == "writeable" and getattr(self, "writeable", None) is not None and not value:
-            raise NotImplementedError("read-only gnumpy arrays are not supported")
-        object.__setattr__(self, name, value)
+        if name == "writeable":
+            object.__setattr__(self, name, value)
+        elif name == "aligned":
+            setflags(self._x, align=value)
+        elif name == "writebackifcopy":
+            setflags(self._x, uic=value)
+        else:
+            raise AttributeError(f"attribute '{name}' of 'numpy.flagsobj' objects is not "
+                                 f"writable")
+
+    def __eq__(self, other):
+        return isinstance(other, Flags) and all(self[k] == other[k] for k in _NAMES)
 
     def __repr__(self):
-        names = ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE", "ALIGNED",
-                 "WRITEBACKIFCOPY")
-        return "\n".join(f"  {k} : {self[k]}" for k in names) + "\n"
+        return "\n".join(f"  {k} : {self[k]}" for k in _NAMES) + "\n"
+
+
+_NAMES = ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE", "ALIGNED",
+          "WRITEBACKIFCOPY")
 
 
 def setflags(x, write=None, align=None, uic=None):
-    """``x.setflags``: gnumpy arrays are always writeable and aligned."""
-    if write is not None and not write:
-        raise NotImplementedError("read-only gnumpy arrays are not supported")
+    """``x.setflags``: `write` makes `x` read-only or writeable again (not when its base
+    is read-only, as NumPy); gnumpy arrays are always aligned."""
+    if write is not None:
+        if write:
+            if x._base is not None and x._base._ro:
+                raise ValueError("cannot set WRITEABLE flag to True of this array")
+            x._ro = False
+        else:
+            x._ro = True
     if align is not None and not align:
         raise NotImplementedError("unaligned gnumpy arrays are not supported")
     if uic:

@@ -14,7 +14,7 @@ import numpy as np
 from .. import _dtypes as D
 from .._device import as_device, backend
 from .._graph import ir
-from ._common import host_to_node, is_array, wrap
+from ._common import check_nbytes, check_shape, host_to_node, is_array, wrap
 from .elementwise import apply, astype
 from .elementwise import where as where_
 
@@ -24,8 +24,7 @@ def _shape(shape) -> tuple:
         out = tuple(operator.index(d) for d in shape)
     else:
         out = (operator.index(shape),)
-    if any(d < 0 for d in out):
-        raise ValueError("negative dimensions are not allowed")
+    check_shape(out)
     return out
 
 
@@ -68,7 +67,9 @@ def asarray(obj, /, dtype=None, order=None, *, device=None, copy=None, like=None
         if dev.kind != "cpu" or not isinstance(obj, np.ndarray) or \
                 (dtype is not None and D.to_dtype(dtype) != obj.dtype):
             raise ValueError("Unable to avoid copy while creating an array as requested.")
-        return wrap(backend(dev).from_numpy(obj, copy=False))
+        r = wrap(backend(dev).from_numpy(obj, copy=False))
+        r._ro = not obj.flags.writeable     # the same memory: read-only stays read-only
+        return r
     return wrap(host_to_node(obj, dtype=dtype, device=device, copy=True))
 
 
@@ -158,22 +159,58 @@ def _like(x, dtype, shape, device):
 
 
 def empty_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """Array of `x`'s shape and dtype (or the given ones) with unspecified values.
+
+    Notes
+    -----
+    gnumpy's "unspecified" values are zeros (a lazy fill, which costs nothing until used).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.empty_like(gp.ones((2, 3))).shape
+    (2, 3)
+    """
     dt, sh, dev = _like(x, dtype, shape, device)
     return _fill(sh, 0, dt, dev)
 
 
 def zeros_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """Array of zeros with `x`'s shape and dtype (or the given ones).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.zeros_like(gp.ones(2, dtype=gp.int8))
+    array([0, 0], dtype=int8)
+    """
     dt, sh, dev = _like(x, dtype, shape, device)
     return _fill(sh, 0, dt, dev)
 
 
 def ones_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """Array of ones with `x`'s shape and dtype (or the given ones).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.ones_like(gp.zeros(3))
+    array([1., 1., 1.])
+    """
     dt, sh, dev = _like(x, dtype, shape, device)
     return _fill(sh, 1, dt, dev)
 
 
 def full_like(x, /, fill_value, dtype=None, order="K", subok=True, shape=None, *,
               device=None):
+    """Array of `x`'s shape and dtype (or the given ones) filled with `fill_value`.
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.full_like(gp.ones(3, dtype=gp.int32), 7)
+    array([7, 7, 7], dtype=int32)
+    """
     dt, sh, dev = _like(x, dtype, shape, device)
     return _fill(sh, fill_value, dt, dev)
 
@@ -334,6 +371,15 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
 
 
 def identity(n, dtype=None, *, device=None, like=None):
+    """The `n` x `n` identity matrix (float64 unless `dtype` is given).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.identity(2)
+    array([[1., 0.],
+           [0., 1.]])
+    """
     return eye(n, dtype=dtype if dtype is not None else float, device=device)
 
 
@@ -365,10 +411,21 @@ def triu(x, /, k=0):
 
 
 def tri(N, M=None, k=0, dtype=float, *, device=None, like=None):
+    """`N` x `M` array with ones at and below the `k`-th diagonal, zeros elsewhere.
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.tri(2, 3, dtype=int)
+    array([[1, 0, 0],
+           [1, 1, 0]])
+    """
     N = operator.index(N)
     M = N if M is None else operator.index(M)
     dev = as_device(device)
     k = _clamp_k(k, (N, M))
+    for n in (N, M):        # NumPy builds it from arange(N) and arange(M)
+        check_nbytes((n,), D.int64, dev)
     d = ir.iota((N, M), (-1, 1), 0, dev)
     m = ir.ew("less_equal", D.bool_, (d, ir.scalar(k, D.int64, (N, M), dev)))
     return wrap(ir.cast(m, D.to_dtype(dtype)))

@@ -17,7 +17,7 @@ from .._graph import ir
 from .._graph import layout as L
 from . import _common
 from ._common import as_node, is_array, normalize_axis, wrap
-from ._views import apply_ops, arr, cyclic, folds, fresh
+from ._views import apply_ops, arr, cyclic, folds, fresh, true_layout
 from .elementwise import apply, where
 
 
@@ -64,15 +64,38 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     a2 = normalize_axis(axis2, a.ndim)
     if a1 == a2:
         raise ValueError("axis1 and axis2 cannot be the same")
-    # Note: NumPy returns a read-only view; gnumpy returns a writeable view when the two
-    # axes can be flattened together (adjacent in memory: the last two axes of C-contiguous
-    # memory, a C- or F-contiguous 2-D array), else a copy (the IR's views cannot express
-    # the stride sum of two non-adjacent axes)
+    # As NumPy's, the result is a read-only view.  When the two axes flatten together
+    # (adjacent in memory) it is made of view ops and stays lazy; otherwise (the stride
+    # sum of two non-adjacent axes, which the IR's view ops cannot express) `a` is
+    # materialized and the view reads its memory at the diagonal's strides.
     cands = _diag_ops(a.shape, offset, a1, a2)
     for ops in cands:
         if folds(a, ops):
-            return a._view(ops)
-    return fresh(apply_ops(a._node, cands[0]), a)
+            r = a._view(ops)
+            break
+    else:
+        lay = true_layout(a)
+        if lay is None:
+            r = fresh(apply_ops(a._node, cands[0]), a)
+        else:
+            r = a._strided_view(*_diag_layout(a.shape, lay, offset, a1, a2))
+    r._ro = True
+    return r
+
+
+def _diag_layout(shape, layout, offset, a1, a2):
+    """(shape, strides, offset) of the diagonal of axes (a1, a2) of a strided layout."""
+    st, off = layout
+    n, m = shape[a1], shape[a2]
+    if offset >= 0:
+        length, i0, j0 = max(0, min(n, m - offset)), 0, offset
+    else:
+        length, i0, j0 = max(0, min(n + offset, m)), -offset, 0
+    rest = [d for d in range(len(shape)) if d not in (a1, a2)]
+    if length:
+        off += i0 * st[a1] + j0 * st[a2]
+    return (tuple(shape[d] for d in rest) + (length,),
+            tuple(st[d] for d in rest) + (st[a1] + st[a2],), off)
 
 
 def diag(v, k=0):

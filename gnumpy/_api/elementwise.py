@@ -168,7 +168,9 @@ def apply(name: str, *args, dtype=None):
                     return out
             else:
                 out = _apply_general(name, args, None)
-                _FAST[tuple(sig)] = _fast_entry(name, args)
+                entry = _fast_entry(name, args)
+                if entry is not None:
+                    _FAST[tuple(sig)] = entry
                 return out
     return _apply_general(name, args, dtype)
 
@@ -239,9 +241,44 @@ def _scalar_ew(name, r, n, v, t, scalar_first):
     return ir.ew(name, odt, (sn, n) if scalar_first else (n, sn))
 
 
+def _mixed_u64(items) -> bool:
+    """A signed integer operand beside a uint64 one (NumPy 2 compares them exactly)?"""
+    kinds = [(D.to_dtype(v.dtype) if k == "strong" else node.dtype) for node, k, v in items
+             if node is not None or k == "strong"]
+    return len(kinds) == 2 and D.uint64 in kinds and any(d.kind == "i" for d in kinds)
+
+
+def _compare_u64(name, items, dev):
+    """Comparison `name` of a signed integer and a uint64 operand without rounding either
+    (NumPy 2's 'qQ->?' loops): a negative signed value is below every uint64; others
+    compare as uint64."""
+    nodes = []
+    for node, k, v in items:
+        nodes.append(node if node is not None else ir.scalar(v, D.to_dtype(v.dtype), (),
+                                                             dev))
+    shape = broadcast_shapes(*[n.shape for n in nodes])
+    swap = nodes[0].dtype == D.uint64
+    s_node, u_node = (nodes[1], nodes[0]) if swap else (nodes[0], nodes[1])
+    op = _SWAPPED[name] if swap else name
+    si = ir.broadcast(ir.cast(s_node, D.int64), shape)
+    u = ir.broadcast(u_node, shape)
+    neg = ir.ew("less", D.bool_, (si, ir.scalar(0, D.int64, shape, dev)))
+    cmp = ir.ew(op, D.bool_, (ir.cast(si, D.uint64), u))
+    if op in ("less", "less_equal", "not_equal"):
+        return wrap(ir.ew("logical_or", D.bool_, (neg, cmp)))
+    return wrap(ir.ew("logical_and", D.bool_, (ir.ew("logical_not", D.bool_, (neg,)), cmp)))
+
+
 def _fast_entry(name, args):
+    """The cached resolution of a signature, or None when every call must take the
+    general path (an integer power with a signed integer exponent array: its values are
+    checked)."""
     items, _ = _classify(args)
     loop, odt = resolve(EW_OPS[name], items)
+    if name == "power" and _signed_exponents(loop, items):
+        return None
+    if name in _CMP_OUT_OF_RANGE and _mixed_u64(items):
+        return None
     bounds = D.int_bounds(loop) if loop.kind in "iu" else None
     return loop, odt, bounds
 
@@ -295,6 +332,8 @@ def _apply_general(name, args, dtype):
         raise TypeError(f"{name}() takes {op.nin} positional argument"
                         f"{'s' if op.nin > 1 else ''} but {len(args)} were given")
     items, dev = _classify(args)
+    if name in _CMP_OUT_OF_RANGE and dtype is None and _mixed_u64(items):
+        return _compare_u64(name, items, dev)
     loop, odt = resolve(op, items, dtype)
     shape = broadcast_shapes(*[it[0].shape for it in items if it[0] is not None])
     srcs = []
@@ -302,9 +341,14 @@ def _apply_general(name, args, dtype):
         if node is not None:
             srcs.append(ir.broadcast(ir.cast(node, loop), shape))
             continue
-        if k == "i" and loop.kind == "b" and not -2**63 <= v < (
-                2**64 if any(d == D.uint64 for d in _strong_dtypes(items)) else 2**63):
-            raise OverflowError(f"Python int {v} too large to convert to C long")
+        if k == "i" and loop.kind == "b" and not -2**63 <= v < 2**63:
+            raise OverflowError("Python int too large to convert to C long")
+        if k == "c" and loop.kind in "iuf":
+            v = v.real          # a dtype= loop under casting='unsafe' (NumPy's value)
+        if k == "i" and loop == D.int64 and not -2**63 <= v < 2**63 and \
+                all(d.kind == "b" for d in _strong_dtypes(items)):
+            # NumPy converts a Python int next to bool arrays as a C long
+            raise OverflowError("Python int too large to convert to C long")
         if k == "i" and loop.kind in "iu":
             lo, hi = D.int_bounds(loop)
             if not lo <= v <= hi:
@@ -314,10 +358,49 @@ def _apply_general(name, args, dtype):
                     return wrap(ir.scalar(const, D.bool_, shape, dev))
                 D.check_weak_int(v, loop)
         if name == "power" and idx == 1 and loop.kind in "iu" and \
-                (k == "i" or (k == "strong" and v.dtype.kind in "iu")) and v < 0:
+                (k == "i" or (k == "strong" and v.dtype.kind in "iu")) and v < 0 and \
+                0 not in shape:
             raise ValueError("Integers to negative integer powers are not allowed.")
         srcs.append(ir.scalar(v, loop, shape, dev))
+    if name == "power" and _signed_exponents(loop, items) and 0 not in shape:
+        _check_exponents(ir.cast(items[1][0], loop))
     return wrap(ir.ew(name, odt, srcs))
+
+
+def _signed_exponents(loop, items) -> bool:
+    """Can the exponent array of an integer power be negative in the loop's type (a
+    signed exponent, or an unsigned one the loop reads as signed)?"""
+    e = items[1][0]
+    if loop.kind != "i" or e is None:
+        return False
+    return e.dtype.kind == "i" or (e.dtype.kind == "u" and e.dtype.itemsize >= loop.itemsize)
+
+
+def _check_exponents(e) -> None:
+    """NumPy's ValueError for an integer power with a negative integer exponent: one
+    device-to-host read of ``any(e < 0)``."""
+    neg = ir.ew("less", D.bool_, (e, ir.scalar(0, e.dtype, e.shape, e.device)))
+    size = 1
+    for d in e.shape:
+        size *= d
+    anyneg = ir.reduce("any", ir.reshape(neg, (size,)), (0,), False, D.bool_)
+    if wrap(anyneg).get():
+        raise ValueError("Integers to negative integer powers are not allowed.")
+
+
+def scalar_errors(name, items, loop) -> None:
+    """NumPy's errors converting the Python ints of classified operands for `loop` (raised
+    before the output cast is checked)."""
+    strongs = _strong_dtypes(items)
+    for node, k, v in items:
+        if node is None and k == "i" and loop.kind == "b" and not -2**63 <= v < 2**63:
+            raise OverflowError("Python int too large to convert to C long")
+        if node is None and k == "i" and loop.kind in "iu":
+            if not -2**63 <= v < 2**63 and loop == D.int64 and strongs and \
+                    all(d.kind == "b" for d in strongs):
+                raise OverflowError("Python int too large to convert to C long")
+            if name not in _CMP_OUT_OF_RANGE:
+                D.check_weak_int(v, loop)
 
 
 def result_dtype(name: str, *args):
@@ -328,15 +411,17 @@ def result_dtype(name: str, *args):
 
 def power_operator(x, e):
     """``x ** e``: NumPy's operator takes fast paths for some Python-scalar exponents
-    (square for 2; for float arrays also reciprocal for -1 and sqrt for 0.5)."""
+    (square for int 2; for float and complex arrays reciprocal for int -1, sqrt for
+    0.5; a float 2.0 or -1.0 is a power)."""
     if type(e) in (int, float) and is_array(x):
         kind = x.dtype.kind
-        if e == 2 and (type(e) is int or kind in "fc"):
+        if type(e) is int and e == 2:       # NumPy's fast_scalar_power (bool ** 2: int8)
             return apply("square", x)
-        if kind in "fc" and e == -1:
-            return apply("reciprocal", x)
-        if kind in "fc" and e == 0.5:
-            return apply("sqrt", x)
+        if kind in "fc":
+            if type(e) is int and e == -1:
+                return apply("reciprocal", x)
+            if type(e) is float and e == 0.5:
+                return apply("sqrt", x)
     return apply("power", x, e)
 
 
@@ -372,8 +457,10 @@ def where(condition, x=None, y=None, /):
         if node is not None:
             srcs.append(ir.broadcast(ir.cast(node, dt), shape))
         else:
-            if k == "i":
-                D.check_weak_int(v, dt)
+            if k == "i" and dt.kind in "biu" and not -2**63 <= v < 2**64:
+                # NumPy's where converts a Python int as a C integer (wrapping into
+                # the result dtype); only one no C integer holds raises
+                raise OverflowError("Python int too large to convert to C long")
             srcs.append(ir.scalar(v, dt, shape, dev))
     return wrap(ir.where(*srcs))
 
@@ -394,132 +481,5 @@ def astype(x, dtype, /, *, copy=True, device=None, casting="unsafe"):
     return wrap(ir.cast(x._node, dt))
 
 
-def clip(x, /, min=None, max=None, out=None, **kw):
-    """Clip values of `x` to [min, max] (NumPy ``clip`` / Array API ``clip``).
-
-    # Note: as in NumPy 2, the result dtype follows promotion of x with min and max.
-    """
-    a_min = kw.pop("a_min", None)
-    a_max = kw.pop("a_max", None)
-    if kw:
-        raise TypeError(f"clip() got unexpected keyword arguments {sorted(kw)}")
-    lo = min if min is not None else a_min
-    hi = max if max is not None else a_max
-    r = x if is_array(x) else wrap(as_node(x))
-    if r.dtype.kind in "iu":
-        # NumPy >= 2.1: out-of-range Python int bounds are clipped to the dtype's range
-        lo_i, hi_i = D.int_bounds(r.dtype)
-        if D.weak_kind(lo) == "i":
-            lo = lo_i if lo < lo_i else (hi_i if lo > hi_i else lo)
-        if D.weak_kind(hi) == "i":
-            hi = lo_i if hi < lo_i else (hi_i if hi > hi_i else hi)
-    if lo is not None and hi is not None:
-        # NumPy promotes x, min and max together (min(max(x, lo), hi) in that dtype)
-        items, _ = _classify([r, lo, hi])
-        dt = _promote(items)
-        r = astype(r, dt, copy=False)
-    if lo is not None:
-        r = apply("maximum", r, lo)
-    if hi is not None:
-        r = apply("minimum", r, hi)
-    if lo is None and hi is None:
-        r = apply("positive", r)
-    if out is not None:
-        out._assign_from(r)
-        return out
-    return r
-
-
-def round_(x, /, decimals=0, out=None):
-    """Round to `decimals` (NumPy ``round``/``around``; half to even).
-
-    # Note: like NumPy, decimals != 0 computes rint(x * 10**d) / 10**d.
-    """
-    x = x if is_array(x) else wrap(as_node(x))
-    if x.dtype.kind == "b":
-        if decimals != 0:
-            raise TypeError("Cannot cast ufunc 'multiply' output from dtype('float64') to "
-                            "dtype('bool') with casting rule 'same_kind'")
-        r = apply("rint", x)
-    elif x.dtype.kind in "iu":
-        if decimals >= 0:
-            r = x._copy()
-        else:   # NumPy: rint(x / 10**-d) * 10**-d in float64, cast back (half to even)
-            f = 10 ** (-decimals)
-            r = astype(apply("multiply", apply("rint", apply("divide", x, f)), f), x.dtype,
-                       copy=False)
-    elif decimals == 0:
-        r = _rint_keep(x)
-    else:
-        f = 10.0 ** decimals
-        r = apply("divide", _rint_keep(apply("multiply", x, f)), f) if decimals > 0 else \
-            apply("multiply", _rint_keep(apply("divide", x, 10.0 ** -decimals)), 10.0 **
-                  -decimals)
-    if out is not None:
-        out._assign_from(r)
-        return out
-    return r
-
-
-def _rint_keep(x):
-    if x.dtype.kind == "c":
-        re = apply("rint", apply("real", x))
-        im = apply("rint", apply("imag", x))
-        return apply("add", re, apply("multiply", im, 1j)).astype(x.dtype)
-    return apply("rint", x)
-
-
-def divmod_(x1, x2, /):
-    return apply("floor_divide", x1, x2), apply("remainder", x1, x2)
-
-
-def modf(x, /):
-    """Fractional and integral parts of `x`, both with the sign of `x`."""
-    x = x if is_array(x) else wrap(as_node(x))
-    return apply("modf_frac", x), _modf_int(x)
-
-
-def _modf_int(x):
-    loop = loop_dtype(EW_OPS["modf_frac"], x.dtype)
-    return apply("trunc", astype(x, loop, copy=False))
-
-
-def frexp(x, /):
-    return apply("frexp_mant", x), apply("frexp_exp", x)
-
-
-def ldexp(x1, x2, /):
-    """x1 * 2**x2 (x2 integer)."""
-    items, dev = _classify([x1, x2])
-    n1, k1, v1 = items[0]
-    if n1 is not None:
-        d1 = n1.dtype
-    elif k1 == "strong":
-        d1 = D.to_dtype(v1.dtype)
-    elif k1 == "c":
-        raise TypeError("ufunc 'ldexp' not supported for complex input")
-    else:
-        # Note: NumPy's legacy resolver: a weak int mantissa with an integer exponent array
-        # takes the float16 loop; every other weak mantissa the float64 one
-        n2_, k2_, v2_ = items[1]
-        exp_int_array = n2_ is not None and n2_.dtype.kind in "iu"
-        d1 = D.float16 if (k1 == "b" or (k1 == "i" and exp_int_array)) else D.float64
-    loop = loop_dtype(EW_OPS["ldexp"], d1)
-    n2, k2, v2 = items[1]
-    d2 = n2.dtype if n2 is not None else (D.to_dtype(v2.dtype) if k2 == "strong" else
-                                          (D.int64 if k2 == "i" else D.result_type(v2)))
-    if d2.kind not in "biu" or d2 == D.uint64:
-        raise TypeError("ufunc 'ldexp' not supported for the input types, and the inputs "
-                        "could not be safely coerced to any supported types according to "
-                        "the casting rule ''safe''")
-    if k2 == "i":
-        lo, hi = D.int_bounds(D.int32 if d1 in (D.int32, D.uint32) else D.int64)
-        if not lo <= v2 <= hi:
-            raise OverflowError(f"Python int {v2} too large to convert to C long")
-    shape = broadcast_shapes(*[it[0].shape for it in items if it[0] is not None])
-    a = ir.broadcast(ir.cast(n1, loop), shape) if n1 is not None else \
-        ir.scalar(v1, loop, shape, dev)
-    b = ir.broadcast(ir.cast(n2, D.int64), shape) if n2 is not None else \
-        ir.scalar(v2, D.int64, shape, dev)
-    # Note: the one IR op with sources of two dtypes (a float mantissa, an int64 exponent).
-    return wrap(ir.ew("ldexp", loop, (a, b)))
+# the functions with quirks of their own live in ewspecial.py (re-exported here)
+from .ewspecial import clip, divmod_, frexp, ldexp, modf, round_  # noqa: E402,F401

@@ -25,6 +25,7 @@ from .._graph import layout as L
 from .._graph import realize as R
 from .._graph.layout import normalize_slice
 from ._common import as_node, host_to_node, is_array, wrap
+from ._common import value_node as _common_value_node
 
 _VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
           "or boolean arrays are valid indices")
@@ -103,24 +104,61 @@ def _has_advanced(key) -> bool:
 
 
 def getitem(a, key):
-    """``a[key]``: a view of `a` for basic indices, a new array for advanced ones."""
+    """``a[key]``: a view of `a` for basic indices, a new array for advanced ones.  An
+    element (every axis indexed by an integer, no Ellipsis) is a new 0-d array: NumPy
+    returns a scalar there, which later writes into `a` do not change."""
     if _has_advanced(key):
         p = plan(a, key)
         return gather(a, p.vops, p.off, p.shape)
-    return a._view(view_ops(a.shape, key))
+    ops = view_ops(a.shape, key)
+    if (ops[-1][2] if ops else a.shape) == () and not _has_ellipsis(key):
+        node = a._node
+        for vk, arg, shp in ops:
+            node = ir.view(node, vk, arg, shp)
+        return wrap(ir.ew("astype", node.dtype, (node,)))
+    return a._view(ops)
+
+
+def _element_sequence(value, dtype):
+    """An array or sequence assigned to one element: NumPy's error (ValueError "setting
+    an array element with a sequence.", a TypeError for complex elements) or, where NumPy
+    accepts it (bool elements), NumPy's element (the store is done on the host)."""
+    from ._common import store_scalar
+    return store_scalar(value.get() if is_array(value) else value, dtype)
+
+
+def _sequence(v) -> bool:
+    """Is `v` an array or sequence of at least one dimension (not a scalar)?"""
+    if is_array(v) or isinstance(v, np.ndarray):
+        return v.ndim > 0
+    return isinstance(v, (list, tuple))
+
+
+def _has_ellipsis(key) -> bool:
+    return key is Ellipsis or (isinstance(key, tuple) and any(k is Ellipsis for k in key))
 
 
 def setitem(a, key, value):
     """``a[key] = value`` (NumPy's broadcasting and casting of `value`)."""
+    if a._ro:
+        raise ValueError("assignment destination is read-only")
     if is_array(value) and value.device != a.device:
         raise ValueError(f"cannot assign an array on {value.device} into one on {a.device}")
     if not _has_advanced(key):
-        getitem(a, key)._assign_from(value)
+        ops = view_ops(a.shape, key)
+        t = a._view(ops)
+        if not t.shape and not _has_ellipsis(key) and _sequence(value):
+            value = _element_sequence(value, a.dtype)
+        t._assign_from(value, strip=True)
         return
-    vnode = value_node(a.dtype, value, a.device)
+    if isinstance(value, np.generic):     # converted as an array (NumPy's fancy setitem)
+        vnode = host_to_node(value, dtype=a.dtype, device=a.device)
+    else:
+        vnode = value_node(a.dtype, value, a.device)
+    _check_full_mask(a, key, vnode)
     if _mask_where(a, key, vnode):
         return
-    p = plan(a, key)
+    p = plan(a, key, lambda shape: fit_value(vnode, shape))
     vnode = fit_value(vnode, p.shape)
     scatter(a, p.vops, p.off, vnode)
 
@@ -190,8 +228,10 @@ def _oob(i, axis, size):
     return IndexError(f"index {i} is out of bounds for axis {axis} with size {size}")
 
 
-def plan(a, key) -> Plan:
-    """Resolve advanced index `key` against array `a` (raises NumPy's IndexErrors)."""
+def plan(a, key, value_check=None) -> Plan:
+    """Resolve advanced index `key` against array `a` (raises NumPy's IndexErrors);
+    `value_check(result shape)` runs before index arrays are bounds-checked (NumPy
+    refuses a value that does not broadcast first)."""
     shape, dev = a.shape, a.device
     ents = [_entry(k) for k in (key if isinstance(key, tuple) else (key,))]
     if sum(1 for k, _ in ents if k == "ell") > 1:
@@ -237,7 +277,7 @@ def plan(a, key) -> Plan:
     vops = view_ops(shape, tuple(vkey))
     vshape = vops[-1][2] if vops else tuple(shape)
     vcs = L.c_strides(vshape)
-    parts = _group_offsets(groups, vcs, dev)
+    parts, late = _group_offsets(groups, vcs, dev)
     try:
         bshape = broadcast_shapes(*[s for _, s in parts])
     except ValueError:
@@ -250,6 +290,10 @@ def plan(a, key) -> Plan:
     before = [d for d in basic if d < first] if contiguous else []
     after = [d for d in basic if d not in before]
     rshape = tuple(vshape[d] for d in before) + bshape + tuple(vshape[d] for d in after)
+    if value_check is not None:
+        value_check(rshape)
+    if L.prod(bshape):      # NumPy checks index arrays' bounds only when they select
+        late()
     if L.prod(rshape) == 0:
         return Plan(vops, vshape, rshape, None)
     off = None
@@ -283,9 +327,12 @@ def _times(node, c):
 
 
 def _group_offsets(groups, vcs, dev):
-    """[(int64 node or None, index shape)]: each advanced group's offset contribution."""
+    """([(int64 node or None, index shape)], check): each advanced group's offset
+    contribution, and the bounds check of its index arrays (run when they select some
+    element; it may normalize negative indices of device arrays in `parts`)."""
     parts = [None] * len(groups)
     checks = []
+    errors = []
     for gi, (kind, v, vd, k, size, sd) in enumerate(groups):
         mult = vcs[vd + k - 1]
         if kind == "bool0":
@@ -301,7 +348,7 @@ def _group_offsets(groups, vcs, dev):
             if h.size:
                 lo, hi = int(h.min()), int(h.max())
                 if hi >= size or lo < -size:
-                    raise _oob(hi if hi >= size else lo, sd, size)
+                    errors.append(_oob(hi if hi >= size else lo, sd, size))
                 if lo < 0:
                     h = np.where(h < 0, h + size, h)
             parts[gi] = (_times(host_to_node(h, device=dev), mult), h.shape)
@@ -312,14 +359,18 @@ def _group_offsets(groups, vcs, dev):
             parts[gi] = (_times(node, mult), node.shape)
             if L.prod(node.shape):
                 checks.append((gi, node, size, sd, mult))
-    if checks:
-        bounds = minmax([c[1] for c in checks])
-        for (gi, node, size, sd, mult), (lo, hi) in zip(checks, bounds):
-            if hi >= size or lo < -size:
-                raise _oob(hi if hi >= size else lo, sd, size)
-            if lo < 0:
-                parts[gi] = (_times(normalize(node, size), mult), node.shape)
-    return parts
+
+    def check():
+        if errors:
+            raise errors[0]
+        if checks:
+            bounds = minmax([c[1] for c in checks])
+            for (gi, node, size, sd, mult), (lo, hi) in zip(checks, bounds):
+                if hi >= size or lo < -size:
+                    raise _oob(hi if hi >= size else lo, sd, size)
+                if lo < 0:
+                    parts[gi] = (_times(normalize(node, size), mult), node.shape)
+    return parts, check
 
 
 def normalize(node, size):
@@ -374,22 +425,17 @@ def gather(a, vops, off, shape):
 
 
 def value_node(dtype, value, device):
-    """`value` as a node of `dtype` (NumPy's assignment casting; weak Python scalars are
-    range-checked like NumPy)."""
-    k = D.weak_kind(value)
-    if k is not None:
-        if k == "i" and dtype.kind in "iu":
-            D.check_weak_int(value, dtype)
-        elif k == "c" and dtype.kind != "c":
-            raise TypeError("int() argument must be a string, a bytes-like object or a real "
-                            "number, not 'complex'" if dtype.kind in "iub" else
-                            "float() argument must be a string or a real number, not "
-                            "'complex'")
-        return ir.scalar(value, dtype, (), device)
-    node = src_node(value) if is_array(value) else as_node(value, device=device)
+    """`value` as a node of `dtype` (NumPy's assignment casting: scalars and sequences
+    converted element by element with NumPy's errors, arrays unsafely)."""
+    if is_array(value):
+        node = src_node(value)
+        if node.device != device:
+            raise ValueError(f"cannot write an array on {node.device} into one on {device}")
+        return ir.cast(node, dtype)
+    node = _common_value_node(value, dtype, device)
     if node.device != device:
         raise ValueError(f"cannot write an array on {node.device} into one on {device}")
-    return ir.cast(node, dtype)
+    return node
 
 
 def fit_value(vnode, shape):
@@ -398,6 +444,8 @@ def fit_value(vnode, shape):
     vs = vnode.shape
     while len(vs) > len(shape) and vs[0] == 1:
         vs = vs[1:]
+    if len(vs) > len(shape) and 0 in vs and vs[len(vs) - len(shape):] == tuple(shape):
+        vs = tuple(shape)       # NumPy drops any leading axes of an empty matching value
     try:
         broadcast_to_check(vs, shape)
     except ValueError:
@@ -412,9 +460,11 @@ def fit_value(vnode, shape):
 def scatter(a, vops, off, vnode, at=None):
     """Write `vnode` (fit_value'd) into view `vops` of `a` at logical flat offsets `off`,
     in place; `at` = (ufunc name, nin, output dtype) accumulates like ``ufunc.at``."""
+    if a._ro:
+        raise ValueError("assignment destination is read-only")
     if off is None or L.prod(off.shape) == 0:
         return
-    dest = a._leaf()
+    dest = a._write_target(skip=False)
     for vk, arg, shp in vops:
         dest = ir.view(dest, vk, arg, shp)
     pend = [n for n in (off, vnode) if n.kind != ir.LEAF]
@@ -439,6 +489,18 @@ def _copied(leaf):
     n = ir.ew("astype", leaf.dtype, (leaf,))
     R.materialize([n])
     return n
+
+
+def _check_full_mask(a, key, vnode):
+    """NumPy's TypeError for ``a[mask] = v`` with one boolean mask of a's every axis and a
+    value of two or more dimensions."""
+    k = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+    if isinstance(k, tuple):
+        return
+    kind, v = _entry(k)
+    if kind == "mask" and v[1].ndim == a.ndim and len(vnode.shape) > 1:
+        raise TypeError(f"NumPy boolean array indexing assignment requires a 0 or "
+                        f"1-dimensional input, input has {len(vnode.shape)} dimensions")
 
 
 def _mask_where(a, key, vnode) -> bool:

@@ -51,8 +51,8 @@ def from_cuda_array_interface(obj, device=None, copy=None):
 
 def cuda_array_interface(arr) -> dict:
     """The ``__cuda_array_interface__`` (v3) dict of a CUDA gnumpy array."""
-    n = arr._leaf()
     arr._mark_shared()
+    n = arr._write_target(skip=False)     # the consumer may write into it
     be = backend(n.device)
     it = n.dtype.itemsize
     contiguous = L.is_c_contiguous(n.shape, n.strides)

@@ -5,13 +5,14 @@ semantics); ``reshape`` copies only when the layout cannot be expressed with str
 """
 from __future__ import annotations
 
+import math
 import operator
 
 from .. import _dtypes as D
 from .._broadcast import broadcast_shapes, broadcast_to_check
 from .._graph import ir
 from .._graph import layout as L
-from ._common import as_node, check_device_match, is_array, normalize_axis, normalize_axes, wrap
+from ._common import MAX_INTP, as_node, check_device_match, is_array, normalize_axis, normalize_axes, wrap
 from ._views import folds, fortran_only, layout_of
 
 
@@ -35,7 +36,7 @@ def _resolve_shape(shape, size):
             raise ValueError(f"cannot reshape array of size {size} into shape "
                              f"{_fmt(shape)}")
         shape = shape[:neg[0]] + (size // known,) + shape[neg[0] + 1:]
-    if L.prod(shape) != size:
+    if L.prod(shape) != size or math.prod(d for d in shape if d) > MAX_INTP:
         raise ValueError(f"cannot reshape array of size {size} into shape {_fmt(shape)}")
     return shape
 
@@ -93,11 +94,22 @@ def ravel(x, /, order="C"):
     # Note: 'K' and 'A' follow the layout gnumpy gives `x`: results of elementwise ops
     # materialize C-contiguous, where NumPy's ufuncs keep their input's layout (so the
     # 'K'/'A' order of e.g. ``x.T + 1`` differs; views of memory behave as in NumPy)
+    st = layout_of(x)[0]
+    if order == "A":
+        order = "F" if fortran_only(x) else "C"
     if order == "K":
-        if x.ndim < 2:
-            return reshape(x, (-1,))
-        return reshape(transpose(x, _keep_order(x.shape, layout_of(x)[0])), (-1,))
-    return reshape(x, (-1,), order=order)
+        perm = _keep_order(x.shape, st) if x.ndim > 1 else list(range(x.ndim))
+        y = transpose(x, perm) if x.ndim > 1 else x
+        pst = tuple(st[a] for a in perm)
+        view = L.is_c_contiguous(y.shape, pst) and all(s >= 0 for s in pst)
+        r = reshape(y, (-1,))
+    else:
+        view = L.is_c_contiguous(x.shape, st) if order == "C" else \
+            L.is_c_contiguous(x.shape[::-1], st[::-1])
+        r = reshape(x, (-1,), order=order)
+    # NumPy: a view only when the elements lie contiguously in the requested order (as
+    # every array of at most one element does)
+    return r if view or x.size <= 1 or r._base is None else r._copy()
 
 
 def flatten(x, order="C"):
@@ -141,10 +153,26 @@ def transpose(x, /, axes=None):
 
 
 def permute_dims(x, /, axes):
+    """`x` with its axes permuted to `axes` (a view; the Array API's ``transpose``).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.permute_dims(gp.ones((2, 3, 4)), (2, 0, 1)).shape
+    (4, 2, 3)
+    """
     return transpose(x, axes)
 
 
 def swapaxes(x, axis1, axis2):
+    """`x` with axes `axis1` and `axis2` interchanged (a view).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.swapaxes(gp.ones((2, 3)), 0, 1).shape
+    (3, 2)
+    """
     x = _arr(x)
     a, b = normalize_axis(axis1, x.ndim), normalize_axis(axis2, x.ndim)
     axes = list(range(x.ndim))
@@ -153,6 +181,14 @@ def swapaxes(x, axis1, axis2):
 
 
 def matrix_transpose(x, /):
+    """`x` with its last two axes swapped (a view).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.matrix_transpose(gp.ones((2, 3, 4))).shape
+    (2, 4, 3)
+    """
     x = _arr(x)
     if x.ndim < 2:
         raise ValueError("matrix_transpose requires an array of at least 2 dimensions")
@@ -160,6 +196,14 @@ def matrix_transpose(x, /):
 
 
 def moveaxis(x, source, destination, /):
+    """`x` with axes `source` moved to positions `destination` (a view).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.moveaxis(gp.ones((2, 3, 4)), 0, -1).shape
+    (3, 4, 2)
+    """
     x = _arr(x)
     src = _axis_tuple(source, x.ndim)
     dst = _axis_tuple(destination, x.ndim)
@@ -206,20 +250,37 @@ def squeeze(x, /, axis=None):
 
 
 def broadcast_to(x, /, shape):
-    """Broadcast `x` to `shape`; a view."""
+    """Broadcast `x` to `shape`; a read-only view (as NumPy's).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.broadcast_to(gp.arange(3), (2, 3)).flags.writeable
+    False
+    """
+    r = _broadcast_view(x, shape)
+    r._ro = True
+    return r
+
+
+def _broadcast_view(x, shape):
     x = _arr(x)
     shape = (operator.index(shape),) if not isinstance(shape, (tuple, list)) else \
         tuple(operator.index(d) for d in shape)
     if any(d < 0 for d in shape):
         raise ValueError("all elements of broadcast shape must be non-negative")
+    if math.prod(d for d in shape if d) > MAX_INTP:
+        raise ValueError("iterator is too large")
     broadcast_to_check(x.shape, shape)
     return x._view([("broadcast", None, shape)] if shape != x.shape else [])
 
 
 def broadcast_arrays(*arrays):
+    """`arrays` broadcast against each other: views (writeable, as NumPy's; a write
+    through a broadcast axis writes one element many times)."""
     arrays = [_arr(a) for a in arrays]
     shape = broadcast_shapes(*[a.shape for a in arrays])
-    return tuple(broadcast_to(a, shape) for a in arrays)
+    return tuple(_broadcast_view(a, shape) for a in arrays)
 
 
 def concat(arrays, /, *, axis=0):

@@ -15,7 +15,7 @@ from .. import _dtypes as D
 from ._common import as_node, is_array, normalize_axis, wrap
 from .elementwise import apply, astype
 from .elementwise import where as where_
-from .ufunc import finish
+from .ufunc import check_out_shape, finish
 
 
 def _arr(x, device=None):
@@ -42,9 +42,12 @@ def ptp(a, axis=None, out=None, keepdims=False):
     """
     from .reductions import max as max_, min as min_
     a = _arr(a)
-    r = apply("subtract", max_(a, axis=axis, keepdims=keepdims),
-              min_(a, axis=axis, keepdims=keepdims))
-    return finish("subtract", r, out)
+    mx = max_(a, axis=axis, keepdims=keepdims)
+    if out is not None:      # NumPy reduces the maximum into `out`, then subtracts
+        check_out_shape("maximum", mx.shape, out, "reduce")
+        mx = astype(mx, out.dtype, copy=False)
+    r = apply("subtract", mx, min_(a, axis=axis, keepdims=keepdims))
+    return finish("subtract", r, out, exact="reduce")
 
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):

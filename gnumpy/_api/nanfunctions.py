@@ -143,6 +143,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     >>> gp.nanmean(gp.asarray([1.0, gp.nan, 3.0]))
     array(2.)
     """
+    keepdims = R._kd(keepdims)
     x = _arr(a)
     if not _inexact(x):
         return R.mean(x, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
@@ -150,9 +151,13 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     axes = R._axes(axis, x)
     tdt = x.dtype if dtype is None else D.to_dtype(dtype)
     ok = _ok(x, where)
+    if tdt != x.dtype and tdt.kind == "f" and x.dtype.kind == "f":
+        x = astype(x, tdt, copy=False)      # NumPy sums the elements cast to `dtype`
     if x.dtype.kind == "f" and tdt.kind == "f":
         rc = _real_compute(tdt)
         tot, cnt = _packed_sum(x, ok, axes, keepdims, D.complex_dtype(rc))
+        if rc != tdt:       # NumPy's total is a float16 (it may overflow) before dividing
+            tot = astype(tot, tdt, copy=False)
     else:
         tot = R._reduce("sum", where_(ok, astype(x, tdt, copy=False), 0), axes, keepdims, tdt)
         cnt = R._reduce("sum", astype(ok, D.real_dtype(tdt), copy=False), axes, keepdims,
@@ -162,6 +167,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 
 
 def _nanvar(a, axis, dtype, out, ddof, keepdims, where, mean, correction, name):
+    keepdims = R._kd(keepdims)
     x = _arr(a)
     if not _inexact(x):
         f = R.var if name == "var" else R.std
@@ -175,6 +181,8 @@ def _nanvar(a, axis, dtype, out, ddof, keepdims, where, mean, correction, name):
     axes = R._axes(axis, x)
     tdt = x.dtype if dtype is None else D.to_dtype(dtype)
     ok = _ok(x, where)
+    if tdt != x.dtype and tdt.kind == "f" and x.dtype.kind == "f":
+        x = astype(x, tdt, copy=False)      # NumPy sums the elements cast to `dtype`
     if x.dtype.kind == "f" and tdt.kind == "f":
         rc = _real_compute(tdt)
         cdt = D.complex_dtype(rc)
@@ -237,6 +245,8 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 # ------------------------------------------------------------------ min, max, argmin, argmax
 
 def _nan_extreme(rop, a, axis, out, keepdims, initial, where):
+    R._single_out(out)          # a read-only out first, as NumPy's fmax.reduce
+    keepdims = R._kd(keepdims)
     x = _arr(a)
     name = "fmax" if rop == "max" else "fmin"
     axes = R._axes(axis, x)
@@ -256,7 +266,9 @@ def _nan_extreme(rop, a, axis, out, keepdims, initial, where):
     cdt = D.complex_dtype(_real_compute(x.dtype))
     hi = rop == "max"
     nan_code = complex(float("-inf") if hi else float("inf"), 0.0)
-    enc = where_(_ok(x, where), apply("add", astype(x, cdt, copy=False), 1j if hi else -1j),
+    # x - (0 -+ 1j): the real part is x itself (x + 1j would turn -0.0 into +0.0)
+    enc = where_(_ok(x, where), apply("subtract", astype(x, cdt, copy=False),
+                                      complex(0.0, -1.0) if hi else complex(0.0, 1.0)),
                  nan_code)
     r = R._reduce(rop, enc, axes, keepdims, cdt)
     v = where_(apply("equal", apply("imag", r), 0), float("nan"), apply("real", r))

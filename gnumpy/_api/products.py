@@ -41,7 +41,7 @@ def outer(a, b, out=None):
     """
     from .ufunc import finish
     a, b = _pair(a, b)
-    r = apply("multiply", a.reshape(-1, 1), b.reshape(1, -1))
+    r = apply("multiply", a.ravel()[:, None], b.ravel()[None, :])   # as NumPy's
     return finish("multiply", r, out)
 
 

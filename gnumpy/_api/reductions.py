@@ -17,7 +17,7 @@ from .._graph import layout as L
 from ._common import as_node, is_array, normalize_axes, normalize_axis, wrap
 from .elementwise import apply, astype
 from .elementwise import where as where_
-from .ufunc import finish
+from .ufunc import _single_out, check_out_shape, finish
 
 _NAMES = {"max": "maximum", "min": "minimum", "argmax": "argmax", "argmin": "argmin"}
 
@@ -37,7 +37,14 @@ def _axes(axis, x):
 
 def _out(name, r, out):
     # Note: reductions cast into out= unsafely, as NumPy's ufunc.reduce does
-    return finish(name, r, out, casting="unsafe")
+    return finish(name, r, out, casting="unsafe", exact="reduce")
+
+
+def _kd(keepdims) -> bool:
+    """`keepdims` as NumPy reads it (an int; TypeError for anything else)."""
+    if keepdims is False or keepdims is True:
+        return keepdims
+    return bool(operator.index(keepdims))
 
 
 def _sum_dtype(dt):
@@ -55,8 +62,7 @@ def _reduced_count(shape, axes) -> int:
 def _check_nonempty(x, axes, name, initial=None):
     if initial is not None:
         return
-    out_size = L.prod(d for i, d in enumerate(x.shape) if i not in axes)
-    if _reduced_count(x.shape, axes) == 0 and (out_size > 0 or not axes):
+    if _reduced_count(x.shape, axes) == 0:      # even when the result is empty
         if name.startswith("arg"):
             raise ValueError(f"attempt to get {name} of an empty sequence")
         raise ValueError(f"zero-size array to reduction operation {_NAMES[name]} which has no "
@@ -103,6 +109,8 @@ def prod(x, /, axis=None, dtype=None, out=None, keepdims=False, initial=None, wh
 
 def _sum_or_prod(rop, x, axis, dtype, out, keepdims, initial, where):
     ufunc = "add" if rop == "sum" else "multiply"
+    _single_out(out)             # a read-only out first, as ufunc.reduce
+    keepdims = _kd(keepdims)
     x = _arr(x)
     axes = _axes(axis, x)
     dt = _sum_dtype(x.dtype) if dtype is None else D.to_dtype(dtype)
@@ -114,6 +122,8 @@ def _sum_or_prod(rop, x, axis, dtype, out, keepdims, initial, where):
 
 
 def _minmax(rop, x, axis, out, keepdims, initial, where):
+    _single_out(out)             # a read-only out first, as ufunc.reduce
+    keepdims = _kd(keepdims)
     x = _arr(x)
     axes = _axes(axis, x)
     if where is not True and initial is None:
@@ -144,6 +154,7 @@ def min(x, /, axis=None, out=None, keepdims=False, initial=None, where=True):
 
 
 def _argreduce(rop, x, axis, out, keepdims):
+    keepdims = bool(keepdims)       # NumPy's argmax/argmin take any truth value
     x = _arr(x)
     if axis is None:
         axes = tuple(range(x.ndim))
@@ -156,6 +167,12 @@ def _argreduce(rop, x, axis, out, keepdims):
         r = wrap(ir.scalar(0, D.int64, (), x.device))
     else:
         r = _reduce(rop, x, axes, keepdims, x.dtype)
+    if is_array(out):
+        if out.shape != r.shape:
+            raise ValueError(f"output array does not match result of np.{rop}.")
+        if not D.can_cast(out.dtype, D.int64, "safe"):
+            raise TypeError(f"Cannot cast array data from {out.dtype!r} to "
+                            f"{D.int64!r} according to the rule 'safe'")
     return _out(rop, r, out)
 
 
@@ -170,6 +187,8 @@ def argmin(x, /, axis=None, out=None, *, keepdims=False):
 
 
 def _bool_reduce(rop, x, axis, out, keepdims, where):
+    _single_out(out)             # a read-only out first, as ufunc.reduce
+    keepdims = _kd(keepdims)
     x = _arr(x)
     axes = _axes(axis, x)
     b = astype(x, D.bool_, copy=False)
@@ -193,6 +212,8 @@ def count_nonzero(x, /, axis=None, *, keepdims=False):
 
     # Note: returns a 0-d array (not a Python int) for axis=None, as CuPy does.
     """
+    # as NumPy reads it: no axis and a false keepdims count the whole array
+    keepdims = False if axis is None and not keepdims else _kd(keepdims)
     x = _arr(x)
     axes = _axes(axis, x)
     nz = astype(astype(x, D.bool_, copy=False), D.int64, copy=False)
@@ -220,8 +241,27 @@ def _count(x, axes, where, keepdims, cdt):
     return sum(m, axis=axes, keepdims=keepdims, dtype=cdt)
 
 
+def _np_sum(x, axes, keepdims, dt):
+    """NumPy's ``add.reduce(x, dtype=dt)``: elements cast to `dt`, summed in `dt` (with
+    wraparound for integers; a logical or for bool)."""
+    if dt.kind == "b":
+        return _reduce("any", astype(x, D.bool_, copy=False), axes, keepdims, D.bool_)
+    return _reduce("sum", x, axes, keepdims, dt)
+
+
+def _div_into(s, n):
+    """NumPy's ``true_divide(s, n, out=s, casting='unsafe')`` with `n` the item count (an
+    intp, or an int64 array under `where=`): the quotient cast back to s's dtype."""
+    if s.dtype.kind in "fc" and not is_array(n):
+        return apply("divide", s, n)     # float / weak n: the same value, one rounding
+    nn = n if is_array(n) else wrap(ir.scalar(n, D.float64 if isinstance(n, float) else
+                                              D.int64, (), s.device))
+    return astype(apply("divide", s, nn), s.dtype, copy=False)
+
+
 def mean(x, /, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
-    """Arithmetic mean over `axis` (ints in float64, float16 accumulated in float32).
+    """Arithmetic mean over `axis` (ints in float64, float16 accumulated in float32; an
+    integer or bool `dtype` sums and divides in that dtype, as NumPy).
 
     Examples
     --------
@@ -231,24 +271,39 @@ def mean(x, /, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """
     x = _arr(x)
     axes = normalize_axes(axis, x.ndim)
+    _single_out(out)
+    keepdims = _kd(keepdims)        # (after the axes and out, as NumPy's _mean)
     cdt, rdt = _float_dtypes(x.dtype, dtype)
-    xc = _mask(astype(x, cdt, copy=False), where, 0)
-    s = _reduce("sum", xc, axes, keepdims, cdt)
-    n = _count(x, axes, where, keepdims, cdt)
-    r = apply("divide", s, n) if cdt.kind in "fc" else apply("floor_divide", s, n)
-    return finish("divide", astype(r, rdt, copy=False), out)
+    s = _np_sum(_mask(x, where, 0), axes, keepdims, cdt)
+    if is_array(out):       # NumPy sums into `out`, then divides there
+        s = astype(s, out.dtype, copy=False)
+    n = _count(x, axes, where, keepdims, D.int64)
+    r = _div_into(s, n)
+    if not is_array(out):
+        r = astype(r, rdt, copy=False)
+    return finish("add", r, out, casting="unsafe", exact="reduce")
 
 
 def var(x, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
-        mean=None, correction=None):
+        mean=None, correction=None, _into=None):
     """Variance over `axis` with `ddof` (or the Array API's `correction`)."""
+    if is_array(out):
+        _into = out.dtype       # NumPy sums the squares into `out` and divides there
     x = _arr(x)
     if correction is not None:
         if ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     axes = normalize_axes(axis, x.ndim)
+    _single_out(out)
+    keepdims = _kd(keepdims)        # (after the axes and out, as NumPy's _var)
     cdt, rdt = _float_dtypes(x.dtype, dtype)
+    if dtype is not None:
+        # NumPy's steps and dtypes exactly
+        # Note: without dtype=, float16 input is accumulated in float32 (NumPy sums its
+        # float16 squares in float16: 10% off over 4096 rows, inf past 65504)
+        r = _var_numpy(x, axes, cdt, ddof, keepdims, where, mean, _into)
+        return finish("add", r, out, casting="unsafe", exact="reduce")
     rdt = D.real_dtype(rdt)
     xc = astype(x, cdt, copy=False)
     if mean is None and where is True and cdt.kind == "f" and axes and x.size:
@@ -258,7 +313,8 @@ def var(x, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
         if ddof != 0:
             r = apply("multiply", r, n / builtins.max(n - ddof, 0) if n - ddof > 0
                       else (float("inf") if n else float("nan")))
-        return finish("divide", astype(r, rdt, copy=False), out)
+        return finish("add", astype(r, rdt, copy=False), out, casting="unsafe",
+                      exact="reduce")
     if mean is not None:
         m = _arr(mean)
     else:
@@ -276,15 +332,60 @@ def var(x, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     else:
         denom = builtins.max(n - ddof, 0)
     r = apply("divide", s, denom)
-    return finish("divide", astype(r, rdt, copy=False), out)
+    return finish("add", astype(r, rdt, copy=False), out, casting="unsafe", exact="reduce")
+
+
+def _var_numpy(x, axes, dt, ddof, keepdims, where, mean, out_dt=None):
+    """NumPy's ``_var`` step by step for an integer, bool or complex `dtype` (or complex
+    input with a `dtype`): the mean summed and divided in `dt`, the deviations in the
+    promotion of x and `dt`, squared (|d|^2 for complex deviations of complex input),
+    summed in `dt` and divided in place."""
+    n = _count(x, axes, where, True, D.int64)
+    if mean is not None:
+        m = _arr(mean)
+    else:
+        m = _div_into(_np_sum(_mask(x, where, 0), axes, True, dt), n)
+    d = apply("subtract", x, m)
+    if x.dtype.kind in "fiu" or d.dtype.kind != "c":
+        sq = apply("multiply", d, d)
+    else:
+        sq = apply("add", apply("square", apply("real", d)), apply("square", apply("imag", d)))
+    ret = _np_sum(_mask(sq, where, 0), axes, keepdims, dt)
+    if out_dt is not None:      # summed into `out`: divided in its dtype
+        ret = astype(ret, out_dt, copy=False)
+    n = _count(x, axes, where, keepdims, D.int64)
+    if is_array(n):
+        denom = apply("maximum", apply("subtract", n, ddof), 0)
+    else:
+        denom = builtins.max(n - ddof, 0)
+    return _div_into(ret, denom)
 
 
 def std(x, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
         mean=None, correction=None):
-    """Standard deviation over `axis` (square root of ``var``)."""
+    """Standard deviation over `axis` (square root of ``var``, in var's dtype)."""
+    x = _arr(x)
+    normalize_axes(axis, x.ndim)
+    _single_out(out)                # (NumPy's order: the axes, out, then the rest)
     v = var(x, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where, mean=mean,
-            correction=correction)
-    return finish("sqrt", apply("sqrt", v), out)
+            correction=correction, _into=out.dtype if is_array(out) else None)
+    tgt = out.dtype if is_array(out) else v.dtype
+    if is_array(out):
+        check_out_shape("add", v.shape, out, "reduce")
+    if tgt.kind in "biu" and (out is not None or v.ndim):
+        # NumPy: sqrt(var, out=var) on an integer or bool array (its 0-d result is a
+        # NumPy scalar, converted without the ufunc's casting check)
+        from .elementwise import loop_dtype
+        from .._ops import EW_OPS
+        raise TypeError(f"Cannot cast ufunc 'sqrt' output from "
+                        f"{loop_dtype(EW_OPS['sqrt'], tgt)!r} to {tgt!r} with casting rule "
+                        f"'same_kind'")
+    if is_array(out):           # NumPy takes the root in `out` (var wrote into it)
+        v = astype(v, out.dtype, copy=False)
+    r = apply("sqrt", v)
+    if r.dtype != v.dtype:      # NumPy: sqrt(ret, out=ret) for an integer or bool var
+        r = astype(r, v.dtype, copy=False)
+    return finish("add", r, out, casting="unsafe", exact="reduce")
 
 
 # ------------------------------------------------------------------ scans

@@ -15,7 +15,7 @@ from numpy.exceptions import AxisError
 from .. import _broadcast
 from .._graph import ir
 from .._graph import layout as L
-from ._common import is_array, normalize_axis, wrap
+from ._common import MAX_INTP, check_nbytes, is_array, normalize_axis, wrap
 from ._views import (arr, axis_tuple, cyclic, fresh, int_tuple, is_f_contiguous, layout_of,
                      repeat_each)
 from .manipulation import concat, ravel, reshape, transpose
@@ -177,6 +177,12 @@ def tile(A, reps):
     tup = (1,) * (nd - len(tup)) + tup
     if any(r < 0 for r in tup):
         raise ValueError("negative dimensions are not allowed")
+    n = a.size
+    if n:       # NumPy repeats one axis at a time: its errors come from those steps
+        for dim_in, nrep in zip(shape, tup):
+            if nrep != 1:
+                check_nbytes((n * nrep,), a.dtype, a.device)
+                n *= nrep
     node = ir.reshape(a._node, shape)
     if any(r != 1 for r in tup):
         inter = tuple(v for d in shape for v in (1, d))
@@ -284,6 +290,8 @@ def resize(a, new_shape):
     if any(d < 0 for d in shape):
         raise ValueError("all elements of `new_shape` must be non-negative")
     size = L.prod(shape)
+    if size > MAX_INTP and a.size:      # NumPy: (a,) * repeats past intp
+        raise OverflowError("cannot fit 'int' into an index-sized integer")
     if a.size == 0 or size == 0:
         return wrap(ir.scalar(0, a.dtype, shape, a.device))
     return fresh(ir.reshape(cyclic(a._node, 0, 0, size), shape), a)

@@ -14,6 +14,49 @@ from .elementwise import apply
 from ._common import as_node, is_array, wrap
 
 
+CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+
+
+def check_casting(casting) -> None:
+    """NumPy's errors for a `casting=` that is not one of its five rules."""
+    if not isinstance(casting, str):
+        raise TypeError(f"casting must be str, not {type(casting).__name__}")
+    if casting not in CASTINGS:
+        raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', "
+                         f"'unsafe' (got {casting!r})")
+
+
+def check_order(order) -> None:
+    if order not in ("C", "F", "A", "K", None):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+
+
+def check_out_shape(name, shape, out, exact=None) -> None:
+    """NumPy's ValueError when `out` cannot hold a result of `shape`: a ufunc's `out` may
+    be larger (the result broadcasts into it); a reduction's (`exact` = 'reduce') and
+    other ops' (`exact` = their message) must have the result's shape."""
+    oshape = out.shape
+    if oshape == shape:
+        return
+    if exact == "reduce":
+        if len(oshape) != len(shape):
+            raise ValueError(f"output parameter for reduction operation {name} has the wrong "
+                             f"number of dimensions: Found {len(oshape)} but expected "
+                             f"{len(shape)}")
+        raise ValueError(f"operands could not be broadcast together with remapped shapes: "
+                         f"output {oshape} and result {shape}")
+    if exact is not None:
+        raise ValueError(exact)
+    from .._broadcast import broadcast_shapes
+    try:
+        b = broadcast_shapes(shape, oshape)
+    except ValueError:
+        b = None
+    if b != oshape:
+        raise ValueError(f"non-broadcastable output operand with shape {oshape} doesn't "
+                         f"match the broadcast shape {shape}")
+
+
 def _check_out_cast(name, dt, out, casting):
     if not D.can_cast(dt, out.dtype, casting):
         raise TypeError(f"Cannot cast ufunc '{name}' output from {dt!r} to {out.dtype!r} with "
@@ -25,20 +68,27 @@ def _single_out(out):
         if len(out) != 1:
             raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
         out = out[0]
-    if out is not None and not is_array(out):
-        raise TypeError("return arrays must be of ArrayType (a gnumpy ndarray)")
+    if out is not None:
+        if not is_array(out):
+            raise TypeError("return arrays must be of ArrayType (a gnumpy ndarray)")
+        if out._ro:
+            raise ValueError("output array is read-only")
     return out
 
 
-def finish(name, r, out=None, where=True, casting="same_kind"):
-    """Apply ufunc `out=`/`where=` semantics to the lazy result `r`."""
+def finish(name, r, out=None, where=True, casting="same_kind", exact=None):
+    """Apply ufunc `out=`/`where=` semantics to the lazy result `r` (`exact`: see
+    ``check_out_shape``); every check runs before anything is written."""
     out = _single_out(out)
+    if out is not None:         # NumPy checks the cast, then the shape
+        _check_out_cast(name, r.dtype, out, casting)
+        check_out_shape(name, r.shape, out, exact)
     if where is not True:
         from .elementwise import where as where_
         mask = where if is_array(where) else wrap(as_node(where))
         if out is not None:
-            _check_out_cast(name, r.dtype, out, casting)
-            r = where_(mask, r, out)
+            # cast first: out's masked-off elements stay exactly as they are
+            r = where_(mask, r.astype(out.dtype, copy=False), out)
         # Note: without out=, NumPy leaves masked-off elements uninitialized; gnumpy
         # returns the computed values there.
     if out is None:
@@ -46,6 +96,92 @@ def finish(name, r, out=None, where=True, casting="same_kind"):
     _check_out_cast(name, r.dtype, out, casting)
     out._assign_from(r)
     return out
+
+
+def _loop_for(uf, args, dtype, casting):
+    """The loop dtype to pass on for ``uf(*args, dtype=dtype, casting=casting)`` (None:
+    resolve from the inputs), with NumPy's errors: TypeError when no loop has `dtype` as
+    its output, UFuncTypeError (a TypeError) when an input cannot be cast to the loop
+    under `casting` (a Python float or complex counts as float64 or complex128)."""
+    from .elementwise import _classify, resolve
+    op = uf._op
+    items, _ = _classify(args)
+    if dtype is not None:
+        dt = D.to_dtype(dtype)
+        rule = op.out
+        if op.cast_all:         # logical ops: a loop per input type, bool out
+            if dt != D.bool_:
+                raise TypeError(f"No loop matching the specified signature and casting was "
+                                f"found for ufunc {uf.__name__}")
+            return None
+        if rule == "same":
+            cands = [dt] if dt.char in op.loops else []
+        elif rule == "real":
+            cands = [np.dtype(c) for c in op.loops if D.real_dtype(np.dtype(c)) == dt]
+        else:
+            cands = [None] if np.dtype(rule) == dt else []
+        if not cands or op.extra.get("special"):
+            raise TypeError(f"No loop matching the specified signature and casting was found "
+                            f"for ufunc {uf.__name__}")
+        loop = cands[0]         # (NumPy reports the cast to the first loop)
+        for c in cands:         # the first loop every input reaches safely
+            if c is None or all(_in_cast_ok(it, c, "safe") for it in items):
+                loop = c
+                break
+    else:
+        if op.cast_all:         # logical ops have a loop for each input type
+            return None
+        if op.out == "bool" and {_in_dtype(it, False) for it in items} == {D.int64,
+                                                                            D.uint64}:
+            return None         # NumPy 2 compares int64 with uint64 without a cast
+        loop = None
+    check = loop if loop is not None else resolve(op, items)[0]
+    weak = dtype is not None
+    for it in items:
+        k = it[1]
+        if it[0] is None and k in _PY_DEFAULT and casting == "equiv" and \
+                check != _PY_DEFAULT[k] and not (k == "i" and uf.__name__ in _COMPARE and
+                                                 check.kind in "iu"):
+            raise TypeError(f"cannot cast Python {_PY_NAME[k]} to {check} under the casting "
+                            f"rule 'equiv'")
+    from .elementwise import scalar_errors
+    scalar_errors(op.name, items, check)
+    for i, it in enumerate(items):
+        if not _in_cast_ok(it, check, casting, weak):
+            raise TypeError(f"Cannot cast ufunc '{uf.__name__}' input {i} from "
+                            f"{_in_dtype(it, weak)!r} to {check!r} with casting rule "
+                            f"{casting!r}")
+    return loop
+
+
+def _in_dtype(item, weak=True):
+    """An input's dtype for the casting check (a Python float or complex counts as
+    float64 or complex128 when `dtype=` fixes the loop; otherwise it adapts to it)."""
+    node, k, v = item
+    if node is not None:
+        return node.dtype
+    if k == "strong":
+        return D.to_dtype(v.dtype)
+    if k == "b":
+        return D.bool_
+    return {"f": D.float64, "c": D.complex128}.get(k) if weak else None
+
+
+_WEAK_RANK = {"b": 0, "i": 1, "f": 3, "c": 4}     # a Python int fits unsigned loops too
+_PY_DEFAULT = {"i": D.int64, "f": D.float64, "c": D.complex128}
+_PY_NAME = {"i": "int", "f": "float", "c": "complex"}
+_COMPARE = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
+
+
+def _in_cast_ok(item, loop, casting, weak=True) -> bool:
+    node, k, v = item
+    if node is None and k == "b":           # a Python bool casts as a bool array
+        return D.can_cast(D.bool_, loop, casting)
+    if node is None and k not in (None, "strong"):
+        # a Python scalar takes the loop's type when its kind fits (NEP 50)
+        return casting == "unsafe" or not weak or _WEAK_RANK[k] <= D._RANK[loop.kind]
+    dt = _in_dtype(item, weak)
+    return dt is None or D.can_cast(dt, loop, casting)
 
 
 class ufunc:
@@ -78,6 +214,26 @@ class ufunc:
                  dtype=None, subok=True, signature=None):
         if len(args) == self.nin + 1 and out is None:
             *args, out = args
+        if out is not None:
+            out = _single_out(out)
+        if casting != "same_kind":
+            check_casting(casting)
+        if order != "K":
+            check_order(order)
+        if dtype is not None or casting in ("no", "equiv"):
+            dtype = _loop_for(self, args, dtype, casting)
+        if out is not None:
+            # NumPy resolves the loop (and checks the output cast) before broadcasting
+            from .elementwise import _classify, resolve, scalar_errors
+            items = _classify(args)[0]
+            loop, odt = resolve(self._op, items, dtype)
+            scalar_errors(self._op.name, items, loop)
+            _check_out_cast(self.__name__, odt, out, casting)
+        if where is not True and self._op.name == "power" and is_array(args[1]):
+            # masked-off exponents are never used: NumPy does not check them
+            from .elementwise import where as where_
+            mask = where if is_array(where) else wrap(as_node(where))
+            args = [args[0], where_(mask, args[1], 0)]
         r = apply(self._op.name, *args, dtype=dtype)
         return finish(self.__name__, r, out, where, casting)
 
@@ -102,7 +258,7 @@ class ufunc:
             raise NotImplementedError(f"{self.__name__}.reduce(initial=, where=) is not "
                                       f"implemented yet")
         r = fn(array, axis=axis, keepdims=keepdims, **kw)
-        return finish(self.__name__, r, out)
+        return finish(self.__name__, r, out, casting="unsafe", exact="reduce")
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         from . import reductions as R
@@ -112,7 +268,8 @@ class ufunc:
             r = R.cumulative_prod(array, axis=axis, dtype=dtype)
         else:
             raise NotImplementedError(f"{self.__name__}.accumulate is not implemented yet")
-        return finish(self.__name__, r, out)
+        return finish(self.__name__, r, out, casting="unsafe",
+                      exact="provided out is the wrong size for the accumulation.")
 
     def outer(self, A, B, /, **kwargs):
         a = A if is_array(A) else wrap(as_node(A))
@@ -152,7 +309,7 @@ class ufunc:
         items, _ = _classify([a] if b is None else [a, b])
         loop, odt = resolve(op, items)
         if not IX._has_advanced(indices):
-            t = IX.getitem(a, indices)
+            t = a._view(IX.view_ops(a.shape, indices))
             t._assign_from(apply(op.name, *([t] if b is None else [t, b])))
             return
         p = IX.plan(a, indices)

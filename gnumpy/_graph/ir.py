@@ -220,8 +220,39 @@ def view(src: Node, vkind: str, arg, shape) -> Node:
             if k == LEAF:
                 return leaf(src.buf, src.dtype, shape, st, off, src.device)
             return iota(shape, st, off, src.device)
+    elif k == VIEW:
+        merged = _merge(src, vkind, arg, shape)
+        if merged is not None:
+            return merged
     return _bounded(Node(VIEW, vkind, src.dtype, shape, (src,), arg, src.device,
                          src.size + 1))
+
+
+def _merge(src: Node, vkind: str, arg, shape):
+    """One view equal to view `vkind` of VIEW node `src`, or None: two reshapes, two
+    slices, two permutes or two broadcasts compose into one, and a slice moves below a
+    permute (so chains like ``y = y[::-1]`` or ``y = y.T[1:]`` stay one or two nodes)."""
+    inner = src.srcs[0]
+    sk = src.op
+    if vkind == sk == "reshape" or vkind == sk == "broadcast":
+        return inner if inner.shape == shape else view(inner, vkind, None, shape)
+    if vkind == sk == "slice":     # (an empty axis starts at 0: nothing is read there)
+        ss = tuple((a0 + s0 * a1 if n else 0, s0 * s1)
+                   for (a0, s0), (a1, s1), n in zip(src.arg, arg, shape))
+        if all(st == (0, 1) for st in ss) and shape == inner.shape:
+            return inner
+        return view(inner, "slice", ss, shape)
+    if vkind == sk == "permute":
+        axes = tuple(src.arg[a] for a in arg)
+        return permute(inner, axes)
+    if vkind == "slice" and sk == "permute":
+        ss = [None] * len(arg)
+        shp = [0] * len(arg)
+        for i, a in enumerate(src.arg):
+            ss[a] = arg[i]
+            shp[a] = shape[i]
+        return permute(view(inner, "slice", tuple(ss), tuple(shp)), src.arg)
+    return None
 
 
 def broadcast(src: Node, shape) -> Node:
