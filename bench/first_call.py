@@ -3,8 +3,7 @@
     GNUMPY_DEVICE=cuda python3 bench/first_call.py [REPEATS]
 
 Each repeat is a cold process (empty kernel cache: NVRTC compiles) followed by a warm one
-(same cache directory: the cubin comes from disk), with ``config.nvrtc_warmup`` off and on
-(NVRTC started on a thread when the backend starts, overlapping the context creation).
+(same cache directory: the cubin comes from disk).
 Prints medians over the repeats; the very first process is also reported apart: on a freshly
 started host it reads the NVRTC libraries from disk, which later processes find in the
 page cache.  ``bench/suite.py`` records the same numbers.
@@ -37,14 +36,13 @@ def _process(env):
     return json.loads(out.decode().strip().splitlines()[-1])
 
 
-def measure(warmup=False, reps=3):
+def measure(reps=3):
     """{'cold_ms', 'warm_disk_ms' (medians), 'compile_ms' (NVRTC inside the cold call),
     'start_ms' (backend start before it), 'runs': [(cold, warm), ...]}."""
     runs = []
     for _ in range(reps):
         with tempfile.TemporaryDirectory() as d:
-            env = dict(os.environ, GNUMPY_CACHE_DIR=d,
-                       GNUMPY_NVRTC_WARMUP="1" if warmup else "0")
+            env = dict(os.environ, GNUMPY_CACHE_DIR=d)
             runs.append((_process(env), _process(env)))
     return {"cold_ms": statistics.median(c["first_ms"] for c, _ in runs),
             "warm_disk_ms": statistics.median(w["first_ms"] for _, w in runs),
@@ -56,8 +54,8 @@ def measure(warmup=False, reps=3):
 def main():
     reps = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     results = {}
-    for name, warmup in (("default", False), ("nvrtc_warmup", True)):
-        r = results[name] = measure(warmup, reps)
+    for name in ("default",):
+        r = results[name] = measure(reps)
         print(f"{name:13s} cold first call {r['cold_ms']:6.1f} ms (NVRTC {r['compile_ms']:5.1f}; "
               f"backend start before it {r['start_ms']:5.0f})  warm disk cache "
               f"{r['warm_disk_ms']:5.2f} ms; runs (cold, warm) "

@@ -125,13 +125,12 @@ def _free_peer_memory():
 
 def first_call_latency():
     """gnumpy's first call of a new small fused kernel in fresh processes: empty cache (NVRTC
-    compiles), then warm disk cache; medians of 3 (bench/first_call.py), without and with
-    config.nvrtc_warmup."""
+    compiles), then warm disk cache; medians of 3 (bench/first_call.py)."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from first_call import measure
-    plain, warm = measure(False), measure(True)
+    plain = measure()
     return {"cold_ms": plain["cold_ms"], "warm_disk_ms": plain["warm_disk_ms"],
-            "runs": plain["runs"], "nvrtc_warmup": warm}
+            "runs": plain["runs"]}
 
 
 def main():
@@ -170,9 +169,7 @@ def main():
         res["first_call"] = first_call_latency()
         fc = res["first_call"]
         log(f"gnumpy first call: cold {fc['cold_ms']:.1f} ms, warm disk "
-            f"{fc['warm_disk_ms']:.1f} ms; with config.nvrtc_warmup: cold "
-            f"{fc['nvrtc_warmup']['cold_ms']:.1f} ms, warm disk "
-            f"{fc['nvrtc_warmup']['warm_disk_ms']:.1f} ms")
+            f"{fc['warm_disk_ms']:.1f} ms")
     except Exception as e:  # noqa: BLE001
         log(f"copy/first-call measurement failed: {e}")
     save()

@@ -1,5 +1,5 @@
 """Tuning sweep on the GPU (2^28 float32, back-to-back timing as in bench/suite.py):
-elementwise unroll / grid waves / block size for SAXPY and the 7-op expression, block size
+elementwise unroll / block size for SAXPY and the 7-op expression, block size
 for sum and the row/column reductions of a 16384 x 16384 matrix, with torch's numbers in
 the same run for reference.  One line per configuration.
 
@@ -14,8 +14,8 @@ five rounds; ``--reduce-grid`` the row strategy's grid (``render_reduce.SPLIT_WA
 ``ROW_GRID_WAVES``) beside torch and CuPy.  ``--columns`` sweeps the column reductions' row
 lanes and block size, and the row-broadcast elementwise layout (``config.ew_columns``) by
 unroll.  ``--rows`` times softmax's row group by vectors per thread, online max/exp-sum pass,
-register cache and grid (``--quick``: the defaults and the grid only); ``--hints`` the
-streaming cases under each ``config.ew_mem_hints`` / ``reduce_mem_hints`` setting.
+register cache (``--quick``: the defaults only); ``--hints`` the reductions under each
+``config.reduce_mem_hints`` setting.
 """
 import os
 import sys
@@ -75,9 +75,6 @@ if "--fusion" in sys.argv:        # where softmax and standardization spend thei
         print(f"fuse_rows={rows}: softmax {bw('softmax', 8):.0f} GB/s (8 B/elt)", flush=True)
     gp.config.set(fuse_rows=True, row_registers=False)
     print(f"fuse_rows=True row_registers=False: softmax {bw('softmax', 8):.0f} GB/s", flush=True)
-    for pf in (True, False):
-        gp.config.set(row_prefetch=pf)
-        print(f"row_prefetch={pf}: softmax {bw('softmax', 8):.0f} GB/s", flush=True)
     gp.config.set(row_registers=True)
     for sib in (False, True):
         gp.config.set(fuse_siblings=sib)
@@ -104,21 +101,21 @@ if "--fusion" in sys.argv:        # where softmax and standardization spend thei
         print(f"fma={fma}: saxpy {bw('saxpy', 12):.0f}, expr7 {bw('expr7', 12):.0f}, "
               f"var {bw('var', 4):.0f}, col_sum {bw('col_sum', 4):.0f}", flush=True)
     sys.exit(0)
-if "--hints" in sys.argv:         # config.ew_mem_hints / reduce_mem_hints
+if "--hints" in sys.argv:         # config.reduce_mem_hints
     try:
         tc = peers.TorchCompile(xh, yh, Xh, a)
-        for case, per in (("saxpy", 12), ("sumsq_diff", 8)):
+        for case, per in (("sumsq_diff", 8),):
             s, _ = tc.time(tc.case(case), reps=9)
             print(f"torch.compile {case}: {per * n / s / 1e9:.0f} GB/s", flush=True)
         del tc
     except Exception as e:  # noqa: BLE001
         print("torch.compile unavailable:", e)
     for rnd in range(2):
-        for h in ("", "L2::128B", "L2::256B", "scs", "L2::256B,scs", "lcs", "lcs,scs"):
-            gp.config.set(ew_mem_hints=h, reduce_mem_hints=h)
-            print(f"round {rnd} mem_hints={h!r}: saxpy {bw('saxpy', 12):.0f}, expr7 "
-                  f"{bw('expr7', 12):.0f}, sum {bw('sum', 4):.0f}, sumsq "
+        for h in ("", "L2::64B", "L2::128B", "L2::256B", "lcs"):
+            gp.config.set(reduce_mem_hints=h)
+            print(f"round {rnd} reduce_mem_hints={h!r}: sum {bw('sum', 4):.0f}, sumsq "
                   f"{bw('sumsq_diff', 8):.0f}", flush=True)
+    gp.config.set(reduce_mem_hints="L2::128B")
     sys.exit(0)
 if "--rows" in sys.argv:          # softmax row groups by row length, torch.compile beside
     from gnumpy.kernels import render_rows
@@ -142,12 +139,11 @@ if "--rows" in sys.argv:          # softmax row groups by row length, torch.comp
             render_rows.VECTORS_PER_THREAD = per
             for online in (True,) if quick else (True, False):
                 for regs in (True,) if quick else (False, True):
-                    for waves in (True, False):
-                        gp.config.set(row_online=online, row_registers=regs, row_waves=waves)
-                        print(f"K={k} vectors/thread={per} row_online={online} "
-                              f"row_registers={regs} row_waves={waves}: softmax "
-                              f"{bw_of(lambda: gp.evaluate(sm(Xk)), 8):.0f} GB/s", flush=True)
-    gp.config.set(row_waves=False)
+                    gp.config.set(row_online=online, row_registers=regs)
+                    print(f"K={k} vectors/thread={per} row_online={online} "
+                          f"row_registers={regs}: softmax "
+                          f"{bw_of(lambda: gp.evaluate(sm(Xk)), 8):.0f} GB/s", flush=True)
+    gp.config.set(row_online=True, row_registers=True)
     sys.exit(0)
 if "--columns" in sys.argv:       # column reductions and row-broadcast elementwise passes
     X = g.X
@@ -179,8 +175,7 @@ if "--saxpy" in sys.argv:         # SAXPY's gap to torch.add: granularity of the
         s, _ = t.time(t.case("saxpy"), reps=9)
         got["torch.add"].append(12 * n / s / 1e9)
         for block, unroll in cfgs:
-            gp.config.set(ew_tiles=True, ew_unroll=unroll, grid_waves=0, block_size=block,
-                          ew_light=False)
+            gp.config.set(ew_tiles=True, ew_unroll=unroll, block_size=block, ew_light=False)
             got[(block, unroll)].append(bw('saxpy', 12))
         gp.config.set(ew_unroll=4, block_size=512, ew_light=True)
         got.setdefault("ew_light (default)", []).append(bw('saxpy', 12))
@@ -225,20 +220,19 @@ if "--tiles" in sys.argv:         # the vector-loop layout (config.ew_tiles), on
         for tiles in (False, True):
             for block in (128, 256, 512):
                 for unroll in (1, 2, 4):
-                    gp.config.set(ew_tiles=tiles, ew_unroll=unroll, grid_waves=0,
-                                  block_size=block, ew_light=False)
-                    print(f"round {rnd} tiles={tiles} block={block} unroll={unroll} waves=0: "
+                    gp.config.set(ew_tiles=tiles, ew_unroll=unroll, block_size=block,
+                                  ew_light=False)
+                    print(f"round {rnd} tiles={tiles} block={block} unroll={unroll}: "
                           f"saxpy {bw('saxpy', 12):.0f} GB/s, expr7 {bw('expr7', 12):.0f}",
                           flush=True)
     sys.exit(0)
 for block in (128, 256, 512):
     for unroll in (1, 2, 4, 8):
-        for waves in (1, 2, 4, 0):
-            gp.config.set(ew_unroll=unroll, grid_waves=waves, block_size=block, ew_light=False)
-            print(f"block={block} unroll={unroll} waves={waves}: saxpy "
-                  f"{bw('saxpy', 12):.0f} GB/s, expr7 {bw('expr7', 12):.0f}", flush=True)
+        gp.config.set(ew_unroll=unroll, block_size=block, ew_light=False)
+        print(f"block={block} unroll={unroll}: saxpy "
+              f"{bw('saxpy', 12):.0f} GB/s, expr7 {bw('expr7', 12):.0f}", flush=True)
 for block in (256, 512, 1024):
-    gp.config.set(block_size=block, ew_unroll=2, grid_waves=1)
+    gp.config.set(block_size=block, ew_unroll=2)
     print(f"reduce block={block}: sum {bw('sum', 4):.0f} GB/s, row_sum "
           f"{bw('row_sum', 4):.0f}, col_sum {bw('col_sum', 4):.0f}, var {bw('var', 4):.0f}, "
           f"softmax {bw('softmax', 8):.0f}, standardize {bw('standardize', 8):.0f}",

@@ -53,11 +53,6 @@ def main():
                 results["evaluate with the launch skipped"] = per_call(
                     lambda: gp.evaluate(a * x + y))
                 rp.launch = real
-        from gnumpy import config
-        with config.override(launch_path="bindings"):
-            be.fast.cache.clear()
-            results["pre-packed, cuLaunchKernel through cuda.bindings"] = per_call(
-                lambda: gp.evaluate(a * x + y))
         be.fast.cache.clear()
         saved = be.packed_launcher
         be.packed_launcher = None

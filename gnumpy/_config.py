@@ -22,10 +22,25 @@ class Option:
     parse: Callable[[str], Any]
     codegen: bool          # True: the value changes generated CUDA code (part of cache keys)
     doc: str
+    check: Callable[[Any], None] | None = None   # raises when a value cannot be used
 
 
 def _bool(s: str) -> bool:
     return s.strip().lower() in ("1", "true", "yes", "on")
+
+
+def _nvtx_check(on) -> None:
+    from .profiler import require_nvtx
+    require_nvtx(bool(on))
+
+
+_HINTS = frozenset(("L2::64B", "L2::128B", "L2::256B", "lcs"))
+
+
+def _hints_check(value) -> None:
+    if not isinstance(value, str) or not all(h in _HINTS for h in value.split(",") if h):
+        raise ValueError(f"reduce_mem_hints must be '' or a comma list of "
+                         f"{sorted(_HINTS)}, not {value!r}")
 
 
 def _cache_dir_default() -> str:
@@ -81,24 +96,10 @@ _OPTIONS = [
            "Light 1-D vectorized elementwise kernels (at most 4 adds, subtracts, multiplies, "
            "negations, comparisons, selects, min/max or casts per element) run 1024-thread "
            "blocks with one vector per operand per thread; others block_size x ew_unroll."),
-    # bench/sweep.py --tiles on the H200 (session 5, same run): waves 1 -> 0 took SAXPY
-    # 4108 -> 4321 GB/s and the 7-op expression 3947 -> 4127 (torch.add: 4371)
-    Option("grid_waves", "GNUMPY_GRID_WAVES", 0, int, False,
-           "Elementwise grid = multiprocessors x resident blocks x this (0: one block per "
-           "chunk of work, no grid-stride loop)."),
     Option("fast_stages", "GNUMPY_FAST_STAGES", 4, int, False,
            "The launch fast path also replays materializations of up to this many kernels "
            "(a reduction and the elementwise pass reading it) without scheduling and "
            "planning again; 1: single kernels only."),
-    Option("launch_path", "GNUMPY_LAUNCH_PATH", "ctypes", str, False,
-           "How replayed single-kernel calls reach cuLaunchKernel: 'ctypes' (libcuda "
-           "directly, the fastest) or 'bindings' (cuda.bindings)."),
-    # H200, bench/first_call.py (session 8, medians of 3 fresh processes): cold first call
-    # 29.5 -> 22.1 ms with it, warm disk cache 1.66 -> 1.65 ms: off, since every process
-    # would pay a background compile (and wait for it at exit) to save 7 ms once per kernel
-    Option("nvrtc_warmup", "GNUMPY_NVRTC_WARMUP", False, _bool, False,
-           "Start NVRTC on a background thread when the CUDA backend starts, so its "
-           "one-time start overlaps the context creation."),
     Option("fma", "GNUMPY_FMA", False, _bool, True,
            "Let NVRTC contract a multiply and an add into one FMA (one rounding).  Off by "
            "default: NumPy rounds each op, and a fused a*x + b would differ by an ulp "
@@ -113,39 +114,28 @@ _OPTIONS = [
            "and x.std(0) in one kernel, one read of x), and small results of column "
            "reductions read through a broadcast (sum / n, sqrt(var0)) are written once by "
            "the reduction instead of recomputed per element."),
-    Option("row_online", "GNUMPY_ROW_ONLINE", True, _bool, False,
+    Option("row_online", "GNUMPY_ROW_ONLINE", True, _bool, True,
            "Row groups run a max phase and the phase summing exp(x - max) that reads it "
            "(softmax, logsumexp) as one pass over the row: a running max and a sum of "
            "exp(x - max) rescaled when the max grows, so the row is walked once less."),
-    # on since session 7: with 8 vectors per thread (smaller blocks, more rows in flight per
-    # SM) softmax's 16384-long rows ran at 3723 GB/s, 2731 without (H200, sweep.py --rows);
-    # with 1024-thread blocks (session 5) it had been slower, 2649 against 3067
-    Option("row_registers", "GNUMPY_ROW_REGISTERS", True, _bool, False,
+    # with 8 vectors per thread softmax's 16384-long rows ran at 3723 GB/s, 2731 without
+    # (H200, sweep.py --rows; docs/perf-notes.md)
+    Option("row_registers", "GNUMPY_ROW_REGISTERS", True, _bool, True,
            "Row groups keep each thread's part of the row in registers after the first "
            "pass (rows up to 8 vectors per thread), instead of re-reading it from L2."),
-    # off since session 8: a block per row group ran softmax at 4028 / 3993 / 4032 / 2694
-    # GB/s for rows of 1024 / 4096 / 16384 / 65536 against 3671 / 3600 / 3713 / 2560 with
-    # one striding wave (H200, sweep.py --rows --quick; torch.compile 4148 / 3368 / 3532 /
-    # 2729 in the same run)
-    Option("row_waves", "GNUMPY_ROW_WAVES", False, _bool, False,
-           "Row groups launch one wave of blocks that stride over the rows; False (the "
-           "default): a block per group of rows."),
-    Option("row_prefetch", "GNUMPY_ROW_PREFETCH", False, _bool, False,
-           "Row groups ask L2 for the block's next row after the first pass over this one "
-           "(experimental, only with row_waves, where a block has a next row: softmax waits on "
-           "DRAM at the start of every row)."),
-    Option("ew_mem_hints", "GNUMPY_EW_MEM_HINTS", "", str, False,
-           "Cache hints on the 16-byte vector loads and stores of 1-D elementwise kernels: "
-           "'' (none) or a comma list of 'L2::128B' / 'L2::256B' (L2 prefetch size of "
-           "loads), 'lcs' (loads evict-first), 'scs' (stores evict-first).  None measured "
-           "faster for SAXPY or the 7-op expression on the H200 (sweep.py --hints)."),
     # L2::128B: sum((x-y)**2) 4205 -> 4357 and 4322 -> 4499 GB/s, sum 4234 -> 4332 and
-    # 4403 -> 4464 in two rounds of one run (H200, sweep.py --hints, session 7)
-    Option("reduce_mem_hints", "GNUMPY_REDUCE_MEM_HINTS", "L2::128B", str, False,
-           "Cache hints on the 16-byte vector loads of reductions along a contiguous axis "
-           "(same values as ew_mem_hints; stores do not apply)."),
+    # 4403 -> 4464 in two rounds of one run (H200, sweep.py --hints; docs/perf-notes.md)
+    Option("reduce_mem_hints", "GNUMPY_REDUCE_MEM_HINTS", "L2::128B", str, True,
+           "Cache hints on the 16-byte vector loads of reductions along a contiguous axis: "
+           "'' (none) or a comma list of 'L2::64B' / 'L2::128B' / 'L2::256B' (L2 prefetch "
+           "size) and 'lcs' (evict-first).  The value is spliced into inline PTX, so "
+           "nothing else is accepted.", check=_hints_check),
     Option("vector_loads", "GNUMPY_VECTOR_LOADS", True, _bool, True,
            "Use 16-byte vector loads and stores on contiguous, aligned data."),
+    Option("nvtx", "GNUMPY_NVTX", False, _bool, False,
+           "Wrap every materialization, group of kernels and library call in an NVTX range "
+           "named after what runs, for Nsight Systems (gnumpy.profiler); needs an NVTX "
+           "binding: NVIDIA's nvtx package, CuPy or PyTorch.", check=_nvtx_check),
 ]
 
 _BY_NAME = {o.name: o for o in _OPTIONS}
@@ -159,6 +149,8 @@ class Config:
         for o in _OPTIONS:
             raw = os.environ.get(o.env) if o.env else None
             values[o.name] = o.parse(raw) if raw not in (None, "") else o.default
+            if raw not in (None, "") and o.check is not None and o.name != "nvtx":
+                o.check(values[o.name])     # a bad value in the environment fails here
         if values["cache_dir"] is None:
             values["cache_dir"] = _cache_dir_default()
         object.__setattr__(self, "_values", values)
@@ -179,9 +171,50 @@ class Config:
         self.set(**{name: value})
 
     def set(self, **kw: Any) -> None:
+        """Change options for the rest of the process.
+
+        Parameters
+        ----------
+        **kw
+            ``name=value`` for each option to change; the names are those of
+            ``gnumpy.config.describe()`` (the environment variables' names without the
+            ``GNUMPY_`` prefix, in lower case).  Values are used as given (not parsed as
+            the environment's strings are).
+
+        Raises
+        ------
+        AttributeError
+            For a name that is not an option (no option is changed then).
+        RuntimeError
+            When a value cannot be used here, e.g. ``nvtx=True`` without an NVTX binding.
+
+        See Also
+        --------
+        override : change options for a ``with`` block only.
+
+        Notes
+        -----
+        Options that change generated code (``block_size``, ``fma``, ...) are part of the
+        kernel cache keys, so new values compile new kernels; nothing compiled before is
+        lost.  ``device`` takes effect only before the first array is made (the default
+        device is chosen once): set ``GNUMPY_DEVICE`` or pass ``device=`` instead.
+
+        Examples
+        --------
+        >>> import gnumpy as gp
+        >>> gp.config.set(max_graph_nodes=1000)
+        >>> gp.config.max_graph_nodes
+        1000
+        >>> gp.config.set(max_graph_nodes=384)
+        """
         for name, value in kw.items():
             if name not in _BY_NAME:
                 raise AttributeError(f"gnumpy.config has no option {name!r}")
+        for name, value in kw.items():
+            check = _BY_NAME[name].check
+            if check is not None:
+                check(value)
+        for name, value in kw.items():
             self._values[name] = value
         object.__setattr__(self, "_generation", self._generation + 1)
         self._publish()

@@ -106,7 +106,3 @@ def export(node, data_ptr: int, device: tuple, owner, max_version=None):
                               ctypes.cast(_DESTROY_VERSIONED, ctypes.c_void_p))
     return _PyCapsule_New(addr, b"dltensor", ctypes.cast(_DESTROY_LEGACY, ctypes.c_void_p))
 
-
-def dtype_from_dl(code: int, bits: int) -> np.dtype:
-    kind = {6: "b", 0: "i", 1: "u", 2: "f", 5: "c"}[code]
-    return np.dtype(f"{kind}{bits // 8}") if kind != "b" else np.dtype(bool)

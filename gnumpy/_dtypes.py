@@ -28,7 +28,6 @@ COMPLEX = (complex64, complex128)
 DEFAULT_INT = int64
 DEFAULT_FLOAT = float64
 DEFAULT_COMPLEX = complex128
-INDEX = int64
 
 # kind rank used by the lattice and by same_kind casting: b < u < i < f < c
 _RANK = {"b": 0, "u": 1, "i": 2, "f": 3, "c": 4}

@@ -45,9 +45,9 @@ class EwOp:
 def _np_int_power(a, b):
     """Integer power with NumPy's wraparound; negative exponents give the truncated result.
 
-    # Note: NumPy raises ValueError for negative integer exponents inside arrays; that is a
-    # data-dependent error gnumpy cannot raise eagerly, so it returns trunc(a**b) instead
-    # (0 for |a| > 1, 1 for a == 1, +-1 for a == -1). Scalar negative exponents still raise.
+    The API layer raises NumPy's ValueError for negative integer exponents (one device
+    check of a signed exponent array at the call), so they reach this only where NumPy
+    does not look at them (masked off by ``where=``): trunc(a**b) there.
     """
     if a.dtype.kind in "iu" and b.dtype.kind == "i":
         neg = b < 0
@@ -191,8 +191,6 @@ EW_OPS: dict[str, EwOp] = {r.name: r for r in _ROWS}
 INTERNAL_EW = ("modf_frac", "frexp_mant", "frexp_exp")
 
 # IR ops outside the table rows: 'astype' (cast) and 'where' (select), evaluated by backends.
-CAST = "astype"
-WHERE = "where"
 
 
 @dataclass(frozen=True)

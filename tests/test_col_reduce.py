@@ -296,3 +296,32 @@ def test_broadcast_epilogues_are_computed_once_per_column():
     # last-axis reductions stay with the row groups
     Z = (X - X.mean(1, keepdims=True)) / X.std(1, keepdims=True)
     assert [g.kind for g in schedule([Z._node])] == ["rows"]
+
+
+@pytest.mark.parametrize("lanes", [1, 2, 4, 16, 32])
+def test_col_lanes_setting(lanes):
+    # config.col_lanes (0: the tuned default) changes the column kernels' row lanes only
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal((777, 300)).astype(np.float32)
+    with gp.config.override(col_lanes=lanes):
+        x = gp.asarray(a)
+        check(x.sum(axis=0), a.sum(axis=0), rtol=1e-4, atol=1e-4)
+        check(x.var(axis=0), a.var(axis=0), rtol=1e-4, atol=1e-5)
+        check(x.max(axis=0), a.max(axis=0))
+
+
+@pytest.mark.parametrize("vector_loads", [True, False])
+def test_vector_loads_setting(vector_loads):
+    # config.vector_loads False: scalar loads and stores everywhere, same values
+    rng = np.random.default_rng(12)
+    a = rng.standard_normal((64, 1000)).astype(np.float32)
+    b = rng.standard_normal(1000).astype(np.float32)
+    with gp.config.override(vector_loads=vector_loads):
+        x, y = gp.asarray(a), gp.asarray(b)
+        check(x * 2.5 + y, a * np.float32(2.5) + b)
+        check(x.sum(axis=1), a.sum(axis=1), rtol=1e-4, atol=1e-4)
+        check(x.mean(axis=0), a.mean(axis=0), rtol=1e-4, atol=1e-5)
+        e = gp.exp(x - x.max(axis=1, keepdims=True))
+        check(e / e.sum(axis=1, keepdims=True),
+              np.exp(a - a.max(1, keepdims=True)) / np.exp(a - a.max(1, keepdims=True)).sum(
+                  1, keepdims=True), rtol=1e-5, atol=1e-7)

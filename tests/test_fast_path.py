@@ -173,7 +173,7 @@ class _Kernel:
 
 
 def test_ctypes_launch_passes_the_parameter_block(fake, monkeypatch):
-    """The ctypes launch (config.launch_path 'ctypes') calls cuLaunchKernel with the
+    """The ctypes launch (libcuda's cuLaunchKernel through ctypes) calls it with the
     function handle, grid, block, the current stream and the pre-packed parameter block;
     a ctypes callback with cuLaunchKernel's signature stands in for libcuda."""
     from gnumpy.backends import cuda as cuda_mod

@@ -215,20 +215,6 @@ def test_long_rows_with_and_without_the_register_cache(shape, registers):
         check(out, _softmax(np, a), rtol=1e-5)
 
 
-@pytest.mark.parametrize("shape", [(600, 16384), (1100, 4099), (2, 1200, 1 << 12)])
-def test_rows_with_next_row_prefetch(shape):
-    # more rows than blocks (one striding wave), so each block has a next row to prefetch
-    # (16-byte vectors, scalar rows, two kept dims)
-    a = _data(shape, np.float32)
-    with gp.config.override(row_prefetch=True, row_registers=False, row_waves=True):
-        out = _softmax(gp, gp.asarray(a))
-        _, p = _row_plan(out)
-        assert p.prefetch == (0,)
-        assert _counts(out) == (1, 1)
-    with np.errstate(all="ignore"):
-        check(out, _softmax(np, a), rtol=1e-5)
-
-
 def _row_plan(*arrays):
     from gnumpy.kernels import build
     from gnumpy._graph.fuse import schedule
@@ -329,18 +315,13 @@ def test_warp_rows_share_a_block(shape, G, registers):
 
 
 @pytest.mark.parametrize("shape", [(3000, 1000), (1100, 5000)])
-def test_row_grid_without_waves(shape):
-    # config.row_waves off: a block per group of rows (the kernel's row loop runs once)
+def test_row_grid_is_a_block_per_row_group(shape):
+    # a block per group of rows (the kernel's row loop runs once)
     a = _data(shape, np.float32)
-    X = gp.asarray(a)
-    with gp.config.override(row_waves=False):
-        out = _softmax(gp, X)
-        mod, p = _row_plan(out)
-        assert p.grid[0] == -(-shape[0] // (p.block // p.G))
-        assert _counts(out) == (1, 1)
-    with gp.config.override(row_waves=True):
-        assert _row_plan(_softmax(gp, X))[1].grid[0] == min(
-            -(-shape[0] // (p.block // p.G)), 132 * (2048 // p.block))
+    out = _softmax(gp, gp.asarray(a))
+    mod, p = _row_plan(out)
+    assert p.grid[0] == -(-shape[0] // (p.block // p.G))
+    assert _counts(out) == (1, 1)
     with np.errstate(all="ignore"):
         check(out, _softmax(np, a), rtol=1e-5)
 

@@ -120,17 +120,6 @@ def compose(base_shape, strides, offset, chain):
     return [(shape, st, off)] + inner[::-1]
 
 
-def extent(shape, strides, offset):
-    """(lowest, highest) element index a layout touches (None for empty layouts)."""
-    if prod(shape) == 0:
-        return None
-    lo = hi = offset
-    for d, s in zip(shape, strides):
-        if s > 0:
-            hi += (d - 1) * s
-        else:
-            lo += (d - 1) * s
-    return lo, hi
 
 
 def normalize_slice(sl: slice, size: int):

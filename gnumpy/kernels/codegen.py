@@ -24,7 +24,7 @@ def header(name: str) -> str:
 
 def vec_load(t: str, V: int, base: str, index: str, hints: str = "") -> str:
     """Expression loading vector `index` of the gn_vec<t, V> array at `base`, with the load
-    hint of `hints` (``config.ew_mem_hints`` / ``reduce_mem_hints``) when it has one."""
+    hint of `hints` (``config.reduce_mem_hints``) when it has one."""
     arr = f"reinterpret_cast<const gn_vec<{t}, {V}>*>({base})"
     return f"gn_ldh({arr} + {index})" if _hints(hints)[0] else f"{arr}[{index}]"
 
@@ -38,12 +38,10 @@ def vec_store(t: str, V: int, base: str, index: str, val: str, hints: str = "") 
 
 
 def mem_hints(kind: str) -> str:
-    """The configured hints of a kernel kind ('ew' or 'reduce'; '' for the others).
-    Reductions store no vectors: their store hint is dropped."""
+    """The configured load hints of a kernel kind (``config.reduce_mem_hints`` for
+    'reduce'; '' for the others, where no hint measured faster)."""
     from .._config import config
-    if kind == "reduce":
-        return ",".join(h for h in config.reduce_mem_hints.split(",") if h != "scs")
-    return config.ew_mem_hints if kind == "ew" else ""
+    return config.reduce_mem_hints if kind == "reduce" else ""
 
 
 def _hints(hints: str):

@@ -45,33 +45,5 @@ def compile_cubin(source: str, arch: str, fma: bool = True) -> tuple:
     return bytes(obj.code), time.perf_counter() - t0
 
 
-_warmup: list = []
-
-
-def warm_up(arch: str) -> None:
-    """Start NVRTC on a background thread (``config.nvrtc_warmup``): its one-time start (the
-    library load and the first compile's setup, 0.2-0.7 s on a slow CPU) then overlaps the
-    CUDA context creation and whatever the program does before its first new kernel.
-    NVRTC releases the GIL while it works, and compiling from two threads is safe.  The
-    thread is joined at exit, so the process never unloads NVRTC under it."""
-    if _warmup:
-        return
-    import atexit
-    import threading
-    _program_classes()      # imported here: two threads importing cuda.core at once can
-    #                         see it half-initialized (ImportError)
-
-    def run():
-        try:
-            compile_cubin('extern "C" __global__ void gn_warm(float* a) { a[threadIdx.x] = 1.0f; }',
-                          arch)
-        except Exception:   # noqa: BLE001 - a real compile reports its own errors
-            pass
-    t = threading.Thread(target=run, name="gnumpy-nvrtc-warmup", daemon=True)
-    _warmup.append(t)
-    t.start()
-    atexit.register(t.join)
-
-
 def _numbered(source: str) -> str:
     return "\n".join(f"{i + 1:4d} {ln}" for i, ln in enumerate(source.splitlines()))

@@ -89,7 +89,3 @@ def render(op: str, in_dt, out_dt, args) -> str:
             return f"(!gn_truth({args[0]}))"
     return f"gn_{op}({', '.join(args)})"
 
-
-def round_half(dt, expr: str) -> str:
-    """Round a float16-typed result to half precision (NumPy rounds every op)."""
-    return f"gn_rh({expr})" if dt == D.float16 else expr

@@ -28,7 +28,7 @@ from .types import load as ld
 
 class RowPlan:
     __slots__ = ("spec", "key", "kshape", "K", "M", "ops", "accs", "idx32", "vec", "block",
-                 "grid", "S", "R", "cached", "prefetch", "online", "G")
+                 "grid", "S", "R", "cached", "online", "G")
 
 
 VECTORS_PER_THREAD = 8  # a row's vectors per thread and pass, which sizes the block: 8 gives
@@ -66,8 +66,6 @@ def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
     p.G = min(1024, max(32, _next_pow2(-(-p.K // (p.vec * VECTORS_PER_THREAD)))))
     p.block = WARP_ROW_BLOCK if p.G == 32 else p.G
     blocks = -(-p.M // (p.block // p.G))
-    if config.row_waves:        # one wave striding over the rows
-        blocks = min(blocks, sm_count * max(1, 2048 // p.block))
     p.grid = (max(1, blocks), 1)
     # the row in registers: each thread keeps its R vectors of every contiguous input from
     # the first pass, so later phases and the output pass read no memory (R is part of the
@@ -87,18 +85,13 @@ def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
     p.accs = [Acc(rop, node.srcs[0].dtype) for rop, _, node in spec.phases]
     for j in p.online:
         p.accs[j:j + 2] = [_OnlineAcc(spec.phases[j][2].dtype), None]
-    p.prefetch = ()
-    if config.row_prefetch and p.M > p.grid[0] and p.G == p.block:
-        p.prefetch = tuple(k for k, o, kst, rst, kc, rc in p.ops
-                           if o.kind == "in" and rc == "1" and len(o.levels) == 1 and
-                           k not in p.cached)
     p.key = ("rows", tuple(spec.exprs), tuple(spec.dtypes),
              tuple((o.kind, o.dtype, len(o.levels),
                     tuple(len(lv[0]) for lv in o.levels[1:])) for o in ops),
              tuple(dt for dt, _ in spec.scalars),
              tuple((rop, node.srcs[0].dtype, node.dtype) for rop, _, node in spec.phases),
              len(p.kshape), tuple((t[4], t[5]) for t in p.ops), p.idx32, p.vec, p.block, p.G, p.R,
-             p.prefetch, p.online)
+             p.online)
     return p
 
 
@@ -219,24 +212,6 @@ def _phase_ns(j, acc: Acc, block: int) -> str:
     return "\n".join(lines)
 
 
-def _prefetch_next(p, ops, IDX, nk) -> str:
-    """Ask L2 for the block's next row of each contiguous input while this row's later
-    phases run (their re-reads come from L2): the next row's first pass then finds it
-    there instead of waiting on DRAM with nothing else in flight."""
-    out = ["if (m + gridDim.x < M) {", f"  const {IDX} mn_ = m + gridDim.x;"]
-    out += ["  " + ln for ln in C.unravel_lines("mn_", "kd", nk, "ni", IDX, "nr_")]
-    nidx = [f"ni{d}" for d in range(nk)]
-    for k in p.prefetch:
-        o, kc = ops[k], [t for t in p.ops if t[0] == k][0][4]
-        per_line = max(1, 128 // o.dtype.itemsize)
-        base = C.offset_expr(kc, [f"ks{k}_{d}" for d in range(nk)], nidx)
-        out += [f"  for ({IDX} l_ = threadIdx.x; l_ * {per_line} < K; l_ += {p.block})",
-                f"    asm volatile(\"prefetch.global.L2 [%0];\" :: \"l\"(p{k} + ({base}) + "
-                f"l_ * {per_line}));"]
-    out.append("}")
-    return "\n".join(out)
-
-
 def source(p: RowPlan, name: str) -> str:
     spec = p.spec
     IDX = "int" if p.idx32 else "long long"
@@ -331,8 +306,6 @@ def source(p: RowPlan, name: str) -> str:
         else:
             row.append(sweep([acc_e], f"a{j}_", lambda names, j=j, acc_e=acc_e: (
                 [], [f"acc{j} = gn_ph{j}::push(acc{j}, {names[acc_e]}, kk);"], [])))
-        if j == 0 and p.prefetch:
-            row.append(_prefetch_next(p, ops, IDX, nk))
         row.append(f"acc{j} = gn_ph{j}::all(acc{j});")
         if j in p.online:
             ct = COMPUTE[node.dtype]

@@ -31,8 +31,6 @@ PARAM_NP = {
 }
 
 
-def is_half(dt) -> bool:
-    return dt == D.float16
 
 
 def is_complex(dt) -> bool:
