@@ -99,3 +99,25 @@ if _TIMING or _PROFILE:
             _profiler.create_stats()
             _profiler.dump_stats(_PROFILE)
             _profiler.enable()
+
+
+# ------------------------------------------------------------------ a poisoned CUDA context
+# An illegal address (or any sticky CUDA error) leaves the process's context unusable, and
+# every later test in that process would fail with the same error.  The worker exits
+# instead: pytest-xdist reports the test that was running as crashed and starts a fresh
+# worker, so the culprit is named and the rest of the suite still runs.
+_STICKY = ("ILLEGAL_ADDRESS", "IllegalAddress", "ILLEGAL_INSTRUCTION", "MISALIGNED_ADDRESS",
+           "LAUNCH_FAILED", "error 700")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    rep = outcome.get_result()
+    if rep.failed and os.environ.get("PYTEST_XDIST_WORKER"):
+        text = str(rep.longrepr)
+        if any(s in text for s in _STICKY):
+            import sys
+            sys.stderr.write(f"sticky CUDA error in {item.nodeid}: worker exits\n")
+            sys.stderr.flush()
+            os._exit(70)
