@@ -5,7 +5,9 @@ kernels it runs, every CUDA barrier (cuBLAS, CUB, scans) and every eager library
 (``linalg``) is wrapped in an NVTX range named after what runs, e.g.
 ``elementwise[multiply,add]``, ``reduce[sum: subtract,square]``, ``barrier[matmul]``,
 ``library[svd]``.  Off (the default), the only cost is one attribute check per
-materialization.  The ranges go to the first NVTX binding found: NVIDIA's ``nvtx`` package
+materialization.  On, materializations take the general path (scheduled groups, each in its
+range) rather than the launch fast path's replay, so the profile shows every group by name
+at the price of the planning time the fast path saves.  The ranges go to the first NVTX binding found: NVIDIA's ``nvtx`` package
 (domain ``gnumpy``; ``pip install nvtx``), else CuPy's ``cupy.cuda.nvtx``, else PyTorch's
 ``torch.cuda.nvtx``.  ``record_ranges()`` collects the range names without any profiler
 attached (how the tests check them).

@@ -688,3 +688,23 @@ def test_empty_boolean_mask_of_another_shape(xs, ms):
     g = gp.asarray(x)
     g[gp.asarray(m)] = 5
     assert np.array_equal(g.get(), x)
+
+
+@pytest.mark.parametrize("n", [5, 3000, 20000])
+def test_fancy_assignment_with_duplicates_last_wins(n):
+    # NumPy assigns in order, so the last of equal indices wins (a scatter of more than
+    # SCATTER_SORT_MIN values finds the last by a stable sort on CUDA, smaller ones by pairs)
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal((40, 30))
+    rows = rng.integers(-40, 40, n)
+    cols = rng.integers(0, 30, n)
+    vals = rng.standard_normal(n)
+    g = gp.asarray(a)
+    a[rows, cols] = vals
+    g[gp.asarray(rows), gp.asarray(cols)] = gp.asarray(vals)
+    check(g, a)
+    b = np.zeros(7, np.int8)
+    h = gp.asarray(b)
+    b[[1, 1, 3, 1]] = [5, 6, 7, 8]
+    h[[1, 1, 3, 1]] = [5, 6, 7, 8]
+    check(h, b)

@@ -427,6 +427,19 @@ def power_operator(x, e):
 
 # ------------------------------------------------------------------ special functions
 
+def _where_checks_ints() -> bool:
+    """Whether the installed NumPy's ``where`` refuses a Python int outside the result's
+    integer dtype (NumPy 2.5 does; 2.4 wraps it): gnumpy follows it."""
+    try:
+        np.where(np.zeros(0, bool), 300, np.zeros(0, np.uint8))
+    except OverflowError:
+        return True
+    return False
+
+
+_WHERE_CHECKS_INTS = _where_checks_ints()
+
+
 def where(condition, x=None, y=None, /):
     """``where(cond, x, y)``: elements of `x` where `cond` is true, else of `y`;
     ``where(cond)`` is ``nonzero(cond)``.
@@ -457,6 +470,8 @@ def where(condition, x=None, y=None, /):
         if node is not None:
             srcs.append(ir.broadcast(ir.cast(node, dt), shape))
         else:
+            if k == "i" and dt.kind in "iu" and _WHERE_CHECKS_INTS:
+                D.check_weak_int(v, dt)         # NumPy >= 2.5: NEP 50's bounds
             if k == "i" and dt.kind in "biu" and not -2**63 <= v < 2**64:
                 # NumPy's where converts a Python int as a C integer (wrapping into
                 # the result dtype); only one no C integer holds raises

@@ -310,6 +310,16 @@ class CudaBackend(Backend):
 
     def dlpack_export(self, node, stream=None, max_version=None, dl_device=None, copy=None):
         from .._dlpack import export
+        if dl_device is not None and tuple(dl_device) != (2, self.device.id):
+            if tuple(dl_device)[0] != 1:
+                raise BufferError(f"gnumpy cannot export {self.device} memory to DLPack "
+                                  f"device {tuple(dl_device)}")
+            if copy is False:
+                raise BufferError("exporting CUDA memory to the CPU needs a copy, and "
+                                  "copy=False was asked")
+            host = self.to_numpy(node)          # the consumer asked for host memory
+            kw = {} if max_version is None else {"max_version": max_version}
+            return host.__dlpack__(**kw)
         if stream is not None and stream != -1:
             self.stream.sync()   # the consumer's stream must see our writes
         return export(node, node.buf.ptr, (2, self.device.id), owner=node.buf,

@@ -86,7 +86,9 @@ def _gather_kernels(node):
 def _scatter_kernels(node):
     it = node.dtype.itemsize
     k = len(_layout(node.srcs[0])[0])
-    return [(("scatter", it, k), lambda name: RI.scatter_source(it, k, name))]
+    return [(("scatter", it, k), lambda name: RI.scatter_source(it, k, name))] + [
+        (("scatter_last", it, k, s), lambda name, s=s: RI.scatter_last_source(it, k, name, s))
+        for s in (False, True)]
 
 
 def _at_dtypes(node):
@@ -138,6 +140,12 @@ def _cuda_gather(be, node, buf) -> None:
     be._go(k, _grid(be, n), RI.BLOCK, args)
 
 
+# Scatters of more values than this find their duplicates by a CUB sort of the offsets
+# (stable, so the last of equal offsets is the last assignment); smaller ones by comparing
+# every pair, which needs no library build in a new process.
+SCATTER_SORT_MIN = 1 << 14
+
+
 def _cuda_scatter(be, node, buf) -> None:
     dest, off, val = node.srcs
     n = L.prod(off.shape)
@@ -145,10 +153,30 @@ def _cuda_scatter(be, node, buf) -> None:
         return
     off, val = be._contig(off), be._contig(val)
     shape, strides = _layout(dest)
-    k = _kernel(be, node, _scatter_kernels)
-    args = [_ptr(dest), _ptr(off), _ptr(val), np.int64(n), np.int64(node.arg)] + \
-        RI.layout_args(shape, strides)
-    be._go(k, _grid(be, n), RI.BLOCK, args)
+    vstep = node.arg
+    layout = RI.layout_args(shape, strides)
+    if vstep == 0 or n == 1:        # one value, or one element: duplicates cannot differ
+        k = _kernel(be, node, _scatter_kernels)
+        be._go(k, _grid(be, n), RI.BLOCK,
+               [_ptr(dest), _ptr(off), _ptr(val), np.int64(n), np.int64(vstep)] + layout)
+        return
+    sorted_ = n >= SCATTER_SORT_MIN
+    keep = []
+    po, pp = _ptr(off), 0
+    if sorted_:
+        from . import cuda_cub
+        skeys, perm = be.pool.alloc(n * 8), be.pool.alloc(n * 8)
+        iota = cuda_cub._iota(be, n)
+        cuda_cub.radix_sort(be, n, np.int64, po, skeys.ptr, np.int64, iota.ptr, perm.ptr)
+        keep += [skeys, perm, iota]
+        po, pp = skeys.ptr, perm.ptr
+    it = node.dtype.itemsize
+    kk = len(shape)
+    k = be._misc_kernel(("scatter_last", it, kk, sorted_),
+                        lambda name: RI.scatter_last_source(it, kk, name, sorted_))
+    be._go(k, _grid(be, n), RI.BLOCK,
+           [_ptr(dest), po, pp, _ptr(val), np.int64(n), np.int64(vstep)] + layout)
+    del keep                        # freed in stream order, after the kernel
 
 
 def _cuda_scatter_at(be, node, buf) -> None:

@@ -97,6 +97,29 @@ extern "C" __global__ void __launch_bounds__({BLOCK}) {name}({t}* __restrict__ d
 }}"""
 
 
+def scatter_last_source(itemsize: int, k: int, name: str, sorted_: bool) -> str:
+    """``dst[unravel(off[i])] = val[i * vstep]`` where several i hit one element: the last i
+    wins, as in NumPy's sequential assignment.  ``sorted_``: `off` is sorted (stably) and
+    `perm` holds each entry's original i, so the last of each run writes; else every i
+    looks for a later equal offset (O(n^2) work, for small n)."""
+    t = _ITEM[itemsize]
+    if sorted_:
+        body = ("if (i + 1 < n && off[i + 1] == r) continue;\n"
+                "      const long long src = perm[i];\n      " + _unravel(k) +
+                "\n      dst[m] = val[src * vstep];")
+    else:
+        body = ("bool later = false;\n"
+                "      for (long long j = i + 1; j < n; ++j) later |= (off[j] == r);\n"
+                "      if (later) continue;\n      const long long src = i;\n      " +
+                _unravel(k) + "\n      dst[m] = val[src * vstep];")
+    return (_B16 if itemsize == 16 else "") + f"""
+extern "C" __global__ void __launch_bounds__({BLOCK}) {name}({t}* __restrict__ dst,
+    const long long* __restrict__ off, const long long* __restrict__ perm,
+    const {t}* __restrict__ val, long long n, long long vstep{layout_decls(k)}) {{
+{_loop(body)}
+}}"""
+
+
 # ------------------------------------------------------------------ ufunc.at
 
 def _cast(expr: str, frm, to) -> str:

@@ -8,6 +8,8 @@ does (one device-to-host read on CUDA decides the dtype).
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ._common import (EigResult, EighResult, LinAlgError, arr, assert_stacked_square, call,
                       empty, gp, real_of, result_dtype, uplo)
 
@@ -56,9 +58,10 @@ def _eig(x, vectors):
     if a.dtype.kind in "fc" and not bool(g.all(g.isfinite(a))):
         raise LinAlgError("Array must not contain infs or NaNs")
     dt = result_dtype(a)
-    if a.size == 0:                    # no eigenvalue is complex: NumPy keeps real dtypes
-        w = empty(a.shape[:-1], dt, a.device)
-        return (w, empty(a.shape, dt, a.device)) if vectors else (w,)
+    if a.size == 0:                    # the dtypes the installed NumPy gives an empty stack
+        wdt = np.linalg.eigvals(np.zeros((0, 0), dt)).dtype
+        w = empty(a.shape[:-1], wdt, a.device)
+        return (w, empty(a.shape, wdt, a.device)) if vectors else (w,)
     return call("eig", [a.astype(dt, copy=False)], vectors=vectors)
 
 
