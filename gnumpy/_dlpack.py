@@ -3,7 +3,13 @@
 cuda.core's Buffer exports raw bytes only, so gnumpy builds the DLManagedTensor (legacy
 ``dltensor``) or DLManagedTensorVersioned (``dltensor_versioned``, DLPack >= 1.0) itself.
 The struct and the array owner stay alive in ``_live`` until the consumer calls the
-deleter (or the capsule dies unconsumed).
+deleter.
+
+# Note: the capsules have no destructor.  A consumer that refuses a capsule (NumPy given
+# CUDA memory) drops it while its exception is pending, and Python code run then (a ctypes
+# callback) cannot call anything without destroying that exception (NumPy then raised
+# SystemError instead of its BufferError).  A capsule that dies unconsumed therefore keeps
+# its array alive in ``_live``: a small leak on a failed exchange, never a wrong result.
 """
 from __future__ import annotations
 
@@ -49,34 +55,11 @@ _live: dict = {}
 _PyCapsule_New = ctypes.pythonapi.PyCapsule_New
 _PyCapsule_New.restype = ctypes.py_object
 _PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-# the capsule destructor gets a dying object: take it as a raw pointer (a py_object
-# argument would resurrect it and crash)
-_pyapi = ctypes.PyDLL(None)
-_PyCapsule_IsValid = _pyapi.PyCapsule_IsValid
-_PyCapsule_IsValid.restype = ctypes.c_int
-_PyCapsule_IsValid.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
-_PyCapsule_GetPointer = _pyapi.PyCapsule_GetPointer
-_PyCapsule_GetPointer.restype = ctypes.c_void_p
-_PyCapsule_GetPointer.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
-_Destructor = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 
 
 @_Deleter
 def _deleter(addr):
     _live.pop(addr, None)
-
-
-def _capsule_destructor_for(name: bytes):
-    @_Destructor
-    def destroy(capsule):
-        if _PyCapsule_IsValid(capsule, name):      # never consumed: free it ourselves
-            addr = _PyCapsule_GetPointer(capsule, name)
-            _live.pop(addr, None)
-    return destroy
-
-
-_DESTROY_LEGACY = _capsule_destructor_for(b"dltensor")
-_DESTROY_VERSIONED = _capsule_destructor_for(b"dltensor_versioned")
 
 
 def export(node, data_ptr: int, device: tuple, owner, max_version=None):
@@ -101,8 +84,5 @@ def export(node, data_ptr: int, device: tuple, owner, max_version=None):
         m.flags = 0
     addr = ctypes.addressof(m)
     _live[addr] = (m, shape, strides, owner, node)
-    if versioned:
-        return _PyCapsule_New(addr, b"dltensor_versioned",
-                              ctypes.cast(_DESTROY_VERSIONED, ctypes.c_void_p))
-    return _PyCapsule_New(addr, b"dltensor", ctypes.cast(_DESTROY_LEGACY, ctypes.c_void_p))
+    return _PyCapsule_New(addr, b"dltensor_versioned" if versioned else b"dltensor", None)
 

@@ -668,3 +668,22 @@ def test_numpy_functions_dispatch_without_recursion(tmp_path, monkeypatch):
     assert np.array2string(g) == np.array2string(g.get())
     assert np.array_repr(g) == repr(g) and np.array_str(g) == str(g)
     same(np.frombuffer(b"\x01\x02", dtype=np.uint8, like=g), np.array([1, 2], np.uint8))
+
+
+def test_refused_dlpack_capsule_keeps_the_consumers_exception():
+    # a consumer that refuses a capsule (NumPy given device memory) raises its own error,
+    # not SystemError: the capsule has no destructor running Python under that exception
+    from gnumpy import _dlpack
+    from gnumpy._graph.ir import leaf
+    buf = np.arange(4.0)
+    node = leaf(buf, np.dtype(np.float64), (4,), (1,), 0, gp.asarray(0).device)
+
+    class OnDevice:
+        def __dlpack_device__(self):
+            return (2, 0)
+
+        def __dlpack__(self, **kw):
+            return _dlpack.export(node, buf.ctypes.data, (2, 0), owner=buf,
+                                  max_version=kw.get("max_version"))
+    with pytest.raises((BufferError, RuntimeError, TypeError)):
+        np.from_dlpack(OnDevice())

@@ -394,3 +394,20 @@ def test_new_directory_is_private_and_stale_temps_are_removed(tmp_path):
         assert cache.disk_get("k") == b"payload"
         assert not stale.exists() and fresh.exists()
     _fresh_process()
+
+
+def test_processes_racing_for_a_new_directory_share_one_key(tmp_path):
+    # the key file appears whole (written aside, linked into place): no process starting at
+    # the same moment reads it half-written and turns its disk cache off (seen with 16
+    # test workers on a fresh GPU machine)
+    import subprocess
+    import sys
+    code = ("import os, warnings; from gnumpy.kernels import cache; "
+            "warnings.simplefilter('error'); k = 'k%d' % os.getpid(); "
+            "cache.disk_put(k, b'payload'); assert cache.disk_get(k) == b'payload'")
+    env = dict(os.environ, GNUMPY_CACHE_DIR=str(tmp_path / "c"), GNUMPY_DEVICE="cpu")
+    procs = [subprocess.Popen([sys.executable, "-c", code], env=env, stderr=subprocess.PIPE)
+             for _ in range(6)]
+    for p in procs:
+        assert p.wait(timeout=120) == 0, p.stderr.read().decode()[-2000:]
+    assert len((tmp_path / "c" / "kernels" / "key").read_bytes()) == 32

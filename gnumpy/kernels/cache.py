@@ -145,19 +145,29 @@ def _warn(d: str, why: str):
 
 
 def _secret(d: str):
-    """The per-user HMAC key in `d` (32 random bytes, created 0600 on first use)."""
+    """The per-user HMAC key in `d` (32 random bytes, created 0600 on first use).  It is
+    written to a temporary file and linked into place, so a process racing another never
+    reads a half-written key."""
     path = os.path.join(d, "key")
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
-    except FileExistsError:
-        blob = _read_regular(path, 32)
-        return blob if blob is not None and len(blob) == 32 else None
-    except OSError:
-        return None
-    key = os.urandom(32)
-    with os.fdopen(fd, "wb") as f:
-        f.write(key)
-    return key
+    for _ in range(2):
+        blob = _read_regular(path, 33)
+        if blob is not None:
+            return blob if len(blob) == 32 else None
+        try:
+            fd, tmp = tempfile.mkstemp(dir=d, prefix=".key-")
+        except OSError:
+            return None
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(os.urandom(32))
+            os.link(tmp, path)              # fails if another process got there first
+        except FileExistsError:
+            pass
+        except OSError:
+            return None
+        finally:
+            _remove(tmp)
+    return None
 
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -262,7 +272,7 @@ def _remove_stale_temps(d: str) -> None:
     cutoff = time.time() - _STALE_TMP_SECONDS
     try:
         for e in os.scandir(d):
-            if (e.name.startswith((".tmp-", ".nvrtc-"))
+            if (e.name.startswith((".tmp-", ".nvrtc-", ".key-"))
                     and e.stat(follow_symlinks=False).st_mtime < cutoff):
                 _remove(e.path)
     except OSError:
