@@ -1,9 +1,13 @@
 """Shared helpers for comparing gnumpy against NumPy.
 
-``check(actual, expected)`` asserts a gnumpy result matches a NumPy result on type, shape,
-dtype and values (within the dtype's tolerance, NaN where NaN, infinities equal).
+``check(actual, expected)`` is the suite's oracle, strict by default: a gnumpy array of the
+same shape and dtype, NaN where NaN (per component for complex), the same infinities, the
+same sign of zero, and values within the tolerance of the result dtype from ONE table
+(``TOL``; integer and bool results exact, ``exact=True`` for copies and views).
+``assert_close`` is the same comparison for two host arrays.
 ``strided_pair(np_array)`` gives the same values as a non-contiguous view in both
-libraries.  ``DTYPES`` and the families come from gnumpy's dtype module.
+libraries; ``sample``/``pair``/``variants`` generate inputs (special values, layouts).
+``DTYPES`` and the families come from gnumpy's dtype module.
 """
 from __future__ import annotations
 
@@ -19,18 +23,27 @@ FLOATS = list(D.FLOATS)
 COMPLEX = list(D.COMPLEX)
 NUMERIC = INTS + FLOATS + COMPLEX
 
-# relative tolerance per dtype for computed (not exact) results
-RTOL = {np.dtype(np.float16): 2e-3, np.dtype(np.float32): 2e-5, np.dtype(np.float64): 1e-12,
-        np.dtype(np.complex64): 2e-5, np.dtype(np.complex128): 1e-12}
+# THE tolerance table: (rtol, atol) per result dtype for computed (not exact) results.
+# Integer and bool results are compared exactly.  Every float comparison of the suite reads
+# this table; a test that needs more (a long reduction, a product) passes `scale`, the
+# magnitude its result is computed from, and the atol grows by rtol * scale; it does not
+# pick its own numbers.
+TOL = {np.dtype(np.float16): (2e-3, 1e-3), np.dtype(np.float32): (2e-5, 1e-6),
+       np.dtype(np.float64): (1e-12, 1e-14),
+       np.dtype(np.complex64): (2e-5, 1e-6), np.dtype(np.complex128): (1e-12, 1e-14)}
+RTOL = {k: v[0] for k, v in TOL.items()}
 
 
-def tolerance(dtype, rtol=None, atol=None):
+def tolerance(dtype, rtol=None, atol=None, scale=None):
+    """(rtol, atol) of `dtype` from TOL (0, 0 for exact dtypes); explicit values win;
+    `scale` (the magnitude a result is computed from) adds rtol * scale to atol."""
     dt = np.dtype(dtype)
-    r = RTOL.get(dt, 0) if rtol is None else rtol
-    if atol is None:
-        atol = {2: 1e-3, 4: 1e-6, 8: 1e-14}.get(np.dtype(D.real_dtype(dt)).itemsize, 0) \
-            if dt.kind in "fc" else 0
-    return r, atol
+    r0, a0 = TOL.get(dt, (0, 0))
+    r = r0 if rtol is None else rtol
+    t = a0 if atol is None else atol
+    if scale is not None:
+        t = t + r * float(scale)
+    return r, t
 
 
 def to_numpy(x):
@@ -38,23 +51,88 @@ def to_numpy(x):
     return x.get()
 
 
-def check(actual, expected, rtol=None, atol=None, check_dtype=True, equal_nan=True):
-    """Assert gnumpy `actual` matches NumPy `expected` (shape, dtype, values)."""
+def _components(x):
+    """A float array's values; a complex array's (real, imag) parts side by side."""
+    if x.dtype.kind == "c":
+        return np.stack([x.real, x.imag], axis=-1)
+    return x
+
+
+def assert_close(a, e, rtol=None, atol=None, scale=None, equal_nan=True, signed_zero=True,
+                 err_msg=""):
+    """The strict comparison of two host arrays: shape, NaN positions (per component for
+    complex), infinities, the sign of zero where both are zero, and values within the
+    dtype's tolerance from TOL (exact for integer and bool results)."""
+    a = np.asarray(a)
+    e = np.asarray(e)
+    assert a.shape == e.shape, f"shape {a.shape} != {e.shape} {err_msg}"
+    fl = e.dtype.kind in "fc" or a.dtype.kind in "fc"
+    if not fl:
+        np.testing.assert_array_equal(a, e, err_msg=err_msg, strict=False)
+        return
+    r, t = tolerance(e.dtype if e.dtype.kind in "fc" else a.dtype, rtol, atol, scale)
+    ct = np.result_type(a.dtype, e.dtype)
+    ac, ec = _components(a.astype(ct)), _components(e.astype(ct))
+    # special values, per component: NaN where NaN, the same infinities
+    na, ne = np.isnan(ac), np.isnan(ec)
+    if equal_nan:
+        if (na != ne).any():
+            where = np.argwhere(na != ne)[:5].tolist()
+            raise AssertionError(f"NaN positions differ at {where} {err_msg}\n got "
+                                 f"{a!r}\n expected {e!r}")
+    elif na.any() or ne.any():
+        raise AssertionError(f"NaN where none is allowed {err_msg}")
+    inf = np.isinf(ac) | np.isinf(ec)
+    if (inf & (ac != ec)).any():
+        where = np.argwhere(inf & (ac != ec))[:5].tolist()
+        raise AssertionError(f"infinities differ at {where} {err_msg}\n got {a!r}\n "
+                             f"expected {e!r}")
+    # finite values: within the tolerance (a complex value's error by its modulus)
+    fin = ~(na | ne | inf)
+    if ct.kind == "c":
+        fin = fin.all(axis=-1)
+    av, ev = a.astype(ct)[fin], e.astype(ct)[fin]
+    if r == 0 and t == 0:
+        np.testing.assert_array_equal(av, ev, err_msg=err_msg)
+    else:
+        with np.errstate(all="ignore"):
+            err = np.abs(av.astype(np.complex128 if ct.kind == "c" else np.float64)
+                         - ev.astype(np.complex128 if ct.kind == "c" else np.float64))
+            bad = ~(err <= t + r * np.abs(ev.astype(np.float64 if ct.kind != "c"
+                                                     else np.complex128)))
+        if bad.any():
+            np.testing.assert_allclose(av, ev, rtol=r, atol=t, err_msg=err_msg)
+            raise AssertionError(f"values differ beyond rtol={r}, atol={t} {err_msg}: "
+                                 f"got {av[bad][:5]!r}, expected {ev[bad][:5]!r}")
+    if signed_zero and ac.dtype.kind == "f" and ec.dtype.kind == "f":
+        both = (ac == 0) & (ec == 0)
+        bad = both & (np.signbit(ac) != np.signbit(ec))
+        if bad.any():
+            where = np.argwhere(bad)[:5].tolist()
+            raise AssertionError(f"sign of zero differs at {where} (got "
+                                 f"{ac[bad][:5]!r}, expected {ec[bad][:5]!r}) {err_msg}")
+
+
+def check(actual, expected, rtol=None, atol=None, check_dtype=True, equal_nan=True,
+          scale=None, signed_zero=True, exact=False):
+    """Assert gnumpy `actual` matches NumPy `expected`: a gnumpy array, the same shape and
+    dtype, NaN where NaN, the same infinities and sign of zero, and values within the
+    result dtype's tolerance from TOL (exact for integer/bool results, and for everything
+    with `exact=True`: copies, views, manipulation).  Tuples compare item by item."""
     if isinstance(expected, tuple):
-        assert isinstance(actual, tuple) and len(actual) == len(expected)
+        assert isinstance(actual, tuple) and len(actual) == len(expected), \
+            f"expected a tuple of {len(expected)}, got {type(actual).__name__}"
         for a, e in zip(actual, expected):
-            check(a, e, rtol, atol, check_dtype, equal_nan)
+            check(a, e, rtol, atol, check_dtype, equal_nan, scale, signed_zero, exact)
         return
     a = to_numpy(actual)
     e = np.asarray(expected)
     assert a.shape == e.shape, f"shape {a.shape} != {e.shape}"
     if check_dtype:
         assert a.dtype == e.dtype, f"dtype {a.dtype} != {e.dtype}"
-    if e.dtype.kind in "fc" or a.dtype.kind in "fc":
-        r, t = tolerance(e.dtype if e.dtype.kind in "fc" else a.dtype, rtol, atol)
-        np.testing.assert_allclose(a, e, rtol=r, atol=t, equal_nan=equal_nan)
-    else:
-        np.testing.assert_array_equal(a, e)
+    if exact:
+        rtol, atol = 0, 0
+    assert_close(a, e, rtol, atol, scale, equal_nan, signed_zero)
 
 
 def strided_pair(a: np.ndarray):

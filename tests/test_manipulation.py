@@ -46,9 +46,10 @@ def pair(a, layout):
     if layout == "lazy":
         if a.dtype.kind == "b":
             return a, gp.logical_not(gp.asarray(~a))
+        # -(-a): the same values bit for bit (NaN, inf, -0, wrapped integers)
         with np.errstate(all="ignore"):
-            b = (a - np.ones((), a.dtype)).astype(a.dtype)
-        g = gp.asarray(b) + np.ones((), a.dtype)
+            b = np.negative(a)
+        g = gp.negative(gp.asarray(b))
         assert g._node.lazy
         return a, g
     raise ValueError(layout)

