@@ -15,11 +15,14 @@ from math import prod as _prod
 import numpy as np
 
 from . import _dtypes as D
+from ._broadcast import broadcast_to_check
 from ._config import config
+from ._elide import temporary as _temporary
 from ._graph import ir
 from ._graph import layout as L
 from ._graph import realize as R
 from ._graph.ir import LEAF
+from ._graph.layout import basic_index as _basic_index
 
 _QUICK_SIZE = 1 << 26       # new arrays of up to this many elements (1 GiB) skip the
 _SMALL_SHAPE = [()]         # memory check; the last shape found that small
@@ -278,8 +281,10 @@ class ndarray:
         """A new array with the same values that never aliases this one."""
         return ndarray._from_node(ir.ew("astype", self.dtype, (self._node,)))
 
-    def _set_node(self, node) -> None:
-        """Give this array new values (`node`, same shape and dtype)."""
+    def _set_node(self, node, also=None) -> None:
+        """Give this array new values (`node`, same shape and dtype).  `also`: an array
+        whose lazy value the write may read before it is overwritten, without
+        materializing it first (a temporary, or one the caller rebinds afterwards)."""
         if self._ro:
             raise ValueError("assignment destination is read-only")
         if self._base is None and not self._has_views:
@@ -287,18 +292,18 @@ class ndarray:
             if node.kind != LEAF:
                 R.track(self)
         else:
-            self._write(node)
+            R.write(self._write_target(also=also), node)
 
     def _write(self, node) -> None:
         R.write(self._write_target(), node)
 
-    def _write_target(self, skip=True):
+    def _write_target(self, skip=True, also=None):
         """This array's LEAF, ready to be written in place: the pending readers of its
-        memory are materialized first, and every pending view of its root is bound to
-        the memory (a view made while the root was lazy may hold a node that does not
-        read it: a folded constant, or a chain over the root's own sources)."""
+        memory (but `also`) are materialized first, and every pending view of its root is
+        bound to the memory (a view made while the root was lazy may hold a node that does
+        not read it: a folded constant, or a chain over the root's own sources)."""
         dest = self._leaf()
-        R.flush_readers(dest.buf, skip=self if skip else None)
+        R.flush_readers(dest.buf, skip=self if skip else None, also=also)
         root = self._base if self._base is not None else self
         ent = _LAZY_VIEWS.pop(id(root), None)
         if ent is not None and ent[0]() is root:
@@ -329,9 +334,22 @@ class ndarray:
             while len(vs) > len(self.shape) and vs[0] == 1:
                 vs = vs[1:]
             vnode = ir.reshape(vnode, vs)
-        from ._broadcast import broadcast_to_check
-        broadcast_to_check(vnode.shape, self.shape)
+        if vnode.shape != self.shape:
+            broadcast_to_check(vnode.shape, self.shape)
         vnode = ir.broadcast(ir.cast(vnode, self.dtype), self.shape)
+        if vnode.kind != LEAF and type(value) is ndarray and value._node is vnode and \
+                value._base is None and not value._has_views and \
+                (self._base is not None or self._has_views):
+            # `a[k] = t` with t lazy (a[k] += b makes t = a[k] + b): the write computes t
+            # itself, and t then reads the written memory through a copy node, pending
+            # like any reader, so t keeps its values and one kernel runs, not two
+            self._set_node(vnode, also=value)
+            if value._node is vnode and vnode.kind != LEAF:
+                d = self._node
+                value._node = ir.ew("astype", d.dtype, (ir.leaf(
+                    d.buf, d.dtype, d.shape, d.strides, d.offset, d.device),))
+                R.track(value)
+            return
         del value
         self._set_node(vnode)
 
@@ -470,9 +488,35 @@ class ndarray:
         return (_api.asarray, (self.get(),))
 
     def __getitem__(self, key):
+        n = self._node
+        if n.kind == LEAF:          # the hot path: ints and slices over memory
+            root = self._base if self._base is not None else self
+            rn = root._node
+            if n.buf is rn.buf:
+                lay = _basic_index(n.shape, n.strides, n.offset, key)
+                if lay is not None:
+                    shape, strides, off, element = lay
+                    m = ir.leaf(n.buf, n.dtype, shape, strides, off, n.device)
+                    if element:     # NumPy's scalar: a copy, which later writes miss
+                        return ndarray._from_node(ir.ew("astype", n.dtype, (m,)))
+                    return self._new_view(m, (("at", (strides, off, n.dtype, rn), shape),))
         return _api._indexing.getitem(self, key)
 
     def __setitem__(self, key, value):
+        n = self._node
+        if n.kind == LEAF and not self._ro and (type(value) is float or type(value) is int
+                                                 or type(value) is ndarray):
+            root = self._base if self._base is not None else self
+            rn = root._node
+            if n.buf is rn.buf:     # the hot path: ints and slices over memory
+                lay = _basic_index(n.shape, n.strides, n.offset, key)
+                if lay is not None:
+                    shape, strides, off = lay[:3]
+                    m = ir.leaf(n.buf, n.dtype, shape, strides, off, n.device)
+                    t = self._new_view(m, (("at", (strides, off, n.dtype, rn), shape),))
+                    if not (lay[3] and type(value) is ndarray and value.ndim):
+                        t._assign_from(value, strip=True)
+                        return
         _api._indexing.setitem(self, key, value)
 
     # ------------------------------------------------------------------ NumPy interop
@@ -803,11 +847,25 @@ def _binary(name, reflected=False):
 
 
 def _inplace(name):
+    fast = name != "power"
+
     def op(self, other):
         if not _operand_ok(other):
             return NotImplemented
         if self._ro:
             raise ValueError("output array is read-only")
+        r = _apply2(name, self, other) if fast else None    # the hot path
+        if r is not None and r._node.dtype is self._node.dtype and \
+                r._node.shape == self._node.shape:
+            node = r._node
+            del r
+            if type(other) is ndarray and other._node.kind != LEAF and \
+                    other._base is None and not other._has_views and \
+                    (self._base is not None or self._has_views) and _temporary(other):
+                self._set_node(node, also=other)    # one kernel computes `other` and writes
+            else:
+                self._set_node(node)
+            return self
         odt = _api._elementwise.result_dtype(name, self, other)
         if type(other) is int and self._node.dtype.kind == "b" and odt.kind in "iu" and \
                 not -2**63 <= other < 2**63:
@@ -825,7 +883,12 @@ def _inplace(name):
                              f"doesn't match the broadcast shape {r.shape}")
         node = ir.cast(r._node, self.dtype)
         del r
-        self._set_node(node)
+        if type(other) is ndarray and other._node.kind != LEAF and other._base is None \
+                and not other._has_views and (self._base is not None or self._has_views) \
+                and _temporary(other):
+            self._set_node(node, also=other)    # one kernel computes `other` and writes
+        else:
+            self._set_node(node)
         return self
     op.__name__ = name
     return op

@@ -36,6 +36,60 @@ def is_c_contiguous(shape, strides) -> bool:
     return True
 
 
+def span(shape, strides, offset) -> tuple:
+    """(first, last) element positions a layout touches (last inclusive; (0, -1) when
+    empty)."""
+    lo = hi = offset
+    for d, s in zip(shape, strides):
+        if d == 0:
+            return 0, -1
+        if s > 0:
+            hi += (d - 1) * s
+        else:
+            lo += (d - 1) * s
+    return lo, hi
+
+
+def basic_index(shape, strides, offset, key):
+    """The layout ``(shape, strides, offset, element)`` that a key of Python ints and
+    slices only (no None, Ellipsis or arrays; NumPy's rules) selects from a strided
+    layout; element: every axis is indexed by an int.  None for any other key, or one
+    that raises (the general indexing path then gives NumPy's error)."""
+    if type(key) is not tuple:
+        key = (key,)
+    if len(key) > len(shape):
+        return None
+    osh = []
+    ost = []
+    d = 0
+    for k in key:
+        t = type(k)
+        if t is int:
+            n = shape[d]
+            if k < 0:
+                k += n
+            if not 0 <= k < n:
+                return None
+            offset += k * strides[d]
+        elif t is slice:
+            try:
+                start, stop, step = k.indices(shape[d])
+            except (TypeError, ValueError):
+                return None
+            n = len(range(start, stop, step))
+            osh.append(n)
+            ost.append(step * strides[d])
+            offset += start * strides[d]
+        else:
+            return None
+        d += 1
+    element = not osh and d == len(shape)
+    if d < len(shape):
+        osh.extend(shape[d:])
+        ost.extend(strides[d:])
+    return tuple(osh), tuple(ost), offset, element
+
+
 def fold_broadcast(shape, strides, newshape):
     off = len(newshape) - len(shape)
     out = [0] * len(newshape)

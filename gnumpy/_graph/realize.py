@@ -11,6 +11,7 @@ import weakref
 
 from .._config import config
 from .._device import backend
+from . import layout as L
 from .fuse import schedule
 from .ir import BARRIER, EW, LEAF, REDUCE
 
@@ -134,14 +135,16 @@ def reads_any(node, buf_ids) -> bool:
     return False
 
 
-def flush_readers(buf, skip=None) -> None:
-    """Materialize every pending array that reads `buf` (before `buf` is overwritten).
+def flush_readers(buf, skip=None, also=None) -> None:
+    """Materialize every pending array that reads `buf` (before `buf` is overwritten),
+    except `skip` and `also` (the write's own destination and a value the write computes
+    itself, whose caller takes care of it).
 
     Views of a materialized base are folded into leaves (they keep sharing memory); other
     readers are materialized together in one schedule."""
     views, others = [], []
     for arr in _pending_arrays():
-        if arr is skip:
+        if arr is skip or arr is also:
             continue
         n = arr._node
         if n.kind == LEAF:
@@ -169,8 +172,19 @@ def flush_readers_of(bufs: dict) -> None:
                 a._leaf()
 
 
+def _byte_span(n) -> tuple:
+    """(first, last) byte of LEAF `n`'s buffer that its layout touches."""
+    a, b = L.span(n.shape, n.strides, n.offset)
+    it = n.dtype.itemsize
+    return a * it, b * it + it - 1
+
+
 def _overlaps_unaligned(value, dest) -> bool:
-    """True when `value` reads dest's buffer other than element-for-element."""
+    """True when `value` reads memory dest writes other than element-for-element (one
+    element written, or memory apart from dest's span, cannot conflict)."""
+    if L.prod(dest.shape) <= 1:
+        return False
+    lo, hi = _byte_span(dest)
     seen = set()
     stack = [(value, True)]
     while stack:
@@ -179,7 +193,9 @@ def _overlaps_unaligned(value, dest) -> bool:
             if n.buf is dest.buf and not (aligned and n.shape == dest.shape and
                                           n.strides == dest.strides and
                                           n.offset == dest.offset):
-                return True
+                a, b = _byte_span(n)
+                if a <= hi and lo <= b:
+                    return True
             continue
         if n.kind == REDUCE or n.kind == BARRIER:
             continue   # realized by an earlier group, before the write
@@ -193,12 +209,21 @@ def _overlaps_unaligned(value, dest) -> bool:
 
 def write(dest, value, _in_range=False) -> None:
     """Write lazy `value` (dest's shape and dtype) into the memory of LEAF `dest`."""
+    if value.kind == LEAF and value.buf is dest.buf and value.offset == dest.offset and \
+            value.strides == dest.strides and value.dtype == dest.dtype:
+        return                          # the memory already holds it (a[k] += b on a view)
     if config.nvtx and not _in_range:   # profiling: the write inside an NVTX range
         from ..profiler import write as ranged
         return ranged(dest, value)
-    be = backend(dest.device)
+    dev = dest.device
+    be = dev._be or backend(dev)
     if value.kind != LEAF and _overlaps_unaligned(value, dest):
         materialize([value])
+    fast = be.fast
+    if fast is not None and not _in_range and fast.write(dest, value):
+        stats.groups += 1           # replayed: one kernel of a known signature
+        stats.by_kind["copy" if value.kind == LEAF else "elementwise"] += 1
+        return
     groups = schedule([value]) if value.kind != LEAF else []
     last = groups[-1] if groups else None
     fused = last is not None and last.kind == "elementwise" and last.outputs == [value]

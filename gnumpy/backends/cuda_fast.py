@@ -15,7 +15,7 @@ import numpy as np
 
 from .._config import config
 from .._graph import layout as L
-from .._graph.fuse import schedule
+from .._graph.fuse import Group, schedule
 from .._graph.ir import EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
 from ..kernels import build
 from ..kernels.compile import KERNEL_NAME
@@ -28,9 +28,10 @@ _next_id = [0]
 
 
 def _layout_id(n) -> int:
-    """The interned id of LEAF `n`'s layout (dtype, shape, strides, offset, 16-byte
-    alignment), cached on the node: signatures then hash small ints, not nested tuples."""
-    t = (n.dtype, n.shape, n.strides, n.offset, (n.buf.ptr + n.offset * n.dtype.itemsize) & 15)
+    """The interned id of LEAF `n`'s layout (dtype, shape, strides, 16-byte alignment; not
+    the offset, which replays pass with the pointer), cached on the node: signatures then
+    hash small ints, not nested tuples."""
+    t = (n.dtype, n.shape, n.strides, (n.buf.ptr + n.offset * n.dtype.itemsize) & 15)
     i = _LAYOUTS.get(t)
     if i is None:
         if len(_LAYOUTS) >= 1 << 16:
@@ -47,13 +48,16 @@ def _walk(root):
     The signature is a flat pre-order encoding of the graph (each node's kind code and
     fields, then its sources; a node met again is a back-reference to its visit number)
     holding only small ints, interned strings, dtypes and shape tuples, so hashing and
-    comparing it is cheap.  Leaves and scalars are listed at each use (a replay's template
+    comparing it is cheap.  A leaf is its layout id, its buffer's first-seen number and
+    its (buffer, offset)'s first-seen number: offsets are launch arguments, but which
+    leaves share one (a kernel loads them as one operand) is structure.  Leaves and scalars are listed at each use (a replay's template
     indexes them by position, and the same position holds the same role in every graph of
     one signature); only inner nodes are deduplicated.  It runs on every replayed call:
     one iterative pass, no recursion or closures."""
     sig = []
     seen = {}
     bufs = {}
+    places = {}
     leaves = []
     scalars = []
     stack = [root]
@@ -66,9 +70,12 @@ def _walk(root):
             b = bufs.get(id(n.buf))
             if b is None:
                 b = bufs[id(n.buf)] = len(bufs)
+            o = places.get((b, n.offset))
+            if o is None:
+                o = places[(b, n.offset)] = len(places)
             leaves.append(n)
             ls = n.sig
-            sig += (0, _layout_id(n) if ls is None else ls, b)
+            sig += (0, _layout_id(n) if ls is None else ls, b, o)
             continue
         if k == SCALAR:
             scalars.append(n)
@@ -122,8 +129,17 @@ class FastPath:
             self.cache.clear()
             self.generation = config._generation
         rp = self.cache.get(sig)
+        if type(rp) is dict:        # offsets baked into the kernel's arguments
+            offs = tuple(n.offset for n in leaves)
+            by, rp = rp, rp.get(offs)
+            if rp is None:
+                rp = by[offs] = self._build(root, leaves, scalars, False)
+                return rp is not False and rp.kind
         if rp is None:
             rp = self._build(root, leaves, scalars)     # runs it when it can
+            if rp is _STATIC:
+                self.cache[sig] = {}
+                return self(root)
             if rp is False and config.fast_stages > 1:
                 rp = self._build_stages(root, leaves, scalars)
             self.cache[sig] = rp
@@ -141,7 +157,63 @@ class FastPath:
             root.realize(out, rp.strides, 0)
         return rp.kind
 
-    def _build(self, root, leaves, scalars):
+    def write(self, dest, value) -> bool:
+        """Run ``dest[...] = value`` (LEAF `dest`, lazy `value` of one elementwise group)
+        as one replayed kernel; False to take the general path."""
+        sig, leaves, scalars, ok = _walk(value)
+        if not ok:
+            return False
+        if self.generation != config._generation:
+            self.cache.clear()
+            self.generation = config._generation
+        db = dest.buf
+        alias = -1                  # the first leaf in dest's buffer, and whether it is
+        for i, n in enumerate(leaves):      # at dest's offset
+            if n.buf is db:
+                alias = 2 * i + (n.offset == dest.offset)
+                break
+        ds = dest.sig
+        key = (sig, _layout_id(dest) if ds is None else ds, alias)
+        rp = self.cache.get(key)
+        if type(rp) is dict:        # offsets baked into the kernel's arguments
+            offs = (dest.offset,) + tuple(n.offset for n in leaves)
+            by, rp = rp, rp.get(offs)
+            if rp is None:
+                rp = by[offs] = self._build_write(dest, value, leaves, scalars, False)
+                return rp is not False
+        if rp is None:
+            rp = self._build_write(dest, value, leaves, scalars)
+            if rp is _STATIC:
+                self.cache[key] = {}
+                return self.write(dest, value)
+            self.cache[key] = rp
+            return rp is not False
+        if rp is False:
+            return False
+        if rp.launch is None:
+            self._launch(rp, leaves, scalars, dest)
+        else:
+            with rp.lock:           # one parameter block per signature
+                rp.launch(leaves, scalars, dest, None, None)
+        return True
+
+    def _build_write(self, dest, value, leaves, scalars, dynamic=True):
+        groups = schedule([value]) if value.kind != LEAF else \
+            [Group("elementwise", [value], value.device, 0)]     # a copy
+        if len(groups) != 1 or groups[0].kind != "elementwise" or \
+                groups[0].outputs != [value]:
+            return False
+        leaf_index = {id(n): i for i, n in enumerate(leaves)}
+        scalar_index = {id(n): i for i, n in enumerate(scalars)}
+        rp = _stage(self.be, groups[0], self.be._ptr_of({}), lambda n: leaf_index.get(id(n)),
+                    lambda n: scalar_index.get(id(n)), True, dest, dynamic)
+        if rp is None or rp is _STATIC:
+            return rp if rp is _STATIC else False
+        rp.lock = threading.Lock()
+        self._launch(rp, leaves, scalars, dest)
+        return rp
+
+    def _build(self, root, leaves, scalars, dynamic=True):
         groups = schedule([root])
         if len(groups) != 1 or groups[0].kind == "barrier" or groups[0].outputs != [root]:
             return False
@@ -151,8 +223,10 @@ class FastPath:
         ptr_of = be._ptr_of(outs)
         leaf_index = {id(n): i for i, n in enumerate(leaves)}
         scalar_index = {id(n): i for i, n in enumerate(scalars)}
-        rp = _stage(be, g, ptr_of, lambda n: leaf_index[id(n)],
-                    lambda n: scalar_index[id(n)], True)
+        rp = _stage(be, g, ptr_of, lambda n: leaf_index.get(id(n)),
+                    lambda n: scalar_index.get(id(n)), True, None, dynamic)
+        if rp is None or rp is _STATIC:
+            return rp if rp is _STATIC else False
         rp.outs = (root.dtype.itemsize * L.prod(root.shape),)
         rp.strides = L.c_strides(root.shape)
         rp.lock = threading.Lock()
@@ -194,8 +268,9 @@ class FastPath:
             rp = _stage(be, g, be._ptr_of(outs),
                         lambda n: leaf_index.get(id(n), slot_of.get(id(n))),
                         lambda n: scalar_index.get(id(n)), False)
-            if rp is None:
-                return False    # an operand the signature does not track
+            if rp is None or rp is _STATIC:
+                return False    # an operand the signature does not track, or an offset
+                                # that is not a launch argument
             st.stages.append(rp)
             # run this stage now, as the general path would, so later groups see its
             # outputs as buffers
@@ -234,12 +309,19 @@ class FastPath:
         root.realize(bufs[st.root_slot], st.strides, 0)
 
 
-def _stage(be, g, ptr_of, index_of, scalar_of, with_out):
-    """Plan group `g`, get its kernel and turn its argument template into a Replay's:
-    pointers become ("in", index_of(node), offset) (with `with_out`, the output pointer
-    stays ("out", 0, offset): the one output buffer of a single-kernel replay), scalars
-    ("scv"/"scc", scalar_of(node), ...).  None when an index is missing."""
-    mod, plan = build.plan_group(g, ptr_of, be.sm_count, be.blocks_per_sm)
+_STATIC = object()      # _stage's answer when an offset cannot be a launch argument
+
+
+def _stage(be, g, ptr_of, index_of, scalar_of, with_out, dest=None, dynamic=True):
+    """Plan group `g` (writing into LEAF `dest` when given), get its kernel and turn its
+    argument template into a Replay's: pointers become ("in", index_of(node), offset)
+    (with `with_out`, the output pointer stays ("out", 0, offset): the one output buffer
+    of a single-kernel replay, or dest's), scalars ("scv"/"scc", scalar_of(node), ...).
+    None when an index is missing.  With `dynamic`, offsets are read from the leaves
+    (and dest) at each launch ("ino"/"outo"), or _STATIC is returned where an offset does
+    not travel with its pointer (an operand of several index levels); without, the
+    offsets of this graph are constants of the template."""
+    mod, plan = build.plan_group(g, ptr_of, be.sm_count, be.blocks_per_sm, dest)
     kernel = be.kernels.get(plan.key, lambda: mod.source(plan, KERNEL_NAME))
     if plan.spec.kind == "reduce":
         mod.fit(plan, be.resident(kernel, plan.block), be.sm_count)
@@ -247,13 +329,21 @@ def _stage(be, g, ptr_of, index_of, scalar_of, with_out):
     for t in mod.template(plan):
         c = type(t)
         if c is Ptr:
-            if with_out and t.op.kind == "out":
-                tmpl.append(("out", 0, t.off))
+            o = t.op
+            n = o.node
+            it = n.dtype.itemsize
+            dyn = len(o.levels) == 1 and t.off == n.offset * it
+            if dynamic and not dyn:
+                return _STATIC
+            if with_out and o.kind == "out":
+                # a fresh buffer (offset 0) or the written LEAF, whose offset is its own
+                tmpl.append(("out", 0, t.off) if dest is None else
+                            ("outo", 0, it) if dynamic else ("outs", 0, t.off))
                 continue
-            i = index_of(t.op.node)
+            i = index_of(n)
             if i is None:
                 return None
-            tmpl.append(("in", i, t.off))
+            tmpl.append(("ino", i, it) if dynamic else ("in", i, t.off))
         elif c is Scalar:
             j = scalar_of(plan.spec.scalar_nodes[t.idx])
             if j is None:
@@ -292,11 +382,12 @@ class Stages:
 
 
 class _Slot:
-    """A per-call buffer standing where a template reads ``L[i].buf``."""
-    __slots__ = ("buf",)
+    """A per-call buffer standing where a template reads ``L[i].buf`` (at offset 0)."""
+    __slots__ = ("buf", "offset")
 
     def __init__(self, buf):
         self.buf = buf
+        self.offset = 0
 
 
 _DIRECT = (np.dtype(np.float32), np.dtype(np.float64))
@@ -319,8 +410,14 @@ def _compile_fill(tmpl):
             parts.append(f"C[{len(consts) - 1}]")
         elif kind == "in":
             parts.append(f"L[{a}].buf.ptr + {b}" if b else f"L[{a}].buf.ptr")
+        elif kind == "ino":
+            parts.append(f"L[{a}].buf.ptr + L[{a}].offset * {b}")
         elif kind == "out":
             parts.append(f"O.ptr + {b}" if b else "O.ptr")
+        elif kind == "outo":
+            parts.append(f"O.buf.ptr + O.offset * {b}")
+        elif kind == "outs":
+            parts.append(f"O.buf.ptr + {b}")
         elif kind == "scc":
             parts.append(f"S[{a}].arg.{'real' if b == 0 else 'imag'}")
         elif kind == "scv":
@@ -347,7 +444,7 @@ _VIEW = {np.dtype(np.uint64): ("U8", 1), np.dtype(np.int64): ("I8", 1),
 def _slot_type(entry, value=None) -> np.dtype:
     """The NumPy type of a template entry's kernel parameter (as cuda.core would pack it)."""
     kind = entry[0]
-    if kind in ("in", "out", "part", "ctr"):
+    if kind in ("in", "ino", "out", "outo", "outs", "part", "ctr"):
         return np.dtype(np.uint64)
     if kind in ("scc", "scv"):
         return np.dtype(PARAM_NP[entry[3]])
@@ -379,8 +476,14 @@ def compile_packed(tmpl, launch_raw=None, direct=None):
         elif kind == "in":
             lines.append(f"{name}[{j}] = L[{a}].buf.ptr + {b}" if b else
                          f"{name}[{j}] = L[{a}].buf.ptr")
+        elif kind == "ino":
+            lines.append(f"{name}[{j}] = L[{a}].buf.ptr + L[{a}].offset * {b}")
         elif kind == "out":
             lines.append(f"{name}[{j}] = O.ptr + {b}" if b else f"{name}[{j}] = O.ptr")
+        elif kind == "outo":
+            lines.append(f"{name}[{j}] = O.buf.ptr + O.offset * {b}")
+        elif kind == "outs":
+            lines.append(f"{name}[{j}] = O.buf.ptr + {b}")
         elif kind == "scc":
             lines.append(f"{name}[{j}] = S[{a}].arg.{'real' if b == 0 else 'imag'}")
         elif kind == "scv":

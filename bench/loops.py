@@ -1,0 +1,155 @@
+"""Loops of small statements: µs per Python statement, gnumpy against a peer in one run.
+
+    python3 bench/loops.py [--peer cupy|numpy] [--iters 400] [--out loops.json]
+    GNUMPY_DEVICE=cpu python3 bench/loops.py --peer numpy          (the CPU backend)
+
+The patterns of the replay issue (stencils with slice assignments, row and element updates
+of solvers, a lazy chain with no write) and a row-wise solver loop (forward substitution).
+Each pattern runs 20 warm-up iterations, then `--iters` timed ones; the clock stops after
+the library's device synchronize (gnumpy: ``evaluate`` of the arrays written, then
+``cuda.synchronize``; CuPy: ``Device.synchronize``).  Times are µs per iteration divided by
+the statements one iteration runs.  Results are checked against NumPy running the same
+iterations.  JSON goes to ``--out`` (default ``$OUT/loops.json`` when $OUT is set).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+import numpy
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(1, ROOT)
+
+
+def patterns(xp):
+    """{name: (statements per iteration, state, step(state, k), arrays to check)}."""
+    rng = numpy.random.default_rng(0)
+    A = xp.asarray(rng.random(3200))
+    B = xp.asarray(numpy.zeros(3200))
+
+    def jacobi(s, k):
+        s["B"][1:-1] = 0.33333 * (s["A"][:-2] + s["A"][1:-1] + s["A"][2:])
+
+    M = xp.asarray(rng.random((50, 50)))
+
+    def seidel(s, k):
+        i = k % 48 + 1
+        M = s["M"]
+        M[i, 1:-1] += (M[i - 1, :-2] + M[i - 1, 1:-1] + M[i - 1, 2:] + M[i, 2:] +
+                       M[i + 1, :-2] + M[i + 1, 1:-1] + M[i + 1, 2:])
+
+    S = xp.asarray(rng.random((10, 100)))
+
+    def scalar(s, k):
+        j = k % 98 + 1
+        S = s["S"]
+        S[3, j] += S[3, j - 1]
+        S[3, j] /= 9.0
+
+    C = xp.asarray(rng.random((60, 60)) + numpy.eye(60) * 60)
+
+    def chol(s, k):
+        i, j = 30, k % 29 + 1
+        C = s["C"]
+        C[i, j] -= xp.dot(C[i, :j], C[j, :j])
+        C[i, j] /= C[j, j]
+
+    x = xp.asarray(rng.random(1000))
+
+    def lazy(s, k):
+        s["y"] = 0.99 * s["x"] + s["y"]
+
+    Lm = xp.asarray(numpy.tril(rng.random((64, 64))) + 64 * numpy.eye(64))
+    b = xp.asarray(rng.random(64))
+
+    def trisolv(s, k):
+        i = k % 63 + 1
+        X = s["X"]
+        X[i] = (s["b"][i] - xp.dot(s["L"][i, :i], X[:i])) / s["L"][i, i]
+
+    st = {"A": A, "B": B, "M": M, "S": S, "C": C, "x": x, "y": xp.asarray(numpy.zeros(1000)),
+          "L": Lm, "b": b, "X": xp.asarray(numpy.zeros(64))}
+    return st, {"jacobi": (1, jacobi, ["B"]), "seidel": (1, seidel, ["M"]),
+                "scalar": (2, scalar, ["S"]), "chol": (2, chol, ["C"]),
+                "lazy": (1, lazy, ["y"]), "trisolv": (1, trisolv, ["X"])}
+
+
+def sync_of(xp, name):
+    if name == "gnumpy":
+        def sync(arrs):
+            xp.evaluate(*arrs)
+            if xp.asarray(0).device.kind == "cuda":
+                xp.cuda.synchronize()
+        return sync
+    if name == "cupy":
+        return lambda arrs: xp.cuda.Device().synchronize()
+    return lambda arrs: None
+
+
+def run(xp, name, iters):
+    st, pats = patterns(xp)
+    sync = sync_of(xp, name)
+    out = {}
+    for pname, (per, step, names) in pats.items():
+        for k in range(20):
+            step(st, k)
+        sync([st[n] for n in names])
+        t = time.perf_counter()
+        for k in range(20, 20 + iters):
+            step(st, k)
+        sync([st[n] for n in names])
+        out[pname] = (time.perf_counter() - t) / iters / per * 1e6
+    return out, st
+
+
+def host(a):
+    if hasattr(a, "get"):
+        return a.get()
+    return numpy.asarray(a)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--peer", default=None, help="cupy or numpy (default: cupy on a GPU)")
+    ap.add_argument("--iters", type=int, default=400)
+    ap.add_argument("--out", default=None)
+    a = ap.parse_args()
+    import gnumpy as gp
+    on_gpu = gp.asarray(0).device.kind == "cuda"
+    peer = a.peer or ("cupy" if on_gpu else "numpy")
+    libs = [("gnumpy", gp)]
+    if peer == "cupy":
+        import cupy
+        libs.append(("cupy", cupy))
+    libs.append(("numpy", numpy))
+    res, states = {}, {}
+    for name, xp in libs:
+        res[name], states[name] = run(xp, name, a.iters)
+    ok = {}
+    for p in res["gnumpy"]:
+        _, pats = patterns(numpy)
+        names = pats[p][2]
+        ok[p] = all(numpy.allclose(host(states["gnumpy"][n]), host(states["numpy"][n]),
+                                   rtol=1e-9, atol=1e-12) for n in names)
+    print(f"{'pattern':10s}" + "".join(f"{n:>12s}" for n, _ in libs) +
+          f"{'ratio':>9s}  (µs per statement; ratio = gnumpy / {peer})")
+    for p in res["gnumpy"]:
+        r = res["gnumpy"][p] / res[peer][p]
+        print(f"{p:10s}" + "".join(f"{res[n][p]:12.1f}" for n, _ in libs) +
+              f"{r:9.2f}  {'ok' if ok[p] else 'MISMATCH'}")
+    out = a.out or (os.path.join(os.environ["OUT"], "loops.json") if os.environ.get("OUT")
+                    else None)
+    if out:
+        with open(out, "w") as f:
+            json.dump({"us_per_statement": res, "matches_numpy": ok, "peer": peer,
+                       "iters": a.iters}, f, indent=1)
+    return 0 if all(ok.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

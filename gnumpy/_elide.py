@@ -1,0 +1,73 @@
+"""Temporary elision: is an operand of ``a op= b`` a temporary nobody can see again?
+
+``a[k] += expr`` reads ``a`` through ``expr`` and then writes ``a``.  A pending ``expr``
+that reads the written memory must normally be materialized first (it must keep its values
+after the write), which costs a kernel of its own.  When ``expr`` is a temporary on the
+interpreter's stack, held by nothing else, no one can read it after the statement, and
+the write may compute it in its own kernel.
+
+The test is NumPy's temporary elision: the operand's reference count equals that of a
+temporary, measured once at import through the same call path, and the calling frame is
+executing an in-place operator instruction itself (a C caller holding the only reference,
+``operator.iadd`` or an extension, is never elided).  Where the count cannot be told apart
+from a named operand's, elision is off.
+"""
+from __future__ import annotations
+
+import dis
+import sys
+
+_getrefcount = sys.getrefcount
+_getframe = sys._getframe
+
+_BINARY_OP = dis.opmap.get("BINARY_OP")
+_INPLACE_ARGS = frozenset(i for i, (name, _) in enumerate(getattr(dis, "_nb_ops", ()))
+                          if name.startswith("NB_INPLACE_"))
+_INPLACE_OPS = frozenset(v for k, v in dis.opmap.items() if k.startswith("INPLACE_"))
+
+
+def _inplace_instruction(frame) -> bool:
+    """Is `frame` executing an in-place operator (``+=`` and the like)?"""
+    code = frame.f_code.co_code
+    i = frame.f_lasti
+    if not 0 <= i < len(code) - 1:
+        return False
+    op = code[i]
+    if _BINARY_OP is not None and op == _BINARY_OP:
+        return code[i + 1] in _INPLACE_ARGS
+    return op in _INPLACE_OPS
+
+
+def _measure(x):
+    """(references to `x`, is the caller of the caller executing an in-place operator);
+    the same frames and references whether called by the probe or by `temporary`."""
+    return _getrefcount(x), _inplace_instruction(_getframe(2))
+
+
+class _Probe:
+    seen = []
+
+    def __iadd__(self, other):
+        _Probe.seen.append(_measure(other))
+        return self
+
+
+def _calibrate():
+    """(refcount of a temporary operand seen from a method's helper, enabled)."""
+    p = _Probe()
+    p += _Probe()               # noqa: SIM113 - a temporary operand
+    named = _Probe()
+    p += named
+    (t, t_ok), (n, n_ok) = _Probe.seen
+    _Probe.seen = []
+    return t, (t < n and t_ok and n_ok)
+
+
+_TEMP_REFS, ENABLED = _calibrate()
+
+
+def temporary(x) -> bool:
+    """Is `x`, an operand of the in-place operator method that calls this, referenced
+    only by the interpreter's stack of a frame executing that in-place operator?"""
+    return ENABLED and _getrefcount(x) == _TEMP_REFS and \
+        _inplace_instruction(_getframe(2))      # as `_measure` counts, inlined
