@@ -62,7 +62,7 @@ _FROM = {
         "diag diagflat diagonal fill_diagonal fromfunction indices mask_indices trace "
         "tril_indices tril_indices_from triu_indices triu_indices_from"),
     "_api.matmul": (
-        "dot matmul matvec vecdot vecmat"),
+        "matmul matvec vecdot vecmat"),
     "_api.nanfunctions": (
         "nanargmax nanargmin nancumprod nancumsum nanmax nanmean nanmin nanprod nanstd "
         "nansum nanvar"),
@@ -78,7 +78,7 @@ _FROM = {
     "_api.moments": (
         "average corrcoef cov ptp"),
     "_api.products": (
-        "convolve correlate cross inner kron outer tensordot vdot"),
+        "convolve correlate cross dot inner kron outer tensordot vdot"),
     "_api.einsum": (
         "einsum einsum_path"),
     "_api.interpolation": (

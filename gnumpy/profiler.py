@@ -35,6 +35,8 @@ import time
 
 import numpy as np
 
+from ._api._common import evaluate
+
 __all__ = ["benchmark", "BenchmarkResult", "time_range", "record_ranges"]
 
 _binding = []          # [(push(name), pop())] once resolved
@@ -304,7 +306,6 @@ def _evaluate_all(out) -> None:
         elif isinstance(o, dict):
             stack.extend(o.values())
     if arrays:
-        from . import evaluate
         evaluate(*arrays)
 
 

@@ -15,7 +15,7 @@ from numpy.exceptions import AxisError
 
 from .. import _dtypes as D
 from .._device import as_device, backend, default_device
-from .._graph import ir
+from .._graph import ir, realize
 
 
 _ndarray = None
@@ -37,12 +37,34 @@ def wrap(node, base=None):
     return (_ndarray or _cls())._from_node(node, base)
 
 
-def evaluated(*xs):
-    """Materialize `xs` now (``gnumpy.evaluate``: one schedule for all of them) and return
-    them (one array, or the tuple): a step of a loop that must not grow a graph."""
-    import gnumpy
-    gnumpy.evaluate(*xs)
-    return xs[0] if len(xs) == 1 else xs
+def evaluate(*arrays) -> None:
+    """Materialize `arrays` now, fusing their pending work into as few kernels as possible
+    (``gnumpy.evaluate``; a step of a loop that must not grow a graph).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> x = gp.arange(5.0); y = x * 2; z = y.sum()
+    >>> gp.evaluate(y, z)
+    """
+    cls = _ndarray or _cls()
+    if len(arrays) == 1 and type(arrays[0]) is cls and arrays[0]._base is None:
+        n = arrays[0]._node
+        if n.kind != ir.LEAF:
+            realize.materialize_one(n)
+        return
+    nodes, views = [], []
+    for a in arrays:
+        if not isinstance(a, cls):
+            raise TypeError(f"evaluate() takes gnumpy arrays, not {type(a).__name__}")
+        if a._base is not None and a._node.kind == ir.VIEW:
+            nodes.append(a._base._node)
+            views.append(a)
+        else:
+            nodes.append(a._node)
+    realize.materialize(nodes)
+    for v in views:
+        v._leaf()
 
 
 def host_to_node(obj, dtype=None, device=None, copy=True):

@@ -13,12 +13,15 @@ import operator
 import numpy as np
 
 from .. import _dtypes as D
+from .._device import default_device
 from .._graph import ir
 from .._graph import layout as L
-from . import _common
+from . import _common, creation
 from ._common import as_node, is_array, normalize_axis, wrap
 from ._views import apply_ops, arr, cyclic, folds, fresh, true_layout
+from .creation import arange
 from .elementwise import apply, where
+from .reductions import sum as sum_
 
 
 def _diag_ops(shape, offset, a1, a2):
@@ -150,7 +153,6 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     >>> gp.trace(gp.eye(3))
     array(3.)
     """
-    from .reductions import sum as sum_
     return sum_(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
 
 
@@ -275,7 +277,6 @@ def tril_indices(n, k=0, m=None):
     n = operator.index(n)
     m = n if m is None else operator.index(m)
     k = _count_from(k)
-    from .creation import arange
     nn, mm = max(n, 0), max(m, 0)
     count = _tril_parts(nn, k, mm)[3] if nn and mm else 0
     p = arange(count)
@@ -296,7 +297,6 @@ def triu_indices(n, k=0, m=None):
     n = operator.index(n)
     m = n if m is None else operator.index(m)
     k = _count_from(k)
-    from .creation import arange
     nn, mm = max(n, 0), max(m, 0)
     # the upper triangle is the lower one of the array turned by 180 degrees
     k2 = mm - nn - k
@@ -350,17 +350,12 @@ def mask_indices(n, mask_func, k=0):
     >>> [i.tolist() for i in gp.mask_indices(3, gp.triu, 1)]
     [[0, 0, 1], [1, 2, 2]]
     """
-    from . import creation
     if mask_func in (creation.triu, np.triu):
         return triu_indices(n, k)
     if mask_func in (creation.tril, np.tril):
         return tril_indices(n, k)
     m = mask_func(creation.ones((n, n), dtype=int), k)
-    import gnumpy
-    nonzero = getattr(gnumpy, "nonzero", None)
-    if nonzero is None:
-        raise NotImplementedError("mask_indices with a mask function other than triu/tril "
-                                  "needs gnumpy.nonzero, which is not available")
+    from .index_tricks import nonzero   # here: it loads the indexing modules (~18 ms)
     return nonzero(arr(m) != 0)
 
 
@@ -381,7 +376,6 @@ def indices(dimensions, dtype=int, sparse=False):
     if any(d < 0 for d in dims):
         raise ValueError("negative dimensions are not allowed")
     dt = D.to_dtype(dtype)
-    from .._device import default_device
     dev = default_device()
     N = len(dims)
     if sparse:

@@ -15,15 +15,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtypes import result_type
 from ._common import is_array
+from .creation import arange, array, asarray, linspace
+from .manipulation import broadcast_to, concatenate, stack
+from .shaping import broadcast_shapes
 
 s_ = np.s_
 index_exp = np.index_exp
-
-
-def _gp():
-    import gnumpy
-    return gnumpy
 
 
 class _Grid:
@@ -35,17 +34,16 @@ class _Grid:
         self.sparse = sparse
 
     def __getitem__(self, key):
-        gp = _gp()
         axes = np.ogrid[key]             # NumPy's values, dtype and errors, one per axis
         if not isinstance(key, tuple):
-            return gp.asarray(axes)
-        axes = [gp.asarray(a) for a in axes]
+            return asarray(axes)
+        axes = [asarray(a) for a in axes]
         if self.sparse:
             return tuple(axes)
         if not axes:
-            return gp.asarray(np.mgrid[key])
-        shape = gp.broadcast_shapes(*(a.shape for a in axes))
-        return gp.stack([gp.broadcast_to(a, shape) for a in axes])
+            return asarray(np.mgrid[key])
+        shape = broadcast_shapes(*(a.shape for a in axes))
+        return stack([broadcast_to(a, shape) for a in axes])
 
     def __len__(self) -> int:
         return 0
@@ -64,7 +62,6 @@ class _Concatenator:
         self.axis, self.ndmin, self.trans1d = axis, ndmin, trans1d
 
     def __getitem__(self, key):
-        gp = _gp()
         if isinstance(key, str):
             raise NotImplementedError("r_/c_ with a matrix string builds a numpy.matrix, "
                                       "which gnumpy does not have")
@@ -78,11 +75,11 @@ class _Concatenator:
                 start = 0 if item.start is None else item.start
                 step = 1 if item.step is None else item.step
                 if isinstance(step, (complex, np.complexfloating)):
-                    new = gp.linspace(start, item.stop, num=int(abs(step)))
+                    new = linspace(start, item.stop, num=int(abs(step)))
                 else:
-                    new = gp.arange(start, item.stop, step)
+                    new = arange(start, item.stop, step)
                 if ndmin > 1:
-                    new = gp.array(new, copy=None, ndmin=ndmin)
+                    new = array(new, copy=None, ndmin=ndmin)
                     if trans1d != -1:
                         new = new.swapaxes(-1, trans1d)
             elif isinstance(item, str):
@@ -109,7 +106,7 @@ class _Concatenator:
                 new = item
             else:
                 item_ndim = item.ndim if is_array(item) else np.ndim(item)
-                new = gp.array(item, copy=None, ndmin=ndmin)
+                new = array(item, copy=None, ndmin=ndmin)
                 if trans1d != -1 and item_ndim < ndmin:
                     k2 = ndmin - item_ndim
                     k1 = trans1d + k2 + 1 if trans1d < 0 else trans1d
@@ -118,9 +115,9 @@ class _Concatenator:
             objs.append(new)
             kinds.append(item if scalar else new.dtype)
         if kinds:
-            dt = gp.result_type(*kinds)
-            objs = [gp.array(o, copy=None, ndmin=ndmin, dtype=dt) for o in objs]
-        return gp.concatenate(tuple(objs), axis=axis)
+            dt = result_type(*kinds)
+            objs = [array(o, copy=None, ndmin=ndmin, dtype=dt) for o in objs]
+        return concatenate(tuple(objs), axis=axis)
 
     def __len__(self) -> int:
         return 0

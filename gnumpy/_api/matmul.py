@@ -1,4 +1,5 @@
-"""Matrix products: ``matmul`` (the ``@`` operator), ``dot``, ``vecdot``, ``matvec``, ``vecmat``.
+"""Matrix products: ``matmul`` (the ``@`` operator), ``vecdot``, ``matvec``, ``vecmat`` (``dot`` is
+in ``products``).
 
 A matrix product is a non-fusible op (a BARRIER node): its inputs are materialized first.
 """
@@ -8,6 +9,8 @@ from .. import _dtypes as D
 from .._broadcast import broadcast_shapes
 from .._graph import ir
 from ._common import as_node, check_device_match, is_array, wrap
+from .elementwise import apply
+from .reductions import sum as sum_
 from .ufunc import finish
 
 
@@ -41,33 +44,19 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
     shape = batch + ((a.shape[-2],) if a.ndim >= 2 else ()) + ((b.shape[-1],) if b.ndim >= 2
                                                                else ())
     dt = D.result_type(a, b) if dtype is None else D.to_dtype(dtype)
+    if a.ndim == 1 and b.ndim == 1 and (dt.kind in "iuc" or dt.kind == "f" and dt.itemsize > 2):
+        # a dot product of two vectors: one fused, lazy reduction (a solver's inner step
+        # A[i, j] -= dot(A[i, :j], A[j, :j]) is then one kernel with its write)
+        prod = apply("multiply", wrap(ir.cast(a._node, dt)), wrap(ir.cast(b._node, dt)))
+        return finish("matmul", sum_(prod, dtype=dt), out, casting=casting)
     node = ir.barrier("matmul", (ir.cast(a._node, dt), ir.cast(b._node, dt)), None, dt, shape)
     return finish("matmul", wrap(node), out, casting=casting)
-
-
-def dot(a, b, out=None):
-    """NumPy ``dot`` for operands of at most two dimensions (and scalars)."""
-    a = _arr(a)
-    b = _arr(b, a.device)
-    if a.ndim == 0 or b.ndim == 0:
-        return finish("multiply", a * b, out)
-    if a.ndim > 2 or b.ndim > 2:
-        # NumPy: a sum product over the last axis of a and the second-to-last of b
-        from .products import tensordot
-        kb = b.ndim - 2 if b.ndim >= 2 else 0
-        if a.shape[-1] != b.shape[kb]:
-            raise ValueError(f"shapes {_fmt(a.shape)} and {_fmt(b.shape)} not aligned: "
-                             f"{a.shape[-1]} (dim {a.ndim - 1}) != {b.shape[kb]} (dim {kb})")
-        return finish("multiply", tensordot(a, b, axes=([a.ndim - 1], [kb])), out)
-    return matmul(a, b, out=out)
 
 
 def vecdot(x1, x2, /, *, axis=-1):
     """Dot product of vectors along `axis` (conjugating x1), broadcasting the rest."""
     a = _arr(x1)
     b = _arr(x2, a.device)
-    from .elementwise import apply
-    from .reductions import sum as sum_
     if a.dtype.kind == "c":
         a = apply("conjugate", a)
     prod = apply("multiply", a, b)
@@ -76,11 +65,6 @@ def vecdot(x1, x2, /, *, axis=-1):
     if not 0 <= ax < nd or (a.ndim and a.shape[axis] != b.shape[axis]):
         raise ValueError("vecdot: the reduced axis must exist in both inputs with equal size")
     return sum_(prod, axis=ax, dtype=prod.dtype)
-
-
-def _fmt(shape) -> str:
-    """A shape as NumPy's dot messages print it: (2,3,4), (5,)."""
-    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
 
 
 def _gufunc_vector(name, sig, a, b, mat_first):
@@ -128,7 +112,6 @@ def vecmat(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
     b = _arr(x2, a.device)
     _gufunc_vector("vecmat", "(n),(n,m)->(m)", a, b, False)
     if a.dtype.kind == "c":
-        from .elementwise import apply
         a = apply("conjugate", a)
     r = matmul(a[..., None, :], b, dtype=dtype)[..., 0, :]
     return finish("vecmat", r, out, casting=casting)

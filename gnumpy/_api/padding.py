@@ -13,7 +13,13 @@ from .. import _dtypes as D
 from .._graph import ir
 from ._common import is_array, wrap
 from ._views import arr, cyclic, fresh, slice_axis
+from .creation import linspace
+from .ewspecial import round_
 from .manipulation import broadcast_to, concat, moveaxis
+from .reductions import max as max_
+from .reductions import mean
+from .reductions import min as min_
+from .statistics import median
 
 _ALLOWED = {
     "empty": (), "edge": (), "wrap": (),
@@ -177,7 +183,6 @@ def _edge(c, axis, n, side):
 
 
 def _ramp(c, axis, n, side, end):
-    from .creation import linspace
     edge = _edge_of(c, axis, side)
     stop = edge.reshape(tuple(d for i, d in enumerate(edge.shape) if i != axis))
     r = linspace(end, stop, num=n, endpoint=False, dtype=c.dtype, axis=axis)
@@ -188,12 +193,7 @@ def _ramp(c, axis, n, side, end):
 
 
 def _pad_stat(cur, axis, widths, lengths, mode):
-    import gnumpy
-    func = {"maximum": gnumpy.max, "minimum": gnumpy.min, "mean": gnumpy.mean,
-            "median": getattr(gnumpy, "median", None)}[mode]
-    if func is None:
-        raise NotImplementedError("pad(mode='median') needs gnumpy.median, which is not "
-                                  "available")
+    func = {"maximum": max_, "minimum": min_, "mean": mean, "median": median}[mode]
     n = cur.shape[axis]
     left, right = lengths
     left = n if left is None or n < left else int(left)
@@ -205,7 +205,7 @@ def _pad_stat(cur, axis, widths, lengths, mode):
         chunk = wrap(slice_axis(cur._node, axis, start, 1, length))
         s = func(chunk, axis=axis, keepdims=True)
         if cur.dtype.kind in "iu":
-            s = gnumpy.round(s)
+            s = round_(s)
         stats.append(s.astype(cur.dtype, copy=False))
     return _join(cur, axis, widths,
                  lambda c, ax, w, side: broadcast_to(stats[side], _piece_shape(c, ax, w)))

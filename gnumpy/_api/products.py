@@ -1,4 +1,4 @@
-"""Products and sliding sums: inner, outer, vdot, kron, tensordot, cross, convolve and
+"""Products and sliding sums: dot, inner, outer, vdot, kron, tensordot, cross, convolve and
 correlate.
 
 Vector-sized products are fused reductions (``vdot`` is one kernel); contractions of
@@ -14,8 +14,14 @@ import operator
 import warnings
 
 from .. import _dtypes as D
+from .._broadcast import broadcast_shapes
 from ._common import as_node, check_device_match, is_array, normalize_axis, wrap
+from .creation import zeros
 from .elementwise import apply, astype
+from .manipulation import broadcast_to, concat, expand_dims, moveaxis, stack
+from .matmul import matmul
+from .reductions import sum as sum_
+from .ufunc import finish
 
 
 def _arr(x, device=None):
@@ -29,6 +35,27 @@ def _pair(a, b):
     return a, b
 
 
+def dot(a, b, out=None):
+    """NumPy ``dot`` for operands of at most two dimensions (and scalars)."""
+    a = _arr(a)
+    b = _arr(b, a.device)
+    if a.ndim == 0 or b.ndim == 0:
+        return finish("multiply", a * b, out)
+    if a.ndim > 2 or b.ndim > 2:
+        # NumPy: a sum product over the last axis of a and the second-to-last of b
+        kb = b.ndim - 2 if b.ndim >= 2 else 0
+        if a.shape[-1] != b.shape[kb]:
+            raise ValueError(f"shapes {_fmt(a.shape)} and {_fmt(b.shape)} not aligned: "
+                             f"{a.shape[-1]} (dim {a.ndim - 1}) != {b.shape[kb]} (dim {kb})")
+        return finish("multiply", tensordot(a, b, axes=([a.ndim - 1], [kb])), out)
+    return matmul(a, b, out=out)
+
+
+def _fmt(shape) -> str:
+    """A shape as NumPy's dot messages print it: (2,3,4), (5,)."""
+    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
 def outer(a, b, out=None):
     """Outer product of two vectors (inputs are flattened).
 
@@ -39,7 +66,6 @@ def outer(a, b, out=None):
     array([[  1,  10, 100],
            [  2,  20, 200]])
     """
-    from .ufunc import finish
     a, b = _pair(a, b)
     r = apply("multiply", a.ravel()[:, None], b.ravel()[None, :])   # as NumPy's
     return finish("multiply", r, out)
@@ -54,7 +80,6 @@ def vdot(a, b, /):
     >>> gp.vdot(gp.asarray([1 + 2j, 3 + 4j]), gp.asarray([5 + 6j, 7 + 8j]))
     array(70.-8.j)
     """
-    from .reductions import sum as sum_
     a, b = _pair(a, b)
     if a.size != b.size:
         raise ValueError("vectors have different lengths")
@@ -74,8 +99,6 @@ def inner(a, b, /):
     >>> gp.inner(gp.asarray([1, 2, 3]), gp.asarray([0, 1, 0]))
     array(2)
     """
-    from .matmul import matmul
-    from .reductions import sum as sum_
     a, b = _pair(a, b)
     if a.ndim == 0 or b.ndim == 0:
         return apply("multiply", a, b)
@@ -100,7 +123,6 @@ def tensordot(a, b, axes=2):
     >>> gp.tensordot(gp.ones((2, 3, 4)), gp.ones((3, 4, 5))).shape
     (2, 5)
     """
-    from .matmul import matmul
     try:
         iter(axes)
     except Exception:
@@ -152,7 +174,6 @@ def kron(a, b):
     >>> gp.kron(gp.asarray([1, 10]), gp.asarray([1, 2, 3]))
     array([ 1,  2,  3, 10, 20, 30])
     """
-    from .manipulation import expand_dims
     b = _arr(b)
     a = _arr(a, b.device)
     if a.ndim < b.ndim:
@@ -180,8 +201,6 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     >>> gp.cross(gp.asarray([1, 0, 0]), gp.asarray([0, 1, 0]))
     array([0, 0, 1])
     """
-    from .._broadcast import broadcast_shapes
-    from .manipulation import moveaxis, stack
     if axis is not None:
         axisa = axisb = axisc = axis
     a, b = _pair(a, b)
@@ -216,7 +235,6 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
         a2, b2 = a[..., 2], b[..., 2]
         cp = [sub(mul(a1, b2), mul(a2, b1)), sub(mul(a2, b0), mul(a0, b2)),
               sub(mul(a0, b1), mul(a1, b0))]
-    from .manipulation import broadcast_to
     cp = [astype(broadcast_to(c, shape), dt, copy=False) for c in cp]
     return moveaxis(stack(cp, axis=-1), -1, axisc)
 
@@ -231,9 +249,6 @@ def _full_convolution(a, v, dt):
     ``broadcast(p, (m, n+m)).reshape(-1)[:m*(n+m-1)].reshape(m, n+m-1)`` is p shifted right
     by j with wrap-around into the zero padding: element (j, k) is ``p[(k - j) mod (n+m)]``.
     """
-    from .creation import zeros
-    from .manipulation import broadcast_to, concat
-    from .reductions import sum as sum_
     n, m = a.shape[0], v.shape[0]
     p = concat([astype(a, dt, copy=False), zeros((m,), dtype=dt, device=a.device)])
     width = n + m

@@ -34,6 +34,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._api._common import wrap as _wrap
+from .._api.creation import arange, eye, tril, triu, zeros
+from .._api.diagonals import diagonal
+from .._api.elementwise import apply, where
+from .._api.manipulation import broadcast_to, concat
+from .._api.reductions import any as any_, count_nonzero, prod as prod_, sum as sum_
 from .._graph import layout as L
 from .._graph.ir import leaf
 from .cuda_libs import DATA_TYPE, bindings, libs
@@ -82,16 +88,6 @@ def svd_plan(m: int, n: int, full: bool) -> dict:
 
 
 # ------------------------------------------------------------------ helpers
-
-def _gp():
-    import gnumpy
-    return gnumpy
-
-
-def _wrap(node):
-    from .._api._common import wrap
-    return wrap(node)
-
 
 def _leaves(*arrays) -> tuple:
     """The LEAF nodes of gnumpy arrays (materialized now, one schedule)."""
@@ -176,8 +172,7 @@ class _Solver:
         argument.  One device-to-host read."""
         count = n
         if nan is not None:             # the NaN flags go behind the statuses
-            g = _gp()
-            flags = g.any(g.isnan(_wrap(nan).reshape(n, -1)), axis=-1).astype(np.int32)
+            flags = any_(apply("isnan", _wrap(nan).reshape(n, -1)), axis=-1).astype(np.int32)
             dest = leaf(info, np.dtype(np.int32), (n,), (1,), n, self.be.device)
             from .._graph.realize import write
             write(dest, flags._node)         # schedules the reduction, then the copy
@@ -238,12 +233,11 @@ def solve(be, a, b):
 
 
 def inv(be, a, check=True):
-    g = _gp()
     s = _Solver(be, a.dtype)
     B, n = _batch(a), a.shape[-1]
     lu = _copy(be, a, False)                      # column-major A^T
-    eye = g.broadcast_to(g.eye(n, dtype=a.dtype, device=be.device), a.shape)
-    x = _copy(be, eye._node, False)               # I (either order)
+    ident = broadcast_to(eye(n, dtype=a.dtype, device=be.device), a.shape)
+    x = _copy(be, ident._node, False)             # I (either order)
     info = s.info(2 * B)
     piv = _getrf(s, lu, info)
     _getrs(s, lu, piv, x, _OP_N, info, B)         # A^T X = I: X^T = A^-1, row-major X^T
@@ -257,39 +251,35 @@ def inv(be, a, check=True):
 def _lu_parts(be, a):
     """(U's diagonals (..., n), odd row permutation (...)) of the LU of each matrix:
     a singular matrix has a zero on its diagonal (getrf's positive status, not read)."""
-    g = _gp()
     s = _Solver(be, a.dtype)
     lu = _copy(be, a, False)                      # det A^T = det A
     piv = _getrf(s, lu, s.info(_batch(a)))
     s.finish()
     n = a.shape[-1]
-    d = g.diagonal(_wrap(lu), axis1=-2, axis2=-1)
-    moved = g.count_nonzero(_wrap(piv) != g.arange(1, n + 1, device=be.device), axis=-1)
+    d = diagonal(_wrap(lu), axis1=-2, axis2=-1)
+    moved = count_nonzero(_wrap(piv) != arange(1, n + 1, device=be.device), axis=-1)
     return d, (moved % 2) == 1
 
 
 def det(be, a):
-    g = _gp()
     d, odd = _lu_parts(be, a)
-    sign = g.where(odd, -1.0, 1.0).astype(d.dtype)
-    return _leaves(sign * g.prod(d, axis=-1))
+    sign = where(odd, -1.0, 1.0).astype(d.dtype)
+    return _leaves(sign * prod_(d, axis=-1))
 
 
 def slogdet(be, a):
-    g = _gp()
     d, odd = _lu_parts(be, a)
-    mag = g.abs(d)
+    mag = apply("absolute", d)
     zero = mag == 0
-    unit = d / g.where(zero, 1, mag).astype(d.dtype)
-    sign = g.where(odd, -1.0, 1.0).astype(d.dtype) * g.prod(unit, axis=-1)
-    sign = g.where(g.any(zero, axis=-1), 0, sign).astype(d.dtype)
-    return _leaves(sign, g.sum(g.log(mag), axis=-1))
+    unit = d / where(zero, 1, mag).astype(d.dtype)
+    sign = where(odd, -1.0, 1.0).astype(d.dtype) * prod_(unit, axis=-1)
+    sign = where(any_(zero, axis=-1), 0, sign).astype(d.dtype)
+    return _leaves(sign, sum_(apply("log", mag), axis=-1))
 
 
 # ------------------------------------------------------------------ Cholesky, QR
 
 def cholesky(be, a, upper=False):
-    g = _gp()
     s = _Solver(be, a.dtype)
     n, B, it = a.shape[-1], _batch(a), a.dtype.itemsize
     c = _copy(be, a, False)                       # column-major A^T
@@ -302,11 +292,10 @@ def cholesky(be, a, upper=False):
                      info.ptr + 4 * i)
     s.check(info, B, "potrf", "Matrix is not positive definite")
     x = _wrap(c)
-    return _leaves(g.triu(x) if upper else g.tril(x))
+    return _leaves(triu(x) if upper else tril(x))
 
 
 def qr(be, a, mode="reduced"):
-    g = _gp()
     s = _Solver(be, a.dtype)
     dt, it = a.dtype, a.dtype.itemsize
     batch, (m, n) = a.shape[:-2], a.shape[-2:]
@@ -323,7 +312,7 @@ def qr(be, a, mode="reduced"):
         s.finish()
         return _view(h, batch + (n, m), False), tau
     mc = m if mode == "complete" and m > n else k
-    r, = _leaves(g.triu(_wrap(h)[..., :mc, :]))   # before orgqr overwrites h
+    r, = _leaves(triu(_wrap(h)[..., :mc, :]))   # before orgqr overwrites h
     if mode == "r":
         return (r,)
     q = h
@@ -374,20 +363,18 @@ def assemble_pairs(vr, wi):
     """Complex eigenvectors from LAPACK's real format (gnumpy arrays): for a pair
     w_j, w_j+1 = x +- iy (y > 0 first), columns j and j+1 of `vr` are the real and
     imaginary parts of v_j, and v_j+1 is its conjugate."""
-    g = _gp()
     pos = (wi > 0)[..., None, :]
     neg = (wi < 0)[..., None, :]
-    zero = g.zeros(vr.shape[:-1] + (1,), dtype=vr.dtype, device=vr.device)
-    nxt = g.concat([vr[..., 1:], zero], axis=-1)      # column j + 1 at j
-    prv = g.concat([zero, vr[..., :-1]], axis=-1)     # column j - 1 at j
-    re = g.where(neg, prv, vr)
-    im = g.where(pos, nxt, g.where(neg, -vr, 0))
+    zero = zeros(vr.shape[:-1] + (1,), dtype=vr.dtype, device=vr.device)
+    nxt = concat([vr[..., 1:], zero], axis=-1)      # column j + 1 at j
+    prv = concat([zero, vr[..., :-1]], axis=-1)     # column j - 1 at j
+    re = where(neg, prv, vr)
+    im = where(pos, nxt, where(neg, -vr, 0))
     cdt = _COMPLEX[vr.dtype]
     return re.astype(cdt) + im.astype(cdt) * 1j
 
 
 def eig(be, a, vectors=True):
-    g = _gp()
     s = _Solver(be, a.dtype)
     dt, it = a.dtype, a.dtype.itemsize
     batch, n, B = a.shape[:-2], a.shape[-1], _batch(a)
@@ -411,13 +398,13 @@ def eig(be, a, vectors=True):
     if not real:
         return (wv, vr) if vectors else (wv,)
     wa = _wrap(wv)
-    if not _EIG_ALWAYS_COMPLEX and not bool(g.any(g.imag(wa) != 0)):
+    if not _EIG_ALWAYS_COMPLEX and not bool(any_(apply("imag", wa) != 0)):
         # all real: NumPy's real dtypes (NumPy releases that always return complex
         # results skip this)
-        return _leaves(g.real(wa)) + ((vr,) if vectors else ())
+        return _leaves(apply("real", wa)) + ((vr,) if vectors else ())
     if not vectors:
         return (wv,)
-    return (wv,) + _leaves(assemble_pairs(_wrap(vr), g.imag(wa)))
+    return (wv,) + _leaves(assemble_pairs(_wrap(vr), apply("imag", wa)))
 
 
 # ------------------------------------------------------------------ SVD

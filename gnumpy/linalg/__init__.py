@@ -6,10 +6,12 @@
   ``cholesky``, ``qr`` (``_factor``), ``eigh``, ``eigvalsh``, ``eig``, ``eigvals``
   (``_eig``), ``svd``, ``svdvals`` and ``lstsq`` on the CPU backend (``_svd``).
 * What NumPy builds on them is built the same way from gnumpy ops: ``pinv``,
-  ``matrix_rank``, ``cond``, ``lstsq`` on CUDA, ``svd(hermitian=True)``, the 2-, -2- and
-  nuclear norms (``_svd``), ``tensorsolve``, ``tensorinv`` (``_factor``) and
-  ``matrix_power``.
+  ``matrix_rank``, ``lstsq`` on CUDA, ``svd(hermitian=True)``, the 2-, -2- and
+  nuclear norms (``_svd``), ``tensorsolve``, ``tensorinv`` (``_factor``),
+  ``matrix_power`` and ``cond`` (``_products``).
 * Products and the other norms are gnumpy ops (``_products``).
+
+The modules form a chain: ``_common`` <- ``_factor``, ``_eig`` <- ``_svd`` <- ``_products``.
 
 Errors are NumPy's: ``LinAlgError`` with NumPy's messages for singular, non-positive-
 definite, non-square or too-few-dimensional input, TypeError for float16.
@@ -22,10 +24,10 @@ from ._common import (EigResult, EighResult, LinAlgError, QRResult,  # noqa: F40
                       SlogdetResult, SVDResult)
 from ._eig import eig, eigh, eigvals, eigvalsh
 from ._factor import cholesky, det, inv, qr, slogdet, solve, tensorinv, tensorsolve
-from ._products import (cross, diagonal, matmul, matrix_norm, matrix_power,
+from ._products import (cond, cross, diagonal, matmul, matrix_norm, matrix_power,
                         matrix_transpose, multi_dot, norm, outer, tensordot, trace, vecdot,
                         vector_norm)
-from ._svd import cond, lstsq, matrix_rank, pinv, svd, svdvals
+from ._svd import lstsq, matrix_rank, pinv, svd, svdvals
 
 __all__ = ["LinAlgError", "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh",
            "eigvals", "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm", "matrix_power",

@@ -11,6 +11,8 @@ import numpy as np
 
 from .. import _dtypes as D
 from .._api._common import is_array
+from .._api.creation import asarray, eye, zeros
+from .._api.manipulation import broadcast_to
 
 LinAlgError = np.linalg.LinAlgError
 
@@ -21,14 +23,9 @@ SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
 SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
 
 
-def gp():
-    import gnumpy
-    return gnumpy
-
-
 def arr(x):
     """`x` as a gnumpy array (host data is copied to the default device)."""
-    return x if is_array(x) else gp().asarray(x)
+    return x if is_array(x) else asarray(x)
 
 
 def result_dtype(*arrays) -> np.dtype:
@@ -91,13 +88,12 @@ def call(op, arrays, **kw):
 
 def eye_stack(n, cols, dt, batch, device):
     """A (batch..., n, cols) stack of identity matrices (materialized on use)."""
-    g = gp()
-    e = g.eye(n, cols, dtype=dt, device=device)
-    return g.broadcast_to(e, tuple(batch) + (n, cols)) + g.zeros((), dtype=dt, device=device)
+    e = eye(n, cols, dtype=dt, device=device)
+    return broadcast_to(e, tuple(batch) + (n, cols)) + zeros((), dtype=dt, device=device)
 
 
 def empty(shape, dt, device):
-    return gp().zeros(tuple(shape), dtype=dt, device=device)
+    return zeros(tuple(shape), dtype=dt, device=device)
 
 
 def nbatch(shape) -> int:

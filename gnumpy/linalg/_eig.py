@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._api.elementwise import apply
+from .._api.reductions import all as all_
 from ._common import (EigResult, EighResult, LinAlgError, arr, assert_stacked_square, call,
-                      empty, gp, real_of, result_dtype, uplo)
+                      empty, real_of, result_dtype, uplo)
 
 
 def _eigh(x, UPLO, vectors):
@@ -52,10 +54,9 @@ def eigvalsh(x, /, UPLO="L"):
 
 
 def _eig(x, vectors):
-    g = gp()
     a = arr(x)
     assert_stacked_square(a)
-    if a.dtype.kind in "fc" and not bool(g.all(g.isfinite(a))):
+    if a.dtype.kind in "fc" and not bool(all_(apply("isfinite", a))):
         raise LinAlgError("Array must not contain infs or NaNs")
     dt = result_dtype(a)
     if a.size == 0:                    # the dtypes the installed NumPy gives an empty stack

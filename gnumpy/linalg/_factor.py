@@ -13,8 +13,11 @@ from __future__ import annotations
 import math
 import warnings
 
+from .._api.creation import ones, zeros
+from .._api.manipulation import broadcast_to, matrix_transpose
+from .._api.shaping import broadcast_shapes
 from ._common import (LinAlgError, QRResult, SlogdetResult, arr, assert_stacked_2d,
-                      assert_stacked_square, call, empty, eye_stack, gp, nbatch, real_of,
+                      assert_stacked_square, call, empty, eye_stack, nbatch, real_of,
                       result_dtype)
 
 
@@ -30,7 +33,6 @@ def solve(x1, x2, /):
     >>> gp.linalg.solve(gp.asarray([[3.0, 1.0], [1.0, 2.0]]), gp.asarray([9.0, 8.0]))
     array([2., 3.])
     """
-    g = gp()
     a, b = arr(x1), arr(x2)
     assert_stacked_square(a)
     dt = result_dtype(a, b)
@@ -46,13 +48,13 @@ def solve(x1, x2, /):
         raise ValueError(f"solve: Input operand 1 has a mismatch in its core dimension 0, "
                          f"with gufunc signature (m,m),(m,n)->(m,n) (size {b.shape[-2]} is "
                          f"different from {n})")
-    batch = tuple(g.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
+    batch = tuple(broadcast_shapes(a.shape[:-2], b.shape[:-2]))
     k = b.shape[-1]
     if n == 0 or nbatch(batch) == 0:
         x = empty(batch + (n, k), dt, a.device)
     else:
-        A = g.broadcast_to(a.astype(dt, copy=False), batch + (n, n))
-        B = g.broadcast_to(b.astype(dt, copy=False), batch + (n, k))
+        A = broadcast_to(a.astype(dt, copy=False), batch + (n, n))
+        B = broadcast_to(b.astype(dt, copy=False), batch + (n, k))
         x, = call("solve", [A, B])
     return x[..., 0] if vector else x
 
@@ -94,11 +96,10 @@ def det(x, /):
     >>> gp.linalg.det(gp.asarray([[1.0, 2.0], [3.0, 4.0]]))
     array(-2.)
     """
-    g = gp()
     a, dt = _det_input(x)
     batch = a.shape[:-2]
     if a.shape[-1] == 0 or nbatch(batch) == 0:
-        return g.ones(batch, dtype=dt, device=a.device)
+        return ones(batch, dtype=dt, device=a.device)
     r, = call("det", [a.astype(dt, copy=False)])
     return r
 
@@ -113,12 +114,11 @@ def slogdet(x, /):
     >>> gp.linalg.slogdet(gp.asarray([[1.0, 2.0], [3.0, 4.0]])).sign
     array(-1.)
     """
-    g = gp()
     a, dt = _det_input(x)
     batch = a.shape[:-2]
     if a.shape[-1] == 0 or nbatch(batch) == 0:
-        return SlogdetResult(g.ones(batch, dtype=dt, device=a.device),
-                             g.zeros(batch, dtype=real_of(dt), device=a.device))
+        return SlogdetResult(ones(batch, dtype=dt, device=a.device),
+                             zeros(batch, dtype=real_of(dt), device=a.device))
     sign, logabs = call("slogdet", [a.astype(dt, copy=False)])
     return SlogdetResult(sign, logabs)
 
@@ -171,12 +171,11 @@ def qr(x, /, mode="reduced"):
             mode = "economic"
         else:
             raise ValueError(f"Unrecognized mode '{mode}'")
-    g = gp()
     a = arr(x)
     assert_stacked_2d(a)
     dt = result_dtype(a)
     if mode == "economic":                    # the factored matrix as LAPACK leaves it
-        return g.matrix_transpose(qr(a, "raw")[0])
+        return matrix_transpose(qr(a, "raw")[0])
     batch, (m, n) = a.shape[:-2], a.shape[-2:]
     k = min(m, n)
     mc = m if mode == "complete" and m > n else k

@@ -2,7 +2,8 @@
 like any other array code): ``matmul``, ``matrix_transpose``, ``vecdot``, ``tensordot``,
 ``outer``, ``trace``, ``diagonal``, ``cross``, ``multi_dot``, ``matrix_power`` (repeated
 squaring; ``inv`` for negative powers), ``vector_norm``, ``matrix_norm`` and ``norm``
-(the 2-, -2- and nuclear matrix norms through the singular values, ``_svd.svd_norm``).
+(the 2-, -2- and nuclear matrix norms through the singular values, ``_svd.svd_norm``) and
+``cond`` (the singular values' ratio, or ``norm(x) * norm(inv(x))``).
 """
 from __future__ import annotations
 
@@ -11,28 +12,39 @@ import operator
 
 import numpy as np
 
+# The wrappers of gnumpy.tensordot, outer, trace, diagonal and cross import them where
+# used: loading _api.products and _api.diagonals with gnumpy.linalg costs ~6 ms.
+from .._api.creation import eye, zeros
+from .._api.elementwise import apply, where
+from .._api.manipulation import broadcast_to, expand_dims, squeeze
+from .._api.manipulation import matrix_transpose as _matrix_transpose
+from .._api.matmul import matmul as _matmul, vecdot as _vecdot
+from .._api.reductions import any as any_, max as max_, min as min_, sum as sum_
+from ._common import LinAlgError, assert_stacked_square, call, empty, real_of, result_dtype
 from ._common import arr as _arr
-from ._common import assert_stacked_square, gp
+from ._factor import inv
+from ._svd import svd, svd_norm
 
 
 def matmul(x1, x2, /):
     """Matrix product of the last two axes, broadcasting the rest (``gnumpy.matmul``)."""
-    return gp().matmul(x1, x2)
+    return _matmul(x1, x2)
 
 
 def matrix_transpose(x, /):
     """Transpose of the last two axes (a view)."""
-    return gp().matrix_transpose(_arr(x))
+    return _matrix_transpose(_arr(x))
 
 
 def vecdot(x1, x2, /, *, axis=-1):
     """Dot product of vectors along `axis` (conjugating `x1`), broadcasting the rest."""
-    return gp().vecdot(_arr(x1), _arr(x2), axis=axis)
+    return _vecdot(_arr(x1), _arr(x2), axis=axis)
 
 
 def tensordot(x1, x2, /, *, axes=2):
     """Sum of products over `axes` (``gnumpy.tensordot``, keyword-only `axes`)."""
-    return gp().tensordot(x1, x2, axes=axes)
+    from .._api.products import tensordot as _tensordot
+    return _tensordot(x1, x2, axes=axes)
 
 
 def outer(x1, x2, /):
@@ -41,17 +53,20 @@ def outer(x1, x2, /):
     if x1.ndim != 1 or x2.ndim != 1:
         raise ValueError(f"Input arrays must be one-dimensional, but they are "
                          f"x1.ndim={x1.ndim} and x2.ndim={x2.ndim}.")
-    return gp().outer(x1, x2)
+    from .._api.products import outer as _outer
+    return _outer(x1, x2)
 
 
 def trace(x, /, *, offset=0, dtype=None):
     """Sum along the diagonals of the last two axes."""
-    return gp().trace(_arr(x), offset=offset, axis1=-2, axis2=-1, dtype=dtype)
+    from .._api.diagonals import trace as _trace
+    return _trace(_arr(x), offset=offset, axis1=-2, axis2=-1, dtype=dtype)
 
 
 def diagonal(x, /, *, offset=0):
     """Diagonals of the last two axes."""
-    return gp().diagonal(_arr(x), offset=offset, axis1=-2, axis2=-1)
+    from .._api.diagonals import diagonal as _diagonal
+    return _diagonal(_arr(x), offset=offset, axis1=-2, axis2=-1)
 
 
 def cross(x1, x2, /, *, axis=-1):
@@ -61,7 +76,8 @@ def cross(x1, x2, /, *, axis=-1):
         raise ValueError(f"Both input arrays must be (arrays of) 3-dimensional vectors, but "
                          f"they are {x1.shape[axis]} and {x2.shape[axis]} dimensional "
                          f"instead.")
-    return gp().cross(x1, x2, axis=axis)
+    from .._api.products import cross as _cross
+    return _cross(x1, x2, axis=axis)
 
 
 def _inexact(x):
@@ -71,7 +87,6 @@ def _inexact(x):
 
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     """Vector p-norms over `axis` (all elements when None)."""
-    g = gp()
     x = _inexact(x)
     if axis is None:
         ax = tuple(range(x.ndim))
@@ -79,23 +94,23 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
         ax = axis
     else:
         ax = (operator.index(axis),)
-    a = g.abs(x)
+    a = apply("absolute", x)
     if ord == math.inf:
-        r = g.max(a, axis=ax, keepdims=True)
+        r = max_(a, axis=ax, keepdims=True)
     elif ord == -math.inf:
-        r = g.min(a, axis=ax, keepdims=True)
+        r = min_(a, axis=ax, keepdims=True)
     elif ord == 0:
-        r = g.sum(a != 0, axis=ax, keepdims=True).astype(a.dtype)
+        r = sum_(a != 0, axis=ax, keepdims=True).astype(a.dtype)
     elif ord == 1:
-        r = g.sum(a, axis=ax, keepdims=True)
+        r = sum_(a, axis=ax, keepdims=True)
     elif ord == 2:
-        r = g.sqrt(g.sum(a * a, axis=ax, keepdims=True))
+        r = apply("sqrt", sum_(a * a, axis=ax, keepdims=True))
     elif isinstance(ord, str):
         raise ValueError(f"Invalid norm order '{ord}' for vectors")
     else:
-        r = g.sum(a ** float(ord), axis=ax, keepdims=True) ** (1.0 / float(ord))
+        r = sum_(a ** float(ord), axis=ax, keepdims=True) ** (1.0 / float(ord))
     if not keepdims:
-        r = g.squeeze(r, axis=tuple(d % x.ndim for d in ax)) if x.ndim else r
+        r = squeeze(r, axis=tuple(d % x.ndim for d in ax)) if x.ndim else r
     return r
 
 
@@ -106,28 +121,26 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
 
 
 def _matrix_norm(x, axes, keepdims, ord):
-    g = gp()
     if x.ndim < 2:
         raise ValueError("Improper number of dimensions to norm.")
     r0, c0 = (d % x.ndim for d in axes)
     if r0 == c0:
         raise ValueError("Duplicate axes given.")
-    a = g.abs(x)
+    a = apply("absolute", x)
     if ord in ("fro", "f"):
-        r = g.sqrt(g.sum(a * a, axis=(r0, c0), keepdims=True))
+        r = apply("sqrt", sum_(a * a, axis=(r0, c0), keepdims=True))
     elif ord in (1, -1):
-        s = g.sum(a, axis=r0, keepdims=True)
-        r = (g.max if ord == 1 else g.min)(s, axis=c0, keepdims=True)
+        s = sum_(a, axis=r0, keepdims=True)
+        r = (max_ if ord == 1 else min_)(s, axis=c0, keepdims=True)
     elif ord in (math.inf, -math.inf):
-        s = g.sum(a, axis=c0, keepdims=True)
-        r = (g.max if ord == math.inf else g.min)(s, axis=r0, keepdims=True)
+        s = sum_(a, axis=c0, keepdims=True)
+        r = (max_ if ord == math.inf else min_)(s, axis=r0, keepdims=True)
     elif ord in ("nuc", 2, -2):
-        from ._svd import svd_norm
         r = svd_norm(x, (r0, c0), ord)
-        r = g.expand_dims(r, axis=tuple(sorted((r0, c0))))
+        r = expand_dims(r, axis=tuple(sorted((r0, c0))))
     else:
         raise ValueError("Invalid norm order for matrices.")
-    return r if keepdims else g.squeeze(r, axis=(r0, c0))
+    return r if keepdims else squeeze(r, axis=(r0, c0))
 
 
 def norm(x, ord=None, axis=None, keepdims=False):
@@ -157,7 +170,6 @@ def norm(x, ord=None, axis=None, keepdims=False):
 def matrix_power(a, n, /):
     """``a`` to the integer power `n` by repeated squaring (negative powers invert with
     ``inv``)."""
-    g = gp()
     a = _arr(a)
     try:
         n = operator.index(n)
@@ -165,34 +177,61 @@ def matrix_power(a, n, /):
         raise TypeError("exponent must be an integer") from None
     assert_stacked_square(a)
     if n == 0:
-        eye = g.eye(a.shape[-1], dtype=a.dtype, device=a.device)
-        return g.broadcast_to(eye, a.shape) + g.zeros(a.shape, dtype=a.dtype,
-                                                        device=a.device)
+        ident = eye(a.shape[-1], dtype=a.dtype, device=a.device)
+        return broadcast_to(ident, a.shape) + zeros(a.shape, dtype=a.dtype, device=a.device)
     if n < 0:
-        from ._factor import inv
         a, n = inv(a), -n
     result = None
     base = a
     while n:
         if n & 1:
-            result = base if result is None else g.matmul(result, base)
+            result = base if result is None else _matmul(result, base)
         n >>= 1
         if n:
-            base = g.matmul(base, base)
+            base = _matmul(base, base)
     return result
 
 
 def multi_dot(arrays, *, out=None):
     """The matrix product of a sequence (left to right; a 1-D first or last array is a row
     or column vector, as in ``matmul``)."""
-    g = gp()
     arrays = [_arr(a) for a in arrays]
     if len(arrays) < 2:
         raise ValueError("Expecting at least two arrays.")
     r = arrays[0]
     for a in arrays[1:]:
-        r = g.matmul(r, a)
+        r = _matmul(r, a)
     if out is not None:
         out[...] = r
         return out
     return r
+
+
+def cond(x, /, p=None):
+    """Condition number in the norm `p` (None, 2, -2 from the singular values; 'fro',
+    'nuc', 1, -1, inf, -inf from ``norm(x) * norm(inv(x))``); inf for a singular matrix.
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.linalg.cond(gp.asarray([[2.0, 0.0], [0.0, 0.5]]))
+    array(4.)
+    """
+    x = _arr(x)
+    if x.size == 0 and math.prod(x.shape[-2:]) == 0:
+        raise LinAlgError("cond is not defined on empty arrays")
+    if p is None or (not isinstance(p, str) and p in (2, -2)):
+        s = svd(x, compute_uv=False)
+        r = s[..., -1] / s[..., 0] if p == -2 else s[..., 0] / s[..., -1]
+    else:
+        assert_stacked_square(x)
+        dt = result_dtype(x)
+        xd = x.astype(dt, copy=False)
+        if x.size == 0:
+            invx = empty(x.shape, dt, x.device)
+        else:                       # an inverse that does not raise: inf/NaN when singular
+            invx, = call("inv", [xd], check=False)
+        r = norm(xd, p, axis=(-2, -1)) * norm(invx, p, axis=(-2, -1))
+        r = r.astype(real_of(dt))
+    nan = apply("isnan", r) & ~any_(apply("isnan", x), axis=(-2, -1))
+    return where(nan, np.inf, r).astype(r.dtype)

@@ -1,5 +1,6 @@
 """The singular value decomposition and what NumPy builds on it: ``svd``, ``svdvals``,
-``pinv``, ``matrix_rank``, ``cond``, ``lstsq`` and the 2-, -2- and nuclear norms.
+``pinv``, ``matrix_rank``, ``lstsq`` and the 2-, -2- and nuclear norms (``cond`` and the
+norms themselves are in ``_products``).
 
 ``svd`` is ONE library call (LAPACK's ``gesdd`` through NumPy on the CPU backend,
 cuSOLVER's ``xgesvd`` on CUDA); ``svd(hermitian=True)`` goes through ``eigh`` as NumPy's
@@ -14,9 +15,16 @@ import math
 
 import numpy as np
 
-from ._common import (LinAlgError, SVDResult, arr, assert_2d, assert_stacked_2d,
-                      assert_stacked_square, call, empty, eye_stack, gp, real_of,
-                      result_dtype)
+from .._api.creation import asarray, zeros
+from .._api.elementwise import apply, where
+from .._api.manipulation import matrix_transpose, moveaxis
+from .._api.matmul import matmul
+from .._api.reductions import all as all_, count_nonzero
+from .._api.reductions import max as max_, min as min_, sum as sum_
+from .._api.shaping import flip
+from ._common import (LinAlgError, SVDResult, arr, assert_2d, assert_stacked_2d, call,
+                      empty, eye_stack, real_of, result_dtype)
+from ._eig import eigh, eigvalsh
 
 _NOVALUE = object()        # pinv's rtol left out (NumPy's default differs from None)
 
@@ -31,20 +39,21 @@ def svd(x, /, full_matrices=True, compute_uv=True, hermitian=False):
     >>> gp.linalg.svd(gp.asarray([[3.0, 0.0], [0.0, -4.0]])).S
     array([4., 3.])
     """
-    g = gp()
     a = arr(x)
     if hermitian:                       # NumPy's: eigenvalues by magnitude, signs into V
-        from ._eig import eigh, eigvalsh
+        # imported here: sorting and indexing add ~15 ms to loading gnumpy.linalg
+        from .._api.advanced import take_along_axis
+        from .._api.sorting import argsort, sort
         if not compute_uv:
-            return g.flip(g.sort(g.abs(eigvalsh(a)), axis=-1), axis=-1)
+            return flip(sort(apply("absolute", eigvalsh(a)), axis=-1), axis=-1)
         s, u = eigh(a)
-        sgn = g.copysign(1.0, s)
-        s = g.abs(s)
-        sidx = g.flip(g.argsort(s, axis=-1), axis=-1)
-        sgn = g.take_along_axis(sgn, sidx, axis=-1)
-        s = g.take_along_axis(s, sidx, axis=-1)
-        u = g.take_along_axis(u, sidx[..., None, :], axis=-1)
-        vt = g.conj(g.matrix_transpose(u * sgn[..., None, :]))
+        sgn = apply("copysign", 1.0, s)
+        s = apply("absolute", s)
+        sidx = flip(argsort(s, axis=-1), axis=-1)
+        sgn = take_along_axis(sgn, sidx, axis=-1)
+        s = take_along_axis(s, sidx, axis=-1)
+        u = take_along_axis(u, sidx[..., None, :], axis=-1)
+        vt = apply("conjugate", matrix_transpose(u * sgn[..., None, :]))
         return SVDResult(u, s, vt)
     assert_stacked_2d(a)
     dt = result_dtype(a)
@@ -85,22 +94,21 @@ def matrix_rank(A, /, tol=None, hermitian=False, *, rtol=None):
     >>> gp.linalg.matrix_rank(gp.asarray([[1.0, 2.0], [2.0, 4.0]]))
     array(1)
     """
-    g = gp()
     if rtol is not None and tol is not None:
         raise ValueError("`tol` and `rtol` can't be both set.")
     A = arr(A)
     if A.ndim < 2:
-        return int(not bool(g.all(A == 0)))
+        return int(not bool(all_(A == 0)))
     S = svd(A, compute_uv=False, hermitian=hermitian)
     if tol is None:
         if rtol is None:
             rtol = max(A.shape[-2:]) * float(np.finfo(S.dtype).eps)
         else:
-            rtol = g.asarray(rtol, device=A.device)[..., None]
-        tol = g.max(S, axis=-1, keepdims=True, initial=0) * rtol
+            rtol = asarray(rtol, device=A.device)[..., None]
+        tol = max_(S, axis=-1, keepdims=True, initial=0) * rtol
     else:
-        tol = g.asarray(tol, device=A.device)[..., None]
-    return g.count_nonzero(S > tol, axis=-1)
+        tol = asarray(tol, device=A.device)[..., None]
+    return count_nonzero(S > tol, axis=-1)
 
 
 def pinv(a, /, rcond=None, hermitian=False, *, rtol=_NOVALUE):
@@ -114,7 +122,6 @@ def pinv(a, /, rcond=None, hermitian=False, *, rtol=_NOVALUE):
     array([[0.5, 0. ],
            [0. , 0. ]])
     """
-    g = gp()
     a = arr(a)
     if rcond is None:
         if rtol is _NOVALUE:
@@ -126,47 +133,15 @@ def pinv(a, /, rcond=None, hermitian=False, *, rtol=_NOVALUE):
             rcond = rtol
     elif rtol is not _NOVALUE:
         raise ValueError("`rtol` and `rcond` can't be both set.")
-    rcond = g.asarray(rcond, device=a.device)
+    rcond = asarray(rcond, device=a.device)
     if a.size == 0 and math.prod(a.shape[-2:]) == 0:
         m, n = a.shape[-2:]
-        return g.zeros(a.shape[:-2] + (n, m), dtype=a.dtype, device=a.device)
-    u, s, vt = svd(g.conj(a), full_matrices=False, hermitian=hermitian)
-    cutoff = rcond[..., None] * g.max(s, axis=-1, keepdims=True, initial=0)
+        return zeros(a.shape[:-2] + (n, m), dtype=a.dtype, device=a.device)
+    u, s, vt = svd(apply("conjugate", a), full_matrices=False, hermitian=hermitian)
+    cutoff = rcond[..., None] * max_(s, axis=-1, keepdims=True, initial=0)
     large = s > cutoff
-    s = g.where(large, 1 / g.where(large, s, 1), 0).astype(s.dtype)
-    return g.matmul(g.matrix_transpose(vt), s[..., None] * g.matrix_transpose(u))
-
-
-def cond(x, /, p=None):
-    """Condition number in the norm `p` (None, 2, -2 from the singular values; 'fro',
-    'nuc', 1, -1, inf, -inf from ``norm(x) * norm(inv(x))``); inf for a singular matrix.
-
-    Examples
-    --------
-    >>> import gnumpy as gp
-    >>> gp.linalg.cond(gp.asarray([[2.0, 0.0], [0.0, 0.5]]))
-    array(4.)
-    """
-    g = gp()
-    from ._products import norm
-    x = arr(x)
-    if x.size == 0 and math.prod(x.shape[-2:]) == 0:
-        raise LinAlgError("cond is not defined on empty arrays")
-    if p is None or (not isinstance(p, str) and p in (2, -2)):
-        s = svd(x, compute_uv=False)
-        r = s[..., -1] / s[..., 0] if p == -2 else s[..., 0] / s[..., -1]
-    else:
-        assert_stacked_square(x)
-        dt = result_dtype(x)
-        xd = x.astype(dt, copy=False)
-        if x.size == 0:
-            invx = empty(x.shape, dt, x.device)
-        else:                       # an inverse that does not raise: inf/NaN when singular
-            invx, = call("inv", [xd], check=False)
-        r = norm(xd, p, axis=(-2, -1)) * norm(invx, p, axis=(-2, -1))
-        r = r.astype(real_of(dt))
-    nan = g.isnan(r) & ~g.any(g.isnan(x), axis=(-2, -1))
-    return g.where(nan, np.inf, r).astype(r.dtype)
+    s = where(large, 1 / where(large, s, 1), 0).astype(s.dtype)
+    return matmul(matrix_transpose(vt), s[..., None] * matrix_transpose(u))
 
 
 def lstsq(a, b, /, rcond=None):
@@ -208,42 +183,40 @@ def lstsq_svd(a, b, rcond):
     """``lstsq`` of the 2-D `a` (m, n) and `b` (m, k) in their working dtype from
     ``svd``: x = V diag(1/s, s > rcond * max(s)) U^H b, as LAPACK's ``gelsd`` defines
     it; residuals when `a` has full column rank n < m."""
-    g = gp()
     m, n = a.shape
     if rcond < 0:                   # gelsd: machine precision instead
         rcond = float(np.finfo(np.float64).eps)
     rdt = real_of(a.dtype)
     dev = a.device
     k = min(m, n)
-    no = g.zeros((0,), dtype=rdt, device=dev)
+    no = zeros((0,), dtype=rdt, device=dev)
     if k == 0:
-        x = g.zeros((n, b.shape[1]), dtype=a.dtype, device=dev)
-        rank = g.asarray(np.int32(0), device=dev)
-        resids = (g.sum(g.abs(b) ** 2, axis=0).astype(rdt) if m > n and b.shape[1] else no)
+        x = zeros((n, b.shape[1]), dtype=a.dtype, device=dev)
+        rank = asarray(np.int32(0), device=dev)
+        resids = (sum_(apply("absolute", b) ** 2, axis=0).astype(rdt) if m > n and b.shape[1] else no)
         return x, resids, rank, no
     try:
         u, s, vh = svd(a, full_matrices=False)
     except LinAlgError:
         raise LinAlgError("SVD did not converge in Linear Least Squares") from None
-    large = s > rcond * g.max(s)
-    w = g.where(large, 1 / g.where(large, s, 1), 0).astype(rdt)
-    v = g.conj(g.matrix_transpose(vh))
-    x = g.matmul(v * w[None, :], g.matmul(g.conj(g.matrix_transpose(u)), b))
-    rank = g.count_nonzero(large).astype(np.int32)
+    large = s > rcond * max_(s)
+    w = where(large, 1 / where(large, s, 1), 0).astype(rdt)
+    v = apply("conjugate", matrix_transpose(vh))
+    x = matmul(v * w[None, :], matmul(apply("conjugate", matrix_transpose(u)), b))
+    rank = count_nonzero(large).astype(np.int32)
     resids = no
     if m > n and b.shape[1] and int(rank) == n:
-        r = b - g.matmul(a, x)
-        resids = g.sum(g.abs(r) ** 2, axis=0).astype(rdt)
+        r = b - matmul(a, x)
+        resids = sum_(apply("absolute", r) ** 2, axis=0).astype(rdt)
     return x, resids, rank, s
 
 
 def svd_norm(x, axes, op):
     """`op` ('nuc', 2, -2) of the singular values of the matrices on `axes` of `x`."""
-    g = gp()
-    s = svd(g.moveaxis(x, axes, (-2, -1)), compute_uv=False)
+    s = svd(moveaxis(x, axes, (-2, -1)), compute_uv=False)
     if op == "nuc":
-        return g.sum(s, axis=-1)
+        return sum_(s, axis=-1)
     if op == 2:
-        return g.max(s, axis=-1, initial=0)
-    return g.min(s, axis=-1)
+        return max_(s, axis=-1, initial=0)
+    return min_(s, axis=-1)
 

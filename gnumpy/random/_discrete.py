@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from .._api._common import evaluate
 from .._api.elementwise import apply, where
 from ._args import Params, isnan, shape_of
 from ._rejection import _full, _log_factorial, _open, _rounds, _unit
@@ -21,7 +22,6 @@ from ._rejection import _full, _log_factorial, _open, _rounds, _unit
 
 def _search(gen, p, n, q):
     """The least k with u < F(k) for Binomial(n, q), q <= 1/2 and n q < 10."""
-    from .. import evaluate
     u = _unit(gen, p)
     r = q / (1.0 - q)
     pk = u * 0.0 + apply("exp", n * apply("log1p", -q))

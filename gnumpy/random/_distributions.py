@@ -5,7 +5,8 @@ checks and broadcasting; the gamma family and Poisson (``_rejection``), binomial
 multinomial, hypergeometric, logseries and zipf (``_discrete``), Dirichlet, noncentral chi-square and F and von Mises
 (``_continuous``); and the rest, which raise NotImplementedError.
 
-``install(Generator)`` adds them as methods, so the class module stays small.
+``_generator`` adds each module's ``READY`` functions to ``Generator`` as methods (and
+``missing(name)`` for the names in ``MISSING``), so the class module stays small.
 """
 from __future__ import annotations
 
@@ -226,14 +227,15 @@ def wald(self, mean, scale, size=None):
     return where(u <= m / (m + x), x, m * m / x)
 
 
-_READY = (gumbel, laplace, logistic, lognormal, rayleigh, standard_cauchy, pareto, power,
-          weibull, triangular, geometric, wald)
+READY = (gumbel, laplace, logistic, lognormal, rayleigh, standard_cauchy, pareto, power,
+         weibull, triangular, geometric, wald)
 
 # distributions that need other rejection methods or linear algebra: not implemented yet
-_MISSING = ("multivariate_hypergeometric",)
+MISSING = ("multivariate_hypergeometric",)
 
 
-def _missing(name):
+def missing(name):
+    """A method raising NotImplementedError for distribution `name`."""
     def method(self, *args, **kwargs):
         raise NotImplementedError(f"gnumpy.random: Generator.{name} is not implemented yet "
                                   f"(it needs rejection sampling on the device)")
@@ -241,11 +243,3 @@ def _missing(name):
     method.__doc__ = "Not implemented yet: raises NotImplementedError."
     return method
 
-
-def install(cls) -> None:
-    """Add the distributions of this module to the Generator class `cls`."""
-    from . import _continuous, _discrete, _rejection
-    for f in _READY + _rejection.READY + _discrete.READY + _continuous.READY:
-        setattr(cls, f.__name__, f)
-    for name in _MISSING:
-        setattr(cls, name, _missing(name))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _continuous, _discrete, _rejection
 from . import _distributions as Dist
 from . import _sampling as S
 from . import _transforms as T
@@ -252,7 +253,15 @@ class Generator:
         return S.permuted(self, x, axis, out)
 
 
-Dist.install(Generator)
+def _install(cls) -> None:
+    """Add the distributions of the modules beside this one to `cls` as methods."""
+    for f in Dist.READY + _rejection.READY + _discrete.READY + _continuous.READY:
+        setattr(cls, f.__name__, f)
+    for name in Dist.MISSING:
+        setattr(cls, name, Dist.missing(name))
+
+
+_install(Generator)
 
 
 def default_rng(seed=None):

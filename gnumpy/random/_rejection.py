@@ -11,7 +11,7 @@ Hoermann's PTRS for Poisson), so a million draws take a handful of rounds.
 # Note: the draws differ from NumPy's for the same seed (another bit generator, and gamma
 # for shape < 1 boosts a shape + 1 draw by U ** (1 / shape) instead of NumPy's method).
 
-``install(Generator)`` adds them as methods.
+``_generator`` adds them (``READY``) to ``Generator`` as methods.
 """
 from __future__ import annotations
 
@@ -19,9 +19,11 @@ import math
 
 import numpy as np
 
+from .._api._common import evaluate
 from .._api.elementwise import apply, where
 from .._graph import layout as L
 from ._args import Params, check_out, finish, float_dtype, isnan, shape_of
+from ._distributions import _unit as unit
 
 _MAX_ROUNDS = 200
 _POISSON_LAM_MAX = float(np.iinfo(np.int64).max - np.sqrt(np.iinfo(np.int64).max) * 10)
@@ -29,7 +31,6 @@ _POISSON_LAM_MAX = float(np.iinfo(np.int64).max - np.sqrt(np.iinfo(np.int64).max
 
 def _unit(gen, p):
     """Uniform float64 draws strictly inside (0, 1)."""
-    from ._distributions import _unit as unit
     return unit(gen, p, open_=True)
 
 
@@ -47,7 +48,6 @@ def _rounds(p, propose, fill=0.0):
     """Rejection in rounds: `propose()` -> (candidates, accepted) over p.shape; every
     position takes its first accepted candidate (`fill` where nothing is drawn).  Returns
     the filled array."""
-    from .. import evaluate
     from .._api.creation import zeros
     value = _full(p, fill)
     if L.prod(p.shape) == 0:
@@ -245,7 +245,6 @@ def _log_factorial(k):
 
 def _poisson_search(gen, p, lam):
     """Inversion by sequential search (lam < 10): the least k with u < F(k)."""
-    from .. import evaluate
     u = _unit(gen, p)
     pk = u * 0.0 + (apply("exp", -lam) if hasattr(lam, "shape") else math.exp(-lam))
     F = pk
