@@ -189,6 +189,11 @@ def ew(op: str, dtype, srcs, arg=None) -> Node:
     return n if size <= config.max_graph_nodes else _bounded(n)
 
 
+def copy(src: Node) -> Node:
+    """A node with `src`'s values that never shares its memory."""
+    return ew("astype", src.dtype, (src,))
+
+
 def cast(src: Node, dtype) -> Node:
     if src.dtype == dtype:
         return src

@@ -14,6 +14,7 @@ from .._device import backend
 from . import layout as L
 from .fuse import schedule
 from .ir import BARRIER, EW, LEAF, REDUCE
+from .ir import copy as ir_copy
 
 
 class Stats:
@@ -207,6 +208,14 @@ def _overlaps_unaligned(value, dest) -> bool:
     return False
 
 
+def _own(value):
+    """`value` materialized into memory of its own (a LEAF of other memory is copied)."""
+    if value.kind == LEAF:
+        value = ir_copy(value)
+    materialize([value])
+    return value
+
+
 def write(dest, value, _in_range=False) -> None:
     """Write lazy `value` (dest's shape and dtype) into the memory of LEAF `dest`."""
     if value.kind == LEAF and value.buf is dest.buf and value.offset == dest.offset and \
@@ -217,13 +226,23 @@ def write(dest, value, _in_range=False) -> None:
         return ranged(dest, value)
     dev = dest.device
     be = dev._be or backend(dev)
-    if value.kind != LEAF and _overlaps_unaligned(value, dest):
-        materialize([value])
-    fast = be.fast
-    if fast is not None and not _in_range and fast.write(dest, value):
-        stats.groups += 1           # replayed: one kernel of a known signature
-        stats.by_kind["copy" if value.kind == LEAF else "elementwise"] += 1
-        return
+    fast = None if _in_range else be.fast
+    if fast is not None:            # replayed: one kernel of a known signature
+        r = fast.write(dest, value, _overlaps_unaligned)
+        if r == 2:                  # the value reads the memory it overwrites: first
+            value = _own(value)     # its own buffer, then a copy (replayed too)
+            r = fast.write(dest, value, None)
+        if r == 1:
+            stats.groups += 1
+            stats.by_kind["copy" if value.kind == LEAF else "elementwise"] += 1
+            return
+        if r:                       # several kernels replayed: their kinds
+            for k in r:
+                stats.groups += 1
+                stats.by_kind[k] += 1
+            return
+    if (value.kind != LEAF or be.name != "cpu") and _overlaps_unaligned(value, dest):
+        value = _own(value)         # (NumPy's assignment copies overlapping memory itself)
     groups = schedule([value]) if value.kind != LEAF else []
     last = groups[-1] if groups else None
     fused = last is not None and last.kind == "elementwise" and last.outputs == [value]

@@ -157,12 +157,16 @@ class FastPath:
             root.realize(out, rp.strides, 0)
         return rp.kind
 
-    def write(self, dest, value) -> bool:
-        """Run ``dest[...] = value`` (LEAF `dest`, lazy `value` of one elementwise group)
-        as one replayed kernel; False to take the general path."""
+    def write(self, dest, value, overlaps):
+        """Run ``dest[...] = value`` (LEAF `dest`, lazy `value`) as replayed kernels: 1
+        when done in one kernel, the kinds of its kernels when several (a tuple), 0 to take
+        the general path, 2 when `value`
+        reads dest's memory other than element for element (``overlaps(value, dest)``,
+        asked only when a leaf of `value` is in dest's buffer): it must be materialized
+        first."""
         sig, leaves, scalars, ok = _walk(value)
         if not ok:
-            return False
+            return 0
         if self.generation != config._generation:
             self.cache.clear()
             self.generation = config._generation
@@ -172,6 +176,8 @@ class FastPath:
             if n.buf is db:
                 alias = 2 * i + (n.offset == dest.offset)
                 break
+        if alias >= 0 and overlaps is not None and overlaps(value, dest):
+            return 2
         ds = dest.sig
         key = (sig, _layout_id(dest) if ds is None else ds, alias)
         rp = self.cache.get(key)
@@ -180,28 +186,33 @@ class FastPath:
             by, rp = rp, rp.get(offs)
             if rp is None:
                 rp = by[offs] = self._build_write(dest, value, leaves, scalars, False)
-                return rp is not False
+                return _done(rp)
         if rp is None:
             rp = self._build_write(dest, value, leaves, scalars)
             if rp is _STATIC:
                 self.cache[key] = {}
-                return self.write(dest, value)
+                return self.write(dest, value, None)
             self.cache[key] = rp
-            return rp is not False
+            return _done(rp)
         if rp is False:
-            return False
-        if rp.launch is None:
+            return 0
+        if type(rp) is Stages:
+            self._replay_write_stages(rp, dest, leaves, scalars)
+            return rp.kind
+        elif rp.launch is None:
             self._launch(rp, leaves, scalars, dest)
         else:
             with rp.lock:           # one parameter block per signature
                 rp.launch(leaves, scalars, dest, None, None)
-        return True
+        return 1
 
     def _build_write(self, dest, value, leaves, scalars, dynamic=True):
         groups = schedule([value]) if value.kind != LEAF else \
             [Group("elementwise", [value], value.device, 0)]     # a copy
         if len(groups) != 1 or groups[0].kind != "elementwise" or \
                 groups[0].outputs != [value]:
+            if dynamic and config.fast_stages > 1:
+                return self._build_write_stages(dest, value, leaves, scalars, groups)
             return False
         leaf_index = {id(n): i for i, n in enumerate(leaves)}
         scalar_index = {id(n): i for i, n in enumerate(scalars)}
@@ -284,6 +295,64 @@ class FastPath:
         st.lock = threading.Lock()
         return st
 
+    def _build_write_stages(self, dest, value, leaves, scalars, groups):
+        """Like `_build_stages` for a write whose value takes a few groups (a solver's
+        ``A[i, j] -= dot(A[i, :j], A[j, :j])``: the reduction, then the write): every group
+        but the last runs into per-call slots; the last writes into dest (or, when it
+        does not compute the value alone, a last copy kernel does)."""
+        if not groups or len(groups) > config.fast_stages or \
+                any(g.kind == "barrier" for g in groups):
+            return False
+        last = groups[-1]
+        direct = last.kind == "elementwise" and last.outputs == [value]
+        be = self.be
+        leaf_index = {id(n): i for i, n in enumerate(leaves)}
+        scalar_index = {id(n): i for i, n in enumerate(scalars)}
+        slot_of, sizes, bufs = {}, [], []
+        st = Stages()
+        st.stages = []
+        for g in (groups[:-1] if direct else groups):
+            outs = {}
+            for o in g.outputs:
+                nbytes = L.prod(o.shape) * o.dtype.itemsize
+                outs[id(o)] = be.pool.alloc(nbytes)
+                slot_of[id(o)] = len(leaves) + len(sizes)
+                sizes.append(nbytes)
+                bufs.append(outs[id(o)])
+            rp = _stage(be, g, be._ptr_of(outs),
+                        lambda n: leaf_index.get(id(n), slot_of.get(id(n))),
+                        lambda n: scalar_index.get(id(n)), False)
+            if rp is None or rp is _STATIC:
+                return False
+            st.stages.append(rp)
+            self._launch(rp, leaves + [_Slot(b) for b in bufs], scalars)
+            for o in g.outputs:
+                o.realize(outs[id(o)], L.c_strides(o.shape), 0)
+        g = last if direct else Group("elementwise", [value], value.device, 0)
+        rp = _stage(be, g, be._ptr_of({}),
+                    lambda n: leaf_index.get(id(n), slot_of.get(id(n))),
+                    lambda n: scalar_index.get(id(n)), True, dest)
+        if rp is None or rp is _STATIC:
+            return False
+        st.stages.append(rp)
+        self._launch(rp, leaves + [_Slot(b) for b in bufs], scalars, dest)
+        st.sizes = tuple(sizes)
+        st.root_slot = -1
+        st.kind = tuple(g.kind for g in groups) + (() if direct else ("copy",))
+        st.strides = None
+        st.lock = threading.Lock()
+        return st
+
+    def _replay_write_stages(self, st, dest, leaves, scalars) -> None:
+        pool = self.be.pool
+        bufs = [pool.alloc(n) for n in st.sizes]
+        L_ext = leaves + [_Slot(b) for b in bufs]
+        stages = st.stages
+        with st.lock:                       # the stages' parameter blocks are shared
+            for rp in stages[:-1]:
+                self._launch(rp, L_ext, scalars)
+            self._launch(stages[-1], L_ext, scalars, dest)
+
     def _launch(self, rp, L, scalars, out=None) -> None:
         """One kernel of a replay: its partials (split reductions), then the launch with
         the template filled from leaves (and slots) `L`, `scalars` and `out`."""
@@ -307,6 +376,14 @@ class FastPath:
             for rp in st.stages:
                 self._launch(rp, L_ext, scalars)
         root.realize(bufs[st.root_slot], st.strides, 0)
+
+
+def _done(rp):
+    """FastPath.write's answer for a write just built: 0 (not replayable), 1 (one kernel)
+    or the kinds of its kernels."""
+    if rp is False:
+        return 0
+    return rp.kind if type(rp) is Stages else 1
 
 
 _STATIC = object()      # _stage's answer when an offset cannot be a launch argument
