@@ -17,18 +17,27 @@ hypothesis.settings.load_profile("ci")
 
 def _enable_kernel_checks():
     """On the CPU backend, compile the CUDA code of every group the tests run (NVRTC to
-    sm_90 cubin, coverage mode), so CPU-only CI checks the CUDA code generator too."""
+    sm_90 cubin, coverage mode), so CPU-only CI checks the CUDA code generator too.
+    Returns what the report header says about it (never off silently)."""
     import gnumpy
-    if gnumpy.asarray(0).device.kind != "cpu" or gnumpy.config.check_kernels:
-        return
+    if gnumpy.asarray(0).device.kind != "cpu":
+        return "off (the device under test runs the kernels itself)"
+    if gnumpy.config.check_kernels:
+        return f"{gnumpy.config.check_kernels} (GNUMPY_CHECK_KERNELS)"
     try:
         from cuda.bindings import nvrtc  # noqa: F401
-    except ImportError:
-        return
+    except ImportError as e:
+        import warnings
+        msg = (f"CUDA kernel compile check OFF: NVRTC missing ({e}); install the 'cuda' "
+               f"extra (cuda-bindings, nvidia-cuda-nvrtc) so CPU CI compiles every "
+               f"generated kernel")
+        warnings.warn(msg, stacklevel=1)
+        return msg
     gnumpy.config.set(check_kernels="cover")
+    return "cover (NVRTC, sm_90)"
 
 
-_enable_kernel_checks()
+_KERNEL_CHECKS = _enable_kernel_checks()
 
 
 @pytest.fixture(autouse=True)
@@ -43,7 +52,8 @@ def _reset_stats():
 
 def pytest_report_header(config):
     import gnumpy
-    return f"gnumpy device under test: {gnumpy.asarray(0).device}"
+    return [f"gnumpy device under test: {gnumpy.asarray(0).device}",
+            f"gnumpy kernel compile check: {_KERNEL_CHECKS}"]
 
 
 # ------------------------------------------------------------------ where suite time goes

@@ -11,7 +11,11 @@ from gnumpy._graph import layout as L
 from gnumpy._graph.fuse import schedule
 from gnumpy._graph.ir import leaf
 
-pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC (nvidia-cuda-nvrtc) needed")
+pytest.importorskip(
+    "cuda.bindings.nvrtc",
+    reason="cuda.bindings/NVRTC missing: the 'cuda' extra (cuda-bindings, "
+           "nvidia-cuda-nvrtc) is not installed; the fast path's fake backend builds on "
+           "gnumpy.backends.cuda, which needs it")
 from gnumpy.backends.cuda import CudaBackend  # noqa: E402
 from gnumpy.backends import cuda_fast  # noqa: E402
 from gnumpy.backends.cuda_fast import FastPath  # noqa: E402

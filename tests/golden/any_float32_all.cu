@@ -1,0 +1,70 @@
+/* gnumpy helper headers */
+template <class V> __device__ __forceinline__ V gn_ldh(const V* p) {
+  V r; unsigned int* u = reinterpret_cast<unsigned int*>(&r);
+  if constexpr (sizeof(V) == 16)
+    asm("ld.global.nc.L2::128B.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(u[0]), "=r"(u[1]), "=r"(u[2]), "=r"(u[3]) : "l"(p));
+  else if constexpr (sizeof(V) == 8)
+    asm("ld.global.nc.L2::128B.v2.u32 {%0, %1}, [%2];" : "=r"(u[0]), "=r"(u[1]) : "l"(p));
+  else if constexpr (sizeof(V) == 4)
+    asm("ld.global.nc.L2::128B.u32 %0, [%1];" : "=r"(u[0]) : "l"(p));
+  else
+    r = *p;
+  return r;
+}
+
+struct gn_acc_t { bool v; };
+
+__device__ __forceinline__ gn_acc_t gn_shfl(gn_acc_t a, int m) {
+  gn_acc_t r = a;
+  r.v = (bool)__shfl_xor_sync(0xffffffffu, (int)a.v, m);
+  return r;
+}
+#define GN_EPILOGUE(m_, fin) do { \
+  const bool e2 = fin.v; \
+  q1[0] = e2; \
+} while (0)
+extern "C" __global__ void __launch_bounds__(1024) gn_kernel(const float* __restrict__ p0, bool* __restrict__ q1, int M, int K) {
+  __shared__ gn_acc_t gn_sm[32];
+  for (int rg = blockIdx.x; rg * 1 < M; rg += gridDim.x) {
+    const int m = rg * 1 + (threadIdx.x / 1024);
+    gn_acc_t acc = gn_acc_t{false};
+    if (m < M) {
+      const int b0 = 0;
+      #pragma unroll 4
+      for (int kv = 0 + (threadIdx.x & 1023); kv < (K / 4); kv += 1024) {
+        const gn_vec<float, 4> vv0 = gn_ldh(reinterpret_cast<const gn_vec<float, 4>*>(p0 + b0) + kv);
+        #pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const float v0 = vv0.v[e];
+          const bool v1 = gn_cast<bool>(v0);
+          acc = gn_acc_t{(bool)(acc.v | gn_acc_t{(bool)(v1)}.v)};
+        }
+      }
+      if (true) for (int kk = (K / 4) * 4 + (threadIdx.x & 1023); kk < K; kk += 1024) {
+        const int ri0 = kk;
+        const float a0 = p0[(b0 + ri0)];
+        const bool a1 = gn_cast<bool>(a0);
+        acc = gn_acc_t{(bool)(acc.v | gn_acc_t{(bool)(a1)}.v)};
+      }
+    }
+    acc = gn_acc_t{(bool)(acc.v | gn_shfl(acc, 16).v)};
+    acc = gn_acc_t{(bool)(acc.v | gn_shfl(acc, 8).v)};
+    acc = gn_acc_t{(bool)(acc.v | gn_shfl(acc, 4).v)};
+    acc = gn_acc_t{(bool)(acc.v | gn_shfl(acc, 2).v)};
+    acc = gn_acc_t{(bool)(acc.v | gn_shfl(acc, 1).v)};
+    __syncthreads();
+    if ((threadIdx.x & 31) == 0) gn_sm[threadIdx.x >> 5] = acc;
+    __syncthreads();
+    if ((threadIdx.x & 1023) < 32) {
+      const int gw_ = (threadIdx.x / 1024) * 32;
+      acc = ((threadIdx.x & 31) < 32) ? gn_sm[gw_ + (threadIdx.x & 31)] : gn_acc_t{false};
+      acc = gn_acc_t{(bool)(acc.v | gn_shfl(acc, 16).v)};
+      acc = gn_acc_t{(bool)(acc.v | gn_shfl(acc, 8).v)};
+      acc = gn_acc_t{(bool)(acc.v | gn_shfl(acc, 4).v)};
+      acc = gn_acc_t{(bool)(acc.v | gn_shfl(acc, 2).v)};
+      acc = gn_acc_t{(bool)(acc.v | gn_shfl(acc, 1).v)};
+    }
+    if ((threadIdx.x & 1023) == 0 && m < M) GN_EPILOGUE(m, acc);
+    __syncthreads();
+  }
+}

@@ -1,0 +1,48 @@
+/* gnumpy helper headers */
+
+struct gn_acc_t { gn_c128 v; };
+
+__device__ __forceinline__ gn_acc_t gn_shfl(gn_acc_t a, int m) {
+  gn_acc_t r = a;
+  r.v.re = __shfl_xor_sync(0xffffffffu, a.v.re, m);
+  r.v.im = __shfl_xor_sync(0xffffffffu, a.v.im, m);
+  return r;
+}
+#define GN_EPILOGUE(m_, fin) do { \
+  const int ei0 = m_; \
+  const gn_c128 e1 = fin.v; \
+  q1[ei0] = e1; \
+} while (0)
+extern "C" __global__ void __launch_bounds__(512) gn_kernel(const gn_c128* __restrict__ p0, gn_c128* __restrict__ q1, int M, int K, int rs0_0) {
+  const int tx = threadIdx.x % 256, ty = threadIdx.x / 256;
+  const int m = ((int)blockIdx.x * 256 + tx) * 1;
+  gn_acc_t acc[1];
+  #pragma unroll
+  for (int e = 0; e < 1; ++e) acc[e] = gn_acc_t{gn_c128{0, 0}};
+  if (m < M) {
+    const int mi0 = m;
+    const int b0 = mi0;
+    #pragma unroll 4
+    for (int kk = 0 + ty; kk < K; kk += 2) {
+      const int ri0 = kk;
+      const gn_c128 a0 = p0[(b0 + ri0 * rs0_0)];
+      acc[0] = gn_acc_t{gn_add(acc[0].v, gn_acc_t{a0}.v)};
+    }
+  }
+  __shared__ gn_acc_t gn_cs[2][256];
+  #pragma unroll 1
+  for (int e = 0; e < 1; ++e) {
+    gn_cs[ty][tx] = acc[e];
+    __syncthreads();
+    for (int h = 1; h > 0; h >>= 1) {
+      if (ty < h) gn_cs[ty][tx] = gn_acc_t{gn_add(gn_cs[ty][tx].v, gn_cs[ty + h][tx].v)};
+      __syncthreads();
+    }
+    acc[e] = gn_cs[0][tx];
+    __syncthreads();
+  }
+  if (ty == 0 && m < M) {
+    #pragma unroll
+    for (int e = 0; e < 1; ++e) if (m + e < M) GN_EPILOGUE(m + e, acc[e]);
+  }
+}

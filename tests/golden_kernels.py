@@ -1,0 +1,219 @@
+"""The golden kernel sources: which kernels are pinned, how each is rendered, and the one
+deliberate way to regenerate them.
+
+``tests/test_kernels.py`` renders every case below on the CPU (no GPU needed) and compares
+it with ``tests/golden/<name>.cu``; a missing file fails, a file with no case fails.  After
+an intended change to the code generator, regenerate and review the diff it prints:
+
+    python3 tests/golden_kernels.py            # rewrite changed/missing files, print diffs
+    python3 tests/golden_kernels.py NAME ...   # only these cases
+    python3 tests/golden_kernels.py --check    # print the diffs, write nothing (exit 1)
+
+The cases cover every kernel family (elementwise, reduction over all / rows / columns,
+split reductions, scans) and every reduction (sum, prod, min, max, any, all, var, argmin,
+argmax) over integer, bool, float16, float32, float64 and complex dtypes, so a wrong
+identity, combine or load in any of them changes a pinned source.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import pathlib
+import sys
+
+import numpy as np
+
+if __name__ == "__main__":          # run as a script from anywhere
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+    os.environ.setdefault("GNUMPY_DEVICE", "cpu")
+
+import gnumpy as gp  # noqa: E402
+
+GOLDEN = pathlib.Path(__file__).parent / "golden"
+SCAN_BLOCK = 256
+
+
+def _arrays():
+    rng = np.random.default_rng(0)
+
+    def a(dt, shape):
+        dt = np.dtype(dt)
+        if dt.kind == "b":
+            v = rng.standard_normal(shape) > 0
+        elif dt.kind in "iu":
+            v = rng.integers(0, 100, shape)
+        elif dt.kind == "c":
+            v = rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+        else:
+            v = rng.standard_normal(shape)
+        return gp.asarray(np.asarray(v).astype(dt))
+    return a
+
+
+def _expr_cases():
+    """name -> a lazy gnumpy expression whose single (last) scheduled group is pinned."""
+    a = _arrays()
+    x = a(np.float32, 1 << 12)
+    y = a(np.float32, 1 << 12)
+    X = x.reshape(64, 64)
+    h = a(np.float16, 64)
+    c = a(np.complex64, 64)
+    M = {dt: a(dt, (16, 32)) for dt in (np.bool_, np.int8, np.int16, np.int32, np.int64,
+                                        np.uint8, np.uint32, np.float16, np.float32,
+                                        np.float64, np.complex64, np.complex128)}
+    V = {dt: a(dt, 512) for dt in (np.bool_, np.int32, np.int64, np.float16, np.float32,
+                                   np.float64, np.complex64, np.complex128)}
+    return {
+        # ---- the first ten (elementwise, sum, mean, argmax)
+        "saxpy_vectorized": lambda: np.float32(2.5) * x + y,
+        "broadcast_strided": lambda: X.T[::2] + y[:64],
+        "sum_all": lambda: gp.sum((x - y) ** 2),
+        "sum_all_split": lambda: gp.sum(gp.asarray(np.ones(1 << 22, np.float32)) * 2),
+        "sum_rows": lambda: X.sum(axis=1),
+        "sum_cols": lambda: X.sum(axis=0),
+        "mean_epilogue": lambda: X.mean(axis=1),
+        "argmax_rows": lambda: X.argmax(axis=1),
+        "half_ops": lambda: (h * 3 + 1).astype(gp.float32),
+        "complex_mul_where": lambda: gp.where(c.real > 0, c * c, -c),
+        # ---- elementwise over the other dtype families
+        "ew_int32_floordiv_mod": lambda: (M[np.int32] // 3) % 7 - M[np.int32],
+        "ew_int8_shift_bitwise": lambda: (M[np.int8] << 2) ^ (M[np.int8] & 5),
+        "ew_uint32_compare_where": lambda: gp.where(M[np.uint32] > 50, M[np.uint32],
+                                                    M[np.uint32] * 2),
+        "ew_float64_transcendental": lambda: gp.exp(M[np.float64]) * gp.log1p(
+            gp.abs(M[np.float64])) - gp.sin(M[np.float64]),
+        "ew_complex128_div_abs": lambda: M[np.complex128] / (M[np.complex128] + 1j)
+        + gp.abs(M[np.complex128]),
+        "ew_bool_logic": lambda: gp.logical_xor(M[np.bool_], M[np.int8] > 3) & ~M[np.bool_],
+        # ---- sum
+        "sum_int32_all": lambda: gp.sum(V[np.int32]),
+        "sum_uint8_rows": lambda: M[np.uint8].sum(axis=1),
+        "sum_float64_rows": lambda: M[np.float64].sum(axis=1),
+        "sum_float16_all": lambda: gp.sum(V[np.float16]),
+        "sum_complex128_cols": lambda: M[np.complex128].sum(axis=0),
+        "sum_bool_all": lambda: gp.sum(V[np.bool_]),
+        # ---- prod
+        "prod_float32_all": lambda: gp.prod(V[np.float32]),
+        "prod_float64_rows": lambda: M[np.float64].prod(axis=1),
+        "prod_int64_cols": lambda: M[np.int64].prod(axis=0),
+        "prod_float16_rows": lambda: M[np.float16].prod(axis=1),
+        "prod_complex64_all": lambda: gp.prod(V[np.complex64]),
+        "prod_complex128_rows": lambda: M[np.complex128].prod(axis=1),
+        # ---- min / max
+        "min_float16_all": lambda: gp.min(V[np.float16]),
+        "min_int8_rows": lambda: M[np.int8].min(axis=1),
+        "min_float64_cols": lambda: M[np.float64].min(axis=0),
+        "min_complex64_rows": lambda: M[np.complex64].min(axis=1),
+        "max_float32_all": lambda: gp.max(V[np.float32]),
+        "max_float64_rows": lambda: M[np.float64].max(axis=1),
+        "max_uint32_cols": lambda: M[np.uint32].max(axis=0),
+        "max_int64_all": lambda: gp.max(V[np.int64]),
+        "max_complex128_all": lambda: gp.max(V[np.complex128]),
+        # ---- any / all
+        "any_bool_rows": lambda: M[np.bool_].any(axis=1),
+        "any_float32_all": lambda: gp.any(V[np.float32]),
+        "all_int32_cols": lambda: M[np.int32].all(axis=0),
+        "all_bool_all": lambda: gp.all(V[np.bool_]),
+        "all_complex64_rows": lambda: M[np.complex64].all(axis=1),
+        # ---- var (and std's epilogue)
+        "var_float32_all": lambda: gp.var(V[np.float32]),
+        "var_float64_rows": lambda: M[np.float64].var(axis=1),
+        "std_float32_cols": lambda: M[np.float32].std(axis=0),
+        # ---- argmin / argmax
+        "argmin_float64_all": lambda: gp.argmin(V[np.float64]),
+        "argmin_int16_rows": lambda: M[np.int16].argmin(axis=1),
+        "argmin_complex128_rows": lambda: M[np.complex128].argmin(axis=1),
+        "argmax_float16_all": lambda: gp.argmax(V[np.float16]),
+        "argmax_uint8_rows": lambda: M[np.uint8].argmax(axis=1),
+        "argmax_complex64_all": lambda: gp.argmax(V[np.complex64]),
+    }
+
+
+# scans (a barrier with its own kernel template): name -> (op, dtype, line kind, inclusive
+# of the initial value); 'block' is one block per row, 'thread' one thread per line
+_SCANS = {
+    "scan_cumsum_int64_block": ("cumsum", np.int64, "block", False),
+    "scan_cumsum_float32_thread": ("cumsum", np.float32, "thread", False),
+    "scan_cumsum_float16_block": ("cumsum", np.float16, "block", True),
+    "scan_cumsum_complex64_thread": ("cumsum", np.complex64, "thread", True),
+    "scan_cumprod_float64_block": ("cumprod", np.float64, "block", False),
+    "scan_cumprod_int32_thread": ("cumprod", np.int32, "thread", False),
+    "scan_cumprod_complex128_block": ("cumprod", np.complex128, "block", False),
+}
+
+
+def names():
+    return list(_expr_cases()) + list(_SCANS)
+
+
+def render(name: str, headers: bool = False) -> str:
+    """The CUDA source of case `name` (without the helper headers unless `headers`)."""
+    from gnumpy.kernels import build, render_misc
+    from gnumpy.kernels.codegen import header
+    from gnumpy.kernels.compile import KERNEL_NAME
+    if name in _SCANS:
+        op, dt, kind, inc = _SCANS[name]
+        dt = np.dtype(dt)
+        pre = ""
+        if headers:
+            pre = header("gn_core.cuh") + header("gn_math.cuh") + (
+                header("gn_complex.cuh") if dt.kind == "c" else "")
+        return render_misc.scan_source(op, dt, kind, inc, SCAN_BLOCK, KERNEL_NAME, pre)
+    from gnumpy._graph.fuse import schedule
+    expr = _expr_cases()[name]()
+    groups = schedule([expr._node])
+    assert groups, name
+    g = groups[-1]
+    assert g.kind != "barrier", f"{name}: the last group is a barrier"
+    return build.source_of(g, ptr_of=lambda o: 1 << 20, headers=headers)
+
+
+def path_of(name: str) -> pathlib.Path:
+    return GOLDEN / f"{name}.cu"
+
+
+def diff(name: str, src: str) -> str:
+    p = path_of(name)
+    old = p.read_text().splitlines(keepends=True) if p.exists() else []
+    return "".join(difflib.unified_diff(old, src.splitlines(keepends=True),
+                                        f"a/tests/golden/{name}.cu",
+                                        f"b/tests/golden/{name}.cu"))
+
+
+def stale() -> list:
+    """Golden files that no case renders."""
+    known = set(names())
+    return sorted(p.stem for p in GOLDEN.glob("*.cu") if p.stem not in known)
+
+
+def main(argv) -> int:
+    check_only = "--check" in argv
+    wanted = [a for a in argv if not a.startswith("--")] or names()
+    unknown = [n for n in wanted if n not in names()]
+    if unknown:
+        print(f"unknown cases: {unknown}", file=sys.stderr)
+        return 2
+    changed = 0
+    for n in wanted:
+        src = render(n)
+        d = diff(n, src)
+        if not d:
+            continue
+        changed += 1
+        sys.stdout.write(d)
+        if not check_only:
+            GOLDEN.mkdir(exist_ok=True)
+            path_of(n).write_text(src)
+    for n in stale():
+        print(f"stale golden file (no case renders it): tests/golden/{n}.cu"
+              + ("" if check_only else " -- removed"))
+        if not check_only:
+            path_of(n).unlink()
+        changed += 1
+    print(f"{changed} golden file(s) {'differ' if check_only else 'written/removed'}; "
+          f"{len(wanted)} case(s) rendered", file=sys.stderr)
+    return 1 if (check_only and changed) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
