@@ -197,7 +197,10 @@ INTERNAL_EW = ("modf_frac", "frexp_mant", "frexp_exp")
 class ReduceOp:
     name: str
     np_impl: Callable            # numpy reduction taking (x, axis=tuple, keepdims=bool)
-    identity: object             # value for empty reductions, None when empty is an error
+    # the value of an empty reduction (NumPy's), None where empty is an error; the CUDA
+    # accumulators of sum, prod, any and all start from it (kernels/reduce_ops.py), and
+    # tests/test_reductions.py checks it against NumPy for every dtype
+    identity: object
 
 
 def _np_argreduce(f):

@@ -20,7 +20,9 @@ from hypothesis import strategies as st
 from numpy.exceptions import AxisError
 
 import gnumpy as gp
-from helpers import BOOL, COMPLEX, DTYPES, FLOATS, INTS, check, sample, strided_pair, tolerance
+from gnumpy._ops import REDUCE_OPS
+from helpers import (BOOL, COMPLEX, DTYPES, FLOATS, INTS, assert_close, check, sample,
+                     strided_pair, tolerance)
 
 # derandomized: the same examples on every run (max_examples comes from the conftest profile)
 DET = settings(derandomize=True)
@@ -576,6 +578,53 @@ def test_empty_reductions_have_identity(fn, dtype):
         check(getattr(gp, fn)(g, axis=axis), getattr(np, fn)(a, axis=axis))
     check(getattr(gp, fn)(gp.asarray(np.zeros(0, dtype=dtype))),
           getattr(np, fn)(np.zeros(0, dtype=dtype)))
+
+
+@pytest.mark.parametrize("rop", list(REDUCE_OPS))
+def test_op_table_identity_is_the_empty_reduction(rop):
+    """``REDUCE_OPS[rop].identity`` (which the CUDA accumulators of sum/prod/any/all start
+    from) is what NumPy's reduction of an empty array gives, value and sign, for every
+    dtype; None where NumPy raises, and gnumpy's empty reduction agrees."""
+    op = REDUCE_OPS[rop]
+    public = {"var0": "var"}.get(rop, rop)
+    for dt in DTYPES:
+        if rop == "var0" and np.dtype(dt).kind not in "f":
+            continue                      # var0 is the float-input reduction
+        a = np.zeros((0,), dt)
+        if op.identity is None:
+            with pytest.raises(ValueError):
+                op.np_impl(a, axis=(0,), keepdims=False)
+            with pytest.raises(ValueError):
+                getattr(gp, public)(gp.asarray(a))
+            continue
+        e = np.asarray(np_call(op.np_impl, a, axis=(0,), keepdims=False))
+        assert_close(e, np.asarray(op.identity).astype(e.dtype), err_msg=f"{rop} {dt}")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            check(getattr(gp, public)(gp.asarray(a)), e)
+
+
+@pytest.mark.parametrize("dtype", FLOATS + COMPLEX, ids=[str(d) for d in FLOATS + COMPLEX])
+@pytest.mark.parametrize("fn", ["sum", "prod", "mean", "max", "min", "cumsum", "cumprod"])
+def test_negative_zeros_reduce_as_numpy(fn, dtype):
+    """Reductions of -0.0 (and +-0 mixed): NumPy's sum starts from +0 (sum([-0.0]) is +0.0),
+    prod and cumsum keep -0.0.  Accumulators that start from the wrong zero differ only
+    here."""
+    rdt = np.dtype(dtype).type(0).real.dtype
+    for vals in ([-0.0], [-0.0] * 5, [0.0, -0.0, -0.0], [-0.0, 0.0]):
+        a = np.array(vals, rdt).astype(dtype)
+        if np.dtype(dtype).kind == "c":
+            a = a + np.array(vals, rdt) * 1j    # -0 in both parts
+        for shape, axes in (((-1,), (None,)), ((1, -1), (None, 0, 1)), ((-1, 1), (0, 1))):
+            b = a.reshape(shape)
+            for axis in axes:
+                # max/min of tied zeros of both signs: IEEE leaves the sign open (NumPy's
+                # loops give the later one); complex max/min: lexicographic, not here
+                if fn in ("max", "min") and (np.dtype(dtype).kind == "c"
+                                             or 0.0 in vals):
+                    continue
+                kw = {} if fn.startswith("cum") and axis is None else {"axis": axis}
+                check(getattr(gp, fn)(gp.asarray(b), **kw), np_call(getattr(np, fn), b, **kw))
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=DT_IDS)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtypes as D
+from .._ops import REDUCE_OPS
 from .types import COMPUTE
 
 
@@ -68,17 +69,14 @@ class Acc:
         rop, dt, ct = self.rop, self.dt, self.ctype
         if self.var:
             return "gn_acc_t{0.0, 0.0, 0.0, 0.0" + (", 0.0}" if self.with_sum else "}")
-        if rop == "sum":
-            v = f"{ct}{{0, 0}}" if self.cplx else f"({ct})0"
-        elif rop == "prod":
-            v = f"{ct}{{1, 0}}" if self.cplx else f"({ct})1"
-        elif rop == "any":
-            v = "false"
-        elif rop == "all":
-            v = "true"
+        ident = REDUCE_OPS[rop].identity
+        if ident is not None:
+            # sum, prod, any, all: the op table's identity (the value of an empty reduction)
+            v = identity_literal(ident, ct, self.cplx)
         else:
-            hi = rop in ("min", "argmin")
-            v = _extreme(dt, ct, hi)
+            # min, max, argmin, argmax (empty is an error): the dtype's far end, which every
+            # value beats or ties
+            v = _extreme(dt, ct, rop in ("min", "argmin"))
         return f"gn_acc_t{{{v}" + (", 0x7fffffffffffffffLL}" if self.arg else "}")
 
     def combine(self, a: str, b: str) -> str:
@@ -189,6 +187,17 @@ def part_io(acc: Acc, idx: str, write: bool, var="acc"):
         lines.append(f"  gp_ += (sizeof({ctype}) * (size_t)gn_total + 15) & ~(size_t)15;")
     lines.append("}")
     return "\n".join(lines)
+
+
+def identity_literal(value, ctype: str, cplx: bool) -> str:
+    """The C literal of an op-table identity (0, 1, False, True) in compute type `ctype`."""
+    if isinstance(value, (bool, np.bool_)):
+        if ctype != "bool":
+            raise ValueError(f"a bool identity for a {ctype} accumulator")
+        return "true" if value else "false"
+    if isinstance(value, (int, np.integer)):
+        return f"{ctype}{{{int(value)}, 0}}" if cplx else f"({ctype}){int(value)}"
+    raise ValueError(f"no C literal for reduction identity {value!r}")
 
 
 def inf_literal(real_ctype: str, negative: bool) -> str:
