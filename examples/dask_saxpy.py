@@ -139,10 +139,10 @@ def run_dask(args, n, chunk, stream_n):
     lib = args.lib
     if lib == "numpy":
         cluster = gd.LocalGPUCluster(args.workers or None, device="cpu", preload_gnumpy=False,
-                                     dashboard_address=None)
+                                     dashboard_address=":0")
     else:
         cluster = gd.LocalGPUCluster(args.workers or None, preload_gnumpy=(lib == "gnumpy"),
-                                     dashboard_address=None)
+                                     dashboard_address=":0")
     client = Client(cluster)
     nw = len(client.scheduler_info(n_workers=-1)["workers"])
     xp = lib_module(lib)

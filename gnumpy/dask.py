@@ -35,7 +35,6 @@ import contextlib
 import os
 import threading
 import uuid
-import weakref
 
 import numpy as np
 
@@ -52,10 +51,10 @@ from dask.tokenize import normalize_token
 import gnumpy as gp
 from gnumpy._device import Device, default_device
 
-__all__ = ["register", "to_gnumpy_dispatch", "GnumpyBackendEntrypoint", "GnumpyWorkerPlugin",
-           "GnumpyThreadPoolExecutor", "LocalGPUCluster", "gpu_ids", "dask_setup", "worker_device",
-           "locked", "evaluate_result", "task_log",
-           "synchronize", "worker_info"]
+__all__ = ["register", "LocalGPUCluster", "GnumpyWorkerPlugin", "dask_setup", "setup_worker",
+           "gpu_ids", "worker_device", "worker_info", "synchronize", "task_log", "transfers",
+           "locked", "evaluate_result", "GnumpyBackendEntrypoint", "GnumpyThreadPoolExecutor",
+           "to_gnumpy_dispatch"]
 
 to_gnumpy_dispatch = dask.utils.Dispatch("to_gnumpy_dispatch")
 
@@ -156,24 +155,31 @@ def _empty(shape, dtype=None, **kwargs):
 
 
 class GnumpyBackendEntrypoint(ArrayBackendEntrypoint):
-    """The ``"gnumpy"`` array backend: ``dask.config.set({"array.backend": "gnumpy"})``."""
+    """The ``"gnumpy"`` array backend of Dask: under
+    ``dask.config.set({"array.backend": "gnumpy"})`` Dask's creation functions (``ones``,
+    ``zeros``, ``empty``, ``full``, ``arange``, ``da.random``) make gnumpy chunks, and
+    ``x.to_backend("gnumpy")`` moves a collection's chunks to gnumpy."""
 
     @classmethod
     def to_backend_dispatch(cls):
+        """The dispatch that moves one chunk to gnumpy (``to_gnumpy_dispatch``)."""
         return to_gnumpy_dispatch
 
     @classmethod
     def to_backend(cls, data, **kwargs):
+        """`data` with gnumpy chunks (itself when they are already gnumpy arrays)."""
         if isinstance(data._meta, gp.ndarray):
             return data
         return data.map_blocks(cls.to_backend_dispatch(), **kwargs)
 
     @property
     def RandomState(self):
+        """gnumpy's RandomState (``da.random.RandomState`` under this backend)."""
         return gp.random.RandomState
 
     @property
     def default_bit_generator(self):
+        """gnumpy's default bit generator (``da.random.default_rng`` under this backend)."""
         return gp.random.Philox
 
     @staticmethod
@@ -184,22 +190,27 @@ class GnumpyBackendEntrypoint(ArrayBackendEntrypoint):
 
     @staticmethod
     def ones(*args, **kwargs):
+        """``da.ones`` with gnumpy chunks."""
         return GnumpyBackendEntrypoint._with_meta("ones", *args, **kwargs)
 
     @staticmethod
     def zeros(*args, **kwargs):
+        """``da.zeros`` with gnumpy chunks."""
         return GnumpyBackendEntrypoint._with_meta("zeros", *args, **kwargs)
 
     @staticmethod
     def empty(*args, **kwargs):
+        """``da.empty`` with gnumpy chunks."""
         return GnumpyBackendEntrypoint._with_meta("empty", *args, **kwargs)
 
     @staticmethod
     def full(*args, **kwargs):
+        """``da.full`` with gnumpy chunks."""
         return GnumpyBackendEntrypoint._with_meta("full", *args, **kwargs)
 
     @staticmethod
     def arange(*args, like=None, **kwargs):
+        """``da.arange`` with gnumpy chunks."""
         like = gp.empty((0,)) if like is None else like
         with dask.config.set({"array.backend": "numpy"}):
             r = da.arange(*args, like=like, **kwargs)
@@ -220,21 +231,13 @@ def _concatenate(arrays, axis=0):
 
 
 # Tokens without a device-to-host copy: Dask's default tokenizes an unknown object by
-# pickling it (for gnumpy: .get() of the whole array, twice per from_array).  An array's
-# token is a random one kept while the array object lives and holds the same graph node, so
-# the same unchanged array tokenizes alike and a changed or new one never collides.
-_tokens: dict = {}
-
-
+# pickling it (for gnumpy: .get() of the whole array, twice per from_array).  A gnumpy
+# array's token is new at each call instead (as Dask's own for objects it cannot hash): an
+# in-place write keeps an array's graph node, so no cheap token could follow it, and two
+# arrays, or one before and after a write, must never share a key.  The cost: Dask does not
+# recognise a second from_array of the same array as the same data.
 def _tokenize(x):
-    key = id(x)
-    node = getattr(x, "_node", None)
-    hit = _tokens.get(key)
-    if hit is None or hit[0]() is not x or hit[1] is not node:
-        ref = weakref.ref(x, lambda r, key=key: _tokens.pop(key, None)
-                          if _tokens.get(key, (None,))[0] is r else None)
-        hit = _tokens[key] = (ref, node, uuid.uuid4().hex)
-    return ("gnumpy.ndarray", x.shape, x.dtype.str, str(x.device), hit[2])
+    return ("gnumpy.ndarray", x.shape, x.dtype.str, str(x.device), uuid.uuid4().hex)
 
 
 def _register_array() -> None:
@@ -262,12 +265,19 @@ def _register_array() -> None:
 
 
 # ---------------------------------------------------------------------- distributed serializers
+# what this process's serializers moved (``client.run(lambda: gnumpy.dask.transfers)``)
+transfers = {"serialized": 0, "serialized_bytes": 0, "deserialized": 0,
+             "deserialized_bytes": 0}
+
+
 def _serialize(x):
     """Header + one host frame: the chunk's values staged through host memory (.get())."""
     from distributed.protocol.numpy import serialize_numpy_ndarray
     with locked():
         h = x.get()
     sub, frames = serialize_numpy_ndarray(h)
+    transfers["serialized"] += 1
+    transfers["serialized_bytes"] += h.nbytes
     return {"numpy": sub, "device-kind": x.device.kind}, frames
 
 
@@ -275,6 +285,8 @@ def _deserialize(header, frames):
     """The frame back as a gnumpy array on this process's default device."""
     from distributed.protocol.numpy import deserialize_numpy_ndarray
     h = deserialize_numpy_ndarray(header["numpy"], frames)
+    transfers["deserialized"] += 1
+    transfers["deserialized_bytes"] += h.nbytes
     with locked():
         dev = default_device()
         if dev.kind == "cpu" and h.flags.writeable:
@@ -289,13 +301,14 @@ def _cuda_serialize(x):
         raise NotImplementedError("gnumpy CPU arrays use the 'dask' serializers")
     with locked():
         c = gp.ascontiguousarray(x)
-        gp.evaluate(c)
         frame = c.reshape(-1).view(np.uint8) if c.size else gp.empty((0,), dtype=np.uint8)
         gp.evaluate(frame)
+        gp._device.backend(x.device).synchronize()    # the comm reads it on its own stream
     return {"shape": x.shape, "dtype": x.dtype.str}, [frame]
 
 
 def _cuda_deserialize(header, frames):
+    """A received device frame (any object with __cuda_array_interface__) as a gnumpy array."""
     (frame,) = frames
     with locked():
         raw = gp.asarray(frame, copy=True)     # a device-to-device copy into gnumpy's pool
@@ -413,6 +426,7 @@ if _DistributedPool is not None:
         ThreadPoolExecutor; this one keeps secede/rejoin and contextvars.)"""
 
         def submit(self, fn, /, *args, **kwargs):
+            """Run ``fn(*args, **kwargs)`` on a pool thread, holding gnumpy (``locked``)."""
             return super().submit(_run_locked, fn, args, kwargs)
 else:
     GnumpyThreadPoolExecutor = None
@@ -458,6 +472,7 @@ class GnumpyWorkerPlugin(_WorkerPlugin):
         self.device = device
 
     def setup(self, worker):
+        """Called by distributed on each worker: ``setup_worker(worker)``."""
         setup_worker(worker, self.device)
 
 
@@ -536,7 +551,7 @@ def _local_cluster_class():
 
 
 def LocalGPUCluster(n_workers=None, *, devices=None, device=None, threads_per_worker=1,
-                    use_dask_cuda=False, preload_gnumpy=True, **kwargs):
+                    use_dask_cuda=None, preload_gnumpy=True, **kwargs):
     """A local Dask cluster of gnumpy workers, one process per GPU.
 
     Parameters
@@ -553,10 +568,13 @@ def LocalGPUCluster(n_workers=None, *, devices=None, device=None, threads_per_wo
     preload_gnumpy : bool
         Preload ``gnumpy.dask`` into each worker (``dask_setup``: its device, its task pool).
         False gives plain workers pinned to one GPU each (e.g. for dask.array over CuPy).
-    use_dask_cuda : bool
-        Start dask-cuda's ``LocalCUDACluster`` instead (its device pinning, CPU affinity and
-        UCX options; ``protocol="ucx"`` with ``enable_nvlink=True`` moves chunks GPU to GPU).
-        ImportError when dask-cuda is not installed.
+    use_dask_cuda : bool, optional
+        Start dask-cuda's ``LocalCUDACluster`` (its device pinning, CPU affinity and UCX
+        options; ``protocol="ucx"`` with ``enable_nvlink=True`` moves chunks GPU to GPU).
+        Default: when dask-cuda is installed and the workers are GPU workers; otherwise a
+        ``distributed.LocalCluster`` whose worker processes each see one GPU
+        (CUDA_VISIBLE_DEVICES) and use it as ``cuda:0``.  True without dask-cuda raises
+        ImportError.
     **kwargs
         Passed to ``distributed.LocalCluster`` (``memory_limit``, ``dashboard_address``, ...).
 
@@ -566,6 +584,12 @@ def LocalGPUCluster(n_workers=None, *, devices=None, device=None, threads_per_wo
     >>> cluster = LocalGPUCluster()             # doctest: +SKIP
     >>> client = Client(cluster)                # doctest: +SKIP
     """
+    if device is None:
+        device = "cuda" if (devices or gpu_ids()) else "cpu"
+    if use_dask_cuda is None:
+        import importlib.util
+        use_dask_cuda = device.startswith("cuda") and \
+            importlib.util.find_spec("dask_cuda") is not None
     if use_dask_cuda:
         from dask_cuda import LocalCUDACluster
         preload = list(kwargs.pop("preload", None) or [])
