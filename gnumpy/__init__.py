@@ -4,6 +4,23 @@
 there is none).  Every elementwise op and reduction is lazy: the expression graph is fused
 into as few JIT-compiled kernels as the data flow allows when a result is needed.  The
 namespace implements the Python Array API standard (2024.12).
+
+What the namespace holds (``__all__`` lists every name; ``dir(gnumpy)`` shows them):
+
+* the array type ``ndarray`` and NumPy's dtypes (``float32``, ``dtype``, ``finfo``, ...);
+* creation: ``asarray``, ``zeros``, ``arange``, ``linspace``, ``eye``, ``mgrid``, ...;
+* elementwise functions, ``ufunc`` objects generated from the op table (``add``, ``sin``,
+  ``maximum``, ... with ``out=``, ``where=``, ``reduce``, ``accumulate``, ``at``), and
+  ``where``, ``clip``, ``astype``;
+* reductions and statistics: ``sum``, ``mean``, ``var``, ``argmax``, ``cumsum``,
+  ``median``, ``quantile``, the ``nan*`` family, ``histogram``;
+* shape and indexing: ``reshape``, ``transpose``, ``concatenate``, ``stack``, ``pad``,
+  ``take``, ``nonzero``, ``diagonal``, ...; sorting and sets: ``sort``, ``unique``, ...;
+* products: ``matmul``, ``dot``, ``einsum``, ``tensordot``, ...; I/O and printing;
+* submodules ``linalg``, ``fft``, ``random``, ``cuda`` (devices, streams, CUDA graphs),
+  ``profiler`` and ``testing``;
+* ``config`` (options and environment variables), ``evaluate`` (materialize now),
+  ``explain`` (the kernels a materialization would run) and ``show_config``.
 """
 from __future__ import annotations
 
@@ -21,6 +38,7 @@ from ._api import _common
 from ._api import elementwise as _elementwise
 from ._api.ufunc import ufunc
 from ._lazy import load as __getattr__, namespace_dir as __dir__  # the rest: on first use
+from ._lazy import public_names as _public_names_all
 from ._api.elementwise import astype, clip, frexp, ldexp, modf, where
 from ._api.elementwise import divmod_ as divmod
 from ._api.elementwise import round_ as round
@@ -145,3 +163,6 @@ from . import _array as _array_mod  # noqa: E402
 
 _array_mod._api = __import__(__name__)
 _array_mod._apply2 = _elementwise.apply2
+
+# every public name, loaded or not: the eager ones above and the lazy ones of _lazy.py
+__all__ = _public_names_all()

@@ -155,8 +155,6 @@ def load(name: str):
         else:
             setattr(pkg, name, value)
             return value
-    if name == "__all__":
-        return public_names()
     raise missing(name)
 
 
@@ -175,7 +173,8 @@ def missing(name: str) -> AttributeError:
 
 
 def public_names() -> list:
-    """Every public name of the namespace, loaded or not (``__all__``, ``dir``)."""
+    """Every public name of the namespace, loaded or not (the package's ``__all__``, computed
+    once at the end of its ``__init__``)."""
     pkg = _package()
     names = {n for n, v in vars(pkg).items()
              if not n.startswith("_") and n != "annotations"
@@ -187,4 +186,8 @@ def public_names() -> list:
 
 
 def namespace_dir() -> list:
-    return sorted(set(vars(_package())) | set(public_names()) | set(LAZY))
+    """``dir(gnumpy)``: the public names and the dunders (``__version__``, ...), not the
+    package's private modules and helpers."""
+    pkg = _package()
+    dunders = {n for n in vars(pkg) if n.startswith("__") and n.endswith("__")}
+    return sorted(dunders | set(getattr(pkg, "__all__", ())) | set(LAZY))

@@ -39,6 +39,11 @@ from ._api._common import evaluate
 
 __all__ = ["benchmark", "BenchmarkResult", "time_range", "record_ranges"]
 
+
+def __dir__():
+    return sorted(__all__)
+
+
 _binding = []          # [(push(name), pop())] once resolved
 _local = threading.local()
 _recorders: list = []  # lists that record_ranges() appends range names to

@@ -17,6 +17,14 @@ from ..backends import cuda_probe as _probe
 from ..kernels import cache as _kcache
 from .graphs import Graph
 
+__all__ = ["Device", "Event", "Graph", "Stream", "clear_kernel_cache", "device_count",
+           "free_all_blocks", "get_current_stream", "is_available", "kernel_cache_info",
+           "memory_info", "set_pool_limit", "synchronize"]
+
+
+def __dir__():
+    return sorted(__all__)
+
 
 def is_available() -> bool:
     """True when a CUDA GPU and driver are usable."""

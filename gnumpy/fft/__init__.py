@@ -16,3 +16,7 @@ from ._transforms import (fft, fft2, fftn, hfft, ifft, ifft2, ifftn, ihfft, irff
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2",
            "irfft2", "rfftn", "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift",
            "ifftshift"]
+
+
+def __dir__():
+    return sorted(__all__)

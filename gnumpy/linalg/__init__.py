@@ -34,3 +34,7 @@ __all__ = ["LinAlgError", "cholesky", "cond", "cross", "det", "diagonal", "eig",
            "matrix_rank", "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr",
            "slogdet", "solve", "svd", "svdvals", "tensordot", "tensorinv", "tensorsolve",
            "trace", "vecdot", "vector_norm"]
+
+
+def __dir__():
+    return sorted(__all__)

@@ -49,3 +49,7 @@ del _name
 __all__ = ["BitGenerator", "Generator", "Philox", "RandomState", "SeedSequence",
            "default_rng", "get_bit_generator", "set_bit_generator", "ranf", "sample",
            *_legacy.MODULE_FUNCTIONS]
+
+
+def __dir__():
+    return sorted(__all__)

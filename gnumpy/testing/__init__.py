@@ -6,6 +6,10 @@ and compares them.  From the command line: ``python -m gnumpy.testing.fuzz --hel
 __all__ = ["check", "compare", "run_cases"]
 
 
+def __dir__():
+    return sorted(__all__)
+
+
 def __getattr__(name):
     # loaded on first use (``python -m gnumpy.testing.fuzz`` must find fuzz unimported)
     if name in ("check", "compare"):
