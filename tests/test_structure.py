@@ -1,5 +1,12 @@
 """Structure rules from DESIGN.md, checked: small modules, one config module, one promotion
-function, one broadcasting function, a docstring on every module."""
+function, one broadcasting function, a docstring on every module, and no new import loops.
+
+The import graph is read from the source (ast), not by importing: an edge A -> B for every
+``import``/``from ... import`` in A naming gnumpy module B.  Module-level imports are those
+that run when A is imported (outside functions; ``if TYPE_CHECKING:`` blocks skipped); the
+function-level graph adds the imports inside functions.  A loop is a strongly connected
+component of more than one module.
+"""
 import ast
 import pathlib
 import re
@@ -33,3 +40,129 @@ def test_promotion_and_broadcasting_live_in_one_place():
                  if p.name not in ("_dtypes.py", "_broadcast.py") and
                  p.relative_to(PKG).parts[0] != "testing" and pat.search(p.read_text())]
     assert not offenders, offenders
+
+
+# ------------------------------------------------------------------ import loops
+
+def _module_name(path: pathlib.Path) -> str:
+    parts = list(path.relative_to(PKG.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+NAMES = {_module_name(p): p for p in MODULES}
+
+
+def _imports(name: str, functions: bool) -> set:
+    """The gnumpy modules that module `name` imports (inside functions too if `functions`)."""
+    path = NAMES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = set()
+
+    def target(node):
+        if not node.level:
+            return node.module
+        base = package.split(".")[:len(package.split(".")) - node.level + 1]
+        return ".".join(base + ([node.module] if node.module else []))
+
+    def visit(node, in_function):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                continue
+            inner = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                      ast.Lambda))
+            if functions or not in_function:
+                if isinstance(child, ast.Import):
+                    out.update(a.name for a in child.names if a.name in NAMES)
+                elif isinstance(child, ast.ImportFrom):
+                    t = target(child)
+                    for a in child.names:       # `from pkg import module` names a module
+                        sub = f"{t}.{a.name}"
+                        out.add(sub if sub in NAMES else t)
+            visit(child, inner)
+
+    visit(ast.parse(path.read_text()), False)
+    return {m for m in out if m in NAMES and m != name}
+
+
+def import_loops(functions: bool) -> list:
+    """Strongly connected components (Tarjan, iterative) of more than one module."""
+    graph = {m: sorted(_imports(m, functions)) for m in NAMES}
+    index, low, on_stack, stack, loops = {}, {}, set(), [], []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(graph[root]))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(graph[w])))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = set()
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    comp.add(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    loops.append(frozenset(comp))
+    return loops
+
+
+# A module-level loop works only by the order of statements.  The one left: elementwise.py
+# re-exports ewspecial's functions at its end, and ewspecial imports elementwise's helpers.
+# Remove an entry when its loop is gone (the test says so); never add one.
+KNOWN_MODULE_LEVEL_LOOPS = [frozenset({"gnumpy._api.elementwise", "gnumpy._api.ewspecial"})]
+
+# With imports inside functions counted, one loop remains: ndarray and the API layer import
+# each other, building an IR node can materialize (ir -> realize -> backends), and backends
+# wrap their results as arrays (_api._common).  It may shrink, not grow.
+FUNCTION_LEVEL_LOOP_MODULES = 48
+
+
+def _show(loops) -> str:
+    return "\n".join(f"  {len(c)} modules: {sorted(c)}" for c in loops)
+
+
+def test_no_new_module_level_import_loop():
+    loops = import_loops(functions=False)
+    new = [c for c in loops if c not in KNOWN_MODULE_LEVEL_LOOPS]
+    assert not new, f"module-level import loops:\n{_show(new)}"
+    gone = [c for c in KNOWN_MODULE_LEVEL_LOOPS if c not in loops]
+    assert not gone, f"fixed, remove from KNOWN_MODULE_LEVEL_LOOPS:\n{_show(gone)}"
+
+
+def test_function_level_import_loops_do_not_grow():
+    loops = import_loops(functions=True)
+    in_loops = sum(len(c) for c in loops)
+    assert len(loops) <= 1 and in_loops <= FUNCTION_LEVEL_LOOP_MODULES, (
+        f"import loops (imports inside functions counted) grew to {len(loops)} loops of "
+        f"{in_loops} modules:\n{_show(loops)}")
+    assert in_loops == FUNCTION_LEVEL_LOOP_MODULES, (
+        f"the loop shrank to {in_loops} modules: lower FUNCTION_LEVEL_LOOP_MODULES")
+
+
+def test_the_import_graph_reader_finds_loops():
+    # the reader itself: a known edge in each direction of the loop above, and a chain
+    # that must not be one (linalg: _common <- _factor, _eig <- _svd <- _products)
+    assert "gnumpy._api.ewspecial" in _imports("gnumpy._api.elementwise", functions=False)
+    assert "gnumpy._api.elementwise" in _imports("gnumpy._api.ewspecial", functions=False)
+    assert "gnumpy._graph.realize" in _imports("gnumpy._graph.ir", functions=True)
+    assert "gnumpy._graph.realize" not in _imports("gnumpy._graph.ir", functions=False)
+    assert {"gnumpy.linalg._svd", "gnumpy.linalg._factor"} <= _imports(
+        "gnumpy.linalg._products", functions=False)
+    assert not any(m.startswith("gnumpy.linalg") for c in import_loops(True) for m in c)
