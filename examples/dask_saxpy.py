@@ -105,9 +105,12 @@ def median_time(fn, repeat):
 def run_local(args, n, chunk):
     """No Dask: the same work on one device in this process (the one-GPU reference)."""
     xp = lib_module(args.lib)
-    x, y = values(xp, 0, n, PX), values(xp, 0, n, PY)
-    if args.lib == "gnumpy":
-        xp.evaluate(x, y)                   # stored, as the Dask run's persisted chunks
+    x, y = xp.empty(n, dtype=xp.float32), xp.empty(n, dtype=xp.float32)
+    for start in range(0, n, chunk):        # by chunks: CuPy's int64 temporaries stay small
+        x[start:start + chunk] = values(xp, start, min(chunk, n - start), PX)
+        y[start:start + chunk] = values(xp, start, min(chunk, n - start), PY)
+        if args.lib == "gnumpy":
+            xp.evaluate(x, y)               # stored, as the Dask run's persisted chunks
     sync = (lambda: device_sync(args.lib))
     out = {}
 
