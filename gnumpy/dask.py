@@ -519,6 +519,11 @@ def _local_cluster_class():
             preload = list(kwargs.pop("preload", None) or [])
             if preload_gnumpy and "gnumpy.dask" not in preload:
                 preload.append("gnumpy.dask")
+            if memory_limit == "auto" and self._device_kind == "cuda":
+                # Dask's memory manager compares the chunks' sizes (device bytes) with the
+                # host's memory and would spill device chunks to disk through the host: GPU
+                # workers get no host limit (device memory is gnumpy's pool's to manage)
+                memory_limit = 0
             if memory_limit == "auto":
                 import logging
 
@@ -576,7 +581,10 @@ def LocalGPUCluster(n_workers=None, *, devices=None, device=None, threads_per_wo
         (CUDA_VISIBLE_DEVICES) and use it as ``cuda:0``.  True without dask-cuda raises
         ImportError.
     **kwargs
-        Passed to ``distributed.LocalCluster`` (``memory_limit``, ``dashboard_address``, ...).
+        Passed to ``distributed.LocalCluster`` (``dashboard_address``, ``memory_limit``, ...).
+        ``memory_limit`` defaults to the host's memory shared among CPU workers and to none
+        for GPU workers: Dask counts a chunk's device bytes against it and would spill
+        device chunks to disk through the host.
 
     Examples
     --------

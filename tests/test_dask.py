@@ -265,3 +265,19 @@ def test_module_doctests():
     import doctest
     res = doctest.testmod(gd, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert res.failed == 0 and res.attempted > 0
+
+
+def test_docs_page_examples_run(capsys):
+    """The Python blocks of docs/dask.md run, in order, and print what their comments say."""
+    import pathlib
+    import re
+    text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "dask.md").read_text()
+    ns = {}
+    for block in re.findall(r"```python\n(.*?)```", text, re.S):
+        exec(compile(block, "docs/dask.md", "exec"), ns)
+        out = capsys.readouterr().out.splitlines()
+        want = [c.strip() for line in block.splitlines() if line.lstrip().startswith("print(")
+                for c in re.findall(r"#\s*(.*)$", line)]
+        for got, comment in zip(out, want):
+            if re.match(r"[\[<\d'TF-]", comment):        # a printed value, not prose
+                assert got == comment.split("  ")[0], (got, comment)
