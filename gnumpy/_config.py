@@ -70,8 +70,9 @@ _OPTIONS = [
            "CPU backend: also render and NVRTC-compile (sm_90) the CUDA kernels of the groups "
            "it runs: '1'/'cover' compiles every new code fragment, 'all' every distinct "
            "kernel (how CPU-only CI checks the CUDA code generator)."),
-    # defaults from bench/sweep.py on the H200 (2^28 float32): block 512 x unroll 4 was
-    # the best pair for SAXPY (4075 GB/s) and the 7-op expression (3946; 3816 at 256 x 2)
+    # block 512 x unroll 4: the best pair for SAXPY and the 7-op expression (bench/sweep.py;
+    # the numbers of every tuned default: docs/perf-notes.md, "Measurements behind the
+    # defaults")
     Option("block_size", "GNUMPY_BLOCK_SIZE", 512, int, True,
            "Threads per block of elementwise and reduction kernels."),
     Option("col_lanes", "GNUMPY_COL_LANES", 0, int, True,
@@ -83,15 +84,12 @@ _OPTIONS = [
     Option("ew_columns", "GNUMPY_EW_COLUMNS", True, _bool, True,
            "2-D elementwise kernels with an operand broadcast across rows walk rows per "
            "column thread, loading the broadcast operand once per thread."),
-    # on since session 8: bench/sweep.py --tiles on the H200, two rounds at block 512 x unroll
-    # 4: SAXPY 4243 / 4312 GB/s against 4199 / 4217 a grid-stride apart, the 7-op expression
-    # 4191 / 4296 against 4115 / 4111 (torch.add 4319 in the same run)
+    # tiles beat vectors a grid-stride apart for SAXPY and the 7-op expression
+    # (bench/sweep.py --tiles)
     Option("ew_tiles", "GNUMPY_EW_TILES", True, _bool, True,
            "Vectorized elementwise loops: each block takes block_size x ew_unroll contiguous "
            "vectors per step (tiles); False: ew_unroll vectors a grid-stride apart."),
-    # bench/sweep.py --saxpy on the H200 (session 8), five interleaved rounds: SAXPY at 1024 x 1
-    # 4375-4385 GB/s, at 512 x 4 4345-4348, torch.add 4372-4377; the 7-op expression
-    # (transcendentals) at 1024 x 1 only 3856-3863 against 4245-4337 at 512 x 4
+    # 1024 x 1 is faster for SAXPY and slower for transcendentals (bench/sweep.py --saxpy)
     Option("ew_light", "GNUMPY_EW_LIGHT", True, _bool, True,
            "Light 1-D vectorized elementwise kernels (at most 4 adds, subtracts, multiplies, "
            "negations, comparisons, selects, min/max or casts per element) run 1024-thread "
@@ -118,13 +116,11 @@ _OPTIONS = [
            "Row groups run a max phase and the phase summing exp(x - max) that reads it "
            "(softmax, logsumexp) as one pass over the row: a running max and a sum of "
            "exp(x - max) rescaled when the max grows, so the row is walked once less."),
-    # with 8 vectors per thread softmax's 16384-long rows ran at 3723 GB/s, 2731 without
-    # (H200, sweep.py --rows; docs/perf-notes.md)
+    # faster for softmax's long rows than re-reading L2 (bench/sweep.py --rows)
     Option("row_registers", "GNUMPY_ROW_REGISTERS", True, _bool, True,
            "Row groups keep each thread's part of the row in registers after the first "
            "pass (rows up to 8 vectors per thread), instead of re-reading it from L2."),
-    # L2::128B: sum((x-y)**2) 4205 -> 4357 and 4322 -> 4499 GB/s, sum 4234 -> 4332 and
-    # 4403 -> 4464 in two rounds of one run (H200, sweep.py --hints; docs/perf-notes.md)
+    # L2::128B is faster than no hint for sum and sum((x-y)**2) (bench/sweep.py --hints)
     Option("reduce_mem_hints", "GNUMPY_REDUCE_MEM_HINTS", "L2::128B", str, True,
            "Cache hints on the 16-byte vector loads of reductions along a contiguous axis: "
            "'' (none) or a comma list of 'L2::64B' / 'L2::128B' / 'L2::256B' (L2 prefetch "

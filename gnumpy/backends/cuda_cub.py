@@ -28,9 +28,9 @@ from .cuda_libs import DeviceArray, compute, libs
 
 # Scans along lines at least SCAN_CUB_MIN_LEN long, when there are at most
 # SCAN_CUB_MAX_LINES of them, run as one CUB inclusive scan per line; the rest keep
-# gnumpy's scan kernel (one thread or one block per line), which wins for many short lines.
-# Measure on the GPU (bench/): cumsum f32 2^28 took 701 ms on gnumpy's one-block kernel,
-# 2.0 ms with CuPy's CUB call.
+# gnumpy's scan kernel (one thread or one block per line), which wins for many short lines
+# and is hundreds of times slower on one long line (bench/libs.py; docs/perf-notes.md,
+# "Measurements behind the defaults").
 SCAN_CUB_MIN_LEN = 1 << 14
 SCAN_CUB_MAX_LINES = 64
 # dtypes CUB's built-in PLUS / MULTIPLIES scan (OpKind) takes: complex has no built-in

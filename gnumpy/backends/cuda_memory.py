@@ -22,8 +22,8 @@ class DeviceBuffer:
 
     Small blocks go back to a per-stream free list instead of the pool (a pool round trip
     costs microseconds; reuse in the same stream is ordered by the stream itself).  Large
-    blocks go back to the pool: keeping them too did not move repeated 1 GiB SAXPY on the
-    H200 (4039 -> 4037 GB/s) and would hold memory per distinct size."""
+    blocks go back to the pool: keeping them too did not move repeated 1 GiB SAXPY
+    (docs/perf-notes.md) and would hold memory per distinct size."""
 
     __slots__ = ("ptr", "size", "_buf", "_free", "__weakref__")
 

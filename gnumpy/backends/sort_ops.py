@@ -32,9 +32,9 @@ MAX_BLOCKS = 1 << 16
 
 # Which sorts go to CUB's radix sort (one call per row) and which to gnumpy's bitonic tile
 # and merge kernels: CUB for rows of at least SORT_CUB_MIN_N elements when there are at most
-# SORT_CUB_MAX_ROWS of them; the kernels for many short rows, where they win (sort rows f32
-# 4096x4096 axis 1: 2.27 ms vs CuPy's 5.45 ms, peers.md; sort f32 2^26: 37.2 ms vs CUB's
-# 1.54 ms, vendor-libs.md).  Complex values always take the kernels (no radix sort).
+# SORT_CUB_MAX_ROWS of them; the kernels for many short rows, where they win (bench/libs.py;
+# the numbers: docs/perf-notes.md, "Measurements behind the defaults").  Complex values
+# always take the kernels (no radix sort).
 SORT_CUB_MIN_N = 1 << 14
 SORT_CUB_MAX_ROWS = 32
 

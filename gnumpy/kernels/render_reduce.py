@@ -42,12 +42,11 @@ def _next_pow2(n):
     return p
 
 
-# grid sizing of the row strategy (bench/sweep.py --reduce-grid): a split reduction's blocks
-# are about SPLIT_WAVES x the resident blocks; unsplit rows get at most ROW_GRID_WAVES x
-# the resident blocks, striding over the row groups (0: a block per row group).  H200,
-# three rounds (session 8): two waves of splits took sum 4477-4486 -> 4499-4502 GB/s and
-# sum((x-y)**2) 4525-4536 -> 4563-4567 (CuPy's sum 4465-4495); the row grid's cap moved
-# nothing (row sums 4516-4524 at 8, 4492-4501 uncapped)
+# grid sizing of the row strategy: a split reduction's blocks are about SPLIT_WAVES x the
+# resident blocks (two waves end more evenly than one); unsplit rows get at most
+# ROW_GRID_WAVES x the resident blocks, striding over the row groups (0: a block per row
+# group; the cap measured neutral).  bench/sweep.py --reduce-grid; the numbers are in
+# docs/perf-notes.md, "Measurements behind the defaults".
 SPLIT_WAVES = 2
 ROW_GRID_WAVES = 8
 
@@ -100,8 +99,8 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
         all(len(t[1].levels) == 1 for t in p.pro)
     p.strategy = "row" if (row_contig or not p.kshape or not col_ok) else "col"
     if p.strategy == "row" and p.M == 1 and block < 1024:
-        # a full reduction: 1024-thread blocks (bench/sweep.py on the H200: sum 4146 ->
-        # 4287 GB/s, var 2783 -> 3843 against 256-thread blocks; row sums prefer 256)
+        # a full reduction: 1024-thread blocks, faster than 256 for sum and var (row sums
+        # prefer 256; bench/sweep.py, docs/perf-notes.md)
         bpsm = max(1, bpsm * block // 1024)
         block = p.block = 1024
     target = sm_count * bpsm
@@ -137,10 +136,9 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
         # row lanes: a block is TX column threads (one warp wide or more) x TY lanes
         # walking interleaved rows, so a narrow tile of columns still fills the block and
         # the grid needs few splits of the reduced axis (each split's partials cost a
-        # write and a serial read in the last block: 16384 x 16384 std went 66 -> 5)
-        # bench/sweep.py --columns on the H200 (16384 x 16384 float32, block 512): a sum
-        # wants long row segments per block (2 lanes: 4208 GB/s, 16: 3622), var0's longer
-        # per-element work wants lanes (16: 3199 GB/s, 2: 2890)
+        # write and a serial read in the last block).  A sum wants long row segments per
+        # block (few lanes), var0's longer per-element work wants lanes (bench/sweep.py
+        # --columns, docs/perf-notes.md)
         lanes = config.col_lanes or (16 if p.acc.var else 2)
         p.TY = 1
         while p.TY * 2 <= min(block // 32, lanes) and p.TY * 2 * 4 <= p.K:

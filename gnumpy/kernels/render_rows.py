@@ -32,8 +32,8 @@ class RowPlan:
 
 
 VECTORS_PER_THREAD = 8  # a row's vectors per thread and pass, which sizes the block: 8 gives
-#                         smaller blocks, more rows per SM (H200, sweep.py --rows, register
-#                         cache on: 16384-long rows 3723 GB/s with 8, 2692 with 4)
+#                         smaller blocks, more rows per SM; faster than 4 with the register
+#                         cache (bench/sweep.py --rows, docs/perf-notes.md)
 WARP_ROW_BLOCK = 256    # the block of one-warp rows (8 rows)
 MAX_CACHE_REGS = 32     # 32-bit registers per thread a row cache may take (1024-thread
 #                         blocks have 64 in all)
@@ -79,8 +79,8 @@ def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
         if cached and R <= 8 and regs <= MAX_CACHE_REGS:
             p.R, p.cached = R, cached
     # softmax's max and exp-sum as one pass, when the row is re-read from L2: with the row
-    # in registers the separate passes measured faster (H200, sweep.py --rows: 16384-long
-    # rows 3723 GB/s against 2868 online; 65536-long rows, not cached, 2553 against 2075)
+    # in registers the separate passes measured faster (bench/sweep.py --rows,
+    # docs/perf-notes.md)
     p.online = _online_pairs(spec) if config.row_online and not p.cached else ()
     p.accs = [Acc(rop, node.srcs[0].dtype) for rop, _, node in spec.phases]
     for j in p.online:

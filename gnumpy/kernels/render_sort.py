@@ -5,10 +5,10 @@ masked scatter for compaction, weighted bincount with float64 atomics).
 
 Long rows are sorted by CUB's radix sort instead (``backends/cuda_cub.py``; the switch is
 ``sort_ops.use_cub_sort``).  What stays here wins or has no CUB counterpart: the tile and
-merge kernels for many short rows (sort rows f32 4096x4096 axis 1: 2.27 ms vs CuPy's
-5.45 ms, peers.md) and for complex values (radix sort has no complex keys); binary search
-(searchsorted 2^22 into 2^24: 0.68 ms vs CuPy's 0.62 ms, peers.md); the masked scatter of
-boolean-mask compaction (a[a > .5] 2^26: 0.82 ms vs CuPy's 1.27 ms, peers.md).
+merge kernels for many short rows and for complex values (radix sort has no complex keys);
+binary search (``searchsorted``, within 10% of CuPy's); the masked scatter of boolean-mask
+compaction (faster than CuPy's).  bench/libs.py measures each against CuPy; the numbers
+are in docs/perf-notes.md, "Measurements behind the defaults".
 
 Ordering is NumPy's: NaN sorts last (complex: NumPy's lexicographic order with its NaN
 classes), -0.0 equals 0.0.  Sorting compares (value, original index) pairs, which makes
