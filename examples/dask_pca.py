@@ -171,9 +171,10 @@ def main():
                 gram_log[key] = gram_log.get(key, 0) + 1
     t_pca = median_time(pca, args.repeat)
     t_tsqr = median_time(tsqr, args.repeat)
+    w_full = out["pca"][0]
 
     # ---- checks against NumPy (float64) on the first m rows, through the same Dask code
-    m = min(n, max(chunk, args.check_rows // chunk * chunk))
+    m = min(n, args.check_rows)
     Xh = rows(numpy, 0, m, d, args.rank).astype(numpy.float64)
     ok = {}
     if m == n:
@@ -209,14 +210,15 @@ def main():
                gram_ms=t_gram * 1e3, gram_TFLOPs=flops / t_gram / 1e12,
                gram_GBs=4.0 * n * d / t_gram / 1e9, pca_ms=t_pca * 1e3,
                tsqr_ms=t_tsqr * 1e3, tsqr_GBs=4.0 * n * d * 2 / t_tsqr / 1e9,
-               check=ok, gram_tasks_by_kernels=gram_log)
+               explained_variance=[float(v) for v in w_full[:kc]], check=ok,
+               gram_tasks_by_kernels=gram_log)
     print(f"dask_pca lib={lib} workers={nw} X={n}x{d} float32 ({4 * n * d / 2**30:.2f} GiB, "
           f"chunks of {chunk} rows): X.T@X {t_gram * 1e3:.2f} ms = "
           f"{flops / t_gram / 1e12:.2f} TFLOP/s ({4 * n * d / t_gram / 1e9:.1f} GB/s of X); "
           f"PCA (X.T@X + mean, eigh on the client) {t_pca * 1e3:.2f} ms; "
           f"tsqr {t_tsqr * 1e3:.2f} ms (Q and R persisted); "
           f"explained variance of the first {kc}: "
-          f"{numpy.array2string(w[:kc], precision=4)}; "
+          f"{numpy.array2string(w_full[:kc], precision=4)}; "
           + (f"gnumpy tasks by kernel kinds {gram_log}; " if gram_log else "")
           + f"checks vs NumPy on {m} rows: {ok}", flush=True)
     if args.json:
