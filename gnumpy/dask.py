@@ -115,9 +115,8 @@ def synchronize() -> None:
 
 
 def worker_info() -> dict:
-    """This process's gnumpy device and CUDA_VISIBLE_DEVICES (``client.run(worker_info)``)."""
-    return {"device": str(default_device()), "pid": os.getpid(),
-            "CUDA_VISIBLE_DEVICES": os.environ.get("CUDA_VISIBLE_DEVICES")}
+    """This process's gnumpy device and the GPUs it sees (``client.run(worker_info)``)."""
+    return {"device": str(default_device()), "pid": os.getpid(), "gpus": gpu_ids()}
 
 
 # ---------------------------------------------------------------------- dask.array dispatch
@@ -350,11 +349,12 @@ register()
 
 
 # ---------------------------------------------------------------------- workers
-def worker_device(env=None) -> str:
-    """The device a worker uses: ``GNUMPY_DEVICE`` when it names one, else cuda where a GPU
-    is usable, else cpu."""
-    env = os.environ if env is None else env
-    want = env.get("GNUMPY_DEVICE", "auto")
+def worker_device() -> str:
+    """The device a worker uses: ``GNUMPY_DEVICE`` as the process's environment says now
+    (a Nanny sets a worker's environment after Python started, maybe after gnumpy was
+    imported: the options are read afresh), else cuda where a GPU is usable, else cpu."""
+    from gnumpy._config import Config
+    want = Config().device
     if want in ("", "auto"):
         return "cuda" if gpu_ids() else "cpu"
     return want
@@ -477,16 +477,34 @@ class GnumpyWorkerPlugin(_WorkerPlugin):
 
 
 def gpu_ids() -> list:
-    """The CUDA devices this process may use, by the ids CUDA_VISIBLE_DEVICES gives them
-    (all of the driver's devices when it is unset; none without a usable driver)."""
+    """The CUDA devices this process sees, as names for a worker's CUDA_VISIBLE_DEVICES:
+    their UUIDs (``GPU-...``), which name the same GPU whatever this process's own
+    CUDA_VISIBLE_DEVICES is; ordinals where the driver gives no UUID.  Empty without a
+    usable driver."""
     from gnumpy.backends import cuda_probe
-    vis = os.environ.get("CUDA_VISIBLE_DEVICES")
-    if vis is not None:
-        ids = [v.strip() for v in vis.split(",") if v.strip()]
-        if not ids or ids[0].startswith("-"):
-            return []
-        return ids if cuda_probe.device_count()[0] > 0 else []
-    return [str(i) for i in range(cuda_probe.device_count()[0])]
+    n = cuda_probe.device_count()[0]
+    if n == 0:
+        return []
+    try:
+        from cuda.bindings import driver
+        ids = []
+        for i in range(n):
+            err, dev = driver.cuDeviceGet(i)
+            if err != driver.CUresult.CUDA_SUCCESS:
+                raise RuntimeError(err)
+            err, uuid_ = driver.cuDeviceGetUuid(dev)
+            if err != driver.CUresult.CUDA_SUCCESS:
+                raise RuntimeError(err)
+            ids.append(_uuid_name(bytes(uuid_.bytes)))
+        return ids
+    except Exception:
+        return [str(i) for i in range(n)]
+
+
+def _uuid_name(b: bytes) -> str:
+    """NVIDIA's spelling of a GPU's 16-byte UUID (as nvidia-smi -L prints it)."""
+    h = b.hex()
+    return f"GPU-{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}"
 
 
 def _local_cluster_class():
@@ -495,8 +513,9 @@ def _local_cluster_class():
     from distributed import LocalCluster, Nanny
 
     class _LocalGPUCluster(LocalCluster):
-        """One worker process per GPU (each sees only its GPU through CUDA_VISIBLE_DEVICES
-        and uses it as cuda:0), or `n_workers` CPU workers on the CPU backend."""
+        """One worker process per GPU (each sees only its GPU through CUDA_VISIBLE_DEVICES,
+        set to the GPU's UUID, and uses it as cuda:0), or `n_workers` CPU workers on the
+        CPU backend."""
 
         def __init__(self, n_workers=None, *, devices=None, device=None,
                      threads_per_worker=1, memory_limit="auto", preload_gnumpy=True, **kwargs):
@@ -565,7 +584,8 @@ def LocalGPUCluster(n_workers=None, *, devices=None, device=None, threads_per_wo
         GPU workers: the first `n_workers` visible GPUs (default: all).  CPU workers
         (``device='cpu'``, or no GPU here): how many (default 2).
     devices : list of str, optional
-        The CUDA device ids to use (default: CUDA_VISIBLE_DEVICES, else all).
+        The GPUs to use, as CUDA_VISIBLE_DEVICES names them (UUIDs or ordinals; default:
+        every GPU this process sees, ``gpu_ids()``).
     device : {'cuda', 'cpu'}, optional
         Default: 'cuda' where a GPU is usable, else 'cpu'.
     threads_per_worker : int
