@@ -12,7 +12,7 @@
 # QR call.  Both are installed into private directories, nothing else is touched.
 #
 # Knobs (environment): WORKERS (default: every visible GPU), PER_WORKER_MIB (x per worker,
-# 24576), CHUNK_MIB (4096: 2^30 float32, the largest chunk 32-bit indexing covers),
+# 24576), CHUNK_MIB (4096: 2^30 float32 per chunk, some milliseconds of kernel per task),
 # STREAM_MIB (streamed x, default 1.25x one GPU's memory), PCA_ROWS (rows per worker, 2^24),
 # PCA_COLS (256), REPEAT (3), RUN_TIMEOUT (seconds per run, 150), DEADLINE (no run starts
 # after it, 540 s), SKIP_CUPY=1, SKIP_PCA=1.
