@@ -180,3 +180,87 @@ def pair(dtype, shape, seed=0, kind="contiguous", special=True):
         return a, gp.asarray(np.array(a.T, order="C")).T
     return a, gp.asarray(a)
 
+
+
+# ------------------------------------------------------------------ the shared input generator
+
+LAYOUTS = ("contiguous", "strided", "reversed", "transposed", "broadcast", "lazy")
+
+
+def specials(dtype):
+    """The special values of `dtype`: NaN, +-inf and -0.0 for floats (each complex part),
+    the extremes, 0 and -1 for integers, both values for bool."""
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return np.array([True, False])
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return np.array([info.min, info.max, 0, 1, -1 if dt.kind == "i" else 2], dt)
+    if dt.kind == "c":
+        nan, inf = np.nan, np.inf
+        parts = [(nan, 0.0), (0.0, nan), (inf, 0.0), (-inf, 1.0), (0.0, inf), (1.0, -inf),
+                 (-0.0, -0.0), (0.0, -0.0), (-0.0, 0.0), (inf, inf), (nan, nan), (1.0, 0.0)]
+        out = np.zeros(len(parts), dt)
+        out.real = [p[0] for p in parts]
+        out.imag = [p[1] for p in parts]
+        return out
+    return np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1.0], dt)
+
+
+def special_sample(dtype, shape, seed=0, density=0.5):
+    """`sample` values with every special value of the dtype planted (as many as fit; a
+    `density` fraction of the elements), -0.0 among them for floats."""
+    rng = np.random.default_rng(seed)
+    a = sample(dtype, shape, rng, special=False).copy()
+    flat = a.reshape(-1)
+    n = flat.size
+    if n == 0:
+        return a
+    sp = specials(dtype)
+    k = min(n, max(int(n * density), len(sp)))
+    pos = rng.permutation(n)[:k]
+    flat[pos] = np.resize(sp, k)
+    return a
+
+
+def layout_pair(a: np.ndarray, layout: str):
+    """(numpy array, gnumpy array) with the values of `a` in `layout` (both libraries see
+    the same memory layout; 'broadcast' repeats a row, so the values are `a`'s first row
+    over every row)."""
+    if layout == "contiguous":
+        return a, gp.asarray(a)
+    if layout == "strided":
+        return strided_pair(a)
+    if layout == "reversed":
+        if a.ndim == 0:
+            return a, gp.asarray(a)
+        s = (slice(None, None, -1),) * a.ndim
+        r = np.ascontiguousarray(a[s])
+        return r[s], gp.asarray(r)[s]
+    if layout == "transposed":
+        t = np.ascontiguousarray(a.T)
+        return t.T, gp.asarray(t).T
+    if layout == "broadcast":
+        if a.ndim == 0 or a.shape[0] == 0:
+            return a, gp.asarray(a)
+        row = a[:1]
+        return np.broadcast_to(row, a.shape), gp.broadcast_to(gp.asarray(row), a.shape)
+    if layout == "lazy":
+        # an unmaterialized expression with the same values bit for bit: -(-a), not(not a)
+        if a.dtype.kind == "b":
+            return a, gp.logical_not(gp.asarray(~a))
+        with np.errstate(all="ignore"):
+            b = np.negative(a)
+        return a, gp.negative(gp.asarray(b))
+    raise ValueError(layout)
+
+
+def variants(dtype, shape, seed=0, layouts=LAYOUTS, special=True):
+    """(layout, numpy array, gnumpy array) for each layout of one sample of `dtype` and
+    `shape` (special values planted when `special`): the one generator new tests list a
+    function against to see every dtype's special values and every layout."""
+    a = special_sample(dtype, shape, seed) if special else \
+        sample(dtype, shape, np.random.default_rng(seed), special=False)
+    for lay in layouts:
+        n, g = layout_pair(a, lay)
+        yield lay, n, g
