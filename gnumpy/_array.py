@@ -355,7 +355,12 @@ class ndarray:
 
     def get(self, stream=None) -> np.ndarray:
         """A NumPy array with this array's values (device-to-host copy)."""
-        n = self._leaf()
+        n = self._node
+        if n.kind == ir.EW and n.op == "astype" and n.srcs[0].kind == LEAF and \
+                n.srcs[0].dtype is n.dtype:
+            n = n.srcs[0]   # a copy not made yet (an element read, int(a[i])): its source
+        else:               # (a write to that memory since would have materialized it)
+            n = self._leaf()
         from ._device import backend
         return backend(n.device).to_numpy(n)
 

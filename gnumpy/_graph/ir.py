@@ -20,7 +20,8 @@ Node kinds:
 
 Constructors check nothing the API layer promised (equal shapes and dtypes); they are the
 strict layer under the NumPy-semantics layer.  ``size`` bounds graph growth: a node whose
-graph exceeds ``config.max_graph_nodes`` is materialized as soon as it is built.
+graph exceeds ``config.max_graph_nodes`` (a 0-d node: ``config.max_scalar_graph_nodes``) is
+materialized as soon as it is built.
 """
 from __future__ import annotations
 
@@ -83,7 +84,8 @@ def _size(srcs) -> int:
 
 
 def _bounded(node: Node) -> Node:
-    if node.size > config.max_graph_nodes:
+    if node.size > (config.max_graph_nodes if node.shape else
+                    min(config.max_graph_nodes, config.max_scalar_graph_nodes)):
         from .realize import materialize
         materialize([node])
     return node
@@ -186,7 +188,8 @@ def ew(op: str, dtype, srcs, arg=None) -> Node:
     for s in srcs:
         size += s.size
     n = Node(EW, op, dtype, s0.shape, tuple(srcs), arg, s0.device, size)
-    return n if size <= config.max_graph_nodes else _bounded(n)
+    return n if size <= config.max_scalar_graph_nodes and size <= config.max_graph_nodes \
+        else _bounded(n)
 
 
 def copy(src: Node) -> Node:
