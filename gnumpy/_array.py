@@ -292,10 +292,12 @@ class ndarray:
             if node.kind != LEAF:
                 R.track(self)
         else:
-            R.write(self._write_target(also=also), node)
+            with R.lock:        # the readers flushed and the write, as one statement
+                R.write(self._write_target(also=also), node)
 
     def _write(self, node) -> None:
-        R.write(self._write_target(), node)
+        with R.lock:
+            R.write(self._write_target(), node)
 
     def _write_target(self, skip=True, also=None):
         """This array's LEAF, ready to be written in place: the pending readers of its

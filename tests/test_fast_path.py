@@ -1,6 +1,7 @@
 """The CUDA launch fast path, without a GPU: a fake CUDA backend records launches, and the
 replayed argument lists must equal what the general path (schedule, lower, plan) builds."""
 import ctypes
+import threading
 
 import numpy as np
 import pytest
@@ -58,6 +59,9 @@ class FakeCuda(CudaBackend):
 
     def _go(self, kernel, grid, block, args):
         self.launches.append((kernel, grid, block, list(args)))
+
+    def bind_thread(self):
+        self.thread = threading.get_ident()     # no CUDA context to make current
 
     def packed_launcher(self, kernel, grid, block, tmpl):
         """Record pre-packed launches by decoding the parameter block the way the driver

@@ -7,7 +7,9 @@ tests use to check fusion.
 """
 from __future__ import annotations
 
+import threading
 import weakref
+from threading import get_ident
 
 from .._config import config
 from .._device import backend
@@ -37,28 +39,43 @@ class Stats:
 
 stats = Stats()
 
+# One lock over execution: materializing, writing and the pending registry's scans.  Graph
+# building (operators, views) needs none; whatever reads or realizes nodes, or scans
+# `_pending`, holds it, so threads run statements in some serial order (NumPy's
+# guarantee), and on CUDA they share the device's current stream in that order.
+lock = threading.RLock()
+
 
 def materialize(nodes) -> None:
     """Realize every lazy node in `nodes` (each becomes a LEAF holding a buffer)."""
-    todo = [n for n in nodes if n.kind != LEAF]
-    if not todo:
-        return
-    if len(todo) == 1:
-        materialize_one(todo[0])
-        return
-    stats.materializations += 1
-    for g in schedule(todo):
-        _run(g)
+    with lock:
+        todo = [n for n in nodes if n.kind != LEAF]
+        if not todo:
+            return
+        if len(todo) == 1:
+            materialize_one(todo[0])
+            return
+        stats.materializations += 1
+        for g in schedule(todo):
+            _run(g)
 
 
 def materialize_one(node, _in_range=False) -> None:
     """``materialize([node])`` for one lazy node: the backend's launch fast path first."""
+    with lock:
+        if node.kind != LEAF:
+            _materialize_one(node, _in_range)
+
+
+def _materialize_one(node, _in_range) -> None:
     if config.nvtx and not _in_range:   # profiling: the same work inside an NVTX range
         from ..profiler import materialize_one as ranged
         return ranged(node)
     stats.materializations += 1
     dev = node.device
     be = dev._be or backend(dev)
+    if be.thread != get_ident():
+        be.bind_thread()
     fast = be.fast if not _in_range else None     # profiling: every group gets its range
     kind = fast(node) if fast is not None else False
     if kind:
@@ -75,6 +92,9 @@ def materialize_one(node, _in_range=False) -> None:
 
 
 def _run(g) -> None:
+    be = backend(g.device)
+    if be.thread != get_ident():
+        be.bind_thread()
     stats.groups += 1
     stats.by_kind[g.kind] += 1
     if config.nvtx:                     # profiling: the group inside an NVTX range
@@ -96,11 +116,22 @@ def track(arr) -> None:
         _prune()
 
 
+def _drop(k, r) -> None:
+    """Forget entry `k` if it still holds `r`: an entry another thread set meanwhile (a
+    new array at a reused id) is kept.  Pop and put back, each atomic: two live arrays
+    never share an id, so what is put back is `k`'s current array or nothing."""
+    v = _pending.pop(k, None)
+    if v is not None and v is not r:
+        _pending.setdefault(k, v)
+
+
 def _prune() -> None:
-    dead = [k for k, r in _pending.items() if r() is None or r()._node.kind == LEAF]
-    for k in dead:
-        del _pending[k]
-    _prune_at[0] = max(4096, 2 * len(_pending))
+    with lock:
+        for k, r in list(_pending.items()):
+            a = r()
+            if a is None or a._node.kind == LEAF:
+                _drop(k, r)
+        _prune_at[0] = max(4096, 2 * len(_pending))
 
 
 def _pending_arrays():
@@ -108,7 +139,7 @@ def _pending_arrays():
     for k, r in list(_pending.items()):
         a = r()
         if a is None or id(a) != k:
-            _pending.pop(k, None)
+            _drop(k, r)
         else:
             out.append(a)
     return out
@@ -143,34 +174,36 @@ def flush_readers(buf, skip=None, also=None) -> None:
 
     Views of a materialized base are folded into leaves (they keep sharing memory); other
     readers are materialized together in one schedule."""
-    views, others = [], []
-    for arr in _pending_arrays():
-        if arr is skip or arr is also:
-            continue
-        n = arr._node
-        if n.kind == LEAF:
-            _pending.pop(id(arr), None)
-            continue
-        if reads_buffer(n, buf):
-            (views if arr._base is not None else others).append(arr)
-    if others:
-        materialize([a._node for a in others])
-    for a in views:
-        a._leaf()
-    for a in views + others:
-        _pending.pop(id(a), None)
+    with lock:
+        views, others = [], []
+        for arr in _pending_arrays():
+            if arr is skip or arr is also:
+                continue
+            n = arr._node
+            if n.kind == LEAF:
+                _drop(id(arr), _pending.get(id(arr)))
+                continue
+            if reads_buffer(n, buf):
+                (views if arr._base is not None else others).append(arr)
+        if others:
+            materialize([a._node for a in others])
+        for a in views:
+            a._leaf()
+        for a in views + others:
+            _drop(id(a), _pending.get(id(a)))
 
 
 def flush_readers_of(bufs: dict) -> None:
     """Materialize every pending array that reads one of `bufs` ({id: buffer}), before
     they are all overwritten at once (a CUDA graph replay)."""
-    readers = [a for a in _pending_arrays()
-               if a._node.kind != LEAF and reads_any(a._node, bufs)]
-    if readers:
-        materialize([a._node for a in readers])
-        for a in readers:
-            if a._base is not None:
-                a._leaf()
+    with lock:
+        readers = [a for a in _pending_arrays()
+                   if a._node.kind != LEAF and reads_any(a._node, bufs)]
+        if readers:
+            materialize([a._node for a in readers])
+            for a in readers:
+                if a._base is not None:
+                    a._leaf()
 
 
 def _byte_span(n) -> tuple:
@@ -218,6 +251,11 @@ def _own(value):
 
 def write(dest, value, _in_range=False) -> None:
     """Write lazy `value` (dest's shape and dtype) into the memory of LEAF `dest`."""
+    with lock:
+        _write(dest, value, _in_range)
+
+
+def _write(dest, value, _in_range) -> None:
     if value.kind == LEAF and value.buf is dest.buf and value.offset == dest.offset and \
             value.strides == dest.strides and value.dtype == dest.dtype:
         return                          # the memory already holds it (a[k] += b on a view)
@@ -226,6 +264,8 @@ def write(dest, value, _in_range=False) -> None:
         return ranged(dest, value)
     dev = dest.device
     be = dev._be or backend(dev)
+    if be.thread != get_ident():
+        be.bind_thread()
     fast = None if _in_range else be.fast
     if fast is not None:            # replayed: one kernel of a known signature
         r = fast.write(dest, value, _overlaps_unaligned)

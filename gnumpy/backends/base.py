@@ -6,12 +6,15 @@ lazy value into an existing strided destination (the write path of in-place ops)
 """
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 
 class Backend:
     name = "abstract"
     fast = None      # optional: fast(node) -> True when it materialized `node` itself
+    thread = None    # the thread the backend last ran on (see bind_thread)
 
     def __init__(self, device) -> None:
         self.device = device
@@ -39,3 +42,8 @@ class Backend:
 
     def synchronize(self) -> None:
         pass
+
+    def bind_thread(self) -> None:
+        """Make this backend usable from the calling thread (CUDA: its context current
+        there); called under the execution lock when the thread changes."""
+        self.thread = threading.get_ident()

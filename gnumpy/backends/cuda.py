@@ -8,6 +8,7 @@ here, matmul in ``cuda_blas``, NVIDIA's libraries through ``cuda_libs``.
 from __future__ import annotations
 
 import ctypes
+import threading
 
 import numpy as np
 
@@ -57,6 +58,7 @@ class CudaBackend(Backend):
         self._ObjectCode = ObjectCode
         self.cdev = CDevice(device.id)
         self.cdev.set_current()
+        self.thread = threading.get_ident()
         self.default_stream = self.cdev.create_stream()
         self._stream_stack = []
         self._set_stream(self.default_stream)
@@ -94,6 +96,12 @@ class CudaBackend(Backend):
 
     def synchronize(self) -> None:
         self.stream.sync()
+
+    def bind_thread(self) -> None:
+        """The device's context current on the calling thread (threads share the device's
+        streams; the execution lock orders their work)."""
+        self.cdev.set_current()
+        self.thread = threading.get_ident()
 
     # ------------------------------------------------------------------ kernels
     def _load(self, cubin: bytes):
@@ -155,6 +163,8 @@ class CudaBackend(Backend):
 
     # ------------------------------------------------------------------ data movement
     def from_numpy(self, arr: np.ndarray, copy: bool = True):
+        if self.thread != threading.get_ident():
+            self.bind_thread()
         a = arr if arr.flags.c_contiguous else np.array(arr, order="C")   # keeps 0-d shape
         buf = self.pool.alloc(a.nbytes)
         if a.nbytes:
@@ -163,6 +173,8 @@ class CudaBackend(Backend):
         return leaf(buf, D.to_dtype(a.dtype), a.shape, L.c_strides(a.shape), 0, self.device)
 
     def to_numpy(self, node) -> np.ndarray:
+        if self.thread != threading.get_ident():
+            self.bind_thread()
         out = np.empty(node.shape, dtype=node.dtype)
         if out.nbytes == 0:
             return out

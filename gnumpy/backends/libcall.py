@@ -75,7 +75,11 @@ def call(op: str, arrays, **kw) -> tuple:
     impl = CUDA.get(op)
     if impl is None:
         raise NotImplementedError(f"{op} is not implemented on the CUDA backend")
-    outs = impl(be, *nodes, **kw)
+    from .._graph.realize import lock
+    with lock:                      # the execution lock, on this thread's binding
+        if be.thread != threading.get_ident():
+            be.bind_thread()
+        outs = impl(be, *nodes, **kw)
     return tuple(None if o is None else wrap(o) for o in outs)
 
 
