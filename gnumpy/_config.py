@@ -55,9 +55,10 @@ _OPTIONS = [
            "A lazy expression larger than this many nodes is materialized when it is built "
            "(bounds memory and recursion in long Python loops)."),
     Option("max_scalar_graph_nodes", "GNUMPY_MAX_SCALAR_GRAPH_NODES", 32, int, False,
-           "A lazy 0-d expression larger than this many nodes is materialized when it is "
-           "built: a scalar recurrence in a loop (beta *= 1 - alpha**2) would otherwise be "
-           "recomputed whole by every kernel that reads it."),
+           "A lazy 0-d expression whose elementwise chain (above its reductions and "
+           "leaves) is longer than this is materialized when it is built: a scalar "
+           "recurrence in a loop (beta *= 1 - alpha**2) would otherwise be recomputed "
+           "whole by every kernel that reads it."),
     Option("allow_implicit_host", "GNUMPY_ALLOW_IMPLICIT_HOST", True, _bool, False,
            "False makes implicit device-to-host conversion (__array__, numpy calls) raise "
            "TypeError, as CuPy does; .get() and gnumpy.asnumpy() always work."),

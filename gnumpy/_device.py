@@ -6,6 +6,8 @@ created lazily, one per device, by ``backend(device)``.
 """
 from __future__ import annotations
 
+import threading
+
 from ._config import config
 
 
@@ -88,21 +90,25 @@ def as_device(device) -> Device:
     raise ValueError(f"unsupported device {device!r}")
 
 
+_creating = threading.Lock()
+
+
 def backend(device: Device):
     """The backend object of `device` (created on first use)."""
     b = device._be
     if b is not None:
         return b
-    b = _backends.get(device)
-    if b is None:
-        if device.kind == "cpu":
-            from .backends.cpu import CpuBackend
-            b = CpuBackend(device)
-        else:
-            from .backends.cuda import CudaBackend
-            b = CudaBackend(device)
-        _backends[device] = b
-    device._be = b
+    with _creating:         # threads meeting a device first make one backend (and import
+        b = _backends.get(device)       # cuda.core once: its first import is not
+        if b is None:                   # thread-safe)
+            if device.kind == "cpu":
+                from .backends.cpu import CpuBackend
+                b = CpuBackend(device)
+            else:
+                from .backends.cuda import CudaBackend
+                b = CudaBackend(device)
+            _backends[device] = b
+        device._be = b
     return b
 
 

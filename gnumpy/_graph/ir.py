@@ -20,8 +20,9 @@ Node kinds:
 
 Constructors check nothing the API layer promised (equal shapes and dtypes); they are the
 strict layer under the NumPy-semantics layer.  ``size`` bounds graph growth: a node whose
-graph exceeds ``config.max_graph_nodes`` (a 0-d node: ``config.max_scalar_graph_nodes``) is
-materialized as soon as it is built.
+graph exceeds ``config.max_graph_nodes`` is materialized as soon as it is built, and so is a
+0-d node whose elementwise chain above its reductions and leaves exceeds
+``config.max_scalar_graph_nodes`` (a scalar recurrence in a loop).
 """
 from __future__ import annotations
 
@@ -83,9 +84,27 @@ def _size(srcs) -> int:
     return 1 + sum(s.size for s in srcs)
 
 
+def _scalar_chain(node, limit) -> int:
+    """Elementwise and view nodes of a 0-d expression above its reductions, leaves and
+    constants (what every kernel reading it recomputes), counted up to `limit` + 1."""
+    seen = set()
+    stack = [node]
+    n = 0
+    while stack:
+        m = stack.pop()
+        if m.kind != EW and m.kind != VIEW or id(m) in seen:
+            continue
+        seen.add(id(m))
+        n += 1
+        if n > limit:
+            break
+        stack.extend(m.srcs)
+    return n
+
+
 def _bounded(node: Node) -> Node:
-    if node.size > (config.max_graph_nodes if node.shape else
-                    min(config.max_graph_nodes, config.max_scalar_graph_nodes)):
+    if node.size > config.max_graph_nodes or not node.shape and \
+            _scalar_chain(node, config.max_scalar_graph_nodes) > config.max_scalar_graph_nodes:
         from .realize import materialize
         materialize([node])
     return node
