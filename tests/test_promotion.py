@@ -184,6 +184,9 @@ def test_can_cast_bad_casting_mode():
         np.can_cast(np.int8, np.int16, casting="bogus")
     with pytest.raises(ValueError):
         gp.can_cast(gp.int8, gp.int16, casting="bogus")
+    # NumPy: "kind argument is a string, but 'bogus kind' is not a known kind name."
+    with pytest.raises(ValueError, match=r"^unknown dtype kind 'bogus kind'$"):
+        gp.isdtype(gp.int8, "bogus kind")
 
 
 # ---------------------------------------------------------------------- isdtype
@@ -444,3 +447,65 @@ def test_weak_float_and_complex_keep_float_precision():
     assert (gp.asarray(np.ones(2, np.float32)) * 1j).dtype == np.complex64
     assert (gp.asarray(np.ones(2, np.int8)) * 1j).dtype == np.complex128
     assert (gp.asarray(np.ones(2, np.uint64)) + 1.0).dtype == np.float64
+
+
+# ---------------------------------------------------------------------- the lattice itself
+# (tests added from a mutation run, issue 21: promotion is a table built at import from
+# _promote_pair, so a wrong branch of _promote_pair is only seen by checking the function)
+
+def _msg(e):
+    return " ".join(str(e.value).split())
+
+
+def test_promotion_lattice_function_and_table_match_numpy():
+    for a, b in PAIRS:
+        want = np.promote_types(a, b)
+        assert D._promote_pair(a, b) == want, (a, b)
+        assert D._TABLE[(a, b)] == want, (a, b)
+    for size, dt in ((1, np.int8), (2, np.int16), (4, np.int32), (8, np.int64)):
+        assert D._signed_of_size(size) == dt
+    assert D._signed_of_size(16) is None
+    for dt in [np.dtype(np.bool_)] + INT_DTYPES:
+        assert D._float_for_int(dt) == np.promote_types(dt, np.float16), dt
+
+
+def test_dtype_helpers_and_messages_match_numpy():
+    assert D.real_dtype(np.dtype(np.complex128)) == np.float64
+    assert D.real_dtype(np.dtype(np.complex64)) == np.float32
+    assert D.real_dtype(np.dtype(np.int16)) == np.int16
+    for bad, exc in ((lambda m: m.result_type(), ValueError),
+                     (lambda m: m.can_cast(1, m.int8), TypeError),
+                     (lambda m: m.can_cast(1.0, m.float32), TypeError)):
+        with pytest.raises(exc) as e:
+            bad(np)
+        with pytest.raises(exc) as g:
+            bad(gp)
+        # NumPy's can_cast message goes on about NEP 50: gnumpy's is its first sentence
+        assert _msg(e).startswith(_msg(g)) and len(_msg(g)) > 20, (_msg(g), _msg(e))
+    # NumPy 2.4 says "... 'same_kind', 'unsafe' (got 'bogus')": gnumpy's older wording
+    # (a known difference, gnumpy/_dtypes.py can_cast)
+    with pytest.raises(ValueError, match=r"^casting must be one of 'no', 'equiv', 'safe', "
+                                         r"'same_kind', or 'unsafe'$"):
+        gp.can_cast(gp.int8, gp.int16, casting="bogus")
+    # NumPy: "kind argument is a string, but 'bogus kind' is not a known kind name."
+    with pytest.raises(ValueError, match=r"^unknown dtype kind 'bogus kind'$"):
+        gp.isdtype(gp.int8, "bogus kind")
+    with pytest.raises(TypeError) as g:
+        gp.isdtype(gp.asarray([1]), "integral")
+    assert "isdtype() expects a dtype" in str(g.value)
+    with pytest.raises(TypeError) as g:
+        D.to_dtype("not a dtype")
+    assert "not a dtype" in str(g.value)
+
+
+@pytest.mark.parametrize("dt", INT_DTYPES, ids=str)
+def test_python_int_at_the_bounds_is_accepted(dt):
+    # NEP 50: exactly the dtype's min and max fit; one past raises OverflowError
+    lo, hi = int(np.iinfo(dt).min), int(np.iinfo(dt).max)
+    g = gp.asarray(np.zeros(2, dt))
+    for v in (lo, hi):
+        assert (g + v).dtype == dt
+        D.check_weak_int(v, np.dtype(dt))
+    for v in (lo - 1, hi + 1):
+        with pytest.raises(OverflowError):
+            D.check_weak_int(v, np.dtype(dt))

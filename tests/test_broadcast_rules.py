@@ -1,0 +1,82 @@
+"""Broadcasting rules (gnumpy/_broadcast.py, the one place shapes are broadcast) against
+NumPy: every pair and a sample of triples of small shapes, and the error messages of a
+ufunc and of broadcast_to (compared with whitespace normalised: see the module note).
+
+Note: gnumpy's messages differ from NumPy's only in whitespace (NumPy ends the ufunc's
+message with a space and puts two before "and requested shape"); gp.broadcast_shapes raises
+the ufunc's message where np.broadcast_shapes says "shape mismatch: ...".
+"""
+import itertools
+
+import numpy as np
+import pytest
+
+import gnumpy as gp
+from gnumpy import _broadcast as B
+
+SIDES = (0, 1, 2, 3)
+SHAPES = [s for n in range(4) for s in itertools.product(SIDES, repeat=n) if n < 3 or
+          s in ((1, 2, 3), (2, 1, 3), (3, 2, 1), (0, 1, 3))]
+
+
+def _msg(e):
+    return " ".join(str(e.value).split())
+
+
+def test_broadcast_shapes_every_pair():
+    for a, b in itertools.product(SHAPES, SHAPES):
+        try:
+            want = np.broadcast_shapes(a, b)
+        except ValueError:
+            with pytest.raises(ValueError):
+                B.broadcast_shapes(a, b)
+            continue
+        assert B.broadcast_shapes(a, b) == want, (a, b)
+        assert gp.broadcast_shapes(a, b) == want, (a, b)
+
+
+def test_broadcast_shapes_triples_single_and_none():
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        ss = [SHAPES[i] for i in rng.integers(0, len(SHAPES), 3)]
+        try:
+            want = np.broadcast_shapes(*ss)
+        except ValueError:
+            with pytest.raises(ValueError):
+                B.broadcast_shapes(*ss)
+            continue
+        assert B.broadcast_shapes(*ss) == want, ss
+    assert B.broadcast_shapes([2, 3]) == (2, 3) and isinstance(B.broadcast_shapes([2]), tuple)
+    assert B.broadcast_shapes() == np.broadcast_shapes() == ()
+    assert B.broadcast_shapes((), ()) == ()
+
+
+@pytest.mark.parametrize("a,b", [((2,), (3,)), ((2, 3), (4, 1, 2)), ((0,), (2,)),
+                                 ((5, 2, 4), (3, 1)), ((2, 3), (3, 2))])
+def test_ufunc_broadcast_error_message(a, b):
+    with pytest.raises(ValueError) as e:
+        np.add(np.empty(a), np.empty(b))
+    with pytest.raises(ValueError) as g:
+        gp.add(gp.empty(a), gp.empty(b))
+    assert _msg(g) == _msg(e)
+    with pytest.raises(ValueError) as g:
+        B.broadcast_shapes(a, b)
+    assert _msg(g) == _msg(e)
+
+
+@pytest.mark.parametrize("shape,target", [((3,), (2,)), ((2, 1), (3,)), ((2,), ()),
+                                          ((1, 2), (3, 4)), ((3, 1), (2, 3, 2)),
+                                          ((1,), (3,)), ((2, 1), (2, 4)), ((), (2, 2))])
+def test_broadcast_to(shape, target):
+    a = np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape)
+    try:
+        want = np.broadcast_to(a, target)
+    except ValueError as ex:
+        with pytest.raises(ValueError) as g:
+            gp.broadcast_to(gp.asarray(a), target)
+        assert " ".join(str(g.value).split()) == " ".join(str(ex).split())
+        with pytest.raises(ValueError):
+            B.broadcast_to_check(shape, target)
+        return
+    B.broadcast_to_check(shape, target)
+    np.testing.assert_array_equal(gp.broadcast_to(gp.asarray(a), target).get(), want)
