@@ -200,9 +200,18 @@ def main():
     if made:
         lines += ["", "## Plots", ""]
         lines += [f"![{os.path.basename(p)}]({os.path.relpath(p, args.docs)})" for p in made]
-    with open(os.path.join(args.docs, "benchmarks.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
+    path = os.path.join(args.docs, "benchmarks.md")
+    kept = ""                   # the hand-written sections after the marker (real programs:
+    if os.path.exists(path):    # bench/loops.py, bench/npbench.py, bench/libs.py) are kept
+        old = open(path).read()
+        if PROGRAMS_MARK in old:
+            kept = "\n" + old[old.index(PROGRAMS_MARK):]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n" + kept)
     print("\n".join(lines))
+
+
+PROGRAMS_MARK = "<!-- sections below are kept by bench/report.py -->"
 
 
 if __name__ == "__main__":

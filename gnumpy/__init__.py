@@ -30,8 +30,7 @@ from . import _dtypes
 from ._array import ndarray
 from ._config import config
 from ._device import Device
-from ._graph import realize as _realize
-from ._graph.ir import LEAF as _LEAF, VIEW as _VIEW
+from ._graph.ir import VIEW as _VIEW
 from ._graph.realize import stats
 from ._ops import public_names as _public_names
 from ._api import _common
@@ -87,32 +86,7 @@ del _name, _row, _uf
 around = round
 
 
-def evaluate(*arrays) -> None:
-    """Materialize `arrays` now, fusing their pending work into as few kernels as possible.
-
-    Examples
-    --------
-    >>> import gnumpy as gp
-    >>> x = gp.arange(5.0); y = x * 2; z = y.sum()
-    >>> gp.evaluate(y, z)
-    """
-    if len(arrays) == 1 and type(arrays[0]) is ndarray and arrays[0]._base is None:
-        n = arrays[0]._node
-        if n.kind != _LEAF:
-            _realize.materialize_one(n)
-        return
-    nodes, views = [], []
-    for a in arrays:
-        if not isinstance(a, ndarray):
-            raise TypeError(f"evaluate() takes gnumpy arrays, not {type(a).__name__}")
-        if a._base is not None and a._node.kind == _VIEW:
-            nodes.append(a._base._node)
-            views.append(a)
-        else:
-            nodes.append(a._node)
-    _realize.materialize(nodes)
-    for v in views:
-        v._leaf()
+evaluate = _common.evaluate
 
 
 def explain(*arrays, file=None, source=True) -> str:

@@ -260,12 +260,28 @@ class FastPath:
         if not 1 < len(groups) <= config.fast_stages or \
                 any(g.kind == "barrier" for g in groups) or groups[-1].outputs != [root]:
             return False
+        run = self._slot_stages(groups, leaves, scalars)
+        if run is None:
+            return False
+        st, slot_of, sizes, _ = run
+        st.sizes = tuple(sizes)
+        st.root_slot = slot_of[id(root)] - len(leaves)
+        st.kind = tuple(g.kind for g in groups)
+        st.strides = L.c_strides(root.shape)
+        st.lock = threading.Lock()
+        return st
+
+    def _slot_stages(self, groups, leaves, scalars):
+        """Stage and run `groups` as the general path would, each output into a slot
+        buffer that later stages read: (Stages with their replays, slot index of each
+        output id, slot sizes, this run's slot buffers); None when a group cannot replay
+        (an operand the signature does not track, or an offset that is not a launch
+        argument)."""
         be = self.be
         leaf_index = {id(n): i for i, n in enumerate(leaves)}
         scalar_index = {id(n): i for i, n in enumerate(scalars)}
         slot_of = {}            # id(node) -> index into leaves + slots
-        sizes = []
-        bufs = []               # this (first) run's slot buffers
+        sizes, bufs = [], []
         st = Stages()
         st.stages = []
         for g in groups:
@@ -280,20 +296,12 @@ class FastPath:
                         lambda n: leaf_index.get(id(n), slot_of.get(id(n))),
                         lambda n: scalar_index.get(id(n)), False)
             if rp is None or rp is _STATIC:
-                return False    # an operand the signature does not track, or an offset
-                                # that is not a launch argument
+                return None
             st.stages.append(rp)
-            # run this stage now, as the general path would, so later groups see its
-            # outputs as buffers
             self._launch(rp, leaves + [_Slot(b) for b in bufs], scalars)
             for o in g.outputs:
                 o.realize(outs[id(o)], L.c_strides(o.shape), 0)
-        st.sizes = tuple(sizes)
-        st.root_slot = slot_of[id(root)] - len(leaves)
-        st.kind = tuple(g.kind for g in groups)
-        st.strides = L.c_strides(root.shape)
-        st.lock = threading.Lock()
-        return st
+        return st, slot_of, sizes, bufs
 
     def _build_write_stages(self, dest, value, leaves, scalars, groups):
         """Like `_build_stages` for a write whose value takes a few groups (a solver's
@@ -305,29 +313,13 @@ class FastPath:
             return False
         last = groups[-1]
         direct = last.kind == "elementwise" and last.outputs == [value]
-        be = self.be
+        run = self._slot_stages(groups[:-1] if direct else groups, leaves, scalars)
+        if run is None:
+            return False
+        st, slot_of, sizes, bufs = run
         leaf_index = {id(n): i for i, n in enumerate(leaves)}
         scalar_index = {id(n): i for i, n in enumerate(scalars)}
-        slot_of, sizes, bufs = {}, [], []
-        st = Stages()
-        st.stages = []
-        for g in (groups[:-1] if direct else groups):
-            outs = {}
-            for o in g.outputs:
-                nbytes = L.prod(o.shape) * o.dtype.itemsize
-                outs[id(o)] = be.pool.alloc(nbytes)
-                slot_of[id(o)] = len(leaves) + len(sizes)
-                sizes.append(nbytes)
-                bufs.append(outs[id(o)])
-            rp = _stage(be, g, be._ptr_of(outs),
-                        lambda n: leaf_index.get(id(n), slot_of.get(id(n))),
-                        lambda n: scalar_index.get(id(n)), False)
-            if rp is None or rp is _STATIC:
-                return False
-            st.stages.append(rp)
-            self._launch(rp, leaves + [_Slot(b) for b in bufs], scalars)
-            for o in g.outputs:
-                o.realize(outs[id(o)], L.c_strides(o.shape), 0)
+        be = self.be
         g = last if direct else Group("elementwise", [value], value.device, 0)
         rp = _stage(be, g, be._ptr_of({}),
                     lambda n: leaf_index.get(id(n), slot_of.get(id(n))),
