@@ -101,9 +101,12 @@ def schedule(roots) -> list:
         if r.kind == BARRIER and all(s.kind == LEAF for s in r.srcs):
             return [Group("barrier", [r], r.device, 1, barrier=r)]   # a library call
     nodes = _collect(roots)
-    if len(roots) == 1 and not any(n.kind == REDUCE or n.kind == BARRIER
-                                   for n in nodes.values()):
-        return [Group("elementwise", roots, roots[0].device, 0)]  # one elementwise kernel
+    if len(roots) == 1:
+        for n in nodes.values():
+            if n.kind == REDUCE or n.kind == BARRIER:
+                break
+        else:
+            return [Group("elementwise", roots, roots[0].device, 0)]  # one kernel
     must = {id(r): r for r in roots}
     for n in nodes.values():
         if n.kind == REDUCE or n.kind == BARRIER:

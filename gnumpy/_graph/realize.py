@@ -281,8 +281,9 @@ def _write(dest, value, _in_range) -> None:
                 stats.groups += 1
                 stats.by_kind[k] += 1
             return
-    if (value.kind != LEAF or be.name != "cpu") and _overlaps_unaligned(value, dest):
-        value = _own(value)         # (NumPy's assignment copies overlapping memory itself)
+    if be.name != "cpu" and _overlaps_unaligned(value, dest):
+        value = _own(value)     # (the CPU backend computes the whole value before it
+                                # assigns, and NumPy's assignment copies overlapping memory)
     groups = schedule([value]) if value.kind != LEAF else []
     last = groups[-1] if groups else None
     fused = last is not None and last.kind == "elementwise" and last.outputs == [value]

@@ -24,9 +24,18 @@ from .base import Backend
 def leaf_array(node) -> np.ndarray:
     """NumPy view of a LEAF node's memory (no copy)."""
     buf = node.buf
+    shape = node.shape
+    if len(shape) == 1 and buf.dtype is node.dtype:     # a slice of the buffer: faster
+        n = shape[0]                                    # than the ndarray constructor
+        s = node.strides[0]
+        o = node.offset
+        if s == 1:
+            return buf[o:o + n]
+        if s > 1 and n:
+            return buf[o:o + (n - 1) * s + 1:s]
     it = node.dtype.itemsize
-    if 0 in node.shape:
-        return np.empty(node.shape, node.dtype)
+    if 0 in shape:
+        return np.empty(shape, node.dtype)
     return np.ndarray(node.shape, node.dtype, buffer=buf, offset=node.offset * it,
                       strides=tuple(s * it for s in node.strides))
 
