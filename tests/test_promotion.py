@@ -458,15 +458,19 @@ def _msg(e):
 
 
 def test_promotion_lattice_function_and_table_match_numpy():
+    def same(got, want):
+        # isinstance first: NumPy compares None equal to float64 (np.dtype(None))
+        return isinstance(got, np.dtype) and got == want
+
     for a, b in PAIRS:
         want = np.promote_types(a, b)
-        assert D._promote_pair(a, b) == want, (a, b)
-        assert D._TABLE[(a, b)] == want, (a, b)
+        assert same(D._promote_pair(a, b), want), (a, b)
+        assert same(D._TABLE[(a, b)], want), (a, b)
     for size, dt in ((1, np.int8), (2, np.int16), (4, np.int32), (8, np.int64)):
-        assert D._signed_of_size(size) == dt
+        assert same(D._signed_of_size(size), dt)
     assert D._signed_of_size(16) is None
     for dt in [np.dtype(np.bool_)] + INT_DTYPES:
-        assert D._float_for_int(dt) == np.promote_types(dt, np.float16), dt
+        assert same(D._float_for_int(dt), np.promote_types(dt, np.float16)), dt
 
 
 def test_dtype_helpers_and_messages_match_numpy():
@@ -496,6 +500,25 @@ def test_dtype_helpers_and_messages_match_numpy():
     with pytest.raises(TypeError) as g:
         D.to_dtype("not a dtype")
     assert "not a dtype" in str(g.value)
+    # gnumpy's own messages (no NumPy counterpart)
+    with pytest.raises(TypeError, match=r"^dtype must not be None here$"):
+        D.to_dtype(None)
+    with pytest.raises(TypeError, match=r"^gnumpy does not support dtype <U1$"):
+        D.to_dtype("U1")
+    with pytest.raises(TypeError, match=r"^isdtype\(\) expects a dtype, not ndarray$"):
+        gp.isdtype(gp.asarray([1]), "integral")
+    with pytest.raises(ValueError, match=r"^data type int8 not inexact$"):
+        gp.finfo(gp.int8)
+    with pytest.raises(ValueError, match=r"^Invalid integer data type 'f'.$"):
+        gp.iinfo(gp.float32)
+    with pytest.raises(OverflowError, match=r"^Python integer 128 out of bounds for int8$"):
+        D.check_weak_int(128, np.dtype(np.int8))
+    # dtype-likes that are not dtypes, and non-native byte order
+    assert gp.isdtype(np.int8, "integral") and not gp.isdtype(np.float32, "integral")
+    for like, want in ((">f8", np.float64), ("<i4", np.int32), (">c8", np.complex64),
+                       (np.dtype(">u2"), np.uint16)):
+        got = D.to_dtype(like)
+        assert got == want and got.isnative and got is D.to_dtype(want), like
 
 
 @pytest.mark.parametrize("dt", INT_DTYPES, ids=str)
