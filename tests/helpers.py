@@ -16,6 +16,14 @@ import numpy as np
 import gnumpy as gp
 from gnumpy import _dtypes as D
 
+ON_CUDA = gp.asarray(0).device.kind == "cuda"
+# The sign of a zero part of a complex product may differ from NumPy's on CUDA (docs/guide.md,
+# "Differences from NumPy"): a product's accumulator starts from 1+0j, and (1+0j)*z flips
+# the sign of a zero part of z when the other part is negative (NumPy starts from the first
+# element); complex power is computed another way than glibc's cpow.  Values, NaN and
+# infinities are still compared.
+COMPLEX_PRODUCT_ZERO_SIGN = not ON_CUDA
+
 DTYPES = list(D.ALL)
 BOOL = [D.bool_]
 INTS = list(D.SIGNED + D.UNSIGNED)

@@ -58,9 +58,10 @@ def nw(f, *a, **k):
         return f(*a, **k)
 
 
-def same(got, exp):
-    """check() with exact values (NaN where NaN; -0 == 0)."""
-    check(got, exp, rtol=0, atol=0)
+def same(got, exp, signed_zero=True):
+    """check() with exact values (NaN where NaN; the sign of zero unless not
+    `signed_zero`)."""
+    check(got, exp, rtol=0, atol=0, signed_zero=signed_zero)
 
 
 

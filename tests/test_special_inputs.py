@@ -257,7 +257,10 @@ def test_sets_non_contiguous(name, dtype):
     for lay in LAYOUTS:
         na, ga = layout_pair(base, lay)
         nb, gb = layout_pair(other, "reversed" if lay != "contiguous" else "strided")
-        same_outcome(lambda: f(gp, ga, gb), lambda: f(np, na, nb), exact=True)
+        # which of -0.0 and +0.0 a set keeps is unspecified (NumPy's sort orders them as it
+        # meets them)
+        same_outcome(lambda: f(gp, ga, gb), lambda: f(np, na, nb), exact=True,
+                     signed_zero=False)
 
 
 # ====================================================================== median / quantiles

@@ -323,7 +323,7 @@ def _apply_fast(name, args, cls, loop, odt, bounds):
         else:
             n = ir.Node(ir.SCALAR, "scalar", loop, shape, (), ir.scalar_value(n, loop), dev)
         srcs.append(n)
-    return wrap(ir.ew(name, odt, srcs))
+    return wrap(_ew_node(name, odt, srcs))
 
 
 def _apply_general(name, args, dtype):
@@ -364,7 +364,19 @@ def _apply_general(name, args, dtype):
         srcs.append(ir.scalar(v, loop, shape, dev))
     if name == "power" and _signed_exponents(loop, items) and 0 not in shape:
         _check_exponents(ir.cast(items[1][0], loop))
-    return wrap(ir.ew(name, odt, srcs))
+    return wrap(_ew_node(name, odt, srcs))
+
+
+_SQRT_LOOPS = (D.float32, D.float64)
+
+
+def _ew_node(name, odt, srcs):
+    """The elementwise node; NumPy's float32/float64 power loop takes the square root for a
+    scalar exponent of 0.5 (so sqrt(-0.0) = -0.0, where pow gives +0.0): so does gnumpy."""
+    if name == "power" and odt in _SQRT_LOOPS and srcs[1].kind == ir.SCALAR and \
+            srcs[1].arg == 0.5:
+        return ir.ew("sqrt", odt, (srcs[0],))
+    return ir.ew(name, odt, srcs)
 
 
 def _signed_exponents(loop, items) -> bool:
