@@ -224,25 +224,25 @@ class CudaBackend(Backend):
 
     def _run_planned(self, group, outs, dest) -> None:
         ptr_of = self._ptr_of(outs)
-        mod, plan = build.plan_group(group, ptr_of, self.sm_count, self.blocks_per_sm, dest)
-        kernel = self.kernels.get(plan.key, lambda: mod.source(plan, KERNEL_NAME))
+        _, plan = build.plan_group(group, ptr_of, self.sm_count, self.blocks_per_sm, dest)
+        kernel = self.kernels.get(plan.key, lambda: plan.source(KERNEL_NAME))
         if plan.spec.kind == "ew":
             if plan.n == 0:
                 return
-            grid, block = mod.launch_dims(plan, self.sm_count, self.blocks_per_sm)
-            self._go(kernel, grid, block, mod.args(plan, ptr_of))
+            grid, block = plan.launch_dims(self.sm_count, self.blocks_per_sm)
+            self._go(kernel, grid, block, plan.args(ptr_of))
             return
         if plan.M == 0:
             return
         if plan.spec.kind == "reduce":
-            mod.fit(plan, self.resident(kernel, plan.block), self.sm_count)
+            plan.fit(self.resident(kernel, plan.block), self.sm_count)
         part = ctr = 0
         keep = None
         if plan.S > 1:
-            keep = self.pool.alloc(mod.partial_bytes(plan))
+            keep = self.pool.alloc(plan.partial_bytes())
             part = keep.ptr
-            ctr = self._counter_ptr(mod.counters_needed(plan))
-        self._go(kernel, plan.grid, plan.block, mod.args(plan, ptr_of, part, ctr))
+            ctr = self._counter_ptr(plan.counters_needed())
+        self._go(kernel, plan.grid, plan.block, plan.args(ptr_of, part, ctr))
         del keep   # freed in stream order, after the kernel
 
     def _counter_ptr(self, n: int) -> int:

@@ -390,12 +390,12 @@ def _stage(be, g, ptr_of, index_of, scalar_of, with_out, dest=None, dynamic=True
     (and dest) at each launch ("ino"/"outo"), or _STATIC is returned where an offset does
     not travel with its pointer (an operand of several index levels); without, the
     offsets of this graph are constants of the template."""
-    mod, plan = build.plan_group(g, ptr_of, be.sm_count, be.blocks_per_sm, dest)
-    kernel = be.kernels.get(plan.key, lambda: mod.source(plan, KERNEL_NAME))
+    _, plan = build.plan_group(g, ptr_of, be.sm_count, be.blocks_per_sm, dest)
+    kernel = be.kernels.get(plan.key, lambda: plan.source(KERNEL_NAME))
     if plan.spec.kind == "reduce":
-        mod.fit(plan, be.resident(kernel, plan.block), be.sm_count)
+        plan.fit(be.resident(kernel, plan.block), be.sm_count)
     tmpl = []
-    for t in mod.template(plan):
+    for t in plan.template():
         c = type(t)
         if c is Ptr:
             o = t.op
@@ -431,14 +431,14 @@ def _stage(be, g, ptr_of, index_of, scalar_of, with_out, dest=None, dynamic=True
     rp.launch = None
     if plan.spec.kind == "ew":
         rp.n = plan.n
-        rp.grid, rp.block = mod.launch_dims(plan, be.sm_count, be.blocks_per_sm)
+        rp.grid, rp.block = plan.launch_dims(be.sm_count, be.blocks_per_sm)
         rp.split = False
     else:
         rp.n = plan.M
         rp.grid, rp.block = plan.grid, plan.block
         rp.split = plan.S > 1
-        rp.part_bytes = mod.partial_bytes(plan) if rp.split else 0
-        rp.counters_n = mod.counters_needed(plan) if rp.split else 0
+        rp.part_bytes = plan.partial_bytes() if rp.split else 0
+        rp.counters_n = plan.counters_needed() if rp.split else 0
     packed = getattr(be, "packed_launcher", None)
     if packed is not None and rp.n:
         rp.launch = packed(kernel, rp.grid, rp.block, tmpl)

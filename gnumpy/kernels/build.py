@@ -56,7 +56,8 @@ class KernelCache:
 
 
 def plan_group(group, ptr_of, sm_count, blocks_per_sm, dest=None):
-    """(renderer module, plan) for an elementwise, reduce or rows group."""
+    """(renderer module, plan) for an elementwise, reduce or rows group; the plan is a
+    plan.Plan (the interface the backends call), its key the kernel's cache key."""
     spec = lower_group(group, dest)
     block = config.block_size
     if spec.kind == "ew":
@@ -71,8 +72,8 @@ def plan_group(group, ptr_of, sm_count, blocks_per_sm, dest=None):
 def source_of(group, ptr_of=lambda o: 0, sm_count=132, blocks_per_sm=8,
               headers=True) -> str:
     """The CUDA source of `group`'s kernel (without the helper headers if not `headers`)."""
-    mod, plan = plan_group(group, ptr_of, sm_count, blocks_per_sm)
-    src = mod.source(plan, KERNEL_NAME)
+    _, plan = plan_group(group, ptr_of, sm_count, blocks_per_sm)
+    src = plan.source(KERNEL_NAME)
     if not headers:
         from .codegen import preamble
         src = src.replace(preamble(plan.spec), "/* gnumpy helper headers */\n", 1)

@@ -27,6 +27,7 @@ from . import cache, cache_key, render_misc
 from . import build
 from .codegen import header
 from .compile import KERNEL_NAME, compile_cubin, nvrtc_version, options
+from .plan import skeleton
 
 ARCH = "90"
 SM_COUNT = 132
@@ -113,7 +114,7 @@ def _novel(plan) -> bool:
     if config.check_kernels == "all":
         return True
     spec = plan.spec
-    keys = [("skeleton",) + tuple(x for x in plan.key[3:])]
+    keys = [("skeleton", skeleton(plan.key))]
     for e, dt in zip(spec.exprs, spec.dtypes):
         if e[0] == "op":
             keys.append(("op", e[1], e[2], dt, e[3]))

@@ -114,8 +114,8 @@ def needed(spec, roots):
 def body(spec, roots, load_expr, iota_expr, acc_expr="acc_v", prefix="t"):
     """C++ lines computing the expressions reachable from `roots` (one const per expr).
 
-    load_expr(k) / iota_expr(k) give the expression reading operand k at the current
-    index.  Returns (lines, name of each expression)."""
+    `spec` is a plan.SpecKey; load_expr(k) / iota_expr(k) give the expression reading
+    operand k at the current index.  Returns (lines, name of each expression)."""
     names = {}
     lines = []
     for i in needed(spec, roots):
@@ -128,7 +128,7 @@ def body(spec, roots, load_expr, iota_expr, acc_expr="acc_v", prefix="t"):
         elif tag == "io":
             val = iota_expr(e[1])
         elif tag == "sc":
-            val = param_value_expr(spec.scalars[e[1]][0], f"s{e[1]}")
+            val = param_value_expr(spec.scalar_dtypes[e[1]], f"s{e[1]}")
         elif tag == "acc":      # the reduction's value, or a sibling read off its accumulator
             val = acc_expr if isinstance(acc_expr, str) else acc_expr[e[1:]]
         elif tag == "ph":
@@ -183,11 +183,12 @@ def unravel_lines(var, dims_prefix, n, out_prefix, IDX, tmp):
 
 
 def level_decls(k, o):
-    """Parameter declarations of operand k's reshape levels (shape, strides, offset)."""
+    """Parameter declarations of operand k's reshape levels (shape, strides, offset);
+    `o` is a plan.OperandKey (``ranks``: each level's rank)."""
     out = []
-    for li, (shape, strides, _) in enumerate(o.levels[1:]):
-        out += [f"long long l{k}_{li}_d{j}" for j in range(len(shape))]
-        out += [f"long long l{k}_{li}_s{j}" for j in range(len(strides))]
+    for li, r in enumerate(o.ranks):
+        out += [f"long long l{k}_{li}_d{j}" for j in range(r)]
+        out += [f"long long l{k}_{li}_s{j}" for j in range(r)]
         out.append(f"long long l{k}_{li}_off")
     return out
 

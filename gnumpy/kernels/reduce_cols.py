@@ -192,7 +192,7 @@ def vec_body(p, IDX, kept_block, red_unravel, acc_e, ops, pro_red, split):
     used = {p.spec.exprs[i][1] for i in C.needed(p.spec, [acc_e]) if p.spec.exprs[i][0] == "ld"}
     loads = []
     kinds = {}
-    for k, o, kst, rst, kc, rc in p.pro:
+    for k, o, kc, rc in p.pro:
         if o.kind != "in" or k not in used:
             continue
         kinds[k] = kc[-1]

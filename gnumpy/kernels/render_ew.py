@@ -8,22 +8,48 @@ space; a reshape that strides cannot express unravels its linear position.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .._config import config
 from .._graph import layout as L
 from . import codegen as C
 from .lower import INT32_MAX, collapse, span, stride_class, vector_aligned
-from .launch import Ptr, resolve, scalar_entries
+from .launch import Ptr, scalar_entries
+from .plan import Plan, SpecKey, spec_key
 from .types import STORAGE, param_decls, store_value
 from .types import load as ld
 
 
-class Plan:
-    """A kernel's structural key plus the values of its runtime parameters."""
+class EwKey(NamedTuple):
+    """Everything an elementwise kernel's source depends on (plan.py)."""
+    spec: SpecKey
+    nd: int                 # collapsed rank of the iteration space
+    classes: tuple          # per operand, the stride class of each collapsed dim (z/1/s)
+    idx32: bool             # 32-bit indices
+    vec: int                # elements per 16-byte vector (1: scalar loads)
+    unroll: int             # vectors per operand per thread and iteration
+    block: int
+    tx: int                 # column threads per block of the 2-D layout (0: flat loop)
+    hints: str              # load/store hints (codegen.vec_load)
+    tiles: bool             # config.ew_tiles: a thread's vectors a block apart
 
-    __slots__ = ("spec", "key", "cshape", "cstrides", "classes", "idx32", "vec", "n",
-                 "block", "unroll", "tx", "hints")
+    def render(self, name: str) -> str:
+        return render(self, name)
+
+
+class EwPlan(Plan):
+    """An elementwise launch: the collapsed iteration space and the decisions of `key`."""
+
+    __slots__ = ("cshape", "cstrides", "classes", "idx32", "vec", "n", "block", "unroll",
+                 "tx", "hints")
+
+    def template(self) -> list:
+        return template(self)
+
+    def launch_dims(self, sm_count: int, blocks_per_sm: int):
+        return launch_dims(self, sm_count, blocks_per_sm)
 
 
 def _operands(spec):
@@ -31,9 +57,9 @@ def _operands(spec):
     return list(spec.operands) + [o for _, o in spec.outputs]
 
 
-def plan(spec, block: int, vector_ok: bool, ptr_of) -> Plan:
+def plan(spec, block: int, vector_ok: bool, ptr_of) -> EwPlan:
     """Plan an 'ew' spec.  `ptr_of(operand)` gives the base device pointer (int)."""
-    p = Plan()
+    p = EwPlan()
     p.spec = spec
     p.block = block
     ops = _operands(spec)
@@ -82,11 +108,9 @@ def plan(spec, block: int, vector_ok: bool, ptr_of) -> Plan:
         nvc = cshape[-1] // p.vec
         p.tx = block if nvc >= block else max(32, 1 << (nvc - 1).bit_length())
     p.hints = ""                # no load/store hint measured faster here (perf-notes)
-    p.key = ("ew", tuple(spec.exprs), tuple(spec.dtypes),
-             tuple((o.kind, o.dtype, len(o.levels), tuple(len(lv[0]) for lv in o.levels[1:]))
-                   for o in ops),
-             tuple(dt for dt, _ in spec.scalars), len(cshape), p.classes, p.idx32, p.vec,
-             p.unroll, block, p.tx, p.hints)
+    p.key = EwKey(spec=spec_key(spec), nd=nd, classes=p.classes, idx32=p.idx32, vec=p.vec,
+                  unroll=p.unroll, block=block, tx=p.tx, hints=p.hints,
+                  tiles=bool(config.ew_tiles))
     return p
 
 
@@ -103,7 +127,7 @@ def _light(spec) -> bool:
     return len(ops) <= LIGHT_MAX_OPS and all(o in _LIGHT_OPS for o in ops)
 
 
-def template(p: Plan) -> list:
+def template(p: EwPlan) -> list:
     """Kernel arguments in declaration order, as a replayable template."""
     spec = p.spec
     ops = _operands(spec)
@@ -131,22 +155,27 @@ def template(p: Plan) -> list:
     return out
 
 
-def args(p: Plan, ptr_of) -> list:
-    return resolve(template(p), ptr_of, [v for _, v in p.spec.scalars])
+def source(p: EwPlan, name: str) -> str:
+    return p.source(name)
 
 
-def source(p: Plan, name: str) -> str:
+def args(p: EwPlan, ptr_of) -> list:
+    return p.args(ptr_of)
+
+
+def render(p: EwKey, name: str) -> str:
+    """The kernel's source, from its key alone."""
     spec = p.spec
     ops = _operands(spec)
     IDX = "int" if p.idx32 else "long long"
-    nd = len(p.cshape)
+    nd = p.nd
     decls = []
     for k, o in enumerate(ops):
         if o.kind == "in":
             decls.append(C.ptr_decl(o, k, False))
         elif o.kind == "out":
             decls.append(C.ptr_decl(o, k, True))
-    for k, (dt, _) in enumerate(spec.scalars):
+    for k, dt in enumerate(spec.scalar_dtypes):
         decls.extend(param_decls(dt, f"s{k}"))
     for k, (o, cls) in enumerate(zip(ops, p.classes)):
         if o.kind == "iota":
@@ -157,7 +186,7 @@ def source(p: Plan, name: str) -> str:
     for k, (o, cls) in enumerate(zip(ops, p.classes)):
         if o.kind != "iota":
             decls.extend(f"{IDX} st{k}_{d}" for d, c in enumerate(cls) if c == "s")
-        if len(o.levels) > 1:
+        if o.ranks:
             if o.kind != "iota":
                 decls.append(f"long long off{k}")
             decls.extend(C.level_decls(k, o))
@@ -166,7 +195,7 @@ def source(p: Plan, name: str) -> str:
     def offset(k):
         o, cls = ops[k], p.classes[k]
         base = C.offset_expr(cls, [f"st{k}_{d}" for d in range(nd)], idx_names)
-        if len(o.levels) == 1:
+        if not o.ranks:
             return base
         return f"gn_unravel{k}((long long)({base}) + off{k})"
 
@@ -175,16 +204,16 @@ def source(p: Plan, name: str) -> str:
         terms = [f"(long long){iv}" if c == "1" else f"(long long){iv} * io{k}_st{d}"
                  for d, (c, iv) in enumerate(zip(cls, idx_names)) if c != "z"]
         lin = " + ".join(["io%d_off" % k] + terms)
-        if len(o.levels) == 1:
+        if not o.ranks:
             return f"({lin})"
         return f"gn_unravel{k}({lin})"
 
     roots = [e for e, _ in spec.outputs]
     lines, names = C.body(spec, roots, lambda k: C.load_op(ops[k], f"p{k}", f"o{k}"), iota)
     helpers = _unravel_helpers(ops)
-    out_idx = {id(o): len(spec.operands) + j for j, (_, o) in enumerate(spec.outputs)}
-    stores = [f"q{out_idx[id(o)]}[o{out_idx[id(o)]}] = {store_value(o.dtype, names[e])};"
-              for e, o in spec.outputs]
+    nops = len(spec.operands)
+    stores = [f"q{nops + j}[o{nops + j}] = {store_value(o.dtype, names[e])};"
+              for j, (e, o) in enumerate(spec.outputs)]
     offs = [f"const {IDX} o{k} = {offset(k)};" for k, o in enumerate(ops)
             if o.kind != "iota" and _used(spec, k, o, roots)]
     unravel = C.unravel_lines("i", "d", nd, "i", IDX, "r_")
@@ -200,7 +229,7 @@ def source(p: Plan, name: str) -> str:
     src.append(f"  const {IDX} step = ({IDX})gridDim.x * {B};")
     start = f"({IDX})blockIdx.x * {B} + threadIdx.x"
     if p.vec > 1:
-        tiles = config.ew_tiles
+        tiles = p.tiles
         vstart = f"({IDX})blockIdx.x * {B * p.unroll} + threadIdx.x" if tiles else start
         src.append(_vector_loop(p, spec, ops, roots, IDX, vstart, B if tiles else None,
                                 offset))
@@ -217,15 +246,16 @@ def _used(spec, k, o, roots):
 
 
 def _unravel_helpers(ops):
-    """Device functions mapping a linear position through reshape levels to an offset."""
+    """Device functions mapping a linear position through reshape levels to an offset
+    (`ops`: plan.OperandKey)."""
     out = []
     for k, o in enumerate(ops):
-        if len(o.levels) == 1:
+        if not o.ranks:
             continue
         body = ["long long pos = lin;"]
-        for li, (shape, strides, _) in enumerate(o.levels[1:]):
+        for li, rank in enumerate(o.ranks):
             body.append("{ long long r = pos; long long acc = 0;")
-            for j in range(len(shape) - 1, -1, -1):
+            for j in range(rank - 1, -1, -1):
                 body.append(f"  acc += (r % l{k}_{li}_d{j}) * l{k}_{li}_s{j}; "
                             f"r /= l{k}_{li}_d{j};")
             body.append(f"  pos = acc + l{k}_{li}_off; }}")
@@ -247,7 +277,7 @@ def _vector_loop(p, spec, ops, roots, IDX, start, tile=None, offset=None):
     dim, each vector's first element is unravelled and every operand's offset kept
     (`offset(k)`); operands broadcast along the innermost dim load one value per vector."""
     V, U = p.vec, p.unroll
-    nd = len(p.cshape)
+    nd = p.nd
     ustep = "step" if tile is None else str(tile)
     loads = []
     for k, (o, cls) in enumerate(zip(ops, p.classes)):
@@ -370,7 +400,7 @@ def _columns_loop(p, spec, ops, roots, IDX, offset):
     return "\n".join(out)
 
 
-def launch_dims(p: Plan, sm_count: int, blocks_per_sm: int):
+def launch_dims(p: EwPlan, sm_count: int, blocks_per_sm: int):
     if p.tx:
         nvc = p.cshape[-1] // p.vec
         rows = p.n // p.cshape[-1]

@@ -15,6 +15,8 @@ does the whole reduction, deterministically.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .._config import config
@@ -24,15 +26,61 @@ from .lower import INT32_MAX, collapse, span, stride_class, vector_aligned
 from .reduce_ops import Acc, part_io
 from . import reduce_cols
 from .render_ew import _unravel_helpers
-from .launch import COUNTERS, PARTIALS, Ptr, resolve, scalar_entries
+from .launch import COUNTERS, PARTIALS, Ptr, scalar_entries
+from .plan import Plan, SpecKey, operand_key, spec_key
 from .types import STORAGE, param_decls, store_value
 from .types import load as ld
 
 
-class RPlan:
-    __slots__ = ("spec", "key", "strategy", "kshape", "rshape", "pro", "epi", "eshape",
-                 "idx32", "vec", "G", "S", "block", "M", "K", "grid", "acc", "chunk", "TY",
-                 "hints")
+class ReduceKey(NamedTuple):
+    """Everything a reduction kernel's source depends on (plan.py)."""
+    spec: SpecKey
+    strategy: str           # 'row' | 'col'
+    nk: int                 # collapsed ranks: kept, reduced, epilogue (output) space
+    nr: int
+    ne: int
+    pro: tuple              # prologue operands: (k, OperandKey, kept classes, reduced classes)
+    epi: tuple              # epilogue operands and outputs: (k, OperandKey, classes)
+    idx32: bool
+    vec: int
+    G: int                  # row: threads per output
+    split: bool             # the reduced axis split over blocks (partials, last block)
+    block: int
+    TY: int                 # col: row lanes per block
+    hints: str              # load hints of the row strategy's vectors
+
+    @property
+    def acc(self) -> Acc:
+        rop, _, src_dt, _ = self.spec.reduce
+        return Acc(rop, src_dt, with_sum=_with_sum(self.spec))
+
+    def render(self, name: str) -> str:
+        return render(self, name)
+
+
+def _with_sum(spec) -> bool:
+    """A sibling sum read off a var0 accumulator (fuse._siblings)."""
+    return any(e[0] == "acc" and e[1:] == ("sum",) for e in spec.exprs)
+
+
+class ReducePlan(Plan):
+    """A reduction launch: collapsed kept / reduced / epilogue spaces (sizes and strides),
+    the accumulator, splits and grid, and the decisions of `key`."""
+
+    __slots__ = ("strategy", "kshape", "rshape", "pro", "epi", "eshape", "idx32", "vec", "G",
+                 "S", "block", "M", "K", "grid", "acc", "chunk", "TY", "hints")
+
+    def template(self) -> list:
+        return template(self)
+
+    def fit(self, resident: int, sm_count: int) -> None:
+        reduce_cols.fit(self, resident, sm_count)
+
+    def partial_bytes(self) -> int:
+        return partial_bytes(self)
+
+    def counters_needed(self) -> int:
+        return counters_needed(self)
 
 
 def _next_pow2(n):
@@ -51,14 +99,13 @@ SPLIT_WAVES = 2
 ROW_GRID_WAVES = 8
 
 
-def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
-    p = RPlan()
+def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> ReducePlan:
+    p = ReducePlan()
     p.spec = spec
     p.block = block
     rop, _, rnode = spec.reduce
     src_dt = rnode.srcs[0].dtype
-    p.acc = Acc(rop, src_dt, with_sum=any(e[0] == "acc" and e[1:] == ("sum",)
-                                          for e in spec.exprs))
+    p.acc = Acc(rop, src_dt, with_sum=_with_sum(spec))
     nd = len(spec.shape)
     kept = [d for d in range(nd) if d not in spec.axes]
     perm = kept + list(spec.axes)
@@ -152,20 +199,19 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> RPlan:
         p.grid = (blocks_x, p.S)
     # config.reduce_mem_hints: the row strategy's vector loads (contiguous reduced axis)
     p.hints = C.mem_hints("reduce") if p.vec > 1 and p.strategy == "row" else ""
-    p.key = ("reduce", tuple(spec.exprs), tuple(spec.dtypes),
-             tuple((o.kind, o.dtype, o.space, len(o.levels),
-                    tuple(len(lv[0]) for lv in o.levels[1:])) for o in spec.operands),
-             tuple(o.dtype for _, o in spec.outputs),
-             tuple(dt for dt, _ in spec.scalars), rop, p.strategy, len(p.kshape),
-             len(p.rshape), tuple((t[4], t[5]) for t in p.pro), len(eshape),
-             tuple(t[3] for t in p.epi), p.idx32, p.vec, p.G, p.S > 1, block, p.TY, p.hints)
+    p.key = ReduceKey(
+        spec=spec_key(spec), strategy=p.strategy, nk=len(p.kshape), nr=len(p.rshape),
+        ne=len(eshape), pro=tuple((k, operand_key(o), kc, rc) for k, o, _, _, kc, rc in p.pro),
+        epi=tuple((k, operand_key(o), cls) for k, o, _, cls in p.epi), idx32=p.idx32,
+        vec=p.vec, G=p.G, split=p.S > 1, block=block, TY=p.TY, hints=p.hints)
     return p
 
 
-fit = reduce_cols.fit
+def fit(p: ReducePlan, resident: int, sm_count: int) -> None:
+    p.fit(resident, sm_count)
 
 
-def template(p: RPlan) -> list:
+def template(p: ReducePlan) -> list:
     """Kernel arguments in declaration order, as a replayable template."""
     spec = p.spec
     it = np.int32 if p.idx32 else np.int64
@@ -197,12 +243,11 @@ def template(p: RPlan) -> list:
     return out
 
 
-def args(p: RPlan, ptr_of, partials_ptr=0, counters_ptr=0) -> list:
-    return resolve(template(p), ptr_of, [v for _, v in p.spec.scalars], partials_ptr,
-                   counters_ptr)
+def args(p: ReducePlan, ptr_of, partials_ptr=0, counters_ptr=0) -> list:
+    return p.args(ptr_of, partials_ptr, counters_ptr)
 
 
-def partial_bytes(p: RPlan) -> int:
+def partial_bytes(p: ReducePlan) -> int:
     # each component's array starts 16-byte aligned (a long long after an odd number of
     # floats was a misaligned store)
     return sum(-(-_csize(t) * p.S * p.M // 16) * 16 for t, _ in p.acc.comps)
@@ -217,7 +262,7 @@ def _csize(ctype):
     return _CSIZE[ctype]
 
 
-def counters_needed(p: RPlan) -> int:
+def counters_needed(p: ReducePlan) -> int:
     if p.S == 1:
         return 0
     return p.M if p.strategy == "row" else p.grid[0]
@@ -225,7 +270,12 @@ def counters_needed(p: RPlan) -> int:
 
 # ------------------------------------------------------------------ source
 
-def source(p: RPlan, name: str) -> str:
+def source(p: ReducePlan, name: str) -> str:
+    return p.source(name)
+
+
+def render(p: ReduceKey, name: str) -> str:
+    """The kernel's source, from its key alone."""
     spec = p.spec
     acc = p.acc
     IDX = "int" if p.idx32 else "long long"
@@ -237,24 +287,24 @@ def source(p: RPlan, name: str) -> str:
     nops = len(spec.operands)
     for j, (_, o) in enumerate(spec.outputs):
         decls.append(C.ptr_decl(o, nops + j, True))
-    for k, (dt, _) in enumerate(spec.scalars):
+    for k, dt in enumerate(spec.scalar_dtypes):
         decls.extend(param_decls(dt, f"s{k}"))
     decls += [f"{IDX} M", f"{IDX} K"]
-    decls += [f"{IDX} kd{d}" for d in range(1, len(p.kshape))]
-    decls += [f"{IDX} rd{d}" for d in range(1, len(p.rshape))]
-    decls += [f"{IDX} ed{d}" for d in range(1, len(p.eshape))]
-    for k, o, kst, rst, kc, rc in p.pro:
-        if o.kind == "iota" or len(o.levels) > 1:
+    decls += [f"{IDX} kd{d}" for d in range(1, p.nk)]
+    decls += [f"{IDX} rd{d}" for d in range(1, p.nr)]
+    decls += [f"{IDX} ed{d}" for d in range(1, p.ne)]
+    for k, o, kc, rc in p.pro:
+        if o.kind == "iota" or o.ranks:
             decls.append(f"long long off{k}")
         decls += [f"{IDX} ks{k}_{d}" for d, c in enumerate(kc) if c == "s"]
         decls += [f"{IDX} rs{k}_{d}" for d, c in enumerate(rc) if c == "s"]
         decls += C.level_decls(k, o)
-    for k, o, st, cls in p.epi:
-        if o.kind == "iota" or len(o.levels) > 1:
+    for k, o, cls in p.epi:
+        if o.kind == "iota" or o.ranks:
             decls.append(f"long long off{k}")
         decls += [f"{IDX} es{k}_{d}" for d, c in enumerate(cls) if c == "s"]
         decls += C.level_decls(k, o)
-    split = p.S > 1
+    split = p.split
     if split:
         decls += ["char* __restrict__ gn_part", "unsigned int* __restrict__ gn_ctr",
                   f"{IDX} chunk"]
@@ -266,32 +316,32 @@ def source(p: RPlan, name: str) -> str:
     def unravel(var, dims_prefix, n, out_prefix):
         return C.unravel_lines(var, dims_prefix, n, out_prefix, IDX, f"{out_prefix}r_")
 
-    nk, nr, ne = len(p.kshape), len(p.rshape), len(p.eshape)
+    nk, nr, ne = p.nk, p.nr, p.ne
     kidx = [f"mi{d}" for d in range(nk)]
     ridx = [f"ri{d}" for d in range(nr)]
     eidx = [f"ei{d}" for d in range(ne)]
 
     def pro_base(k):
         t = pro_by_k[k]
-        return C.offset_expr(t[4], [f"ks{k}_{d}" for d in range(nk)], kidx)
+        return C.offset_expr(t[2], [f"ks{k}_{d}" for d in range(nk)], kidx)
 
     def pro_red(k):
         t = pro_by_k[k]
-        return C.offset_expr(t[5], [f"rs{k}_{d}" for d in range(nr)], ridx)
+        return C.offset_expr(t[3], [f"rs{k}_{d}" for d in range(nr)], ridx)
 
     def pro_offset(k):
         o = ops[k]
         lin = f"(b{k} + {pro_red(k)})"
         if o.kind == "iota":
             return lin
-        return lin if len(o.levels) == 1 else f"gn_unravel{k}((long long){lin} + off{k})"
+        return lin if not o.ranks else f"gn_unravel{k}((long long){lin} + off{k})"
 
     def iota_val(k, lin):
         o = ops[k]
         v = f"((long long)({lin}) + off{k})"
-        return v if len(o.levels) == 1 else f"gn_unravel{k}({v})"
+        return v if not o.ranks else f"gn_unravel{k}({v})"
 
-    rop, acc_e, rnode = spec.reduce
+    rop, acc_e, _, out_dt = spec.reduce
     # ---- prologue (value at (m, kk))
     lines_s, names_s = C.body(spec, [acc_e], lambda k: C.load_op(ops[k], f"p{k}",
                                                                  pro_offset(k)),
@@ -302,13 +352,13 @@ def source(p: RPlan, name: str) -> str:
 
     def epi_off(k):
         t = epi_by_k[k]
-        base = C.offset_expr(t[3], [f"es{k}_{d}" for d in range(ne)], eidx)
-        return base if len(ops[k].levels) == 1 else f"gn_unravel{k}((long long)({base}) + off{k})"
+        base = C.offset_expr(t[2], [f"es{k}_{d}" for d in range(ne)], eidx)
+        return base if not ops[k].ranks else f"gn_unravel{k}((long long)({base}) + off{k})"
 
     lines_e, names_e = C.body(spec, epi_roots, lambda k: C.load_op(ops[k], f"p{k}", epi_off(k)),
                               lambda k: iota_val(k, C.offset_expr(
-                                  epi_by_k[k][3], [f"es{k}_{d}" for d in range(ne)], eidx)),
-                              acc_expr=_acc_values(acc, rnode.dtype), prefix="e")
+                                  epi_by_k[k][2], [f"es{k}_{d}" for d in range(ne)], eidx)),
+                              acc_expr=_acc_values(acc, out_dt), prefix="e")
     stores = []
     for j, (e, o) in enumerate(spec.outputs):
         k = nops + j
@@ -421,7 +471,7 @@ def _row_body(p, IDX, kept_block, red_unravel, pro_vals, lines_s, names_s, acc_e
         vec_lo = "sp * chunk" if split else "0"
         vec_hi = f"min((({IDX})(K / {V})), sp * chunk + chunk)" if split else f"(K / {V})"
         vloads = []
-        for k, o, kst, rst, kc, rc in p.pro:
+        for k, o, kc, rc in p.pro:
             if o.kind == "in" and rc[-1] == "1" and any(
                     e == ("ld", k) for e in (p.spec.exprs[i] for i in C.needed(p.spec, [acc_e]))):
                 t = STORAGE[o.dtype]
@@ -429,13 +479,13 @@ def _row_body(p, IDX, kept_block, red_unravel, pro_vals, lines_s, names_s, acc_e
                               f"{C.vec_load(t, V, f'p{k} + b{k}', 'kv', p.hints)};")
         def vload(k):
             t = [x for x in p.pro if x[0] == k][0]
-            if t[5][-1] == "z":
+            if t[3][-1] == "z":
                 return ld(ops[k].dtype, f"p{k}", f"b{k}")
             return ld(ops[k].dtype, f"vv{k}.v", "e")
 
         def viota(k):
             t = [x for x in p.pro if x[0] == k][0]
-            c = t[5][-1]
+            c = t[3][-1]
             step = "" if c == "1" else (" * 0" if c == "z" else f" * rs{k}_0")
             return f"((long long)(b{k} + (kv * {V} + e){step}) + off{k})"
 

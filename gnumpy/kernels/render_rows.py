@@ -11,13 +11,16 @@ so max and sum (or mean and variance) phases can share a kernel.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .. import _dtypes as D
 from .._config import config
 from .._graph import layout as L
 from . import codegen as C
-from .launch import Ptr, resolve, scalar_entries
+from .launch import Ptr, scalar_entries
+from .plan import Plan, SpecKey, operand_key, spec_key
 from .lower import INT32_MAX, collapse, span, stride_class, vector_aligned
 from .reduce_ops import Acc, inf_literal
 from .render_ew import _unravel_helpers
@@ -26,9 +29,40 @@ from .types import COMPUTE, STORAGE, param_decls, store_value
 from .types import load as ld
 
 
-class RowPlan:
-    __slots__ = ("spec", "key", "kshape", "K", "M", "ops", "accs", "idx32", "vec", "block",
-                 "grid", "S", "R", "cached", "online", "G")
+class RowsKey(NamedTuple):
+    """Everything a row-group kernel's source depends on (plan.py)."""
+    spec: SpecKey
+    nk: int                 # collapsed rank of the kept (row) space
+    ops: tuple              # every operand and output: (k, OperandKey, kept classes,
+    #                         the row's stride class)
+    idx32: bool
+    vec: int
+    block: int
+    G: int                  # threads per row
+    R: int                  # vectors per thread kept in registers (0: none)
+    cached: tuple           # the operands kept in registers
+    online: tuple           # phases j run with j + 1 as one online pass
+
+    @property
+    def accs(self) -> list:
+        """Each phase's accumulator (None: computed by the previous phase's online pass)."""
+        accs = [Acc(rop, src_dt) for rop, _, src_dt, _ in self.spec.phases]
+        for j in self.online:
+            accs[j:j + 2] = [_OnlineAcc(self.spec.phases[j][3]), None]
+        return accs
+
+    def render(self, name: str) -> str:
+        return render(self, name)
+
+
+class RowsPlan(Plan):
+    """A row-group launch: M rows of K, the operands' strides, and the decisions of `key`."""
+
+    __slots__ = ("kshape", "K", "M", "ops", "idx32", "vec", "block", "grid", "S", "R",
+                 "cached", "online", "G")
+
+    def template(self) -> list:
+        return template(self)
 
 
 VECTORS_PER_THREAD = 8  # a row's vectors per thread and pass, which sizes the block: 8 gives
@@ -39,8 +73,8 @@ MAX_CACHE_REGS = 32     # 32-bit registers per thread a row cache may take (1024
 #                         blocks have 64 in all)
 
 
-def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
-    p = RowPlan()
+def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowsPlan:
+    p = RowsPlan()
     p.spec = spec
     p.S = 1
     nd = len(spec.shape)
@@ -82,16 +116,10 @@ def plan(spec, sm_count, bpsm, vector_ok, ptr_of) -> RowPlan:
     # in registers the separate passes measured faster (bench/sweep.py --rows,
     # docs/perf-notes.md)
     p.online = _online_pairs(spec) if config.row_online and not p.cached else ()
-    p.accs = [Acc(rop, node.srcs[0].dtype) for rop, _, node in spec.phases]
-    for j in p.online:
-        p.accs[j:j + 2] = [_OnlineAcc(spec.phases[j][2].dtype), None]
-    p.key = ("rows", tuple(spec.exprs), tuple(spec.dtypes),
-             tuple((o.kind, o.dtype, len(o.levels),
-                    tuple(len(lv[0]) for lv in o.levels[1:])) for o in ops),
-             tuple(dt for dt, _ in spec.scalars),
-             tuple((rop, node.srcs[0].dtype, node.dtype) for rop, _, node in spec.phases),
-             len(p.kshape), tuple((t[4], t[5]) for t in p.ops), p.idx32, p.vec, p.block, p.G, p.R,
-             p.online)
+    p.key = RowsKey(
+        spec=spec_key(spec), nk=len(p.kshape),
+        ops=tuple((k, operand_key(o), kc, rc) for k, o, _, _, kc, rc in p.ops), idx32=p.idx32,
+        vec=p.vec, block=p.block, G=p.G, R=p.R, cached=p.cached, online=p.online)
     return p
 
 
@@ -158,7 +186,7 @@ def _vec(p, vector_ok, ptr_of) -> int:
     return v
 
 
-def template(p: RowPlan) -> list:
+def template(p: RowsPlan) -> list:
     spec = p.spec
     it = np.int32 if p.idx32 else np.int64
     out = []
@@ -180,8 +208,8 @@ def template(p: RowPlan) -> list:
     return out
 
 
-def args(p: RowPlan, ptr_of, partials_ptr=0, counters_ptr=0) -> list:
-    return resolve(template(p), ptr_of, [v for _, v in p.spec.scalars])
+def args(p: RowsPlan, ptr_of, partials_ptr=0, counters_ptr=0) -> list:
+    return p.args(ptr_of)
 
 
 def _phase_ns(j, acc: Acc, block: int) -> str:
@@ -212,7 +240,12 @@ def _phase_ns(j, acc: Acc, block: int) -> str:
     return "\n".join(lines)
 
 
-def source(p: RowPlan, name: str) -> str:
+def source(p: RowsPlan, name: str) -> str:
+    return p.source(name)
+
+
+def render(p: RowsKey, name: str) -> str:
+    """The kernel's source, from its key alone."""
     spec = p.spec
     IDX = "int" if p.idx32 else "long long"
     B, V, G = p.block, p.vec, p.G
@@ -221,14 +254,14 @@ def source(p: RowPlan, name: str) -> str:
     ops = list(spec.operands) + [o for _, o in spec.outputs]
     decls = [C.ptr_decl(o, k, False) for k, o in enumerate(spec.operands) if o.kind == "in"]
     decls += [C.ptr_decl(o, nops + j, True) for j, (_, o) in enumerate(spec.outputs)]
-    for k, (dt, _) in enumerate(spec.scalars):
+    for k, dt in enumerate(spec.scalar_dtypes):
         decls.extend(param_decls(dt, f"s{k}"))
     decls += [f"{IDX} M", f"{IDX} K"]
-    nk = len(p.kshape)
+    nk = p.nk
     decls += [f"{IDX} kd{d}" for d in range(1, nk)]
     by_k = {t[0]: t for t in p.ops}
-    for k, o, kst, rst, kc, rc in p.ops:
-        if o.kind == "iota" or len(o.levels) > 1:
+    for k, o, kc, rc in p.ops:
+        if o.kind == "iota" or o.ranks:
             decls.append(f"long long off{k}")
         decls += [f"{IDX} ks{k}_{d}" for d, c in enumerate(kc) if c == "s"]
         if rc == "s":
@@ -237,7 +270,7 @@ def source(p: RowPlan, name: str) -> str:
     kidx = [f"mi{d}" for d in range(nk)]
 
     def lin(k):                 # operand k's linear offset at row position kk
-        rc = by_k[k][5]
+        rc = by_k[k][3]
         step = {"z": "", "1": " + kk", "s": f" + kk * rs{k}"}[rc]
         return f"(b{k}{step})"
 
@@ -247,14 +280,14 @@ def source(p: RowPlan, name: str) -> str:
         o = ops[k]
         if k in cached:
             return ld(o.dtype, f"cv{k}[r].v", "e")
-        if by_k[k][5] == "1" and V > 1:
+        if by_k[k][3] == "1" and V > 1:
             return ld(o.dtype, f"vv{k}.v", "e")
-        pos = lin(k) if len(o.levels) == 1 else f"gn_unravel{k}((long long){lin(k)} + off{k})"
+        pos = lin(k) if not o.ranks else f"gn_unravel{k}((long long){lin(k)} + off{k})"
         return ld(o.dtype, f"p{k}", pos)
 
     def iota(k):
         v = f"((long long){lin(k)} + off{k})"
-        return v if len(ops[k].levels) == 1 else f"gn_unravel{k}({v})"
+        return v if not ops[k].ranks else f"gn_unravel{k}({v})"
 
     def sweep(roots, prefix, tail):
         """A loop over the row computing `roots`, then `tail(names)` per position."""
@@ -264,7 +297,7 @@ def source(p: RowPlan, name: str) -> str:
         vl = []
         if V > 1:
             for k in used:
-                if by_k[k][5] == "1" and k not in cached:
+                if by_k[k][3] == "1" and k not in cached:
                     t = STORAGE[ops[k].dtype]
                     vl.append(f"const gn_vec<{t}, {V}> vv{k} = reinterpret_cast<const "
                               f"gn_vec<{t}, {V}>*>(p{k} + b{k})[kv];")
@@ -286,7 +319,7 @@ def source(p: RowPlan, name: str) -> str:
 
     row = C.unravel_lines("m", "kd", nk, "mi", IDX, "mr_")
     row += [f"const {IDX} b{k} = {C.offset_expr(kc, [f'ks{k}_{d}' for d in range(nk)], kidx)};"
-            for k, o, kst, rst, kc, rc in p.ops]
+            for k, o, kc, rc in p.ops]
     for k in p.cached:
         t = STORAGE[ops[k].dtype]
         row += [f"gn_vec<{t}, {V}> cv{k}[{R}];",
@@ -294,12 +327,13 @@ def source(p: RowPlan, name: str) -> str:
                 f"  const {IDX} kv = {T} + r * {G};",
                 f"  if (kv < K / {V}) cv{k}[r] = reinterpret_cast<const gn_vec<{t}, {V}>*>"
                 f"(p{k} + b{k})[kv];", "}"]
-    for j, ((rop, acc_e, node), acc) in enumerate(zip(spec.phases, p.accs)):
+    accs = p.accs
+    for j, ((rop, acc_e, _, out_dt), acc) in enumerate(zip(spec.phases, accs)):
         if acc is None:                 # phase j - 1's online pass computed it
             continue
         row.append(f"gn_ph{j}::gn_acc_t acc{j} = gn_ph{j}::ident();")
         if j in p.online:               # a thread's vector at once: its exps independent
-            ct = COMPUTE[node.dtype]
+            ct = COMPUTE[out_dt]
             row.append(sweep([acc_e], f"a{j}_", lambda names, j=j, acc_e=acc_e, ct=ct: (
                 [f"{ct} xs{j}[{V}];"], [f"xs{j}[e] = {names[acc_e]};"],
                 [f"acc{j} = gn_mxs_push_n(acc{j}, xs{j});"])))
@@ -308,11 +342,11 @@ def source(p: RowPlan, name: str) -> str:
                 [], [f"acc{j} = gn_ph{j}::push(acc{j}, {names[acc_e]}, kk);"], [])))
         row.append(f"acc{j} = gn_ph{j}::all(acc{j});")
         if j in p.online:
-            ct = COMPUTE[node.dtype]
+            ct = COMPUTE[out_dt]
             row.append(f"const {ct} ph{j} = acc{j}.m;")
             row.append(f"const {ct} ph{j + 1} = gn_mxs_sum(acc{j});")
             continue
-        row.append(f"const {COMPUTE[node.dtype]} ph{j} = {acc.final(f'acc{j}', node.dtype)};")
+        row.append(f"const {COMPUTE[out_dt]} ph{j} = {acc.final(f'acc{j}', out_dt)};")
 
     def stores(names):
         pre, inner, post = [], [], []
@@ -329,7 +363,7 @@ def source(p: RowPlan, name: str) -> str:
         return pre, inner, post
     row.append(sweep([e for e, _ in spec.outputs], "o", stores))
     src = [C.preamble(spec)]
-    src += [_phase_ns(j, acc, G) for j, acc in enumerate(p.accs) if acc is not None]
+    src += [_phase_ns(j, acc, G) for j, acc in enumerate(accs) if acc is not None]
     src += _unravel_helpers(ops)
     src.append(f'extern "C" __global__ void __launch_bounds__({B}) {name}('
                + ", ".join(decls) + ") {")
