@@ -340,6 +340,8 @@ class ndarray:
             vnode = ir.reshape(vnode, vs)
         if vnode.shape != self.shape:
             broadcast_to_check(vnode.shape, self.shape)
+        if vnode.dtype.kind == "c" and self._node.dtype.kind != "c":
+            D.warn_complex_to_real(vnode.dtype, self._node.dtype, 4)
         vnode = ir.broadcast(ir.cast(vnode, self.dtype), self.shape)
         if vnode.kind != LEAF and type(value) is ndarray and value._node is vnode and \
                 value._base is None and not value._has_views and \

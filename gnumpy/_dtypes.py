@@ -8,6 +8,7 @@ out here (NumPy 2 / NEP 50 rules: Python scalars are weak) and checked exhaustiv
 from __future__ import annotations
 
 import builtins
+import warnings
 
 import numpy as np
 
@@ -294,3 +295,11 @@ def check_weak_int(value: int, dt: np.dtype) -> None:
         lo, hi = int_bounds(dt)
         if not lo <= value <= hi:
             raise OverflowError(f"Python integer {value} out of bounds for {dt}")
+
+
+def warn_complex_to_real(src, dst, stacklevel: int = 3) -> None:
+    """NumPy's ComplexWarning for a cast of complex values to a real (not bool) dtype:
+    raised at the call that asks for the cast (astype, ``dtype=``, assignment)."""
+    if src.kind == "c" and dst.kind in "iuf":
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      np.exceptions.ComplexWarning, stacklevel=stacklevel)

@@ -175,7 +175,7 @@ def test_prod(dtype, c):
 # parts.  gnumpy gives the same values but no warning (the cast is a lazy IR node; the CPU
 # backend's note: "like the GPU, no ComplexWarning").  The test asserts both facts, so a
 # change either way is seen: set this True when gnumpy warns at the call as NumPy does.
-GNUMPY_WARNS_COMPLEX_TO_REAL = False
+GNUMPY_WARNS_COMPLEX_TO_REAL = True
 
 
 def complex_to_real_dtype(gfn, nfn, a, **kw):

@@ -505,6 +505,7 @@ def astype(x, dtype, /, *, copy=True, device=None, casting="unsafe"):
         x = x.to_device(device)
     if dt == x.dtype:
         return x._copy() if copy else x
+    D.warn_complex_to_real(x.dtype, dt)
     return wrap(ir.cast(x._node, dt))
 
 

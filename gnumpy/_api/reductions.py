@@ -78,6 +78,8 @@ def _mask(x, where, fill):
 
 def _reduce(rop, x, axes, keepdims, dtype):
     arg = rop in ("argmax", "argmin")
+    if not arg:
+        D.warn_complex_to_real(x.dtype, dtype, 4)
     node = x._node if arg else ir.cast(x._node, dtype)
     out_dt = D.int64 if arg else dtype
     if not axes:  # a reduction over no axes: identity op value, in a new array
@@ -406,6 +408,7 @@ def _cumulative(bop, x, axis, dtype, include_initial, flatten_none):
     shape = list(x.shape)
     if include_initial:
         shape[ax] += 1
+    D.warn_complex_to_real(x.dtype, dt, 4)
     src = ir.cast(x._node, dt)
     return wrap(ir.barrier(bop, (src,), (ax, bool(include_initial)), dt, tuple(shape)))
 

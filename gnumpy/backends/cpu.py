@@ -158,7 +158,7 @@ class CpuBackend(Backend):
         if op == "astype":
             v = vals[0]
             if v.dtype.kind == "c" and node.dtype.kind not in "cb":
-                v = v.real      # Note: like the GPU, no ComplexWarning (it would come late)
+                v = v.real      # (the API layer warned at the call: ComplexWarning)
             return v.astype(node.dtype), True
         if op == "where":
             return np.where(vals[0], vals[1], vals[2]), True
