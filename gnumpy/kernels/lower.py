@@ -6,9 +6,9 @@ reshape that strides cannot express adds an unravel level.  Expressions are hash
 common subexpressions are computed once per kernel.  Dimensions that are contiguous for
 every operand are collapsed, so a contiguous array of any shape iterates as 1-D.
 
-The spec's ``key`` is everything that determines the generated source (op structure,
-dtypes, collapsed rank, stride classes, index width) and nothing that does not (sizes,
-strides' values, scalar values): it is the in-memory kernel cache key.
+The spec's structure (op structure, dtypes, operand kinds and ranks; not sizes, strides'
+values or scalar values) goes into each renderer's plan key (``kernels/plan.py``), which
+holds everything that determines the generated source: the in-memory kernel cache key.
 """
 from __future__ import annotations
 
