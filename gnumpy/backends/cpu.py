@@ -90,6 +90,11 @@ barriers.register("concat", cpu=lambda srcs, arg, dt: np.concatenate(srcs, axis=
 class CpuBackend(Backend):
     name = "cpu"
 
+    def __init__(self, device) -> None:
+        super().__init__(device)
+        from .cpu_fast import CpuFast
+        self.fast = CpuFast(self)
+
     # ---- data movement
     def from_numpy(self, arr: np.ndarray, copy: bool = True):
         if copy or not arr.flags.c_contiguous:

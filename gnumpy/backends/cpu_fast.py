@@ -1,0 +1,152 @@
+"""The CPU backend's write replay: ``dest[...] = value`` for a known graph runs a Python
+function generated once per signature (NumPy calls in order) instead of the scheduler
+and the backend's general evaluator.
+
+The signature is the graph's structure: node kinds, ops, dtypes and view arguments, with
+inner nodes met again as back-references; leaves and scalars are listed at each use and
+passed at each call (NumPy takes their strides and shapes itself, so layouts are not part of
+it).  A graph with a barrier or index-valued node takes the general path, and so does one
+with a reduction while ``config.check_kernels`` compiles the CUDA kernels the schedule
+would run.  The generated code computes what ``CpuBackend._eval`` computes, op by op.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._config import config
+from .._graph.ir import EW, LEAF, REDUCE, SCALAR, VIEW
+from .._ops import EW_OPS, REDUCE_OPS
+from .cpu import leaf_array, view_array
+
+
+def _walk(root):
+    """(signature, leaves, scalars, ok), in the order `_compile` numbers them; ok is
+    False for a barrier or index-valued node, None for a graph with a reduction."""
+    sig = []
+    seen = {}
+    leaves = []
+    scalars = []
+    ok = True
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        k = n.kind
+        if k == LEAF:
+            leaves.append(n)
+            sig += (0, n.dtype)
+            continue
+        if k == SCALAR:
+            scalars.append(n)
+            sig += (1, n.dtype)
+            continue
+        i = seen.get(id(n))
+        if i is not None:
+            sig += (8, i)
+            continue
+        seen[id(n)] = len(seen)
+        if k == EW:
+            sig += (3, n.op, n.dtype, len(n.srcs))
+        elif k == VIEW:
+            sig += (4, n.op, n.arg, n.shape, n.srcs[0].shape)
+        elif k == REDUCE:
+            sig += (5, n.dtype, n.arg, n.srcs[0].shape)
+            ok = None
+        else:
+            return None, leaves, scalars, False
+        stack.extend(reversed(n.srcs))
+    return tuple(sig), leaves, scalars, ok
+
+
+def _compile(root):
+    """A function f(L, S) of the leaves' NumPy views and the scalars' NumPy values that
+    returns `root`'s value, numbering leaves and scalars as `_walk` lists them."""
+    lines, ns = [], {"np": np, "view_array": view_array}
+    names = {}
+    count = {"L": 0, "S": 0, "t": 0, "n": 0}
+
+    def const(obj):
+        c = f"c{count['n']}"
+        count["n"] += 1
+        ns[c] = obj
+        return c
+
+    def visit(n):
+        k = n.kind
+        if k == LEAF:
+            count["L"] += 1
+            return f"L[{count['L'] - 1}]"
+        if k == SCALAR:
+            count["S"] += 1
+            return f"S[{count['S'] - 1}]"
+        v = names.get(id(n))
+        if v is not None:
+            return v
+        args = [visit(s) for s in n.srcs]
+        t = f"t{count['t']}"
+        count["t"] += 1
+        names[id(n)] = t
+        dt = const(n.dtype)
+        if k == VIEW:
+            src = args[0]
+            lines.append(f"{t} = view_array(np.broadcast_to({src}, {const(n.srcs[0].shape)}), "
+                         f"{const(n)})")
+            return t
+        if k == REDUCE:
+            rop, axes, keepdims = n.arg
+            lines.append(f"{t} = np.asarray({const(REDUCE_OPS[rop].np_impl)}(np.broadcast_to("
+                         f"{args[0]}, {const(n.srcs[0].shape)}), axis={axes!r}, "
+                         f"keepdims={keepdims!r}))")
+            lines.append(f"if {t}.dtype != {dt}:\n        {t} = {t}.astype({dt})")
+            return t
+        if n.op == "astype":
+            a = args[0]
+            if n.srcs[0].dtype.kind == "c" and n.dtype.kind not in "cb":
+                a = f"{a}.real"
+            lines.append(f"{t} = np.asarray({a}).astype({dt})")
+        elif n.op == "where":
+            lines.append(f"{t} = np.where({', '.join(args)})")
+        else:
+            lines.append(f"{t} = np.asarray({const(EW_OPS[n.op].np_impl)}({', '.join(args)}))")
+        lines.append(f"if {t}.dtype != {dt}:\n        {t} = {t}.astype({dt})")
+        return t
+
+    out = visit(root)
+    src = "def f(L, S):\n    " + "\n    ".join(lines + [f"return {out}"]) + "\n"
+    exec(src, ns)       # noqa: S102 - generated from our own graph, no user text
+    return ns["f"]
+
+
+class CpuFast:
+    """``be.fast`` of the CPU backend: writes replay; materializations take the general
+    path (it is NumPy's already)."""
+
+    def __init__(self, backend) -> None:
+        self.be = backend
+        self.cache = {}
+
+    def __call__(self, root):
+        return False
+
+    def write(self, dest, value, overlaps) -> int:
+        """1 when ``dest[...] = value`` ran here, 0 for the general path (the CPU backend
+        computes the whole value before it assigns: no overlap to resolve first)."""
+        if value.kind == LEAF:
+            return 0
+        sig, leaves, scalars, ok = _walk(value)
+        if ok is False or ok is None and config.check_kernels:
+            return 0            # (with a reduction, the kernel check wants the schedule)
+        if config.check_kernels:    # the CUDA kernel of this write (its layouts count)
+            from .._graph.fuse import Group
+            from ..kernels.check import check_group
+            check_group(Group("elementwise", [value], dest.device, 0), dest)
+        f = self.cache.get(sig)
+        if f is None:
+            f = self.cache[sig] = _compile(value)
+            if len(self.cache) > 4096:
+                self.cache.clear()
+                self.cache[sig] = f
+        with np.errstate(all="ignore"):
+            v = f([leaf_array(n) for n in leaves],
+                  [np.asarray(s.arg, dtype=s.dtype) for s in scalars])
+            leaf_array(dest)[...] = v
+        return 1
