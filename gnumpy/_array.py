@@ -26,6 +26,8 @@ from ._graph.layout import basic_index as _basic_index
 from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _apply_vops, _at_ops, _at_part, _derived,
                        _long_chain, _prune_lazy_views)
 
+_BOUND_CHECK_SIZE = [0, -1]  # graphs above [0] nodes are checked against the bounds: the
+                             # smaller bound of config at its generation [1]
 _QUICK_SIZE = 1 << 26       # new arrays of up to this many elements (1 GiB) skip the
 _SMALL_SHAPE = [()]         # memory check; the last shape found that small
 _pending = R._pending
@@ -34,6 +36,16 @@ _ref = weakref.ref
 
 _api = None   # the gnumpy module, bound at import (functions the methods forward to)
 _apply2 = None  # gnumpy._api.elementwise.apply2, bound at import (the operators' hot path)
+
+
+def _bound(node) -> None:
+    """The graph-size bounds of config (``realize.bounded``), with the size below which no
+    graph can pass them refreshed when config changes."""
+    if _BOUND_CHECK_SIZE[1] != config._generation:
+        _BOUND_CHECK_SIZE[:] = [min(config.max_graph_nodes, config.max_scalar_graph_nodes),
+                                config._generation]
+    if node.size > _BOUND_CHECK_SIZE[0]:
+        R.bounded(node)
 
 
 class ndarray:
@@ -66,6 +78,9 @@ class ndarray:
         self._vops = ()
         self._has_views = False
         self._ro = False
+        if node.kind != LEAF and (node.size > _BOUND_CHECK_SIZE[0] or
+                                  _BOUND_CHECK_SIZE[1] != config._generation):
+            _bound(node)
         if node.kind != LEAF:
             sh = node.shape
             if base is None and sh is not _SMALL_SHAPE[0]:  # a new array: NumPy's size
@@ -257,6 +272,9 @@ class ndarray:
     def _new_view(self, node, vops):
         root = self._base if self._base is not None else self
         root._has_views = True
+        if node.kind != LEAF and (node.size > _BOUND_CHECK_SIZE[0] or
+                                  _BOUND_CHECK_SIZE[1] != config._generation):
+            _bound(node)
         v = object.__new__(ndarray)             # _from_node(node, root), inlined
         v._node = node
         v._base = root

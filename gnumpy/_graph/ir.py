@@ -19,10 +19,9 @@ Node kinds:
 * ``BARRIER`` a non-fusible op (scan, matmul, ...) that reads materialized sources.
 
 Constructors check nothing the API layer promised (equal shapes and dtypes); they are the
-strict layer under the NumPy-semantics layer.  ``size`` bounds graph growth: a node whose
-graph exceeds ``config.max_graph_nodes`` is materialized as soon as it is built, and so is a
-0-d node whose elementwise chain above its reductions and leaves exceeds
-``config.max_scalar_graph_nodes`` (a scalar recurrence in a loop).
+strict layer under the NumPy-semantics layer.  Building a node never runs anything; ``size``
+(the graph's tree size) lets the layer that makes arrays bound graph growth
+(``realize.bounded``).
 """
 from __future__ import annotations
 
@@ -30,7 +29,6 @@ import warnings
 
 import numpy as np
 
-from .._config import config
 from . import layout as L
 
 LEAF, SCALAR, IOTA, EW, VIEW, REDUCE, BARRIER = range(7)
@@ -82,32 +80,6 @@ class Node:
 
 def _size(srcs) -> int:
     return 1 + sum(s.size for s in srcs)
-
-
-def _scalar_chain(node, limit) -> int:
-    """Elementwise and view nodes of a 0-d expression above its reductions, leaves and
-    constants (what every kernel reading it recomputes), counted up to `limit` + 1."""
-    seen = set()
-    stack = [node]
-    n = 0
-    while stack:
-        m = stack.pop()
-        if m.kind != EW and m.kind != VIEW or id(m) in seen:
-            continue
-        seen.add(id(m))
-        n += 1
-        if n > limit:
-            break
-        stack.extend(m.srcs)
-    return n
-
-
-def _bounded(node: Node) -> Node:
-    if node.size > config.max_graph_nodes or not node.shape and \
-            _scalar_chain(node, config.max_scalar_graph_nodes) > config.max_scalar_graph_nodes:
-        from .realize import materialize
-        materialize([node])
-    return node
 
 
 # ------------------------------------------------------------------ leaves and constants
@@ -206,9 +178,7 @@ def ew(op: str, dtype, srcs, arg=None) -> Node:
     size = 1
     for s in srcs:
         size += s.size
-    n = Node(EW, op, dtype, s0.shape, tuple(srcs), arg, s0.device, size)
-    return n if size <= config.max_scalar_graph_nodes and size <= config.max_graph_nodes \
-        else _bounded(n)
+    return Node(EW, op, dtype, s0.shape, tuple(srcs), arg, s0.device, size)
 
 
 def copy(src: Node) -> Node:
@@ -251,8 +221,7 @@ def view(src: Node, vkind: str, arg, shape) -> Node:
         merged = _merge(src, vkind, arg, shape)
         if merged is not None:
             return merged
-    return _bounded(Node(VIEW, vkind, src.dtype, shape, (src,), arg, src.device,
-                         src.size + 1))
+    return Node(VIEW, vkind, src.dtype, shape, (src,), arg, src.device, src.size + 1)
 
 
 def _merge(src: Node, vkind: str, arg, shape):
@@ -326,9 +295,8 @@ def virtual_layout(node: Node):
 def reduce(rop: str, src: Node, axes: tuple, keepdims: bool, dtype) -> Node:
     shape = tuple((1 if i in axes else d) for i, d in enumerate(src.shape) if keepdims or
                   i not in axes)
-    return _bounded(Node(REDUCE, "reduce", dtype, shape, (src,), (rop, tuple(axes),
-                                                                   bool(keepdims)),
-                         src.device, src.size + 1))
+    return Node(REDUCE, "reduce", dtype, shape, (src,), (rop, tuple(axes), bool(keepdims)),
+                src.device, src.size + 1)
 
 
 def barrier(bop: str, srcs, arg, dtype, shape) -> Node:

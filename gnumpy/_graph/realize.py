@@ -15,7 +15,7 @@ from .._config import config
 from .._device import backend
 from . import layout as L
 from .fuse import schedule
-from .ir import BARRIER, EW, LEAF, REDUCE
+from .ir import BARRIER, EW, LEAF, REDUCE, VIEW
 from .ir import copy as ir_copy
 
 
@@ -101,6 +101,39 @@ def _run(g) -> None:
         from ..profiler import run_group
         return run_group(g)
     backend(g.device).run(g)
+
+
+# ------------------------------------------------------------------ the graph-size bound
+
+def _scalar_chain(node, limit) -> int:
+    """Elementwise and view nodes of a 0-d expression above its reductions, leaves and
+    constants (what every kernel reading it recomputes), counted up to `limit` + 1."""
+    seen = set()
+    stack = [node]
+    n = 0
+    while stack:
+        m = stack.pop()
+        if m.kind != EW and m.kind != VIEW or id(m) in seen:
+            continue
+        seen.add(id(m))
+        n += 1
+        if n > limit:
+            break
+        stack.extend(m.srcs)
+    return n
+
+
+def bounded(node):
+    """`node`, materialized now when its graph passed a bound: a tree size over
+    ``config.max_graph_nodes`` (a long Python loop must not grow one graph without end), or,
+    for a 0-d node, an elementwise chain above its reductions over
+    ``config.max_scalar_graph_nodes`` (a scalar recurrence, beta *= 1 - alpha**2, would be
+    recomputed whole by every kernel reading it).  Arrays call it when they take a node."""
+    if node.kind != LEAF and (node.size > config.max_graph_nodes or not node.shape and
+                              _scalar_chain(node, config.max_scalar_graph_nodes) >
+                              config.max_scalar_graph_nodes):
+        materialize([node])
+    return node
 
 
 # ------------------------------------------------------------------ writes and their readers
