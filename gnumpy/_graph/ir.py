@@ -174,11 +174,17 @@ def axis_iota(shape, axis, device) -> Node:
 # ------------------------------------------------------------------ elementwise
 
 def ew(op: str, dtype, srcs, arg=None) -> Node:
+    """An elementwise node; its sources must have one shape and one device (the API layer
+    broadcasts and moves explicitly): a mismatch is a bug above, raised here."""
     s0 = srcs[0]
+    shape = s0.shape
     size = 1
     for s in srcs:
         size += s.size
-    return Node(EW, op, dtype, s0.shape, tuple(srcs), arg, s0.device, size)
+        if s.shape != shape or s.device is not s0.device and s.device != s0.device:
+            raise AssertionError(f"ir.ew({op!r}): sources of shapes "
+                                 f"{[x.shape for x in srcs]} on {[x.device for x in srcs]}")
+    return Node(EW, op, dtype, shape, tuple(srcs), arg, s0.device, size)
 
 
 def copy(src: Node) -> Node:
