@@ -1,0 +1,233 @@
+"""The scheduler (gnumpy/_graph/fuse.py): tests from a mutation run (issue 21, mutmut over
+fuse.py) for what the fusion, rows, replay and aliasing tests left open.
+
+The CPU backend computes every output of a group from its expression whatever the grouping,
+so a wrong schedule there shows only in how many groups run; on the GPU the same mistake is
+a wrong kernel.  So each program below is pinned three ways: its values against NumPy, the
+number of groups ``gp.evaluate`` runs (``gp.stats``), and the groups ``schedule`` returns
+(kind, level, how many outputs, the siblings a reduction computes), checked for the
+scheduler's own invariants (every root is an output, a group runs after the groups whose
+results it reads, reductions and barriers before elementwise work of their level).
+"""
+import numpy as np
+import pytest
+
+import gnumpy as gp
+from gnumpy._graph.fuse import schedule
+from gnumpy._graph.ir import BARRIER, EW, LEAF, REDUCE
+
+A = np.random.default_rng(21).standard_normal((6, 8))
+AI = (A * 10).astype(np.int32)
+
+
+def _programs(xp):
+    x, xi = xp.asarray(A), xp.asarray(AI)
+    x32, x16 = xp.asarray(A.astype(np.float32)), xp.asarray(A.astype(np.float16))
+    s = x.sum(0)
+    m = x.max(1, keepdims=True)
+    e = xp.exp(x - m)
+    y = x + 1
+    return {
+        "dup_roots": [x + 1, x + 1],
+        "same_node_twice": [s, s],
+        "identical_sums": [x.sum(0), x.sum(0)],
+        "sum_max": [x.sum(0), x.max(0)],
+        "sum0_sum1": [x.sum(0), x.sum(1)],
+        "mean_std": [x.mean(0), x.std(0)],
+        "int_mean_var": [xi.mean(0), xi.var(0)],
+        "int_mean_f32_var": [xi.mean(0), xi.astype(np.float32).var(0)],
+        "f32_sum_var": [x32.sum(0), x32.var(0)],
+        "f32_sum_sum_var": [x32.sum(0), x32.sum(0), x32.var(0)],
+        "f32_var_sum_sum": [x32.var(0), x32.sum(0), x32.sum(0)],
+        "f16_sum_var": [x16.sum(0), x16.var(0)],
+        "f32_sum64_var": [x32.sum(0, dtype=np.float64), x32.var(0)],
+        "sum_var_axes": [x.sum(1), x.var(0)],
+        "sum_var_other_src": [(x + 1).sum(0), x.var(0)],
+        "int_sum_max": [xi.sum(0), xi.max(0)],
+        "sort_leaf": [xp.sort(x)],
+        "sort_lazy": [xp.sort(x + 1)],
+        "sort_two_lazy": [xp.sort(x + 1) + xp.sort(x * 2)],
+        "sort_then_sum": [xp.sort(x + 1).sum(0)],
+        "center_all": [x - x.mean()],
+        "center0": [x - x.mean(0)],
+        "center1": [x - x.mean(1, keepdims=True)],
+        "std_scale0": [(x - x.mean(0)) / x.std(0)],
+        "sum_scaled0": [(x / x.std(0)).sum(0)],
+        "var_of_centered": [((x - x.mean()) ** 2).mean()],
+        "epi": [x.sum(0) * 2],
+        "epi_view": [x.sum(0)[::2] + 1],
+        "epi_view_and_direct": [s + s[::-1]],
+        "epi_direct_and_view": [s[::-1] + s],
+        "epi_other_shape": [x.sum() + x[0]],
+        "two_reds_ew": [x.sum(0) + x.max(0)],
+        "red_and_ew": [x.sum(0), x + 1],
+        "leaf_and_lazy": [x, x * 2],
+        "softmax_rows": [e / e.sum(1, keepdims=True)],
+        "softmax_and_sum": [e / e.sum(1, keepdims=True), x.sum(0)],
+        "sum_of_sum": [x.sum(0).sum()],
+        "ew_two_shapes": [x + 1, x.sum(0) + 1, x[0] * 3],
+        "diamond": [(y * y).sum(0) + y.sum(0) * y[0]],
+        "reduce_of_view": [x.T[::2].sum(1) - x.sum(0)[::2]],
+        "sum_then_center": [s, x - s / 6],
+    }
+
+
+EXPECTED = {   # (kind, level, number of outputs, siblings' hows) per group, in order
+    "dup_roots": [("elementwise", 0, 2, ())],
+    "same_node_twice": [("reduce", 1, 1, ())],
+    "identical_sums": [("reduce", 1, 2, ("same",))],
+    "sum_max": [("reduce", 1, 1, ()), ("reduce", 1, 1, ())],
+    "sum0_sum1": [("reduce", 1, 1, ()), ("reduce", 1, 1, ())],
+    "mean_std": [("reduce", 1, 2, ("sum",))],
+    "int_mean_var": [("reduce", 1, 2, ("sum",))],
+    "int_mean_f32_var": [("reduce", 1, 1, ()), ("reduce", 1, 1, ())],
+    "f32_sum_var": [("reduce", 1, 2, ("sum",))],
+    "f32_sum_sum_var": [("reduce", 1, 3, ("sum", "sum"))],
+    "f32_var_sum_sum": [("reduce", 1, 3, ("sum", "sum"))],
+    "f16_sum_var": [("reduce", 1, 1, ()), ("reduce", 1, 1, ())],
+    "f32_sum64_var": [("reduce", 1, 1, ()), ("reduce", 1, 1, ())],
+    "sum_var_axes": [("reduce", 1, 1, ()), ("reduce", 1, 1, ())],
+    "sum_var_other_src": [("reduce", 1, 1, ()), ("reduce", 1, 1, ())],
+    "int_sum_max": [("reduce", 1, 1, ()), ("reduce", 1, 1, ())],
+    "sort_leaf": [("barrier", 1, 1, ())],
+    "sort_lazy": [("elementwise", 0, 1, ()), ("barrier", 1, 1, ())],
+    "sort_two_lazy": [("elementwise", 0, 2, ()), ("barrier", 1, 1, ()), ("barrier", 1, 1, ()),
+                      ("elementwise", 1, 1, ())],
+    "sort_then_sum": [("elementwise", 0, 1, ()), ("barrier", 1, 1, ()),
+                      ("reduce", 2, 1, ())],
+    "center_all": [("reduce", 1, 1, ()), ("elementwise", 1, 1, ())],
+    "center0": [("reduce", 1, 2, ()), ("elementwise", 1, 1, ())],
+    "center1": [("reduce", 1, 1, ()), ("elementwise", 1, 1, ())],
+    "std_scale0": [("reduce", 1, 4, ("sum",)), ("elementwise", 1, 1, ())],
+    "sum_scaled0": [("reduce", 1, 2, ()), ("reduce", 2, 1, ())],
+    "var_of_centered": [("reduce", 1, 1, ()), ("reduce", 2, 1, ())],
+    "epi": [("reduce", 1, 1, ())],
+    "epi_view": [("reduce", 1, 1, ()), ("elementwise", 1, 1, ())],
+    "epi_view_and_direct": [("reduce", 1, 1, ()), ("elementwise", 1, 1, ())],
+    "epi_direct_and_view": [("reduce", 1, 1, ()), ("elementwise", 1, 1, ())],
+    "epi_other_shape": [("reduce", 1, 1, ()), ("elementwise", 1, 1, ())],
+    "two_reds_ew": [("reduce", 1, 1, ()), ("reduce", 1, 1, ()), ("elementwise", 1, 1, ())],
+    "red_and_ew": [("elementwise", 0, 1, ()), ("reduce", 1, 1, ())],
+    "leaf_and_lazy": [("elementwise", 0, 1, ())],
+    "softmax_rows": [("reduce", 1, 1, ()), ("reduce", 2, 1, ()), ("elementwise", 2, 1, ())],
+    "softmax_and_sum": [("reduce", 1, 1, ()), ("reduce", 1, 1, ()), ("reduce", 2, 1, ()),
+                        ("elementwise", 2, 1, ())],
+    "sum_of_sum": [("reduce", 1, 1, ()), ("reduce", 2, 1, ())],
+    "ew_two_shapes": [("elementwise", 0, 1, ()), ("elementwise", 0, 1, ()),
+                      ("reduce", 1, 1, ())],
+    "diamond": [("reduce", 1, 1, ()), ("reduce", 1, 1, ()), ("elementwise", 1, 1, ())],
+    "reduce_of_view": [("reduce", 1, 1, ()), ("reduce", 1, 1, ()), ("elementwise", 1, 1, ())],
+    "sum_then_center": [("reduce", 1, 2, ()), ("elementwise", 1, 1, ())],
+}
+
+
+def _summary(groups):
+    return [(g.kind, g.level, len(g.outputs), tuple(h for _, h in g.siblings))
+            for g in groups]
+
+
+def _check_invariants(roots, groups):
+    made = {}                                   # id(node) -> index of its group
+    for k, g in enumerate(groups):
+        assert isinstance(g.level, int) and g.outputs
+        for o in g.outputs:
+            made[id(o)] = k
+        if g.kind == "reduce":
+            assert g.reduce.kind == REDUCE and g.barrier is None
+            for n, how in g.siblings:
+                assert n.kind == REDUCE and how in ("same", "sum")
+                made[id(n)] = k
+            made[id(g.reduce)] = k
+        elif g.kind == "barrier":
+            assert g.barrier.kind == BARRIER and g.outputs == [g.barrier]
+        else:
+            assert g.reduce is None and g.barrier is None
+    for r in roots:
+        assert r.kind == LEAF or id(r) in made
+    for k, g in enumerate(groups):
+        assert groups[k - 1].level <= g.level if k else True
+        if k and groups[k - 1].level == g.level:
+            # at one level, reductions and barriers come before elementwise groups
+            assert not (groups[k - 1].kind in ("elementwise", "rows") and
+                        g.kind in ("reduce", "barrier"))
+        # every REDUCE/BARRIER a group reads is made by an earlier group (or by itself)
+        stack = list(g.outputs) + ([g.reduce] if g.reduce is not None else [])
+        seen = set()
+        while stack:
+            n = stack.pop()
+            if id(n) in seen:
+                continue
+            seen.add(id(n))
+            for src in n.srcs:
+                if src.kind in (REDUCE, BARRIER):
+                    j = made.get(id(src))
+                    assert j is not None and j <= k, (g, src)
+                    if j < k:
+                        assert groups[j].level < g.level or groups[j].kind != "reduce" \
+                            or groups[j].level <= g.level
+                elif src.kind != LEAF:
+                    stack.append(src)
+
+
+def _values(arrs):
+    return [np.asarray(a.get() if hasattr(a, "get") else a) for a in arrs]
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_schedule_of_program(name):
+    arrs = _programs(gp)[name]
+    roots = [a._node for a in arrs]
+    groups = schedule(roots)
+    assert _summary(groups) == [tuple(e) for e in EXPECTED[name]]
+    _check_invariants(roots, groups)
+    gp.stats.reset()
+    gp.evaluate(*arrs)
+    assert gp.stats.groups == sum(g.kind != "leaf" for g in groups)
+    with np.errstate(all="ignore"):
+        want = _values(_programs(np)[name])
+    for got, w in zip(_values(arrs), want):
+        assert got.shape == w.shape
+        np.testing.assert_allclose(got, w, rtol=2e-3 if got.dtype == np.float16 else 1e-5,
+                                   atol=1e-6)
+
+
+def test_sibling_outputs_are_the_nodes_asked_for():
+    x = gp.asarray(A.astype(np.float32))
+    a, b, v = x.sum(0), x.sum(0), x.var(0)
+    (g,) = schedule([a._node, b._node, v._node])
+    assert g.reduce is v._node
+    assert {id(n) for n, _ in g.siblings} == {id(a._node), id(b._node)}
+    assert {h for _, h in g.siblings} == {"sum"}
+    assert g.outputs[0] is v._node
+    assert {id(o) for o in g.outputs} == {id(v._node), id(a._node), id(b._node)}
+    s1, s2 = x.sum(0), x.sum(0)
+    (g,) = schedule([s1._node, s2._node])
+    assert g.reduce is s1._node and g.siblings == ((s2._node, "same"),)
+    assert g.outputs == [s1._node, s2._node]
+
+
+def test_barrier_groups_carry_their_node():
+    x = gp.asarray(A)
+    for arr in (gp.sort(x), gp.sort(x + 1)):
+        gs = schedule([arr._node])
+        assert gs[-1].kind == "barrier" and gs[-1].barrier is arr._node
+        assert gs[-1].level == 1
+
+
+def test_without_sibling_fusion_every_reduction_is_its_own_group():
+    with gp.config.override(fuse_siblings=False):
+        x = gp.asarray(A.astype(np.float32))
+        gs = schedule([x.sum(0)._node, x.var(0)._node, x.sum(0)._node])
+        assert [g.kind for g in gs] == ["reduce"] * 3
+        assert all(g.siblings == () for g in gs)
+        y = x - x.mean(0)
+        assert _summary(schedule([y._node])) == [("reduce", 1, 1, ()),
+                                                 ("elementwise", 1, 1, ())]
+
+
+def test_group_repr():
+    x = gp.asarray(A)
+    gs = schedule([x.sum(0)._node, (x + 1)._node])
+    assert [repr(g) for g in gs] == ["<Group elementwise level=0 -> float64[6, 8]>",
+                                     "<Group reduce level=1 -> float64[8]>"]
+    assert schedule([]) == [] and schedule([x._node]) == []
