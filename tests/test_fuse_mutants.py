@@ -140,6 +140,10 @@ def _check_invariants(roots, groups):
             made[id(g.reduce)] = k
         elif g.kind == "barrier":
             assert g.barrier.kind == BARRIER and g.outputs == [g.barrier]
+        elif g.kind == "rows":
+            for p in g.phases:          # the row reductions it computes itself
+                assert p.kind == REDUCE
+                made[id(p)] = k
         else:
             assert g.reduce is None and g.barrier is None
     for r in roots:
@@ -231,3 +235,26 @@ def test_group_repr():
     assert [repr(g) for g in gs] == ["<Group elementwise level=0 -> float64[6, 8]>",
                                      "<Group reduce level=1 -> float64[8]>"]
     assert schedule([]) == [] and schedule([x._node]) == []
+
+
+def test_row_groups_of_one_shape_share_a_kernel():
+    a = np.random.default_rng(1).standard_normal((64, 37))
+
+    def sm(xp, X):
+        e = xp.exp(X - X.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+    X, Y, Z = gp.asarray(a), gp.asarray(a * 2), gp.asarray(np.ones((70, 5)))
+    cases = [([sm(gp, X)], [("rows", 2, 1, 2)]),
+             ([sm(gp, X), sm(gp, Y)], [("rows", 2, 2, 4)]),
+             ([sm(gp, X), sm(gp, Z)], [("rows", 2, 1, 2), ("rows", 2, 1, 2)]),
+             ([sm(gp, X), X.sum(0)], [("reduce", 1, 1, 0), ("rows", 2, 1, 2)])]
+    for arrs, want in cases:
+        roots = [r._node for r in arrs]
+        groups = schedule(roots)
+        assert [(g.kind, g.level, len(g.outputs), len(g.phases)) for g in groups] == want
+        _check_invariants(roots, groups)
+        gp.stats.reset()
+        gp.evaluate(*arrs)
+        assert gp.stats.groups == len(groups)
+    np.testing.assert_allclose(sm(gp, X).get(), sm(np, a), rtol=1e-12)
