@@ -516,36 +516,39 @@ class ndarray:
     def __reduce__(self):
         return (_api.asarray, (self.get(),))
 
-    def __getitem__(self, key):
+    def _basic(self, key):
+        """The hot path of indexing: (LEAF of the selection, root node, every axis indexed
+        by an int) for a key of ints and slices over this array's memory, else None."""
         n = self._node
-        if n.kind == LEAF:          # the hot path: ints and slices over memory
-            root = self._base if self._base is not None else self
-            rn = root._node
-            if n.buf is rn.buf:
-                lay = _basic_index(n.shape, n.strides, n.offset, key)
-                if lay is not None:
-                    shape, strides, off, element = lay
-                    m = ir.leaf(n.buf, n.dtype, shape, strides, off, n.device)
-                    if element:     # NumPy's scalar: a copy, which later writes miss
-                        return ndarray._from_node(ir.ew("astype", n.dtype, (m,)))
-                    return self._new_view(m, (("at", (strides, off, n.dtype, rn), shape),))
-        return _api._indexing.getitem(self, key)
+        if n.kind != LEAF:
+            return None
+        rn = (self._base if self._base is not None else self)._node
+        if n.buf is not rn.buf:
+            return None
+        lay = _basic_index(n.shape, n.strides, n.offset, key)
+        if lay is None:
+            return None
+        shape, strides, off, element = lay
+        return ir.leaf(n.buf, n.dtype, shape, strides, off, n.device), rn, element
+
+    def __getitem__(self, key):
+        b = self._basic(key)
+        if b is None:
+            return _api._indexing.getitem(self, key)
+        m, rn, element = b
+        if element:                 # NumPy's scalar: a copy, which later writes miss
+            return ndarray._from_node(ir.ew("astype", m.dtype, (m,)))
+        return self._new_view(m, (("at", (m.strides, m.offset, m.dtype, rn), m.shape),))
 
     def __setitem__(self, key, value):
-        n = self._node
-        if n.kind == LEAF and not self._ro and (type(value) is float or type(value) is int
-                                                 or type(value) is ndarray):
-            root = self._base if self._base is not None else self
-            rn = root._node
-            if n.buf is rn.buf:     # the hot path: ints and slices over memory
-                lay = _basic_index(n.shape, n.strides, n.offset, key)
-                if lay is not None:
-                    shape, strides, off = lay[:3]
-                    m = ir.leaf(n.buf, n.dtype, shape, strides, off, n.device)
-                    t = self._new_view(m, (("at", (strides, off, n.dtype, rn), shape),))
-                    if not (lay[3] and type(value) is ndarray and value.ndim):
-                        t._assign_from(value, strip=True)
-                        return
+        tv = type(value)
+        b = self._basic(key) if not self._ro and (tv is float or tv is int or
+                                                  tv is ndarray) else None
+        if b is not None and not (b[2] and tv is ndarray and value.ndim):
+            m, rn, _ = b
+            t = self._new_view(m, (("at", (m.strides, m.offset, m.dtype, rn), m.shape),))
+            t._assign_from(value, strip=True)
+            return
         _api._indexing.setitem(self, key, value)
 
     # ------------------------------------------------------------------ NumPy interop
@@ -803,31 +806,25 @@ def _inplace(name):
         if r is not None and r._node.dtype is self._node.dtype and \
                 r._node.shape == self._node.shape:
             node = r._node
-            del r
-            if type(other) is ndarray and other._node.kind != LEAF and \
-                    other._base is None and not other._has_views and \
-                    (self._base is not None or self._has_views) and _temporary(other):
-                self._set_node(node, also=other)    # one kernel computes `other` and writes
-            else:
-                self._set_node(node)
-            return self
-        odt = _api._elementwise.result_dtype(name, self, other)
-        if type(other) is int and self._node.dtype.kind == "b" and odt.kind in "iu" and \
-                not -2**63 <= other < 2**63:
-            raise OverflowError("Python int too large to convert to C long")
-        if not D.can_cast(odt, self.dtype, "same_kind"):
-            raise TypeError(f"Cannot cast ufunc '{name}' output from {odt!r} to "
-                            f"{self.dtype!r} with casting rule 'same_kind'")
-        r = _api._elementwise.power_operator(self, other) if name == "power" else \
-            _api._elementwise.apply(name, self, other)
-        if not D.can_cast(r.dtype, self.dtype, "same_kind"):
-            raise TypeError(f"Cannot cast ufunc '{name}' output from {r.dtype!r} to "
-                            f"{self.dtype!r} with casting rule 'same_kind'")
-        if r.shape != self.shape:
-            raise ValueError(f"non-broadcastable output operand with shape {self.shape} "
-                             f"doesn't match the broadcast shape {r.shape}")
-        node = ir.cast(r._node, self.dtype)
+        else:
+            odt = _api._elementwise.result_dtype(name, self, other)
+            if type(other) is int and self._node.dtype.kind == "b" and odt.kind in "iu" \
+                    and not -2**63 <= other < 2**63:
+                raise OverflowError("Python int too large to convert to C long")
+            if not D.can_cast(odt, self.dtype, "same_kind"):
+                raise TypeError(f"Cannot cast ufunc '{name}' output from {odt!r} to "
+                                f"{self.dtype!r} with casting rule 'same_kind'")
+            r = _api._elementwise.power_operator(self, other) if name == "power" else \
+                _api._elementwise.apply(name, self, other)
+            if not D.can_cast(r.dtype, self.dtype, "same_kind"):
+                raise TypeError(f"Cannot cast ufunc '{name}' output from {r.dtype!r} to "
+                                f"{self.dtype!r} with casting rule 'same_kind'")
+            if r.shape != self.shape:
+                raise ValueError(f"non-broadcastable output operand with shape "
+                                 f"{self.shape} doesn't match the broadcast shape {r.shape}")
+            node = ir.cast(r._node, self.dtype)
         del r
+        # (the elision test reads this frame's caller: it stays in this function)
         if type(other) is ndarray and other._node.kind != LEAF and other._base is None \
                 and not other._has_views and (self._base is not None or self._has_views) \
                 and _temporary(other):

@@ -73,10 +73,9 @@ def basic_index(shape, strides, offset, key):
             offset += k * strides[d]
         elif t is slice:
             try:
-                start, stop, step = k.indices(shape[d])
+                start, step, n = normalize_slice(k, shape[d])
             except (TypeError, ValueError):
                 return None
-            n = len(range(start, stop, step))
             osh.append(n)
             ost.append(step * strides[d])
             offset += start * strides[d]

@@ -72,35 +72,39 @@ def _materialize_one(node, _in_range) -> None:
         from ..profiler import materialize_one as ranged
         return ranged(node)
     stats.materializations += 1
-    dev = node.device
-    be = dev._be or backend(dev)
-    if be.thread != get_ident():
-        be.bind_thread()
+    be = _backend_here(node.device)
     fast = be.fast if not _in_range else None     # profiling: every group gets its range
     kind = fast(node) if fast is not None else False
     if kind:
-        if type(kind) is str:
-            stats.groups += 1
-            stats.by_kind[kind] += 1
-        else:                           # a replay of several kernels: their kinds
-            for k in kind:
-                stats.groups += 1
-                stats.by_kind[k] += 1
+        _count(kind)
         return
     for g in schedule([node]):
         _run(g)
 
 
-def _run(g) -> None:
-    be = backend(g.device)
+def _backend_here(dev):
+    """`dev`'s backend, bound to the calling thread (under the lock)."""
+    be = dev._be or backend(dev)
     if be.thread != get_ident():
         be.bind_thread()
+    return be
+
+
+def _count(kind) -> None:
+    """Count replayed work: one kernel of `kind`, or a tuple of several kinds."""
+    for k in ((kind,) if type(kind) is str else kind):
+        stats.groups += 1
+        stats.by_kind[k] += 1
+
+
+def _run(g) -> None:
+    be = _backend_here(g.device)
     stats.groups += 1
     stats.by_kind[g.kind] += 1
     if config.nvtx:                     # profiling: the group inside an NVTX range
         from ..profiler import run_group
         return run_group(g)
-    backend(g.device).run(g)
+    be.run(g)
 
 
 # ------------------------------------------------------------------ the graph-size bound
@@ -295,24 +299,15 @@ def _write(dest, value, _in_range) -> None:
     if config.nvtx and not _in_range:   # profiling: the write inside an NVTX range
         from ..profiler import write as ranged
         return ranged(dest, value)
-    dev = dest.device
-    be = dev._be or backend(dev)
-    if be.thread != get_ident():
-        be.bind_thread()
+    be = _backend_here(dest.device)
     fast = None if _in_range else be.fast
     if fast is not None:            # replayed: one kernel of a known signature
         r = fast.write(dest, value, _overlaps_unaligned)
         if r == 2:                  # the value reads the memory it overwrites: first
             value = _own(value)     # its own buffer, then a copy (replayed too)
             r = fast.write(dest, value, None)
-        if r == 1:
-            stats.groups += 1
-            stats.by_kind["copy" if value.kind == LEAF else "elementwise"] += 1
-            return
-        if r:                       # several kernels replayed: their kinds
-            for k in r:
-                stats.groups += 1
-                stats.by_kind[k] += 1
+        if r:                       # 1: one kernel; a tuple: the kinds of several
+            _count(("copy" if value.kind == LEAF else "elementwise") if r == 1 else r)
             return
     if be.name != "cpu" and _overlaps_unaligned(value, dest):
         value = _own(value)     # (the CPU backend computes the whole value before it

@@ -75,11 +75,9 @@ def call(op: str, arrays, **kw) -> tuple:
     impl = CUDA.get(op)
     if impl is None:
         raise NotImplementedError(f"{op} is not implemented on the CUDA backend")
-    from .._graph.realize import lock
+    from .._graph.realize import _backend_here, lock
     with lock:                      # the execution lock, on this thread's binding
-        if be.thread != threading.get_ident():
-            be.bind_thread()
-        outs = impl(be, *nodes, **kw)
+        outs = impl(_backend_here(dev), *nodes, **kw)
     return tuple(None if o is None else wrap(o) for o in outs)
 
 
