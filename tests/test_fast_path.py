@@ -256,3 +256,20 @@ def test_replay_of_several_kernels_matches_general_path(fake, name):
             assert k1 is k2 and g1 == g2 and b1 == b2 and len(a1) == len(a2), attempt
             assert _scalar_args(a1) == _scalar_args(a2), attempt
     assert any(type(v) is cuda_fast.Stages for v in be.fast.cache.values())
+
+
+def test_abandoned_stage_build_counts_its_kernels(fake):
+    # `s + s[::-1]`: the reduction stage replays and launches, then the reversed view of
+    # its slot cannot (its offset is not a launch argument); the general path runs the
+    # rest.  stats counts both kernels, as many as were launched.
+    dev, be = fake
+    a = np.random.default_rng(21).standard_normal((6, 8))
+    for expr in (lambda s: s + s[::-1], lambda s: s[::-1] + s, lambda s: s[::2] + 1):
+        x = gp.asarray(a, device=dev)
+        r = expr(x.sum(0))
+        be.fast.cache.clear()
+        be.launches.clear()
+        gp.stats.reset()
+        gp.evaluate(r)
+        assert gp.stats.groups == len(be.launches) == 2
+        assert be.fast.ran == ()

@@ -22,12 +22,25 @@ FLAGS = dict(return_index=True, return_inverse=True, return_counts=True)
 _NP24 = np.lib.NumpyVersion(np.__version__) >= "2.4.0"
 
 
+def _nan_as_one(v):
+    """Complex values with a NaN part as nan+nanj: which of them a complex unique keeps
+    for its one NaN is unspecified (NumPy 2.4's sort path keeps the first in sort order,
+    2.5's hash path another)."""
+    h = np.array(v.get() if isinstance(v, gp.ndarray) else v)
+    if h.dtype.kind == "c":
+        h[np.isnan(h)] = complex(np.nan, np.nan)
+    return gp.asarray(h) if isinstance(v, gp.ndarray) else h
+
+
 def _unique_check(g, a, **kw):
     r = gp.unique(g, **kw)
     e = np.unique(a, **kw)
     r = r if isinstance(r, tuple) else (r,)
     e = e if isinstance(e, tuple) else (e,)
-    for x, y in zip(r, e):
+    keep_nan = kw.get("equal_nan", True)
+    for k, (x, y) in enumerate(zip(r, e)):
+        if k == 0 and keep_nan:
+            x, y = _nan_as_one(x), _nan_as_one(y)
         same(x, y, signed_zero=False)   # which of -0.0 and +0.0 a set keeps is unspecified
 
 
@@ -55,14 +68,15 @@ def test_unique_array_api_family():
         r, e = gp.unique_counts(g), np.unique_counts(a)
         assert r._fields == e._fields
         for x, y in zip(r, e):
-            same(x, y)
+            same(x, y, signed_zero=False)
         # NumPy's unique_inverse sorts unstably: distinct NaNs may take either slot
         r, e = gp.unique_inverse(g), np.unique_inverse(a)
         assert r._fields == e._fields
-        same(r.values, e.values)
+        same(r.values, e.values, signed_zero=False)
         assert r.inverse_indices.shape == a.shape and r.inverse_indices.dtype == np.int64
         np.testing.assert_array_equal(r.values.get()[r.inverse_indices.get()], a)
-        same(gp.unique_values(g), np.sort(np.unique_values(a)))
+        same(_nan_as_one(gp.unique_values(g)), _nan_as_one(np.sort(np.unique_values(a))),
+             signed_zero=False)
     same(gp.unique(gp.asarray([3, 1, 3]), axis=0), np.unique([3, 1, 3], axis=0))
     with pytest.raises(AxisError):
         gp.unique(gp.asarray([3, 1, 3]), axis=1)

@@ -78,6 +78,9 @@ def _materialize_one(node, _in_range) -> None:
     if kind:
         _count(kind)
         return
+    if fast is not None and fast.ran:   # stages it ran before it gave up
+        _count(fast.ran)
+        fast.ran = ()
     for g in schedule([node]):
         _run(g)
 
@@ -309,6 +312,9 @@ def _write(dest, value, _in_range) -> None:
         if r:                       # 1: one kernel; a tuple: the kinds of several
             _count(("copy" if value.kind == LEAF else "elementwise") if r == 1 else r)
             return
+        if fast.ran:                # stages it ran before it gave up
+            _count(fast.ran)
+            fast.ran = ()
     if be.name != "cpu" and _overlaps_unaligned(value, dest):
         value = _own(value)     # (the CPU backend computes the whole value before it
                                 # assigns, and NumPy's assignment copies overlapping memory)

@@ -13,7 +13,10 @@ import numpy as np
 
 class Backend:
     name = "abstract"
-    fast = None      # optional: fast(node) -> True when it materialized `node` itself
+    # optional: fast(node) -> the kinds of the kernels when it materialized `node` itself,
+    # else False; fast.write(dest, value, overlaps) the same for writes; fast.ran: the
+    # kinds of the kernels a build launched before it gave up to the general path
+    fast = None
     thread = None    # the thread the backend last ran on (see bind_thread)
 
     def __init__(self, device) -> None:

@@ -120,6 +120,8 @@ class CpuFast:
     """``be.fast`` of the CPU backend: writes replay; materializations take the general
     path (it is NumPy's already)."""
 
+    ran = ()            # nothing runs before the general path takes over
+
     def __init__(self, backend) -> None:
         self.be = backend
         self.cache = {}

@@ -118,6 +118,7 @@ class FastPath:
         self.be = backend
         self.cache = {}
         self.generation = config._generation
+        self.ran = ()       # the kinds a build launched before it gave up (realize counts them)
 
     def __call__(self, root):
         """Run `root` (a lazy node) as one replayed kernel and return the kind of its group
@@ -269,6 +270,7 @@ class FastPath:
         st.kind = tuple(g.kind for g in groups)
         st.strides = L.c_strides(root.shape)
         st.lock = threading.Lock()
+        self.ran = ()
         return st
 
     def _slot_stages(self, groups, leaves, scalars):
@@ -299,7 +301,8 @@ class FastPath:
                 return None
             st.stages.append(rp)
             self._launch(rp, leaves + [_Slot(b) for b in bufs], scalars)
-            for o in g.outputs:
+            self.ran += (g.kind,)       # until the build completes: the general path
+            for o in g.outputs:         # goes on from these realized outputs
                 o.realize(outs[id(o)], L.c_strides(o.shape), 0)
         return st, slot_of, sizes, bufs
 
@@ -333,6 +336,7 @@ class FastPath:
         st.kind = tuple(g.kind for g in groups) + (() if direct else ("copy",))
         st.strides = None
         st.lock = threading.Lock()
+        self.ran = ()
         return st
 
     def _replay_write_stages(self, st, dest, leaves, scalars) -> None:
