@@ -41,13 +41,26 @@ _KERNEL_CHECKS = _enable_kernel_checks()
 
 
 @pytest.fixture(autouse=True)
-def _reset_stats():
+def _reset_stats(request):
     import gnumpy
     gnumpy.stats.reset()
-    yield
     if gnumpy.config.check_kernels:
         from gnumpy.kernels import check
-        check.flush()           # compile this test's kernels (one batch); errors fail it
+        check.origin = request.node.nodeid      # named by a compile error of its kernels
+    yield
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _compile_checked_kernels():
+    """Compile the kernels the module's tests made (batches of check.BATCH also go as
+    they fill): NVRTC's fixed cost per program is shared by several tests' kernels.  A
+    compile error fails the test where the batch is compiled and names the test that
+    made the kernel."""
+    yield
+    import gnumpy
+    if gnumpy.config.check_kernels:
+        from gnumpy.kernels import check
+        check.flush()
 
 
 def pytest_report_header(config):

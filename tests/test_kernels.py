@@ -267,11 +267,40 @@ def test_batched_compile_checks_report_the_failing_kernel(tmp_path):
         n = check.checked["batches"]
         check.flush()
         assert check.checked["batches"] == n + 1 and not check._pending
-        check._cache.get(("batch-test", "bad", str(tmp_path)), lambda: bad)
+        old, check.origin = check.origin, "tests/test_x.py::test_that_made_it"
+        try:
+            check._cache.get(("batch-test", "bad", str(tmp_path)), lambda: bad)
+        finally:
+            check.origin = old
         check._cache.get(("batch-test", "good", str(tmp_path)), lambda: good + " ")
-        with pytest.raises(RuntimeError, match="undefined_x"):
+        # compiled later, in another test's batch: the error names the test that made it
+        with pytest.raises(RuntimeError, match="(?s)test_that_made_it.*undefined_x"):
             check.flush()
         assert not check._pending
+
+
+@needs_nvrtc
+def test_coverage_keys_are_shared_through_the_cache(tmp_path, monkeypatch):
+    """A kernel that compiled marks the coverage keys it brought on disk: another process
+    sharing the cache (a test worker) does not compile a kernel for them again, but does
+    for a structure it has not seen."""
+    from gnumpy.kernels import check
+    with gp.config.override(cache_dir=str(tmp_path), check_kernels="cover"):
+        check.flush()
+        monkeypatch.setattr(check, "_seen", set())
+        monkeypatch.setattr(check, "_done", set())
+        x = gp.asarray(np.arange(24.0).reshape(4, 6))
+        check.checked["compiled"] = 0
+        (x * 2 + 1).sum(0).get()
+        assert check.checked["compiled"] == 1 and len(check._pending) == 1
+        check.flush()
+        monkeypatch.setattr(check, "_seen", set())      # a fresh process, same cache
+        monkeypatch.setattr(check, "_done", set())
+        (x * 3 + 1).sum(0).get()                         # same structure, same ops
+        assert check.checked["compiled"] == 1 and not check._pending
+        (x * 3 + 1).sum(1).get()                         # a new structure
+        assert check.checked["compiled"] == 2
+        check.flush()
 
 
 @needs_nvrtc

@@ -11,13 +11,17 @@ of each group the CPU backend runs.  ``config.check_kernels`` (``GNUMPY_CHECK_KE
 The test suite turns coverage mode on, so CPU-only CI compiles the code every test
 generates; a compile error raises in the test that produced the kernel.
 
-Kernels are compiled in batches (``flush``, which the test suite calls after every test):
-one NVRTC program holds every pending kernel, each in a namespace of its own under its own
-name, so the fixed cost of a compile (starting NVRTC, parsing the helper headers, about
-two thirds of a small kernel's time) is paid once per batch.  When a batch fails, its
-kernels are compiled one by one and the first failing one raises its own error.  A kernel
-that compiled is remembered on disk (a marker under the kernel cache, keyed like a cubin
-plus ``check``), so a warm rerun compiles nothing.
+Kernels are compiled in batches (``flush``): one NVRTC program holds up to ``BATCH``
+pending kernels, each in a namespace of its own under its own name, so the fixed cost of a
+compile (starting NVRTC, parsing the helper headers) is paid once per batch.  The check
+compiles with ``-Ofast-compile=max`` (front end, NVVM and ptxas to an sm_90 cubin, with the
+least optimization): about 3x faster than the backends' optimized compile.  The test
+suite lets kernels of several tests share a batch and flushes at the end of each module;
+each kernel remembers the test that made it (``origin``).  When a batch fails, its kernels
+are compiled one by one and the first failing one raises its own error, naming its test.
+A kernel that compiled is remembered on disk (a marker under the kernel cache, keyed like a
+cubin plus ``check``), so a warm rerun compiles nothing; so is each coverage key a compiled
+kernel brought, so that processes sharing the cache (test workers) compile a fragment once.
 """
 from __future__ import annotations
 
@@ -34,8 +38,10 @@ SM_COUNT = 132
 BLOCKS_PER_SM = 8
 _seen: set = set()
 _done: set = set()           # (structural key, codegen options) already checked here
-_pending: list = []          # (source, disk marker digest) waiting for ``flush``
-BATCH = 64                   # flush early beyond this many pending kernels
+_pending: list = []          # (source, disk marker digest, origin, coverage keys, fma)
+BATCH = 24                   # flush beyond this many pending kernels (NVRTC's time per
+                             # kernel is lowest for batches of about 8 to 30)
+origin = ""                  # what is making kernels now (the test suite: the test's id)
 checked = {"groups": 0, "compiled": 0, "batches": 0}
 
 
@@ -43,7 +49,8 @@ class _Submit:
     """``_cache.get(key, render)``: queue `render()`'s source for the next batch."""
 
     @staticmethod
-    def get(key, render):
+    def get(key, render, keys=()):
+        """`keys`: the coverage keys the kernel brings (marked on disk once it compiled)."""
         full = (key, config.codegen_items())
         if full in _done:
             return
@@ -56,7 +63,9 @@ class _Submit:
         if cache.disk_get(dg) is not None:
             cache.counters.disk_hits += 1
             return
-        _pending.append((src, dg))
+        if _pending and _pending[-1][4] != config.fma:
+            flush()                 # one batch, one set of compile options
+        _pending.append((src, dg, origin, tuple(keys), config.fma))
         if len(_pending) >= BATCH:
             flush()
 
@@ -86,7 +95,7 @@ def _joined(sources) -> str:
 
 def flush() -> None:
     """Compile the pending kernels (one NVRTC program); raise the first failing kernel's
-    NVRTC error."""
+    NVRTC error, naming the test (``origin``) that made it."""
     if not _pending:
         return
     batch = _pending[:]
@@ -96,21 +105,36 @@ def flush() -> None:
     try:
         if len(batch) == 1:
             raise RuntimeError("one kernel: compile it alone")
-        _, dt = compile_cubin(_joined([s for s, _ in batch]), ARCH, config.fma)
+        _, dt = compile_cubin(_joined([b[0] for b in batch]), ARCH, batch[0][4], quick=True)
         cache.counters.compile_seconds += dt
     except RuntimeError:
-        for src, _ in batch:          # the culprit raises its own error here
-            _, dt = compile_cubin(src, ARCH, config.fma)
+        for src, _, made_by, _, fma in batch:   # the culprit raises its own error here
+            try:
+                _, dt = compile_cubin(src, ARCH, fma, quick=True)
+            except RuntimeError as e:
+                raise RuntimeError(f"a kernel made by {made_by or 'this process'}: {e}") \
+                    from e
             cache.counters.compile_seconds += dt
-    for _, dg in batch:
+    for _, dg, _, keys, _ in batch:
         cache.disk_put(dg, b"ok")
+        for k in keys:
+            cache.disk_put(_cover_digest(k), b"ok")
+
+
+def _cover_digest(key) -> str:
+    """The disk marker of a coverage key: some compiled kernel brought it."""
+    return cache_key.digest({"cover": repr(key),
+                             "nvrtc": str(cache.known_nvrtc_version(nvrtc_version)),
+                             "options": repr(config.codegen_items())})
 
 
 def _fake_ptr(o):
     return 1 << 20      # 256-byte aligned: the vectorized variants get compiled
 
 
-def _novel(plan) -> bool:
+def _novel(plan):
+    """The coverage keys `plan`'s kernel brings that no compiled kernel brought before
+    (empty: nothing new); True with ``check_kernels="all"``."""
     if config.check_kernels == "all":
         return True
     spec = plan.spec
@@ -122,7 +146,8 @@ def _novel(plan) -> bool:
             keys.append((e[0], dt))
     new = [k for k in keys if k not in _seen]
     _seen.update(new)
-    return bool(new)
+    # keys another process sharing the cache already compiled
+    return [k for k in new if cache.disk_get(_cover_digest(k)) is None]
 
 
 def check_group(group, dest=None) -> None:
@@ -133,9 +158,11 @@ def check_group(group, dest=None) -> None:
     # the CPU backend calls this just before it runs the group, when the group's
     # dependencies are realized, exactly as the CUDA backend lowers it
     mod, plan = build.plan_group(group, _fake_ptr, SM_COUNT, BLOCKS_PER_SM, dest)
-    if _novel(plan):
+    new = _novel(plan)
+    if new:
         checked["compiled"] += 1
-        _cache.get(plan.key, lambda: mod.source(plan, KERNEL_NAME))
+        _cache.get(plan.key, lambda: mod.source(plan, KERNEL_NAME),
+                   new if new is not True else ())
 
 
 def _check_barrier(node) -> None:
