@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
+import time
 
 import numpy as np
 
@@ -53,6 +54,7 @@ class CudaBackend(Backend):
         from cuda.core import LaunchConfig, ObjectCode, launch
         from cuda.bindings import driver
         self._driver = driver
+        self._not_ready = driver.CUresult.CUDA_ERROR_NOT_READY
         self._LaunchConfig = LaunchConfig
         self._launch = launch
         self._ObjectCode = ObjectCode
@@ -95,7 +97,26 @@ class CudaBackend(Backend):
         self.stream_c = ctypes.c_void_p(int(s.handle))
 
     def synchronize(self) -> None:
-        self.stream.sync()
+        self.wait()
+
+    def wait(self) -> None:
+        """Wait until the current stream's work is done, interruptibly: the driver is
+        polled, so Ctrl-C (KeyboardInterrupt) stops a long wait (the work itself goes on,
+        in stream order).  Short waits spin; long ones sleep between polls."""
+        query = self._driver.cuStreamQuery
+        h = self.stream_handle
+        ready = self._driver.CUresult.CUDA_SUCCESS
+        t0 = None
+        while True:
+            err = query(h)[0]
+            if err == ready:
+                return
+            if err != self._not_ready:
+                self._check(err)
+            if t0 is None:
+                t0 = time.perf_counter()
+            elif time.perf_counter() - t0 > 2e-4:
+                time.sleep(2e-4)
 
     def bind_thread(self) -> None:
         """The device's context current on the calling thread (threads share the device's
@@ -184,7 +205,7 @@ class CudaBackend(Backend):
         ptr = src.buf.ptr + src.offset * src.dtype.itemsize
         self._check(self._driver.cuMemcpyDtoHAsync(out.ctypes.data, ptr, out.nbytes,
                                                     self.stream.handle))
-        self.stream.sync()
+        self.wait()
         return out
 
     def _contiguous_copy(self, node):
