@@ -689,6 +689,17 @@ def test_ldexp(dt, edt):
     compare("ldexp", (a, np.int32(-2)), (gp.asarray(a), np.int32(-2)))
 
 
+@pytest.mark.parametrize("mantissa", [True, 3, -2.5, np.float32(2), np.int8(3)], ids=repr)
+def test_ldexp_scalar_mantissa_with_dtype(mantissa):
+    # a Python scalar mantissa takes NumPy's legacy loop (float16 for bool, or for an int
+    # beside an integer exponent array; float64 otherwise), which dtype= must hold safely
+    rng = np.random.default_rng(5)
+    for edt in (np.uint8, np.int8, np.int64, np.bool_):
+        b = make("ldexp", 1, edt, (7,), rng)
+        for dt in (np.float16, np.float32, np.float64):
+            compare("ldexp", (mantissa, b), (mantissa, gp.asarray(b)), dtype=dt)
+
+
 # ---------------------------------------------------------------------- astype
 
 def _astype_source(src, dst, rng):

@@ -146,9 +146,15 @@ def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
 def _ldexp(x1, x2, casting, dtype, out=None):
     items, dev = _classify([x1, x2])
     n1, k1, v1 = items[0]
+    n2_, k2_, v2_ = items[1]
+    if n1 is None and k1 not in ("strong", "c"):
+        # Note: NumPy's legacy resolver: a weak int mantissa with an integer exponent array
+        # takes the float16 loop; every other weak mantissa the float64 one
+        exp_int_array = n2_ is not None and n2_.dtype.kind in "iu"
+        weak_d1 = D.float16 if (k1 == "b" or (k1 == "i" and exp_int_array)) else D.float64
     if dtype is not None:       # the 'ei', 'fi', 'di' loops whose mantissa x1 fits safely
         md = n1.dtype if n1 is not None else (D.to_dtype(v1.dtype) if k1 == "strong"
-                                              else None)
+                                              else None if k1 == "c" else weak_d1)
         if dtype not in (D.float16, D.float32, D.float64) or \
                 (md is not None and not D.can_cast(md, dtype, "safe")):
             raise TypeError("No loop matching the specified signature and casting was found "
@@ -162,11 +168,7 @@ def _ldexp(x1, x2, casting, dtype, out=None):
     elif k1 == "c":
         raise TypeError("ufunc 'ldexp' not supported for complex input")
     else:
-        # Note: NumPy's legacy resolver: a weak int mantissa with an integer exponent array
-        # takes the float16 loop; every other weak mantissa the float64 one
-        n2_, k2_, v2_ = items[1]
-        exp_int_array = n2_ is not None and n2_.dtype.kind in "iu"
-        d1 = D.float16 if (k1 == "b" or (k1 == "i" and exp_int_array)) else D.float64
+        d1 = weak_d1
     loop = loop_dtype(EW_OPS["ldexp"], d1)
     n2, k2, v2 = items[1]
     int64_exp = k1 in ("b", "i", "f") or (n1 is not None and d1.kind == "b")
