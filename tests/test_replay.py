@@ -56,6 +56,14 @@ STATEMENTS = {
                                                        s["M"][k % 8 + 1].mean())),
     "int_column": (lambda: {"I": np.arange(60, dtype=np.int32).reshape(6, 10)},
                    lambda s, k: _iadd(s["I"], (slice(None), k % 10), 3)),
+    # reductions stored by their epilogue into a strided destination in other memory
+    "row_sums_into_column": (lambda: {"X": np.arange(48.0).reshape(6, 8),
+                                      "Y": np.zeros((6, 5))},
+                             lambda s, k: s["Y"].__setitem__((slice(None), k % 5),
+                                                             s["X"].sum(1) * 0.5 + k)),
+    # ... and into their own memory: the reduction reads the destination's buffer
+    "col_sums_into_own_row": (lambda: {"X": np.arange(48.0).reshape(6, 8) / 8},
+                              lambda s, k: s["X"].__setitem__(k % 6, s["X"][:, ::-1].sum(0))),
 }
 
 
@@ -158,8 +166,9 @@ def test_statement_is_one_kernel(fake):  # noqa: F811
 
 
 def test_write_of_several_kernels_replays(fake):  # noqa: F811
-    """A write whose value needs a reduction first (a solver's dot-product update) is a
-    replay of its kernels after the first time, at any row."""
+    """A write whose value needs a reduction (a solver's dot-product update) is a replay
+    after the first time, at any row: one kernel, the reduction's epilogue storing into
+    the element; with a reduction before it, that one runs into a slot first."""
     dev, be = fake
     C = gp.asarray(np.arange(64.0).reshape(8, 8), device=dev)
     gp.evaluate(C)
@@ -167,10 +176,14 @@ def test_write_of_several_kernels_replays(fake):  # noqa: F811
     for i in range(4, 8):
         gp.stats.reset()
         C[i, 3] -= gp.dot(C[i, :3], C[3, :3])
-        assert gp.stats.groups == 2
+        assert gp.stats.groups == 1 and gp.stats.by_kind["reduce"] == 1
+    for i in range(4, 8):
+        gp.stats.reset()
+        C[i, 3] -= gp.dot(C[i, :3] - C[i, :3].mean(), C[3, :3])
+        assert gp.stats.groups == 2 and gp.stats.by_kind["reduce"] == 2
     from gnumpy.backends import cuda_fast
     stages = [v for v in be.fast.cache.values() if type(v) is cuda_fast.Stages]
-    assert len(stages) == 1 and len(be.fast.cache) == 1
+    assert len(stages) == 2 and len(be.fast.cache) == 2
 
 
 # ---------------------------------------------------------------- values against NumPy
@@ -184,6 +197,26 @@ def _run_both(prog, arrays):
     for a, b in zip(kept_g, kept_n):
         np.testing.assert_allclose(np.asarray(a.get() if hasattr(a, "get") else a), b,
                                    rtol=1e-12, atol=1e-12)
+
+
+def test_reductions_written_into_views_match_numpy():
+    """A reduction whose epilogue stores straight into the destination: strided and
+    reversed destinations, one element reading itself, and destinations whose buffer the
+    reduction reads (those go through memory of their own first)."""
+    def prog(xp, d):
+        x, y, z = d["x"], d["y"], d["z"]
+        for k in range(3):
+            y[::2, k] = x.sum(1) + k                # a strided column, other memory
+            y[::-2, 4] = x.max(1) * y[::-2, 4]      # reversed, reading dest aligned
+            x[0, 0] = x.sum()                       # one element, reading all of x
+            x[1, :] = x[:, ::-1].sum(0) / 9         # a row of the memory it reduces
+            x[:, 2] = x.sum(1) - x[:, 2]            # a column of it, aligned epilogue
+            z[k] -= xp.dot(z[k, :4], z[4, :4])      # a solver's dot update (1 element)
+            z[k, :] = z[:k + 1].sum(0)              # rows of the memory it reads
+        return []
+    rng = np.random.default_rng(9)
+    _run_both(prog, {"x": rng.standard_normal((9, 7)), "y": rng.standard_normal((18, 5)),
+                     "z": rng.standard_normal((5, 6))})
 
 
 def test_kept_temporary_keeps_its_values():

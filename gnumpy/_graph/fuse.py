@@ -48,6 +48,39 @@ class Group:
         return f"<Group {self.kind} level={self.level} -> {outs}>"
 
 
+def writes_into(group, value, dest) -> bool:
+    """Can `group`, the last group of ``dest[...] = value``, store `value` straight into
+    LEAF `dest`?  An elementwise group computing `value` can (overlaps were resolved
+    before).  So can a reduce group whose epilogue computes it, when its outputs are
+    stored after every read of dest's memory they depend on: dest is one element (stored
+    once the whole reduction is done), or the reduction reads nothing of dest's buffer."""
+    if group.outputs != [value]:
+        return False
+    if group.kind == "elementwise":
+        return True
+    if group.kind != "reduce" or group.siblings:
+        return False
+    size = 1
+    for d in dest.shape:
+        size *= d
+    if size <= 1:
+        return True
+    buf = dest.buf
+    seen = set()
+    stack = [group.reduce.srcs[0]]
+    while stack:
+        n = stack.pop()
+        if n.kind == LEAF:
+            if n.buf is buf:
+                return False
+            continue
+        if n.kind == REDUCE or n.kind == BARRIER or id(n) in seen:
+            continue        # an earlier group's output: memory of its own
+        seen.add(id(n))
+        stack.extend(n.srcs)
+    return True
+
+
 def _collect(roots):
     """All lazy nodes reachable from `roots` (iterative DFS; stops at leaves)."""
     seen = {}

@@ -14,7 +14,7 @@ from threading import get_ident
 from .._config import config
 from .._device import backend
 from . import layout as L
-from .fuse import schedule
+from .fuse import schedule, writes_into
 from .ir import BARRIER, EW, LEAF, REDUCE, VIEW
 from .ir import copy as ir_copy
 
@@ -320,9 +320,11 @@ def _write(dest, value, _in_range) -> None:
                                 # assigns, and NumPy's assignment copies overlapping memory)
     groups = schedule([value]) if value.kind != LEAF else []
     last = groups[-1] if groups else None
-    fused = last is not None and last.kind == "elementwise" and last.outputs == [value]
-    for g in (groups[:-1] if fused else groups):
+    for g in groups[:-1]:
         _run(g)
+    fused = last is not None and writes_into(last, value, dest)
+    if last is not None and not fused:
+        _run(last)
     stats.groups += 1
-    stats.by_kind["elementwise" if fused else "copy"] += 1
+    stats.by_kind[last.kind if fused else "copy"] += 1
     be.write(dest, value, last if fused else None)

@@ -15,7 +15,7 @@ import numpy as np
 
 from .._config import config
 from .._graph import layout as L
-from .._graph.fuse import Group, schedule
+from .._graph.fuse import Group, schedule, writes_into
 from .._graph.ir import EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
 from ..kernels import build
 from ..kernels.compile import KERNEL_NAME
@@ -273,19 +273,22 @@ class FastPath:
         self.ran = ()
         return st
 
-    def _slot_stages(self, groups, leaves, scalars):
+    def _slot_stages(self, groups, leaves, scalars, run=None):
         """Stage and run `groups` as the general path would, each output into a slot
         buffer that later stages read: (Stages with their replays, slot index of each
-        output id, slot sizes, this run's slot buffers); None when a group cannot replay
-        (an operand the signature does not track, or an offset that is not a launch
-        argument)."""
+        output id, slot sizes, this run's slot buffers), going on from `run` (such a
+        tuple) when given; None when a group cannot replay (an operand the signature does
+        not track, or an offset that is not a launch argument)."""
         be = self.be
         leaf_index = {id(n): i for i, n in enumerate(leaves)}
         scalar_index = {id(n): i for i, n in enumerate(scalars)}
-        slot_of = {}            # id(node) -> index into leaves + slots
-        sizes, bufs = [], []
-        st = Stages()
-        st.stages = []
+        if run is None:
+            st = Stages()
+            st.stages = []
+            slot_of = {}        # id(node) -> index into leaves + slots
+            sizes, bufs = [], []
+        else:
+            st, slot_of, sizes, bufs = run
         for g in groups:
             outs = {}
             for o in g.outputs:
@@ -315,8 +318,12 @@ class FastPath:
                 any(g.kind == "barrier" for g in groups):
             return False
         last = groups[-1]
-        direct = last.kind == "elementwise" and last.outputs == [value]
-        run = self._slot_stages(groups[:-1] if direct else groups, leaves, scalars)
+        run = self._slot_stages(groups[:-1], leaves, scalars)
+        if run is None:
+            return False
+        direct = writes_into(last, value, dest)     # (earlier groups' outputs realized)
+        if not direct:
+            run = self._slot_stages([last], leaves, scalars, run)
         if run is None:
             return False
         st, slot_of, sizes, bufs = run

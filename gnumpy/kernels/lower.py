@@ -178,9 +178,9 @@ def lower_group(group, dest=None) -> Spec:
     spec.siblings = {id(n): how for n, how in group.siblings}
     acc_in = spec.lower(src, "pro")
     spec.reduce = (rop, acc_in, r)
-    for o in group.outputs:
+    for o in group.outputs:     # with `dest`: its one output, stored into dest's memory
         e = spec.lower(o, "epi")
-        spec.add_output(e, o, None, "epi")
+        spec.add_output(e, o, dest, "epi")
     return spec
 
 
