@@ -289,7 +289,7 @@ def test_coverage_keys_are_shared_through_the_cache(tmp_path, monkeypatch):
         check.flush()
         monkeypatch.setattr(check, "_seen", set())
         monkeypatch.setattr(check, "_done", set())
-        x = gp.asarray(np.arange(24.0).reshape(4, 6))
+        x = gp.asarray(np.arange(24.0).reshape(4, 6), device="cpu")    # the CPU backend checks
         check.checked["compiled"] = 0
         (x * 2 + 1).sum(0).get()
         assert check.checked["compiled"] == 1 and len(check._pending) == 1
