@@ -76,7 +76,9 @@ class Device:
 
 
 class Stream:
-    """A CUDA stream; ``with Stream():`` makes it current for gnumpy work in this thread."""
+    """A CUDA stream; ``with Stream():`` makes it the device's current stream for gnumpy
+    work.  The current stream is the device's, not the thread's: threads share it (unlike
+    CuPy, whose current stream is per thread)."""
 
     def __init__(self, device_id: int = 0, nonblocking: bool = False, _cuda_stream=None):
         self._be = _be(device_id)
