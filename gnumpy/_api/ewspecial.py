@@ -146,11 +146,11 @@ def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dt
 def _ldexp(x1, x2, casting, dtype, out=None):
     items, dev = _classify([x1, x2])
     n1, k1, v1 = items[0]
-    n2_, k2_, v2_ = items[1]
+    n2, k2, v2 = items[1]
     if n1 is None and k1 not in ("strong", "c"):
         # Note: NumPy's legacy resolver: a weak int mantissa with an integer exponent array
         # takes the float16 loop; every other weak mantissa the float64 one
-        exp_int_array = n2_ is not None and n2_.dtype.kind in "iu"
+        exp_int_array = n2 is not None and n2.dtype.kind in "iu"
         weak_d1 = D.float16 if (k1 == "b" or (k1 == "i" and exp_int_array)) else D.float64
     if dtype is not None:       # the 'ei', 'fi', 'di' loops whose mantissa x1 fits safely
         md = n1.dtype if n1 is not None else (D.to_dtype(v1.dtype) if k1 == "strong"
@@ -170,7 +170,6 @@ def _ldexp(x1, x2, casting, dtype, out=None):
     else:
         d1 = weak_d1
     loop = loop_dtype(EW_OPS["ldexp"], d1)
-    n2, k2, v2 = items[1]
     int64_exp = k1 in ("b", "i", "f") or (n1 is not None and d1.kind == "b")
     if k2 == "i" and casting == "equiv" and not int64_exp:
         raise TypeError("cannot cast Python int to int32 under the casting rule 'equiv'")

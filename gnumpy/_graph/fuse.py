@@ -22,6 +22,7 @@ The only place that decides what runs.  Rules:
 from __future__ import annotations
 
 from .._config import config
+from . import layout as L
 from . import rows
 from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
 
@@ -60,10 +61,7 @@ def writes_into(group, value, dest) -> bool:
         return True
     if group.kind != "reduce" or group.siblings:
         return False
-    size = 1
-    for d in dest.shape:
-        size *= d
-    if size <= 1:
+    if L.prod(dest.shape) <= 1:
         return True
     buf = dest.buf
     seen = set()

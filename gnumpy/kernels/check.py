@@ -9,7 +9,8 @@ of each group the CPU backend runs.  ``config.check_kernels`` (``GNUMPY_CHECK_KE
   generates tens of thousands of distinct kernels, mostly recombinations).
 
 The test suite turns coverage mode on, so CPU-only CI compiles the code every test
-generates; a compile error raises in the test that produced the kernel.
+generates; a compile error fails the test whose batch is compiled and names the test that
+made the kernel.
 
 Kernels are compiled in batches (``flush``): one NVRTC program holds up to ``BATCH``
 pending kernels, each in a namespace of its own under its own name, so the fixed cost of a
