@@ -47,8 +47,9 @@ class FakeCuda(CudaBackend):
 
     def __init__(self, device):
         self.device = device
-        self._stream_stack = []
+        self._tls = threading.local()
         self.default_stream = _Stream()
+        self._set_stream(self.default_stream)
         self.sm_count, self.max_threads_sm, self.arch = 132, 2048, "90"
         self.pool = _Pool()
         self.kernels = build.KernelCache("90", lambda cubin: object())

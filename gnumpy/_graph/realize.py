@@ -42,7 +42,7 @@ stats = Stats()
 # One lock over execution: materializing, writing and the pending registry's scans.  Graph
 # building (operators, views) needs none; whatever reads or realizes nodes, or scans
 # `_pending`, holds it, so threads run statements in some serial order (NumPy's
-# guarantee), and on CUDA they share the device's current stream in that order.
+# guarantee); on CUDA the backend orders the threads' streams in that order (``bind_thread``).
 lock = threading.RLock()
 
 

@@ -18,6 +18,7 @@ from .._config import config
 from .._graph import layout as L
 from .._graph.fuse import Group
 from .._graph.ir import leaf
+from .._graph.realize import lock as exec_lock
 from ..kernels import build, render_misc
 from ..kernels.compile import KERNEL_NAME
 from . import barriers
@@ -62,7 +63,7 @@ class CudaBackend(Backend):
         self.cdev.set_current()
         self.thread = threading.get_ident()
         self.default_stream = self.cdev.create_stream()
-        self._stream_stack = []
+        self._tls = threading.local()
         self._set_stream(self.default_stream)
         props = self.cdev.properties
         self.sm_count = props.multiprocessor_count
@@ -78,17 +79,38 @@ class CudaBackend(Backend):
         self._resident = {}        # (kernel handle, block) -> resident blocks per SM
 
     # ------------------------------------------------------------------ streams
+    # The current stream is per thread: each thread has its own stack of entered
+    # streams (``gnumpy.cuda.Stream``), and a thread with none uses the device's
+    # default stream, shared by all threads.  The bound thread's stream is cached as
+    # ``cur_stream``/``stream_handle``/``stream_c`` for the launch paths; it changes
+    # only under the execution lock (``bind_thread``, ``push_stream``, ``pop_stream``).
     @property
     def stream(self):
-        return self._stream_stack[-1] if self._stream_stack else self.default_stream
+        """The calling thread's current stream."""
+        st = getattr(self._tls, "stack", None)
+        return st[-1] if st else self.default_stream
 
-    def push_stream(self, s) -> None:
-        self._stream_stack.append(s)
-        self._set_stream(s)
+    def push_stream(self, s, blocking: bool = True) -> None:
+        """Make `s` the calling thread's current stream (caller holds the execution
+        lock).  A blocking stream first waits for the work already on the stream it
+        replaces, so lazy work realized in the block sees everything issued before it."""
+        outer = self.stream
+        st = getattr(self._tls, "stack", None)
+        if st is None:
+            st = self._tls.stack = []
+        st.append(s)
+        if blocking and s is not outer:
+            s.wait(outer)
+        self.bind_thread()
 
-    def pop_stream(self) -> None:
-        self._stream_stack.pop()
-        self._set_stream(self.stream)
+    def pop_stream(self, blocking: bool = True) -> None:
+        """Leave the calling thread's innermost stream (caller holds the execution lock).
+        For a blocking stream the outer stream then waits for the block's work."""
+        inner = self._tls.stack.pop()
+        outer = self.stream
+        if blocking and inner is not outer:
+            outer.wait(inner)
+        self.bind_thread()
 
     def _set_stream(self, s) -> None:
         """The current stream, and its handle as cuda.bindings and as ctypes take it."""
@@ -104,7 +126,7 @@ class CudaBackend(Backend):
         polled, so Ctrl-C (KeyboardInterrupt) stops a long wait (the work itself goes on,
         in stream order).  Short waits spin; long ones sleep between polls."""
         query = self._driver.cuStreamQuery
-        h = self.stream_handle
+        h = self.stream.handle
         ready = self._driver.CUresult.CUDA_SUCCESS
         t0 = None
         while True:
@@ -119,10 +141,20 @@ class CudaBackend(Backend):
                 time.sleep(2e-4)
 
     def bind_thread(self) -> None:
-        """The device's context current on the calling thread (threads share the device's
-        streams; the execution lock orders their work)."""
-        self.cdev.set_current()
-        self.thread = threading.get_ident()
+        """The device's context current on the calling thread, and that thread's current
+        stream the one launches use (called under the execution lock).  When the bound
+        thread changes to one on another stream, that stream first waits for the previous
+        one's work: statements of different threads reach the device in lock order,
+        whatever streams they use."""
+        tid = threading.get_ident()
+        if tid != self.thread:
+            self.cdev.set_current()
+        s = self.stream
+        if s is not self.cur_stream:
+            if tid != self.thread and self.pool.capture is None:
+                s.wait(self.cur_stream)
+            self._set_stream(s)
+        self.thread = tid
 
     # ------------------------------------------------------------------ kernels
     def _load(self, cubin: bytes):
@@ -184,6 +216,10 @@ class CudaBackend(Backend):
 
     # ------------------------------------------------------------------ data movement
     def from_numpy(self, arr: np.ndarray, copy: bool = True):
+        with exec_lock:
+            return self._from_numpy(arr)
+
+    def _from_numpy(self, arr: np.ndarray):
         if self.thread != threading.get_ident():
             self.bind_thread()
         a = arr if arr.flags.c_contiguous else np.array(arr, order="C")   # keeps 0-d shape
@@ -194,6 +230,10 @@ class CudaBackend(Backend):
         return leaf(buf, D.to_dtype(a.dtype), a.shape, L.c_strides(a.shape), 0, self.device)
 
     def to_numpy(self, node) -> np.ndarray:
+        with exec_lock:
+            return self._to_numpy(node)
+
+    def _to_numpy(self, node) -> np.ndarray:
         if self.thread != threading.get_ident():
             self.bind_thread()
         out = np.empty(node.shape, dtype=node.dtype)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .._device import Device as _GDevice
 from .._device import backend as _backend
+from .._graph.realize import lock as _exec_lock
 from ..backends import cuda_probe as _probe
 from ..kernels import cache as _kcache
 from .graphs import Graph
@@ -76,9 +77,15 @@ class Device:
 
 
 class Stream:
-    """A CUDA stream; ``with Stream():`` makes it the device's current stream for gnumpy
-    work.  The current stream is the device's, not the thread's: threads share it (unlike
-    CuPy, whose current stream is per thread)."""
+    """A CUDA stream; ``with Stream():`` makes it the calling thread's current stream for
+    gnumpy work, as CuPy's ``with stream:`` does.  A thread that has entered none uses the
+    device's default gnumpy stream, which all threads share.
+
+    A blocking stream (``nonblocking=False``, the default) is ordered with the stream it
+    replaces: the block's work starts after the work issued before it, and work after the
+    block starts after the block's.  Lazy work realized later therefore always sees what
+    it reads.  A ``nonblocking=True`` stream has no such order: use events or
+    ``synchronize`` to order it, as with CUDA streams."""
 
     def __init__(self, device_id: int = 0, nonblocking: bool = False, _cuda_stream=None):
         self._be = _be(device_id)
@@ -87,17 +94,20 @@ class Stream:
             _cuda_stream = self._be.cdev.create_stream(
                 options=StreamOptions(nonblocking=nonblocking))
         self.cuda_stream = _cuda_stream
+        self.nonblocking = nonblocking
 
     @property
     def ptr(self) -> int:
         return int(self.cuda_stream.handle)
 
     def __enter__(self):
-        self._be.push_stream(self.cuda_stream)
+        with _exec_lock:
+            self._be.push_stream(self.cuda_stream, blocking=not self.nonblocking)
         return self
 
     def __exit__(self, *exc):
-        self._be.pop_stream()
+        with _exec_lock:
+            self._be.pop_stream(blocking=not self.nonblocking)
         return False
 
     def synchronize(self) -> None:
