@@ -108,6 +108,9 @@ def _walk(root):
     return tuple(sig), leaves, scalars, True
 
 
+_MAX_SIGNATURES = 8192     # replays kept per device; a program of more shapes starts over
+
+
 class Replay:
     __slots__ = ("kernel", "grid", "block", "template", "fill", "outs", "split",
                  "part_bytes", "counters_n", "n", "strides", "launch", "lock", "slots", "kind")
@@ -137,6 +140,8 @@ class FastPath:
                 rp = by[offs] = self._build(root, leaves, scalars, False)
                 return rp is not False and rp.kind
         if rp is None:
+            if len(self.cache) >= _MAX_SIGNATURES:
+                self.cache.clear()
             rp = self._build(root, leaves, scalars)     # runs it when it can
             if rp is _STATIC:
                 self.cache[sig] = {}
@@ -189,6 +194,8 @@ class FastPath:
                 rp = by[offs] = self._build_write(dest, value, leaves, scalars, False)
                 return _done(rp)
         if rp is None:
+            if len(self.cache) >= _MAX_SIGNATURES:
+                self.cache.clear()
             rp = self._build_write(dest, value, leaves, scalars)
             if rp is _STATIC:
                 self.cache[key] = {}
@@ -438,7 +445,7 @@ def _stage(be, g, ptr_of, index_of, scalar_of, with_out, dest=None, dynamic=True
     rp.kind = g.kind
     rp.kernel = kernel
     rp.template = tmpl
-    rp.fill = _compile_fill(tmpl)
+    rp.fill = None
     rp.launch = None
     if plan.spec.kind == "ew":
         rp.n = plan.n
@@ -453,6 +460,8 @@ def _stage(be, g, ptr_of, index_of, scalar_of, with_out, dest=None, dynamic=True
     packed = getattr(be, "packed_launcher", None)
     if packed is not None and rp.n:
         rp.launch = packed(kernel, rp.grid, rp.block, tmpl)
+    else:
+        rp.fill = _compile_fill(tmpl)
     return rp
 
 
@@ -508,8 +517,23 @@ def _compile_fill(tmpl):
             parts.append("T")
     src = "def fill(L, S, O, P, T):\n    return [" + ", ".join(parts) + "]\n"
     ns = {"C": consts, "_conv": _conv}
-    exec(src, ns)       # noqa: S102 - generated from our own template, no user text
+    exec(_code(src), ns)    # noqa: S102 - generated from our own template, no user text
     return ns["fill"]
+
+
+_CODE: dict = {}            # generated source -> its compiled code object
+
+
+def _code(src: str):
+    """The code object of generated `src`: templates that differ only in constants held
+    outside the source (a new slice length, grid or scalar) share one, so a new shape
+    costs an ``exec`` of compiled code, not a compile (about 0.1 ms each)."""
+    c = _CODE.get(src)
+    if c is None:
+        if len(_CODE) >= 4096:
+            _CODE.clear()
+        c = _CODE[src] = compile(src, "<gnumpy launch>", "exec")
+    return c
 
 
 # ------------------------------------------------------------------ pre-packed launches
@@ -543,16 +567,18 @@ def compile_packed(tmpl, launch_raw=None, direct=None):
     holds the memory the launcher points into)."""
     n = len(tmpl)
     block = np.zeros(max(n, 1), np.uint64)
-    views = {name: block.view(dt) for dt, (name, _) in _VIEW.items()}
-    addrs = np.array([block.ctypes.data + 8 * i for i in range(n)] or [0], np.uint64)
+    addrs = np.arange(max(n, 1), dtype=np.uint64) * 8 + block.ctypes.data
     lines = []
+    ns = {}
     for i, entry in enumerate(tmpl):
         kind, a, b = entry[:3]
         dt = _slot_type(entry, a if kind == "c" else None)
         name, per = _VIEW[dt]
+        if name not in ns:
+            ns[name] = block.view(dt)
         j = i * per
         if kind == "c":
-            views[name][j] = a
+            ns[name][j] = a
         elif kind == "in":
             lines.append(f"{name}[{j}] = L[{a}].buf.ptr + {b}" if b else
                          f"{name}[{j}] = L[{a}].buf.ptr")
@@ -572,22 +598,22 @@ def compile_packed(tmpl, launch_raw=None, direct=None):
             lines.append(f"{name}[{j}] = P")
         else:
             lines.append(f"{name}[{j}] = T")
-    ns = dict(views)
     keep = (block, addrs)
     if direct is None:
-        lines.append(f"GO({int(addrs.ctypes.data)})")
-        ns["GO"] = launch_raw
+        lines.append("GO(ADDR)")
+        ns.update(GO=launch_raw, ADDR=int(addrs.ctypes.data))
     else:
         import ctypes
         cu, func, grid, blk, be = direct
+        gx, gy, gz = (int(d) for d in grid)
+        bx, by, bz = (int(d) for d in blk)
         ns.update(CU=cu, FUNC=ctypes.c_void_p(func), ADDR=ctypes.c_void_p(int(addrs.ctypes.data)),
-                  BE=be, FAIL=_launch_failed)
-        dims = ", ".join(str(int(d)) for d in tuple(grid) + tuple(blk))
-        lines.append(f"r = CU(FUNC, {dims}, 0, BE.stream_c, ADDR, None)")
+                  BE=be, FAIL=_launch_failed, GX=gx, GY=gy, GZ=gz, BX=bx, BY=by, BZ=bz)
+        lines.append("r = CU(FUNC, GX, GY, GZ, BX, BY, BZ, 0, BE.stream_c, ADDR, None)")
         lines.append("if r:\n        FAIL(r)")
         keep = keep + (ns["FUNC"], ns["ADDR"])
     src = "def launch(L, S, O, P, T):\n    " + "\n    ".join(lines) + "\n"
-    exec(src, ns)       # noqa: S102 - generated from our own template, no user text
+    exec(_code(src), ns)    # noqa: S102 - generated from our own template, no user text
     return ns["launch"], keep
 
 
