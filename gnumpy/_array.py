@@ -23,8 +23,8 @@ from ._graph import layout as L
 from ._graph import realize as R
 from ._graph.ir import LEAF
 from ._graph.layout import basic_index as _basic_index
-from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _apply_vops, _at_ops, _at_part, _derived,
-                       _long_chain, _prune_lazy_views)
+from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _LAZY_VIEWS_MAX, _apply_vops, _at_ops,
+                       _at_part, _derived, _long_chain, _prune_lazy_views)
 
 _BOUND_CHECK_SIZE = [0, -1]  # graphs above [0] nodes are checked against the bounds: the
                              # smaller bound of config at its generation [1]
@@ -237,6 +237,11 @@ class ndarray:
         (strides, offset, dtype), so a chain of views costs O(1) per view."""
         root = self._base if self._base is not None else self
         rn = root._node
+        if rn.kind != LEAF:
+            ent = _LAZY_VIEWS.get(id(root))
+            if ent is not None and len(ent[1]) >= _LAZY_VIEWS_MAX and ent[0]() is root:
+                rn = root._leaf()   # viewed again and again while lazy: computed once,
+                                    # not once in every view's kernel
         n = self._node
         if n.kind == LEAF and rn.kind == LEAF and n.buf is rn.buf:
             for vkind, arg, shape in ops:       # the hot case: fold into memory at once

@@ -21,6 +21,9 @@ _VIEW_CHAIN = 32      # lazy view nodes a view may stack before its root is mate
 # binds them to it (``_write_target``).
 _LAZY_VIEWS: dict = {}
 _LAZY_PRUNE = [1024]
+# A root viewed this many times while lazy is materialized at its next view: a loop over
+# the columns of a lazy array would otherwise recompute the array in every view's kernel.
+_LAZY_VIEWS_MAX = 8
 
 
 def _prune_lazy_views() -> None:

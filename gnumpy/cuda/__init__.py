@@ -91,6 +91,7 @@ class Stream:
         self._be = _be(device_id)
         if _cuda_stream is None:
             from cuda.core import StreamOptions
+            self._be.cdev.set_current()         # this thread may not have used CUDA yet
             _cuda_stream = self._be.cdev.create_stream(
                 options=StreamOptions(nonblocking=nonblocking))
         self.cuda_stream = _cuda_stream
@@ -137,7 +138,9 @@ class Event:
 
     def record(self, stream=None):
         from cuda.core import EventOptions
-        s = stream.cuda_stream if isinstance(stream, Stream) else _be().stream
+        be = stream._be if isinstance(stream, Stream) else _be()
+        s = stream.cuda_stream if isinstance(stream, Stream) else be.stream
+        be.cdev.set_current()                   # this thread may not have used CUDA yet
         try:
             opts = EventOptions(timing_enabled=self.timing)
         except TypeError:                      # cuda-core < 1.0
