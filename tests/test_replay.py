@@ -186,6 +186,51 @@ def test_write_of_several_kernels_replays(fake):  # noqa: F811
     assert len(stages) == 2 and len(be.fast.cache) == 2
 
 
+def _plans(monkeypatch):
+    """A counter of the general path's plans (``build.plan_group`` calls)."""
+    from gnumpy.kernels import build
+    n = [0]
+    real = build.plan_group
+
+    def counted(*a, **k):
+        n[0] += 1
+        return real(*a, **k)
+    monkeypatch.setattr(build, "plan_group", counted)
+    return n
+
+
+def test_groups_of_a_larger_schedule_replay(fake, monkeypatch):  # noqa: F811
+    """Materializing several arrays at once, and a write whose value takes more groups
+    than one replay holds (``fast_stages=1``): each group replays after the first time,
+    planning nothing, with the launches the general path makes."""
+    dev, be = fake
+    C = gp.asarray(np.arange(64.0).reshape(8, 8), device=dev)
+    gp.evaluate(C)
+    plans = _plans(monkeypatch)
+    with gp.config.override(fast_stages=1):
+        for i in range(4, 8):
+            if i == 6:
+                plans[0] = 0
+            a = C[i] * 2 + 1
+            b = C[i].sum() + C[3]
+            gp.evaluate(a, b)
+            C[i, 3] -= gp.dot(C[i, :3] - C[i, :3].mean(), C[3, :3])
+    assert plans[0] == 0
+    be.fast.cache.clear()
+    be.launches.clear()
+    with gp.config.override(fast_stages=1):
+        C[5, 3] -= gp.dot(C[5, :3] - C[5, :3].mean(), C[3, :3])
+        replayed = list(be.launches)
+        saved, be.fast = be.fast, None
+        try:
+            be.launches.clear()
+            C[5, 3] -= gp.dot(C[5, :3] - C[5, :3].mean(), C[3, :3])
+            general = list(be.launches)
+        finally:
+            be.fast = saved
+    assert [(k, g, b) for k, g, b, _ in replayed] == [(k, g, b) for k, g, b, _ in general]
+
+
 # ---------------------------------------------------------------- values against NumPy
 
 def _run_both(prog, arrays):

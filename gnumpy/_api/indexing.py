@@ -382,14 +382,20 @@ def normalize(node, size):
 
 
 def minmax(nodes):
-    """[(min, max)] of int64 nodes (each non-empty), with one device->host transfer."""
-    red = []
-    for n in nodes:
+    """[(min, max)] of int64 nodes (each non-empty), with one device->host transfer: the
+    reductions and an elementwise gather of their results into one vector (no barrier:
+    a loop of fancy indexing replays them)."""
+    k = 2 * len(nodes)
+    dev = nodes[0].device
+    pos = ir.axis_iota((k,), 0, dev)
+    acc = None
+    for i, n in enumerate(nodes):
         flat = ir.reshape(n, (L.prod(n.shape),))
-        red += [ir.reduce("min", flat, (0,), True, I64), ir.reduce("max", flat, (0,), True,
-                                                                   I64)]
-    both = ir.barrier("concat", red, 0, I64, (len(red),))
-    vals = wrap(both).get().tolist()
+        for j, rop in enumerate(("min", "max")):
+            r = ir.broadcast(ir.reduce(rop, flat, (0,), False, I64), (k,))
+            at = ir.ew("equal", D.bool_, (pos, ir.scalar(2 * i + j, I64, (k,), dev)))
+            acc = r if acc is None else ir.where(at, r, acc)
+    vals = wrap(acc).get().tolist()
     return [(vals[2 * i], vals[2 * i + 1]) for i in range(len(nodes))]
 
 

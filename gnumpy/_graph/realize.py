@@ -102,6 +102,23 @@ def _count(kind) -> None:
 
 def _run(g) -> None:
     be = _backend_here(g.device)
+    fast = be.fast              # a group of a larger schedule replays like a statement
+    if fast is not None and len(g.outputs) == 1 and g.kind != "barrier" and not config.nvtx:
+        kind = fast(g.outputs[0])
+        if kind:
+            _count(kind)
+            return
+        if fast.ran:            # it ran stages, then gave up: the rest, planned anew
+            _count(fast.ran)
+            fast.ran = ()
+            if g.outputs[0].kind != LEAF:
+                for g2 in schedule(g.outputs):
+                    _run_planned(be, g2)
+            return
+    _run_planned(be, g)
+
+
+def _run_planned(be, g) -> None:
     stats.groups += 1
     stats.by_kind[g.kind] += 1
     if config.nvtx:                     # profiling: the group inside an NVTX range
@@ -322,6 +339,18 @@ def _write(dest, value, _in_range) -> None:
     last = groups[-1] if groups else None
     for g in groups[:-1]:
         _run(g)
+    if fast is not None and len(groups) > 1:    # what is left may replay now
+        r = fast.write(dest, value, None)       # (an overlap was resolved above)
+        if r:
+            _count("elementwise" if r == 1 else r)
+            return
+        if fast.ran:                            # it ran stages, then gave up
+            _count(fast.ran)
+            fast.ran = ()
+            groups = schedule([value]) if value.kind != LEAF else []
+            for g in groups[:-1]:
+                _run(g)
+            last = groups[-1] if groups else None
     fused = last is not None and writes_into(last, value, dest)
     if last is not None and not fused:
         _run(last)

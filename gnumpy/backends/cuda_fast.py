@@ -219,7 +219,7 @@ class FastPath:
             [Group("elementwise", [value], value.device, 0)]     # a copy
         if len(groups) != 1 or groups[0].kind != "elementwise" or \
                 groups[0].outputs != [value]:
-            if dynamic and config.fast_stages > 1:
+            if dynamic:     # (it takes at most config.fast_stages kernels)
                 return self._build_write_stages(dest, value, leaves, scalars, groups)
             return False
         leaf_index = {id(n): i for i, n in enumerate(leaves)}
