@@ -328,6 +328,46 @@ def test_gather_is_a_copy():
     check(y, a[[1, 2, 3]])
 
 
+ZERO_D_KEYS = [("g",), (0, "g"), ("g", Ellipsis), (Ellipsis, "g"), ("g", slice(None), "m"),
+               ("g", 2, "n"), ("n", 1), ("m", slice(None, None, -1)), (None, "g", 1)]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("key", ZERO_D_KEYS, ids=str)
+def test_zero_d_integer_array_indices(layout, key):
+    """0-d integer arrays (gnumpy or NumPy, negative too) as the only advanced indices:
+    NumPy's values, shape and dtype; the result is a copy (a later write to the source
+    leaves it), and writes through such a key land where NumPy's do."""
+    a, x = variant(np.arange(60.0).reshape(3, 4, 5) - 7, layout)
+    vals = {"g": (gp.asarray(np.array(1)), np.array(1)),
+            "m": (gp.asarray(np.array(-2, np.int32)), np.array(-2, np.int32)),
+            "n": (np.array(2, np.uint8), np.array(2, np.uint8))}
+    gk = tuple(vals[k][0] if isinstance(k, str) else k for k in key)
+    nk = tuple(vals[k][1] if isinstance(k, str) else k for k in key)
+    expected = a[nk].copy()
+    r = x[gk]
+    check(r, expected)
+    x[...] = -1.0
+    check(r, expected)
+    a, x = variant(np.arange(60.0).reshape(3, 4, 5) - 7, layout)
+    a = a.copy()
+    a[nk] = 99.0
+    x[gk] = 99.0
+    check(x, a)
+
+
+def test_zero_d_integer_array_index_errors():
+    x = gp.asarray(np.arange(12.0).reshape(3, 4))
+    for k in (np.array(3), gp.asarray(np.array(-4)), (0, gp.asarray(np.array(4)))):
+        with pytest.raises(IndexError):
+            x[k]
+        with pytest.raises(IndexError):
+            x[k] = 1.0
+    check(x, np.arange(12.0).reshape(3, 4))
+    with pytest.raises(IndexError):             # a 0-d float array is no index
+        x[gp.asarray(np.array(1.0))]
+
+
 def test_pending_reader_keeps_old_values():
     x = gp.arange(6.0) + 0
     z = x * 2

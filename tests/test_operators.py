@@ -348,9 +348,19 @@ MATMUL_SHAPES = [((4,), (4,)), ((3, 4), (4,)), ((4,), (4, 2)), ((3, 4), (4, 2)),
 MATMUL_DTYPES = DTYPES
 
 
-def _mm_tol(dt):
-    # float16: NumPy accumulates in float16, a GPU kernel may accumulate in float32
-    return (1e-2, 1e-2) if np.dtype(dt) == D.float16 else (None, None)
+def _mm_tol(dt, a=None, b=None):
+    """A product's tolerance.  float16: NumPy accumulates in float16, a GPU kernel may
+    accumulate in float32.  Other inexact dtypes: the dot-product error bound, k * eps *
+    (|a| @ |b|), as an absolute tolerance (a product summed in another order, or with
+    more precision, differs from NumPy's where terms cancel)."""
+    dt = np.dtype(dt)
+    if dt == D.float16:
+        return 1e-2, 1e-2
+    if dt.kind not in "fc" or a is None or not a.size or not b.size:
+        return None, None
+    k = a.shape[-1]
+    bound = np.matmul(np.abs(a).astype(np.float64), np.abs(b).astype(np.float64))
+    return None, 2 * k * float(np.finfo(dt).eps) * float(np.max(bound, initial=0.0))
 
 
 @pytest.mark.parametrize("dt", MATMUL_DTYPES, ids=str)
@@ -363,7 +373,7 @@ def test_matmul(shapes, dt):
     ga, gb = gp.asarray(a), gp.asarray(b)
     r = ga @ gb
     assert isinstance(r, gp.ndarray)
-    rt, at = _mm_tol(dt)
+    rt, at = _mm_tol(dt, a, b)
     check(r, e, rtol=rt, atol=at)
     check(gp.matmul(ga, gb), e, rtol=rt, atol=at)
     check(a @ gb, e, rtol=rt, atol=at)          # NumPy array on the left

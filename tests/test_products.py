@@ -73,3 +73,28 @@ def test_dot_nd_errors_and_out():
     out = gp.zeros((2, 3, 5))
     assert gp.dot(gp.ones((2, 3, 4)), gp.ones(((4, 5))), out=out) is out
     check(out, np.full((2, 3, 5), 4.0))
+
+
+def test_small_matmul_is_a_fused_reduction():
+    """Products of small blocks (NPBench's scattering: 3x3 blocks in a loop) are one fused
+    reduction with their operands and consumer, no library call; larger ones call the
+    library.  Values are NumPy's either way (single precision accumulates in double)."""
+    from gnumpy._api.matmul import SMALL_MATMUL
+    rng = np.random.default_rng(5)
+    for dt in (np.float32, np.float64, np.complex64, np.int64):
+        a = (rng.standard_normal((4, 3, 3)) * 4).astype(dt)
+        b = (rng.standard_normal((3, 3)) * 4).astype(dt)
+        c = (rng.standard_normal((3, 3)) * 4).astype(dt)
+        ga, gb, gc = gp.asarray(a), gp.asarray(b), gp.asarray(c)
+        gp.evaluate(ga, gb, gc)
+        gp.stats.reset()
+        r = (ga[1] @ gb) @ (gc * gb)
+        e = (a[1] @ b) @ (c * b)
+        check(r, e, rtol=1e-5 if dt in (np.float32, np.complex64) else None)
+        assert gp.stats.by_kind["barrier"] == 0, gp.stats.by_kind
+        check(ga @ gb, a @ b, rtol=1e-5 if dt in (np.float32, np.complex64) else None)
+    n = int(round((2 * SMALL_MATMUL) ** (1 / 3))) + 1      # past the bound: the library
+    a = rng.standard_normal((n, n))
+    gp.stats.reset()
+    check(gp.asarray(a) @ gp.asarray(a), a @ a)
+    assert gp.stats.by_kind["barrier"] == 1

@@ -118,7 +118,7 @@ def test_ranges_name_groups_and_materializations(fake_nvtx):
     x = gp.ones(1000)
     with gp.config.override(nvtx=True):
         float((2 * x + 1).sum())
-        y = gp.ones((4, 4))
+        y = gp.ones((40, 40))           # large enough for the library (a barrier)
         gp.evaluate((y @ y).sum(0))
         w = gp.zeros(5)
         w[1:3] = x[:2] * 3

@@ -103,11 +103,32 @@ def _has_advanced(key) -> bool:
     return _is_advanced(key)
 
 
+def _scalar_indices(a, key):
+    """`key` with its advanced indices read as Python ints when every one is a 0-d integer
+    array (``G[k, idx[a, b]]``), else None.  Such an index selects what the ints select
+    (NumPy broadcasts the advanced indices to shape ()), so one element read replaces a
+    bounds check and a gather kernel."""
+    ks = key if isinstance(key, tuple) else (key,)
+    out = []
+    for k in ks:
+        if _is_advanced(k):
+            if not (is_array(k) or isinstance(k, np.ndarray)) or k.ndim or \
+                    k.dtype.kind not in "iu" or is_array(k) and k.device != a.device:
+                return None
+            k = int(k)
+        out.append(k)
+    return tuple(out)
+
+
 def getitem(a, key):
     """``a[key]``: a view of `a` for basic indices, a new array for advanced ones.  An
     element (every axis indexed by an integer, no Ellipsis) is a new 0-d array: NumPy
     returns a scalar there, which later writes into `a` do not change."""
     if _has_advanced(key):
+        ints = _scalar_indices(a, key)
+        if ints is not None:            # a copy, as advanced indexing gives
+            r = getitem(a, ints)
+            return r if r._base is None else r._copy()
         p = plan(a, key)
         return gather(a, p.vops, p.off, p.shape)
     ops = view_ops(a.shape, key)
@@ -144,6 +165,8 @@ def setitem(a, key, value):
         raise ValueError("assignment destination is read-only")
     if is_array(value) and value.device != a.device:
         raise ValueError(f"cannot assign an array on {value.device} into one on {a.device}")
+    if _has_advanced(key):
+        key = _scalar_indices(a, key) or key
     if not _has_advanced(key):
         ops = view_ops(a.shape, key)
         t = a._view(ops)

@@ -8,10 +8,20 @@ from __future__ import annotations
 from .. import _dtypes as D
 from .._broadcast import broadcast_shapes
 from .._graph import ir
+from .._graph import layout as L
 from ._common import as_node, check_device_match, is_array, wrap
 from .elementwise import apply
 from .reductions import sum as sum_
 from .ufunc import finish
+
+
+SMALL_MATMUL = 1 << 15     # products of at most this many multiply-adds are fused reductions
+
+
+def _fused_ok(dt) -> bool:
+    """May a product of dtype `dt` be a fused multiply-and-sum?  (Not bool, whose product
+    is a logical one, nor float16, which the library accumulates in float32.)"""
+    return dt.kind in "iuc" or dt.kind == "f" and dt.itemsize > 2
 
 
 def _arr(x, device=None):
@@ -44,11 +54,24 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
     shape = batch + ((a.shape[-2],) if a.ndim >= 2 else ()) + ((b.shape[-1],) if b.ndim >= 2
                                                                else ())
     dt = D.result_type(a, b) if dtype is None else D.to_dtype(dtype)
-    if a.ndim == 1 and b.ndim == 1 and (dt.kind in "iuc" or dt.kind == "f" and dt.itemsize > 2):
+    if a.ndim == 1 and b.ndim == 1 and _fused_ok(dt):
         # a dot product of two vectors: one fused, lazy reduction (a solver's inner step
         # A[i, j] -= dot(A[i, :j], A[j, :j]) is then one kernel with its write)
         prod = apply("multiply", wrap(ir.cast(a._node, dt)), wrap(ir.cast(b._node, dt)))
         return finish("matmul", sum_(prod, dtype=dt), out, casting=casting)
+    if a.ndim >= 2 and b.ndim >= 2 and _fused_ok(dt) and \
+            L.prod(shape) * ka <= SMALL_MATMUL and ka <= 256:
+        # a small product (3x3 blocks in a loop): a fused, lazy reduction over k, not a
+        # library call; it replays, and fuses with its operands and its consumer
+        # single precision accumulates in double: as accurate as the library's FMA
+        # chains, whatever order they take
+        acc = D.to_dtype({"f": "float64", "c": "complex128"}[dt.kind]) \
+            if dt.kind in "fc" and dt.itemsize < 16 and dt != D.float64 else dt
+        prod = apply("multiply", wrap(ir.cast(a._node, acc))[..., :, :, None],
+                     wrap(ir.cast(b._node, acc))[..., None, :, :])
+        r = sum_(prod, axis=-2, dtype=acc)
+        return finish("matmul", r if acc == dt else wrap(ir.cast(r._node, dt)), out,
+                      casting=casting)
     node = ir.barrier("matmul", (ir.cast(a._node, dt), ir.cast(b._node, dt)), None, dt, shape)
     return finish("matmul", wrap(node), out, casting=casting)
 
