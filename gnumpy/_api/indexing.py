@@ -127,7 +127,7 @@ def getitem(a, key):
     if _has_advanced(key):
         ints = _scalar_indices(a, key)
         if ints is not None:            # a copy, as advanced indexing gives
-            r = getitem(a, ints)
+            r = a[ints]
             return r if r._base is None else r._copy()
         p = plan(a, key)
         return gather(a, p.vops, p.off, p.shape)

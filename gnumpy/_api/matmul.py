@@ -24,6 +24,29 @@ def _fused_ok(dt) -> bool:
     return dt.kind in "iuc" or dt.kind == "f" and dt.itemsize > 2
 
 
+def _small_product(an, bn, batch, dt):
+    """The node of ``a @ b`` (both at least 2-D, batch dims `batch`) as a multiply over
+    (batch, m, k, n) summed over k; single precision accumulates in double (as accurate
+    as the library's FMA chains, whatever order they take)."""
+    acc = dt
+    if dt == D.float32:
+        acc = D.float64
+    elif dt == D.complex64:
+        acc = D.complex128
+    m, k = an.shape[-2:]
+    n = bn.shape[-1]
+    full = batch + (m, k, n)
+    an = ir.reshape(ir.cast(an, acc), _lead(an.shape[:-2], batch) + (m, k, 1))
+    bn = ir.reshape(ir.cast(bn, acc), _lead(bn.shape[:-2], batch) + (1, k, n))
+    prod = ir.ew("multiply", acc, (ir.broadcast(an, full), ir.broadcast(bn, full)))
+    return ir.cast(ir.reduce("sum", prod, (len(full) - 2,), False, acc), dt)
+
+
+def _lead(dims, batch):
+    """`dims` (an operand's batch dims) with ones prepended to the length of `batch`."""
+    return (1,) * (len(batch) - len(dims)) + tuple(dims)
+
+
 def _arr(x, device=None):
     return x if is_array(x) else wrap(as_node(x, device=device))
 
@@ -63,14 +86,7 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
             L.prod(shape) * ka <= SMALL_MATMUL and ka <= 256:
         # a small product (3x3 blocks in a loop): a fused, lazy reduction over k, not a
         # library call; it replays, and fuses with its operands and its consumer
-        # single precision accumulates in double: as accurate as the library's FMA
-        # chains, whatever order they take
-        acc = D.to_dtype({"f": "float64", "c": "complex128"}[dt.kind]) \
-            if dt.kind in "fc" and dt.itemsize < 16 and dt != D.float64 else dt
-        prod = apply("multiply", wrap(ir.cast(a._node, acc))[..., :, :, None],
-                     wrap(ir.cast(b._node, acc))[..., None, :, :])
-        r = sum_(prod, axis=-2, dtype=acc)
-        return finish("matmul", r if acc == dt else wrap(ir.cast(r._node, dt)), out,
+        return finish("matmul", wrap(_small_product(a._node, b._node, batch, dt)), out,
                       casting=casting)
     node = ir.barrier("matmul", (ir.cast(a._node, dt), ir.cast(b._node, dt)), None, dt, shape)
     return finish("matmul", wrap(node), out, casting=casting)
