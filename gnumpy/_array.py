@@ -17,6 +17,7 @@ import numpy as np
 from . import _dtypes as D
 from ._broadcast import broadcast_to_check
 from ._config import config
+from ._elide import stored_temporary as _stored_temporary
 from ._elide import temporary as _temporary
 from ._graph import ir
 from ._graph import layout as L
@@ -344,28 +345,35 @@ class ndarray:
                         v._node = m
         return dest
 
-    def _assign_from(self, value, strip=False) -> None:
+    def _assign_from(self, value, strip=False, temp=False) -> None:
         """``self[...] = value`` with NumPy's broadcasting and unsafe casting (out=);
-        `strip`: leading length-1 axes of value beyond self's are dropped (setitem)."""
+        `strip`: leading length-1 axes of value beyond self's are dropped (setitem);
+        `temp`: value is a temporary no one reads after the statement."""
         if self._ro:
             raise ValueError("assignment destination is read-only")
+        sn = self._node
+        shape, dt, dev = sn.shape, sn.dtype, sn.device
         if isinstance(value, ndarray):
             vnode = value._node
         else:
-            vnode = _api._common.value_node(value, self.dtype, self.device)
-        if vnode.device != self.device:
-            raise ValueError(f"cannot write an array on {vnode.device} into one on "
-                             f"{self.device}")
-        if strip and len(vnode.shape) > len(self.shape):
-            vs = vnode.shape
-            while len(vs) > len(self.shape) and vs[0] == 1:
-                vs = vs[1:]
-            vnode = ir.reshape(vnode, vs)
-        if vnode.shape != self.shape:
-            broadcast_to_check(vnode.shape, self.shape)
-        if vnode.dtype.kind == "c" and self._node.dtype.kind != "c":
-            D.warn_complex_to_real(vnode.dtype, self._node.dtype, 4)
-        vnode = ir.broadcast(ir.cast(vnode, self.dtype), self.shape)
+            vnode = _api._common.value_node(value, dt, dev)
+        if vnode.device is not dev and vnode.device != dev:
+            raise ValueError(f"cannot write an array on {vnode.device} into one on {dev}")
+        vs = vnode.shape
+        if vs != shape:
+            if strip and len(vs) > len(shape):
+                while len(vs) > len(shape) and vs[0] == 1:
+                    vs = vs[1:]
+                vnode = ir.reshape(vnode, vs)
+            if vs != shape:
+                broadcast_to_check(vs, shape)
+        vdt = vnode.dtype
+        if vdt is not dt:
+            if vdt.kind == "c" and dt.kind != "c":
+                D.warn_complex_to_real(vdt, dt, 4)
+            vnode = ir.cast(vnode, dt)
+        if vs != shape:
+            vnode = ir.broadcast(vnode, shape)
         if vnode.kind != LEAF and type(value) is ndarray and value._node is vnode and \
                 value._base is None and not value._has_views and \
                 (self._base is not None or self._has_views):
@@ -373,7 +381,7 @@ class ndarray:
             # itself, and t then reads the written memory through a copy node, pending
             # like any reader, so t keeps its values and one kernel runs, not two
             self._set_node(vnode, also=value)
-            if value._node is vnode and vnode.kind != LEAF:
+            if not temp and value._node is vnode and vnode.kind != LEAF:
                 d = self._node
                 value._node = ir.ew("astype", d.dtype, (ir.leaf(
                     d.buf, d.dtype, d.shape, d.strides, d.offset, d.device),))
@@ -549,10 +557,10 @@ class ndarray:
         tv = type(value)
         b = self._basic(key) if not self._ro and (tv is float or tv is int or
                                                   tv is ndarray) else None
-        if b is not None and not (b[2] and tv is ndarray and value.ndim):
+        if b is not None and not (b[2] and tv is ndarray and value._node.shape):
             m, rn, _ = b
             t = self._new_view(m, (("at", (m.strides, m.offset, m.dtype, rn), m.shape),))
-            t._assign_from(value, strip=True)
+            t._assign_from(value, strip=True, temp=tv is ndarray and _stored_temporary(value))
             return
         _api._indexing.setitem(self, key, value)
 

@@ -71,3 +71,46 @@ def temporary(x) -> bool:
     only by the interpreter's stack of a frame executing that in-place operator?"""
     return ENABLED and _getrefcount(x) == _TEMP_REFS and \
         _inplace_instruction(_getframe(2))      # as `_measure` counts, inlined
+
+
+# ------------------------------------------------------------------ a[k] = expr
+
+_STORE_SUBSCR = dis.opmap.get("STORE_SUBSCR")
+
+
+def _measure_store(x):
+    """(references to `x`, is the caller of the caller executing ``a[k] = ...``)."""
+    f = _getframe(2)
+    return _getrefcount(x), _STORE_SUBSCR is not None and \
+        f.f_code.co_code[f.f_lasti] == _STORE_SUBSCR
+
+
+class _StoreProbe:
+    seen = []
+
+    def __setitem__(self, key, value):
+        _StoreProbe.seen.append(_measure_store(value))
+
+
+def _calibrate_store():
+    p = _StoreProbe()
+    p[0] = _Probe()
+    named = _Probe()
+    p[0] = named
+    p[0] = named            # (a named value seen twice: its count is stable)
+    (t, t_ok), (n, n_ok), (n2, _) = _StoreProbe.seen
+    _StoreProbe.seen = []
+    return t, (t < n and n == n2 and t_ok and n_ok)
+
+
+_STORE_TEMP_REFS, STORE_ENABLED = _calibrate_store()
+
+
+def stored_temporary(x) -> bool:
+    """Is `x`, the value of the ``__setitem__`` that calls this, referenced only by the
+    interpreter's stack of a frame executing ``a[k] = x`` (a temporary no one can read after
+    the statement)?"""
+    if not STORE_ENABLED or _getrefcount(x) != _STORE_TEMP_REFS:
+        return False
+    f = _getframe(2)
+    return f.f_code.co_code[f.f_lasti] == _STORE_SUBSCR

@@ -165,6 +165,23 @@ def test_statement_is_one_kernel(fake):  # noqa: F811
     assert len(be.launches) == 1
 
 
+def test_element_written_onto_itself_launches_nothing(fake):  # noqa: F811
+    """``t[i, j] = max(t[i, j], other)`` keeping the element (NPBench's nussinov), and
+    ``a[k] = a[k]`` for a view: the memory already holds the value, no kernel runs."""
+    dev, be = fake
+    S = gp.asarray(np.arange(40.0).reshape(4, 10), device=dev)
+    gp.evaluate(S)
+    be.launches.clear()
+    S[3, 4] = S[3, 4]
+    S[1:3] = S[1:3]
+    S[:, ::2] = S[:, ::2]
+    assert be.launches == []
+    S[3, 4] = S[3, 5]               # another element: one kernel
+    assert len(be.launches) == 1
+    S[3, 4] = S[3, 4].astype(np.float32)    # a rounding cast: not a no-op
+    assert len(be.launches) > 1
+
+
 def test_write_of_several_kernels_replays(fake):  # noqa: F811
     """A write whose value needs a reduction (a solver's dot-product update) is a replay
     after the first time, at any row: one kernel, the reduction's epilogue storing into
@@ -341,6 +358,51 @@ def test_temporary_detection():
     p += box[0]
     operator.iadd(p, Obj())
     assert seen == ([True, False, False, False] if _elide.ENABLED else [False] * 4)
+
+
+def test_stored_temporary_detection():
+    """``a[k] = expr``: a stack temporary is one; a named value, one stored twice in a
+    chained assignment, one in a container, and one passed by a direct call or
+    operator.setitem are not."""
+    import operator
+    seen = []
+
+    class Probe:
+        def __setitem__(self, key, value):
+            seen.append(_elide.stored_temporary(value))
+
+    class Obj:
+        pass
+    p = Probe()
+    p[0] = Obj()
+    named = Obj()
+    p[0] = named
+    p[0] = other = Obj()
+    box = [Obj()]
+    p[0] = box[0]
+    p.__setitem__(0, Obj())
+    operator.setitem(p, 0, Obj())
+    assert other is not None
+    expected = [True, False, False, False, False, False]
+    assert seen == (expected if _elide.STORE_ENABLED else [False] * 6)
+
+
+def test_named_value_written_keeps_its_values():
+    """A named lazy value written through a view keeps its values after later writes,
+    whatever its form: the temporary test must not take it for one."""
+    def prog(xp, d):
+        a = d["a"]
+        t = a[1:5] * 2.0 + a[2:6]
+        a[1:5] = t
+        a[:] = -1.0
+        u = a[7] + 3.0
+        a[7] = u
+        a[7] = 0.0
+        w = [a[8:] - 1.0]
+        a[8:] = w[0]
+        a[8:] = 5.0
+        return [t, u, w[0]]
+    _run_both(prog, {"a": np.arange(10.0)})
 
 
 _OPS = st.sampled_from(["+=", "-=", "*=", "=", "=t"])
