@@ -313,9 +313,12 @@ def write(dest, value, _in_range=False) -> None:
 
 
 def _write(dest, value, _in_range) -> None:
-    if value.kind == LEAF and value.buf is dest.buf and value.offset == dest.offset and \
-            value.strides == dest.strides and value.dtype == dest.dtype:
-        return                          # the memory already holds it (a[k] += b on a view)
+    src = value.srcs[0] if value.kind == EW and value.op == "astype" else value
+    if src.kind == LEAF and src.buf is dest.buf and src.offset == dest.offset and \
+            src.strides == dest.strides and src.dtype == dest.dtype and \
+            value.dtype == dest.dtype:
+        return      # the memory already holds it (a[k] += b on a view; a[i, j] = a[i, j],
+                    # a copy of the element itself, from max(a[i, j], b) in a loop)
     if config.nvtx and not _in_range:   # profiling: the write inside an NVTX range
         from ..profiler import write as ranged
         return ranged(dest, value)

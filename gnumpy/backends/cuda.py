@@ -27,6 +27,7 @@ from .cuda_memory import MemoryPool
 
 
 _LIBCUDA = []
+_STAGE_BYTES = 4096      # device-to-host reads up to this size go through pinned memory
 
 
 def _libcuda_launch():
@@ -77,6 +78,7 @@ class CudaBackend(Backend):
         self._counters = None
         self._counters_len = 0
         self._resident = {}        # (kernel handle, block) -> resident blocks per SM
+        self._stage = None         # pinned host memory for small reads (_make_stage)
 
     # ------------------------------------------------------------------ streams
     # The current stream is per thread: each thread has its own stack of entered
@@ -243,10 +245,25 @@ class CudaBackend(Backend):
         if not L.is_c_contiguous(node.shape, node.strides):
             src = self._contiguous_copy(node)
         ptr = src.buf.ptr + src.offset * src.dtype.itemsize
-        self._check(self._driver.cuMemcpyDtoHAsync(out.ctypes.data, ptr, out.nbytes,
+        n = out.nbytes
+        if n <= _STAGE_BYTES:       # a small read (an element): through pinned memory
+            stage = self._stage or self._make_stage()
+            self._check(self._driver.cuMemcpyDtoHAsync(stage, ptr, n, self.stream.handle))
+            self.wait()
+            ctypes.memmove(out.ctypes.data, stage, n)
+            return out
+        self._check(self._driver.cuMemcpyDtoHAsync(out.ctypes.data, ptr, n,
                                                     self.stream.handle))
         self.wait()
         return out
+
+    def _make_stage(self) -> int:
+        """The pinned host buffer small device-to-host reads go through: an asynchronous
+        copy into it and a stream wait cost less than a pageable copy."""
+        err, p = self._driver.cuMemAllocHost(_STAGE_BYTES)
+        self._check(err)
+        self._stage = int(p)
+        return self._stage
 
     def _contiguous_copy(self, node):
         buf = self.pool.alloc(L.prod(node.shape) * node.dtype.itemsize)
