@@ -17,6 +17,7 @@ import numpy as np
 from . import _dtypes as D
 from ._broadcast import broadcast_to_check
 from ._config import config
+from ._device import backend as _backend
 from ._elide import stored_temporary as _stored_temporary
 from ._elide import temporary as _temporary
 from ._graph import ir
@@ -461,6 +462,14 @@ class ndarray:
         return _api
 
     def _scalar(self, kind):
+        n = self._node
+        if n.shape == ():       # the common case: a 0-d array (an element read)
+            if n.kind == ir.EW and n.op == "astype" and n.srcs[0].kind == LEAF and \
+                    n.srcs[0].dtype is n.dtype:
+                n = n.srcs[0]   # a copy not made yet: its source (as get does)
+            else:
+                n = self._leaf()
+            return _backend(n.device).to_numpy(n)[()]
         if self.ndim != 0 and kind != "bool":
             raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
         if self.size != 1:
