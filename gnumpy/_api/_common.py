@@ -129,10 +129,6 @@ def check_device_match(nodes) -> object:
     return dev if dev is not None else default_device()
 
 
-def scalar_node(value, dtype, shape, device):
-    return ir.scalar(value, dtype, shape, device)
-
-
 def store_scalar(value, dtype):
     """`value` (a Python or NumPy scalar) converted as NumPy converts a scalar stored into
     an element of `dtype` (``a[i] = value``, ``a.fill(value)``): NumPy's value and NumPy's

@@ -217,14 +217,6 @@ def full_like(x, /, fill_value, dtype=None, order="K", subok=True, shape=None, *
 
 # ------------------------------------------------------------------ ranges
 
-def _scalar_dtype(v):
-    if is_array(v):
-        return v.dtype
-    if isinstance(v, np.generic):
-        return D.to_dtype(v.dtype)
-    return None
-
-
 def arange(start=None, stop=None, step=1, *, dtype=None, device=None, like=None):
     """Evenly spaced values in [start, stop) (NumPy's arange, computed on the device).
 

@@ -17,7 +17,7 @@ from numpy.exceptions import AxisError
 from .. import _dtypes as D
 from .._graph import ir
 from ._common import as_node, check_device_match, is_array, normalize_axis, wrap
-from .creation import arange, zeros
+from .creation import zeros
 from .elementwise import apply, astype
 from .manipulation import moveaxis, ravel, reshape
 from .reductions import cumsum
@@ -364,8 +364,3 @@ def searchsorted(a, v, side="left", sorter=None):
             if int(min_(s)) < 0 or int(max_(s)) >= a.size:
                 raise ValueError("Sorter index out of range.")
     return search(astype(a, dt, copy=False), astype(v, dt, copy=False), side, s)
-
-
-def nonzero1d(mask):
-    """Indices of the true elements of a 1-D boolean array (int64; one sync)."""
-    return compress(arange(mask.shape[0], device=mask.device), mask)

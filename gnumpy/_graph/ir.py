@@ -274,28 +274,6 @@ def permute(src: Node, axes) -> Node:
     return view(src, "permute", axes, tuple(src.shape[a] for a in axes))
 
 
-def virtual_layout(node: Node):
-    """(strides, offset) the node has or will have once materialized (lazy results are
-    C-contiguous); None if a view chain above it cannot be expressed with strides."""
-    chain = []
-    n = node
-    while n.kind == VIEW:
-        chain.append(n)
-        n = n.srcs[0]
-    if n.kind in (LEAF, IOTA):
-        st, off = n.strides, n.offset
-    else:
-        st, off = L.c_strides(n.shape), 0
-    shape = n.shape
-    for v in reversed(chain):
-        r = L.fold(shape, st, off, v.op, v.arg, v.shape)
-        if r is None:
-            return None
-        st, off = r
-        shape = v.shape
-    return st, off
-
-
 # ------------------------------------------------------------------ reductions and barriers
 
 def reduce(rop: str, src: Node, axes: tuple, keepdims: bool, dtype) -> Node:
