@@ -342,11 +342,14 @@ def test_qr_views_empty_and_errors(path):
 
 # ------------------------------------------------------------------ Hermitian eigenproblems
 
-@pytest.mark.parametrize("dtype", DTYPES + [np.int32])
-@pytest.mark.parametrize("n,batch", [(1, (3,)), (5, (3,)), (16, ()), (40, (2,))])
+_EIGH_CASES = [(dt, n, batch) for dt in DTYPES + [np.int32]
+               for n, batch in [(1, (3,)), (5, (3,)), (16, ())]] + \
+    [(np.float64, 40, (2,))]    # the loop over syevd: one dtype
+
+
+@pytest.mark.parametrize("dtype,n,batch", _EIGH_CASES,
+                         ids=[f"{np.dtype(d)}-{n}-{b}" for d, n, b in _EIGH_CASES])
 def test_eigh(dtype, n, batch, path):
-    if n == 40 and np.dtype(dtype) != np.float64:      # the loop over syevd: one dtype
-        pytest.skip("covered by float64")
     wdt = np.float64 if np.dtype(dtype).kind == "i" else dtype
     x = _data(batch + (n, n), dtype, n)
     junk = np.triu(np.full((n, n), 9), 1).astype(dtype)          # the unread triangle
