@@ -678,3 +678,119 @@ def test_lazy_root_viewed_many_times():
     check(later, dn[1:, 2])
     check(d, dn)
     check(x, a)
+
+
+# ------------------------------------------------------------------ views' place in memory
+# (gnumpy/_viewmem.py; tests from a mutation run over it, issue 21)
+
+def test_writes_through_part_views_of_offset_views():
+    """``.real``/``.imag`` of a view that starts inside its root (offset, strides) write
+    the root's floats at 2 * offset + part, as NumPy's."""
+    base = (np.arange(24.0) - 5).reshape(4, 6) + 1j * np.arange(24.0).reshape(4, 6)
+    for key in [np.s_[1:], np.s_[2:, 1::2], np.s_[::-1, 3], np.s_[1:3].__class__(1, 4)]:
+        if isinstance(key, slice):
+            key = (key,)
+        a, x = base.copy(), gp.asarray(base)
+        a[key].imag[...] = -7.0
+        x[key].imag[...] = -7.0
+        a[key].real[:1] = 9.0
+        x[key].real[:1] = 9.0
+        check(x, a)
+
+
+def test_views_of_a_lazy_constant_are_bound_at_its_first_write():
+    """A view of a lazy constant folds into the constant; the root's first write binds it
+    to the root's memory, so it sees that write and later ones (NumPy: it is a view)."""
+    x = gp.full(6, 1.0)
+    xn = np.full(6, 1.0)
+    v, vn = x[1:4], xn[1:4]
+    w, wn = x[::2], xn[::2]
+    x[1] = 7.0
+    xn[1] = 7.0
+    check(v, vn)
+    x[2] = -3.0
+    xn[2] = -3.0
+    check(v, vn)
+    check(w, wn)
+
+
+def test_view_copied_by_a_library_call_is_bound_at_the_roots_first_write():
+    """A library call (sort) materializes a view of a lazy root into memory of its own;
+    the root's first write binds the view back to the root's memory, so later writes to
+    the root show through it, as through NumPy's view."""
+    a = np.arange(6.0)
+    x, xn = gp.asarray(a) * 2, a * 2
+    v, vn = x[1:4], xn[1:4]
+    check(gp.sort(v), np.sort(vn))
+    x[0] = 5.0
+    xn[0] = 5.0
+    x[1] = 9.0
+    xn[1] = 9.0
+    check(v, vn)
+
+
+def test_a_view_of_a_lazy_array_computes_nothing_until_used():
+    """Taking a view is free: the lazy root stays lazy (one kernel later computes the view
+    from the root's sources); a long chain of views materializes the root instead of
+    stacking view nodes without bound."""
+    x = gp.asarray(np.arange(24.0).reshape(4, 6)) * 2
+    gp.stats.reset()
+    v = x[1:, ::2]
+    assert gp.stats.groups == 0 and x._node.kind != LEAF
+    check(v, (np.arange(24.0).reshape(4, 6) * 2)[1:, ::2])
+    y = gp.asarray(np.arange(24.0).reshape(4, 6)) * 2
+    yn = np.arange(24.0).reshape(4, 6) * 2
+    u, un = y, yn
+    for i in range(40):                 # alternating ops: nothing merges them
+        u, un = (u.T, un.T) if i % 2 else (u[::-1], un[::-1])
+    assert y._node.kind == LEAF         # the chain made the root materialize
+    check(u, un)
+
+
+def test_pruning_the_lazy_views_registry_keeps_live_views_bound():
+    """When the registry of views made under lazy roots is pruned (past 1,024 entries; the
+    threshold is lowered here), entries of dead roots and of materialized roots whose views
+    are all dead go; live ones stay, among them a materialized root whose view a library
+    call copied, and still bind their views at the root's first write.  The next threshold
+    is twice what is left (at least 1,024)."""
+    from gnumpy import _viewmem
+    roots = [gp.full(4, float(i)) for i in range(700)]
+    views = [r[1:3] for r in roots]
+    keep = [(i, roots[i], views[i]) for i in range(0, 100, 20)]
+    settled = roots[5]
+    gp.evaluate(settled)                # materialized, unwritten; its views die below
+    copied, cv = roots[7], views[7]
+    check(gp.sort(cv), np.full(2, 7.0))     # cv: a copy in memory of its own
+    gp.evaluate(copied)                 # materialized, unwritten, its view alive
+    live = roots[100:]                  # 600 lazy roots with live views
+    live_views = views[100:]
+    del roots, views
+
+    def prune():
+        saved = _viewmem._LAZY_PRUNE[0]
+        _viewmem._LAZY_PRUNE[0] = 0
+        try:
+            trigger = gp.full(4, 0.0)
+            tv = trigger[1:]            # the next registration prunes
+        finally:
+            if _viewmem._LAZY_PRUNE[0] == 0:
+                _viewmem._LAZY_PRUNE[0] = saved
+        return trigger, tv
+    big = prune()
+    n = len(_viewmem._LAZY_VIEWS)
+    assert n > 600 and _viewmem._LAZY_PRUNE[0] == 2 * (n - 1)
+    assert len(live) == len(live_views) == 600
+    del live, live_views, big
+    trigger, tv = prune()
+    entries = list(_viewmem._LAZY_VIEWS.values())
+    assert all(r() is not None for r, _ in entries)
+    assert not any(r() is settled for r, _ in entries)
+    assert any(r() is copied for r, _ in entries)
+    assert all(any(r() is kr for r, _ in entries) for _, kr, _ in keep)
+    assert _viewmem._LAZY_PRUNE[0] == max(1024, 2 * len(entries) - 2)
+    for i, r, v in keep:
+        r[1] = -1.0
+        check(v, np.array([-1.0, float(i)]))
+    copied[1] = -2.0
+    check(cv, np.array([-2.0, 7.0]))
+    check(tv, np.zeros(3))
