@@ -26,7 +26,7 @@ from ._graph import realize as R
 from ._graph.ir import LEAF
 from ._graph.layout import basic_index as _basic_index
 from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _LAZY_VIEWS_MAX, _apply_vops, _at_ops,
-                       _at_part, _derived, _long_chain, _prune_lazy_views)
+                       _at_part, _derived, _prune_lazy_views)
 
 _BOUND_CHECK_SIZE = [0, -1]  # graphs above [0] nodes are checked against the bounds: the
                              # smaller bound of config at its generation [1]
@@ -259,10 +259,6 @@ class ndarray:
             node = self._node
             for vkind, arg, shape in ops:
                 node = ir.view(node, vkind, arg, shape)
-            if node.kind == ir.VIEW and vops[0][0] == "at" and _long_chain(node):
-                rn = root._leaf()        # a long lazy chain: fold it into memory now
-                st, off, dt, _ = vops[0][1]
-                node = ir.leaf(rn.buf, dt, vops[0][2], st, off, rn.device)
         return self._new_view(node, vops)
 
     def _strided_view(self, shape, strides, offset):
@@ -399,8 +395,7 @@ class ndarray:
             n = n.srcs[0]   # a copy not made yet (an element read, int(a[i])): its source
         else:               # (a write to that memory since would have materialized it)
             n = self._leaf()
-        from ._device import backend
-        return backend(n.device).to_numpy(n)
+        return _backend(n.device).to_numpy(n)
 
     def __array__(self, dtype=None, copy=None):
         if not config.allow_implicit_host:
@@ -462,14 +457,8 @@ class ndarray:
         return _api
 
     def _scalar(self, kind):
-        n = self._node
-        if n.shape == ():       # the common case: a 0-d array (an element read)
-            if n.kind == ir.EW and n.op == "astype" and n.srcs[0].kind == LEAF and \
-                    n.srcs[0].dtype is n.dtype:
-                n = n.srcs[0]   # a copy not made yet: its source (as get does)
-            else:
-                n = self._leaf()
-            return _backend(n.device).to_numpy(n)[()]
+        if self._node.shape == ():      # the common case: a 0-d array (an element read)
+            return self.get()[()]
         if self.ndim != 0 and kind != "bool":
             raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
         if self.size != 1:

@@ -78,11 +78,15 @@ def temporary(x) -> bool:
 _STORE_SUBSCR = dis.opmap.get("STORE_SUBSCR")
 
 
+def _store_instruction(frame) -> bool:
+    """Is `frame` executing ``a[k] = ...``?"""
+    return _STORE_SUBSCR is not None and frame.f_code.co_code[frame.f_lasti] == _STORE_SUBSCR
+
+
 def _measure_store(x):
-    """(references to `x`, is the caller of the caller executing ``a[k] = ...``)."""
-    f = _getframe(2)
-    return _getrefcount(x), _STORE_SUBSCR is not None and \
-        f.f_code.co_code[f.f_lasti] == _STORE_SUBSCR
+    """(references to `x`, is the caller of the caller executing ``a[k] = ...``); the same
+    frames and references whether called by the probe or by `stored_temporary`."""
+    return _getrefcount(x), _store_instruction(_getframe(2))
 
 
 class _StoreProbe:
@@ -110,7 +114,5 @@ def stored_temporary(x) -> bool:
     """Is `x`, the value of the ``__setitem__`` that calls this, referenced only by the
     interpreter's stack of a frame executing ``a[k] = x`` (a temporary no one can read after
     the statement)?"""
-    if not STORE_ENABLED or _getrefcount(x) != _STORE_TEMP_REFS:
-        return False
-    f = _getframe(2)
-    return f.f_code.co_code[f.f_lasti] == _STORE_SUBSCR
+    return STORE_ENABLED and _getrefcount(x) == _STORE_TEMP_REFS and \
+        _store_instruction(_getframe(2))        # as `_measure_store` counts, inlined

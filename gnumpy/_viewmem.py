@@ -13,7 +13,6 @@ from ._graph import ir
 from ._graph import layout as L
 from ._graph.ir import LEAF
 
-_VIEW_CHAIN = 32      # lazy view nodes a view may stack before its root is materialized
 
 # Views made while their root was lazy: id(root) -> (weakref(root), [weakref(view)]).  Their
 # nodes may not read the root's memory once it has some (a folded constant, a chain over
@@ -22,7 +21,8 @@ _VIEW_CHAIN = 32      # lazy view nodes a view may stack before its root is mate
 _LAZY_VIEWS: dict = {}
 _LAZY_PRUNE = [1024]
 # A root viewed this many times while lazy is materialized at its next view: a loop over
-# the columns of a lazy array would otherwise recompute the array in every view's kernel.
+# the columns of a lazy array would otherwise recompute the array in every view's kernel,
+# and a chain of views never stacks more than a few view nodes over a lazy graph.
 _LAZY_VIEWS_MAX = 8
 
 
@@ -31,15 +31,6 @@ def _prune_lazy_views() -> None:
               r()._node.kind == LEAF and all(w() is None for w in _LAZY_VIEWS[k][1])]:
         del _LAZY_VIEWS[k]
     _LAZY_PRUNE[0] = max(1024, 2 * len(_LAZY_VIEWS))
-
-
-def _long_chain(node) -> bool:
-    """Does `node` stack more than _VIEW_CHAIN view nodes (walks at most that many)?"""
-    for _ in range(_VIEW_CHAIN):
-        node = node.srcs[0]
-        if node.kind != ir.VIEW:
-            return False
-    return True
 
 
 def _at_ops(x, ops):

@@ -28,11 +28,7 @@ def _small_product(an, bn, batch, dt):
     """The node of ``a @ b`` (both at least 2-D, batch dims `batch`) as a multiply over
     (batch, m, k, n) summed over k; single precision accumulates in double (as accurate
     as the library's FMA chains, whatever order they take)."""
-    acc = dt
-    if dt == D.float32:
-        acc = D.float64
-    elif dt == D.complex64:
-        acc = D.complex128
+    acc = D.promote(dt, D.float64) if dt.kind in "fc" else dt
     m, k = an.shape[-2:]
     n = bn.shape[-1]
     full = batch + (m, k, n)

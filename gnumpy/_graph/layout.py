@@ -72,16 +72,10 @@ def basic_index(shape, strides, offset, key):
                 return None
             offset += k * strides[d]
         elif t is slice:
-            try:                    # normalize_slice, inlined (the hot path of views)
-                start, stop, step = k.indices(shape[d])
+            try:
+                start, step, n = normalize_slice(k, shape[d])
             except (TypeError, ValueError):
                 return None
-            if step > 0:
-                n = (stop - start + step - 1) // step
-            else:
-                n = (start - stop - step - 1) // (-step)
-            if n < 0:
-                n = 0
             osh.append(n)
             ost.append(step * strides[d])
             offset += start * strides[d]
