@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 
 import gnumpy as gp
 from gnumpy import _elide
+from gnumpy._graph import ir
+from helpers import check
 
 try:
     from test_fast_path import fake  # noqa: F401 - the fake CUDA backend fixture
@@ -318,6 +320,69 @@ def test_shifted_overlap_reads_before_writing():
         a[::2] = a[::-2] * 1.0
         return []
     _run_both(prog, {"a": np.arange(9.0), "b": np.arange(12.0) ** 2})
+
+
+def test_column_sweeps_interleaved_with_their_reads():
+    """Column writes reading neighbouring columns of the same matrix (a recursive filter,
+    NPBench's deriche): the columns interleave in memory without sharing an element, so
+    the value is computed straight into the column; columns and slices that do share
+    elements (same stride, offset a multiple of it) keep NumPy's copy semantics."""
+    def prog(xp, d):
+        y, z = d["y"], d["z"]
+        for j in range(2, 9):
+            y[:, j] = 0.5 * y[:, j - 1] + 0.25 * y[:, j - 2] + z[:, j]
+        for j in range(6, -1, -1):
+            y[:, j] += y[:, j + 2] * 0.125
+        y[1:, 0] = y[:-1, 0] * 2.0            # one column, shifted: shares elements
+        z[::2, 3] = z[1::2, 3] + z[::2, 4]     # every other row: interleaved
+        z.T[1, 2:] = z.T[1, :-2]               # a strided row of the transpose, shifted
+        return []
+    rng = np.random.default_rng(7)
+    _run_both(prog, {"y": rng.random((6, 9)), "z": rng.random((6, 9))})
+
+
+def test_column_write_reading_its_neighbour_is_one_kernel(fake):  # noqa: F811
+    dev, be = fake
+    Y = gp.asarray(np.arange(60.0).reshape(6, 10), device=dev)
+    gp.evaluate(Y)
+    for j in range(2, 6):
+        be.launches.clear()
+        Y[:, j] = 0.5 * Y[:, j - 1] + Y[:, j - 2]
+        assert len(be.launches) == 1
+    be.launches.clear()
+    Y[1:, 0] = Y[:-1, 0] * 2.0              # overlapping: its own buffer, then the copy
+    assert len(be.launches) == 2
+
+
+def test_reused_lazy_scalar_is_computed_once():
+    """A lazy 0-d coefficient broadcast into statement after statement is materialized at
+    its 8th such use (then every statement reads one element); one used a few times stays
+    lazy; either way the values are NumPy's, also after its inputs are overwritten."""
+    from gnumpy._graph import realize as R
+    x = gp.asarray(np.linspace(0.5, 1.5, 5))
+    xn = x.get()
+    k = gp.exp(-x[2]) * 2.0 + 1.0           # lazy, 0-d
+    kn = np.exp(-xn[2]) * 2.0 + 1.0
+    w = gp.asarray(np.arange(1.0, 4.0))
+    few = gp.sqrt(w[1]) - 0.5               # (reads memory nothing here writes)
+    fewn = np.sqrt(2.0) - 0.5
+    rows = gp.asarray(np.arange(30.0).reshape(10, 3))
+    rn = np.arange(30.0).reshape(10, 3)
+    for i in range(R.SCALAR_REUSE_MAX - 1):
+        rows[i] = k * rows[i] + few
+        rn[i] = kn * rn[i] + fewn
+        assert k._node.kind != ir.LEAF
+    x[2] = 100.0                            # k's input overwritten: k keeps its value
+    xn[2] = 100.0
+    rows[7] = rows[7] * k
+    rn[7] = rn[7] * kn
+    assert k._node.kind == ir.LEAF and few._node.kind != ir.LEAF
+    rows[8] = 1.0 + k
+    rn[8] = 1.0 + kn
+    check(rows, rn)
+    check(k, kn)
+    check(few, fewn)
+    check(x, xn)
 
 
 def test_gauss_seidel_and_cholesky_steps():

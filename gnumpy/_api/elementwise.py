@@ -13,6 +13,7 @@ import numpy as np
 from .. import _dtypes as D
 from .._broadcast import broadcast_shapes
 from .._graph import ir
+from .._graph import realize as R
 from .._ops import EW_OPS
 from ._common import _cls, as_node, check_device_match, is_array, wrap
 from . import _common
@@ -316,6 +317,8 @@ def _apply_fast(name, args, cls, loop, odt, bounds):
     srcs = []
     for n in nodes:
         if type(n) is ir.Node:
+            if n.shape != shape and not n.shape and n.kind != ir.LEAF:
+                R.reused_scalar(n)
             if n.dtype != loop:
                 n = ir.cast(n, loop)
             if n.shape != shape:
@@ -339,6 +342,8 @@ def _apply_general(name, args, dtype):
     srcs = []
     for idx, (node, k, v) in enumerate(items):
         if node is not None:
+            if not node.shape and shape and node.kind != ir.LEAF:
+                R.reused_scalar(node)
             srcs.append(ir.broadcast(ir.cast(node, loop), shape))
             continue
         if k == "i" and loop.kind == "b" and not -2**63 <= v < 2**63:

@@ -160,6 +160,33 @@ def bounded(node):
     return node
 
 
+# A lazy 0-d node broadcast into larger results this many times is materialized at that
+# use: a coefficient computed once and read by every statement of a loop (NPBench deriche's
+# a1 ... b2) would otherwise be recomputed by every statement's kernel, and walked by every
+# replay's signature and every write's check of pending readers.  A scalar recurrence
+# (durbin's alpha, beta: a new node each iteration, read a few times) stays fused.
+SCALAR_REUSE_MAX = 8
+_scalar_uses: dict = {}     # id(node) -> [weakref of the node, uses so far]
+
+
+def reused_scalar(node) -> None:
+    """Count one use of lazy 0-d `node` as a broadcast operand; materialize it (in place)
+    at its ``SCALAR_REUSE_MAX``-th."""
+    e = _scalar_uses.get(id(node))
+    if e is None or e[0]() is not node:
+        if len(_scalar_uses) >= 4096:
+            for k, v in list(_scalar_uses.items()):
+                m = v[0]()
+                if m is None or m.kind == LEAF:
+                    _scalar_uses.pop(k, None)
+        _scalar_uses[id(node)] = [weakref.ref(node), 1]
+        return
+    e[1] += 1
+    if e[1] >= SCALAR_REUSE_MAX:
+        _scalar_uses.pop(id(node), None)
+        materialize([node])
+
+
 # ------------------------------------------------------------------ writes and their readers
 
 _pending = {}        # id -> weakref of an array whose node was lazy when last set
@@ -270,6 +297,21 @@ def _byte_span(n) -> tuple:
     return a * it, b * it + it - 1
 
 
+def _interleaved(n, dest) -> bool:
+    """Do LEAFs `n` and `dest` (one buffer, overlapping spans) touch disjoint elements of
+    one stride, like two columns of a matrix?  Only the case of one axis longer than 1 in
+    both, with the same stride and itemsize, is decided; anything else answers False."""
+    it = n.dtype.itemsize
+    if dest.dtype.itemsize != it:
+        return False
+    ax = [(d, s) for d, s in zip(n.shape, n.strides) if d > 1]
+    bx = [(d, s) for d, s in zip(dest.shape, dest.strides) if d > 1]
+    if len(ax) != 1 or len(bx) != 1 or ax[0][1] != bx[0][1] or ax[0][1] == 0:
+        return False
+    s = abs(ax[0][1])
+    return (n.offset - dest.offset) % s != 0
+
+
 def _overlaps_unaligned(value, dest) -> bool:
     """True when `value` reads memory dest writes other than element-for-element (one
     element written, or memory apart from dest's span, cannot conflict)."""
@@ -285,7 +327,7 @@ def _overlaps_unaligned(value, dest) -> bool:
                                           n.strides == dest.strides and
                                           n.offset == dest.offset):
                 a, b = _byte_span(n)
-                if a <= hi and lo <= b:
+                if a <= hi and lo <= b and not _interleaved(n, dest):
                     return True
             continue
         if n.kind == REDUCE or n.kind == BARRIER:
