@@ -730,6 +730,28 @@ def test_empty_boolean_mask_of_another_shape(xs, ms):
     assert np.array_equal(g.get(), x)
 
 
+@pytest.mark.parametrize("key, unique", [
+    ((slice(None), np.array([True, False, True, True, False, True])), True),
+    ((np.arange(4) % 2 == 0, 2), True),
+    ((np.array([True, False, True, False]), np.array([True, False, False, False, True, False])),
+     True),
+    (([0, 0], 1), False),
+    ((np.array([True, False, False, False]), [3, 3]), False),
+    ((np.arange(4) > 0, slice(1, 3)), True),
+])
+def test_scatter_knows_when_offsets_are_distinct(key, unique):
+    """Masks select each element once, so their scatters skip the search for repeated
+    offsets (the O(n^2) or sorted last-wins kernels on CUDA); integer arrays may repeat."""
+    from gnumpy._api import indexing
+    a = gp.asarray(np.arange(24.0).reshape(4, 6))
+    assert indexing.plan(a, key).unique is unique
+    n = a.get()
+    shape = n[key].shape
+    a[key] = -1.0 - gp.arange(float(np.prod(shape))).reshape(shape)
+    n[key] = -1.0 - np.arange(float(np.prod(shape))).reshape(shape)
+    check(a, n)
+
+
 @pytest.mark.parametrize("n", [5, 3000, 20000])
 def test_fancy_assignment_with_duplicates_last_wins(n):
     # NumPy assigns in order, so the last of equal indices wins (a scatter of more than

@@ -320,7 +320,7 @@ def place(arr, mask, vals):
         return
     if L.prod(v.shape) == 0:
         raise ValueError("Cannot insert from an empty array!")
-    IX.scatter(arr, (), idx, _cycled(v, n))
+    IX.scatter(arr, (), idx, _cycled(v, n), unique=True)    # a mask: each element once
 
 
 def putmask(a, mask, values):

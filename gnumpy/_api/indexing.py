@@ -183,19 +183,22 @@ def setitem(a, key, value):
         return
     p = plan(a, key, lambda shape: fit_value(vnode, shape))
     vnode = fit_value(vnode, p.shape)
-    scatter(a, p.vops, p.off, vnode)
+    scatter(a, p.vops, p.off, vnode, unique=p.unique)
 
 
 # ====================================================================== advanced: the plan
 
 class Plan:
     """An advanced index resolved against an array: view ops of its basic part (giving
-    ``V``), the result shape, and the int64 node of logical flat offsets into ``V``."""
+    ``V``), the result shape, the int64 node of logical flat offsets into ``V``, and
+    whether those offsets are distinct (no index array of integers: masks, which select
+    each element once, and scalars)."""
 
-    __slots__ = ("vops", "vshape", "shape", "off")
+    __slots__ = ("vops", "vshape", "shape", "off", "unique")
 
-    def __init__(self, vops, vshape, shape, off):
+    def __init__(self, vops, vshape, shape, off, unique=False):
         self.vops, self.vshape, self.shape, self.off = vops, vshape, shape, off
+        self.unique = unique
 
 
 def _entry(k):
@@ -336,7 +339,7 @@ def plan(a, key, value_check=None) -> Plan:
         st[len(before) + len(bshape) + j] = vcs[d]
     if any(st):
         off = ir.ew("add", I64, (off, ir.iota(rshape, st, 0, dev)))
-    return Plan(vops, vshape, rshape, off)
+    return Plan(vops, vshape, rshape, off, all(g[0] != "arr" for g in groups))
 
 
 def _fmt(shape) -> str:
@@ -486,9 +489,10 @@ def fit_value(vnode, shape):
     return ir.broadcast(ir.reshape(vnode, vs), shape)
 
 
-def scatter(a, vops, off, vnode, at=None):
+def scatter(a, vops, off, vnode, at=None, unique=False):
     """Write `vnode` (fit_value'd) into view `vops` of `a` at logical flat offsets `off`,
-    in place; `at` = (ufunc name, nin, output dtype) accumulates like ``ufunc.at``."""
+    in place; `at` = (ufunc name, nin, output dtype) accumulates like ``ufunc.at``;
+    `unique`: the offsets are known to be distinct (no search for repeated ones)."""
     if a._ro:
         raise ValueError("assignment destination is read-only")
     if off is None or L.prod(off.shape) == 0:
@@ -507,7 +511,7 @@ def scatter(a, vops, off, vnode, at=None):
     from ..backends import index_ops
     vstep = 0 if L.prod(vnode.shape) == 1 else 1
     if at is None:
-        index_ops.run_inplace(index_ops.SCATTER, dest, (off, vnode), vstep)
+        index_ops.run_inplace(index_ops.SCATTER, dest, (off, vnode), (vstep, unique))
     else:
         name, nin, odt = at
         index_ops.run_inplace(index_ops.SCATTER_AT, dest, (off, vnode), (name, nin, vstep,

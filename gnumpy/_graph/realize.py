@@ -103,7 +103,13 @@ def _count(kind) -> None:
 def _run(g) -> None:
     be = _backend_here(g.device)
     fast = be.fast              # a group of a larger schedule replays like a statement
-    if fast is not None and len(g.outputs) == 1 and g.kind != "barrier" and not config.nvtx:
+    if fast is not None and g.kind != "barrier" and not config.nvtx:
+        if len(g.outputs) > 1:
+            kind = fast.group(g)
+            if kind:
+                _count(kind)
+                return
+            return _run_planned(be, g)
         kind = fast(g.outputs[0])
         if kind:
             _count(kind)

@@ -6,8 +6,9 @@ backend and the reference meaning), its CUDA implementation and its kernel liste
   output's shape) holds logical C-order flat indices into ``src`` (any strides).
 * ``nonzero``: srcs ``(mask,)`` (bool), arg ``n`` (the number of set elements, known to the
   caller): the int64 C-order flat indices of the set elements, ascending.
-* ``scatter``: in place, srcs ``(dest, off, val)``, arg ``vstep``:
-  ``dest.flat[off[i]] = val[i * vstep]`` (``vstep`` 0: one value for all).
+* ``scatter``: in place, srcs ``(dest, off, val)``, arg ``(vstep, unique)``:
+  ``dest.flat[off[i]] = val[i * vstep]`` (``vstep`` 0: one value for all; of repeated
+  offsets the last wins; ``unique``: the caller knows there are none).
 * ``scatter_at``: in place, srcs ``(dest, off, val)``, arg ``(ufunc name, nin, vstep,
   output dtype)``:
   ``dest.flat[off[i]] = op(dest.flat[off[i]], val[i * vstep])`` once per index, so duplicate
@@ -52,7 +53,7 @@ def _cpu_scatter(srcs, arg, dtype):
     dest, off, val = srcs
     d = _flat_target(dest)
     idx = np.unravel_index(off.reshape(-1), d.shape)
-    d[idx] = val.reshape(-1) if arg else val.reshape(-1)[0]
+    d[idx] = val.reshape(-1) if arg[0] else val.reshape(-1)[0]
     return dest
 
 
@@ -153,9 +154,9 @@ def _cuda_scatter(be, node, buf) -> None:
         return
     off, val = be._contig(off), be._contig(val)
     shape, strides = _layout(dest)
-    vstep = node.arg
+    vstep, unique = node.arg
     layout = RI.layout_args(shape, strides)
-    if vstep == 0 or n == 1:        # one value, or one element: duplicates cannot differ
+    if vstep == 0 or n == 1 or unique:  # one value, one element or no repeated offsets
         k = _kernel(be, node, _scatter_kernels)
         be._go(k, _grid(be, n), RI.BLOCK,
                [_ptr(dest), _ptr(off), _ptr(val), np.int64(n), np.int64(vstep)] + layout)
