@@ -233,8 +233,13 @@ def test_groups_of_a_larger_schedule_replay(fake, monkeypatch):  # noqa: F811
             a = C[i] * 2 + 1
             b = C[i].sum() + C[3]
             gp.evaluate(a, b)
+            p, q = C[i] * 3.0, C[i] - C[3]       # siblings: one kernel of two outputs
+            gp.evaluate(p, q)
             C[i, 3] -= gp.dot(C[i, :3] - C[i, :3].mean(), C[3, :3])
     assert plans[0] == 0
+    from gnumpy.backends import cuda_fast
+    assert any(type(k[0]) is int and k[0] == 2 and type(v) is cuda_fast.Stages
+               for k, v in be.fast.cache.items())
     be.fast.cache.clear()
     be.launches.clear()
     with gp.config.override(fast_stages=1):

@@ -129,6 +129,9 @@ class CpuFast:
     def __call__(self, root):
         return False
 
+    def group(self, g):
+        return False
+
     def write(self, dest, value, overlaps) -> int:
         """1 when ``dest[...] = value`` ran here, 0 for the general path (the CPU backend
         computes the whole value before it assigns: no overlap to resolve first)."""

@@ -42,7 +42,7 @@ def _layout_id(n) -> int:
     return i
 
 
-def _walk(root):
+def _walk(root, roots=None):
     """(signature, leaves, scalars, ok) of the expression under `root`.
 
     The signature is a flat pre-order encoding of the graph (each node's kind code and
@@ -53,14 +53,15 @@ def _walk(root):
     leaves share one (a kernel loads them as one operand) is structure.  Leaves and scalars are listed at each use (a replay's template
     indexes them by position, and the same position holds the same role in every graph of
     one signature); only inner nodes are deduplicated.  It runs on every replayed call:
-    one iterative pass, no recursion or closures."""
+    one iterative pass, no recursion or closures.  With `roots` (a list), the
+    expressions of all of them, one after the other (each encoding is self-delimiting)."""
     sig = []
     seen = {}
     bufs = {}
     places = {}
     leaves = []
     scalars = []
-    stack = [root]
+    stack = [root] if roots is None else roots[::-1]
     pop = stack.pop
     push = stack.append
     while stack:
@@ -162,6 +163,45 @@ class FastPath:
                 rp.launch(leaves, scalars, out, None, None)
             root.realize(out, rp.strides, 0)
         return rp.kind
+
+    def group(self, g):
+        """Run scheduled group `g` of several outputs (sibling elementwise roots, a
+        reduction with its epilogue) as one replayed kernel writing a fresh buffer per
+        output; its kind, or False to plan it."""
+        outs = g.outputs
+        sig, leaves, scalars, ok = _walk(None, outs)
+        if not ok:
+            return False
+        if self.generation != config._generation:
+            self.cache.clear()
+            self.generation = config._generation
+        key = (len(outs), sig)
+        st = self.cache.get(key)
+        if st is None:
+            if len(self.cache) >= _MAX_SIGNATURES:
+                self.cache.clear()
+            run = self._slot_stages([g], leaves, scalars)   # runs it when it can
+            self.ran = ()
+            if run is None:
+                self.cache[key] = False
+                return False
+            st, slot_of, sizes, _ = run
+            st.sizes = tuple(sizes)
+            st.root_slot = tuple(slot_of[id(o)] - len(leaves) for o in outs)
+            st.strides = tuple(L.c_strides(o.shape) for o in outs)
+            st.kind = g.kind
+            st.lock = threading.Lock()
+            self.cache[key] = st
+            return g.kind
+        if st is False:
+            return False
+        pool = self.be.pool
+        bufs = [pool.alloc(n) for n in st.sizes]
+        with st.lock:                       # the stage's parameter block is shared
+            self._launch(st.stages[0], leaves + [_Slot(b) for b in bufs], scalars)
+        for o, i, strides in zip(outs, st.root_slot, st.strides):
+            o.realize(bufs[i], strides, 0)
+        return st.kind
 
     def write(self, dest, value, overlaps):
         """Run ``dest[...] = value`` (LEAF `dest`, lazy `value`) as replayed kernels: 1
