@@ -84,3 +84,61 @@ def test_explain_lists_groups():
     x = gp.asarray(np.arange(10.0))
     text = gp.explain(x - x.mean())
     assert text.startswith("2 groups")
+
+
+# ---------------------------------------------------------------- schedules replay
+
+_PROGRAMS = {
+    "siblings": lambda xp, x, y: [x * 2.0, x - y],
+    "reduce_epilogue": lambda xp, x, y: [x.mean(axis=1), x.std(axis=1)],
+    "mean_std_same_source": lambda xp, x, y: [(x - x.mean(axis=0)) / x.std(axis=0)],
+    "softmax_rows": lambda xp, x, y: [xp.exp(x - x.max(axis=1, keepdims=True)) / xp.exp(
+        x - x.max(axis=1, keepdims=True)).sum(axis=1, keepdims=True)],
+    "two_levels": lambda xp, x, y: [x - (x * y).sum(), (y ** 2).sum(axis=0)],
+    "library_call": lambda xp, x, y: [1.5 * (x * 2.0) @ y.T + 0.5 * x[:, :6]],
+    "views": lambda xp, x, y: [x[1:, ::2].sum(axis=0) + y[0, ::2], x.T[::-1] * 2.0],
+}
+
+
+def test_schedule_replays_by_structure(monkeypatch):
+    """A graph of a structure scheduled before (a statement in a loop, a program called
+    again) gets the same groups over its own nodes without running the scheduler; the
+    values stay NumPy's."""
+    from gnumpy._graph import fuse
+    rng = np.random.default_rng(3)
+    fresh = []
+    real = fuse._schedule
+
+    def counted(roots):
+        fresh.append(roots)
+        return real(roots)
+    monkeypatch.setattr(fuse, "_schedule", counted)
+    for name, prog in _PROGRAMS.items():
+        shapes = []
+        for k in range(2):
+            xn, yn = rng.standard_normal((6, 8)), rng.standard_normal((6, 8))
+            outs = prog(gp, gp.asarray(xn), gp.asarray(yn))
+            roots = [o._node for o in outs]
+            _, inner = fuse._structure(roots)
+            pos = {id(n): i for i, n in enumerate(inner)}
+            del fresh[:]
+            groups = fuse.schedule(roots)
+            assert len(fresh) == (0 if k else 1), name
+            shapes.append([(g.kind, g.level, [pos[id(o)] for o in g.outputs],
+                            g.reduce is not None and pos[id(g.reduce)],
+                            g.barrier is not None and pos[id(g.barrier)],
+                            [pos[id(p)] for p in g.phases],
+                            [(pos[id(n)], h) for n, h in g.siblings]) for g in groups])
+            for o, e in zip(outs, prog(np, xn, yn)):
+                np.testing.assert_allclose(o.get(), e, rtol=1e-12, atol=1e-12)
+        assert shapes[0] == shapes[1], name
+
+
+def test_schedule_structure_ignores_scalar_values_not_shapes():
+    from gnumpy._graph import fuse
+    x = gp.asarray(np.arange(12.0).reshape(3, 4))
+    a = fuse._structure([((x * 2.0).sum(axis=0) + 1.0)._node])[0]
+    b = fuse._structure([((x * 5.0).sum(axis=0) + 7.0)._node])[0]
+    c = fuse._structure([((x * 2.0).sum(axis=1) + 1.0)._node])[0]
+    d = fuse._structure([((x[:2] * 2.0).sum(axis=0) + 1.0)._node])[0]
+    assert a == b and a != c and a != d

@@ -123,7 +123,11 @@ def _deps(n):
 
 
 def schedule(roots) -> list:
-    """Ordered groups that materialize every node in `roots`."""
+    """Ordered groups that materialize every node in `roots`.
+
+    A graph of a structure scheduled before replays that schedule (``_SCHEDULES``): a loop
+    or a program called again builds the same graphs, and the schedule depends on nothing
+    but the structure (`_structure`) and the options."""
     roots = [r for r in dict.fromkeys(roots) if r.kind != LEAF]
     if not roots:
         return []
@@ -131,6 +135,85 @@ def schedule(roots) -> list:
         r = roots[0]
         if r.kind == BARRIER and all(s.kind == LEAF for s in r.srcs):
             return [Group("barrier", [r], r.device, 1, barrier=r)]   # a library call
+    sig, inner = _structure(roots)
+    if sig is None:
+        return _schedule(roots)
+    key = (config._generation, sig)
+    plan = _SCHEDULES.get(key)
+    if plan is None:
+        groups = _schedule(roots)
+        if len(_SCHEDULES) >= _MAX_SCHEDULES:
+            _SCHEDULES.clear()
+        _SCHEDULES[key] = _encode(groups, inner)
+        return groups
+    if plan is False:
+        return _schedule(roots)
+    return [Group(kind, [inner[i] for i in outs], inner[dev].device, lv,
+                  None if red is None else inner[red], None if bar is None else inner[bar],
+                  [inner[i] for i in phases], tuple((inner[i], how) for i, how in sibs))
+            for kind, outs, dev, lv, red, bar, phases, sibs in plan]
+
+
+_SCHEDULES: dict = {}       # (options generation, structure) -> encoded groups, or False
+_MAX_SCHEDULES = 4096
+
+
+def _structure(roots):
+    """(signature, inner nodes in visit order) of the graphs under `roots`: a pre-order
+    encoding of every node's kind and fields (a node met again is a back-reference to its
+    visit number; leaves by their own identity, dtype and shape, since scheduling compares
+    reduction sources by identity).  Scalar values and barrier arguments (a compaction's
+    count) do not change a schedule and are left out.  (None, None) when an argument is
+    not hashable."""
+    sig = [len(roots)]
+    seen = {}
+    leaves = {}
+    inner = []
+    stack = roots[::-1]
+    while stack:
+        n = stack.pop()
+        k = n.kind
+        if k == LEAF:
+            i = leaves.get(id(n))
+            if i is None:
+                i = leaves[id(n)] = len(leaves)
+            sig += (0, i, n.dtype, n.shape)
+            continue
+        i = seen.get(id(n))
+        if i is not None:
+            sig += (8, i)
+            continue
+        seen[id(n)] = len(inner)
+        inner.append(n)
+        srcs = n.srcs
+        sig += (k, n.op, n.dtype, n.shape, None if k == SCALAR or k == BARRIER else n.arg,
+                len(srcs), n.device)
+        stack.extend(srcs[::-1])
+    sig = tuple(sig)
+    try:
+        hash(sig)
+    except TypeError:
+        return None, None
+    return sig, inner
+
+
+def _encode(groups, inner):
+    """`groups` with every node as its index into `inner`, or False when one is not
+    there (scheduling made a node of its own: nothing to replay)."""
+    index = {id(n): i for i, n in enumerate(inner)}
+    try:
+        return tuple((g.kind, tuple(index[id(o)] for o in g.outputs),
+                      index[id(g.reduce or g.barrier or g.outputs[0])], g.level,
+                      None if g.reduce is None else index[id(g.reduce)],
+                      None if g.barrier is None else index[id(g.barrier)],
+                      tuple(index[id(p)] for p in g.phases),
+                      tuple((index[id(n)], how) for n, how in g.siblings))
+                     for g in groups)
+    except KeyError:
+        return False
+
+
+def _schedule(roots) -> list:
     nodes = _collect(roots)
     if len(roots) == 1:
         for n in nodes.values():
