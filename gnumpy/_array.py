@@ -342,6 +342,21 @@ class ndarray:
                         v._node = m
         return dest
 
+    def _write_value(self, m, value, vn, temp) -> None:
+        """``self[key] = value`` where `m` is the LEAF of a basic selection of this root's
+        memory and `vn`, `value`'s node, is lazy with m's shape and dtype (a value that is
+        no view, and no lazy view of this root is pending): what ``_assign_from`` does
+        through a view of the selection, without making the view.  The write computes the
+        value itself; unless it is a temporary, `value` then reads the written memory."""
+        self._has_views = True
+        with R.lock:
+            R.flush_readers(m.buf, also=value)
+            R.write(m, vn)
+        if not temp and value._node is vn:
+            value._node = ir.ew("astype", m.dtype, (ir.leaf(
+                m.buf, m.dtype, m.shape, m.strides, m.offset, m.device),))
+            R.track(value)
+
     def _assign_from(self, value, strip=False, temp=False) -> None:
         """``self[...] = value`` with NumPy's broadcasting and unsafe casting (out=);
         `strip`: leading length-1 axes of value beyond self's are dropped (setitem);
@@ -557,6 +572,15 @@ class ndarray:
                                                   tv is ndarray) else None
         if b is not None and not (b[2] and tv is ndarray and value._node.shape):
             m, rn, _ = b
+            if tv is ndarray:           # the loop statement: a lazy value of m's layout
+                vn = value._node
+                if vn.kind != LEAF and vn.dtype is m.dtype and vn.shape == m.shape and \
+                        vn.device is m.device and value._base is None and \
+                        not value._has_views:
+                    root = self._base if self._base is not None else self
+                    if id(root) not in _LAZY_VIEWS:
+                        root._write_value(m, value, vn, _stored_temporary(value))
+                        return
             t = self._new_view(m, (("at", (m.strides, m.offset, m.dtype, rn), m.shape),))
             t._assign_from(value, strip=True, temp=tv is ndarray and _stored_temporary(value))
             return
