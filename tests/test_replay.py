@@ -63,6 +63,14 @@ STATEMENTS = {
                                       "Y": np.zeros((6, 5))},
                              lambda s, k: s["Y"].__setitem__((slice(None), k % 5),
                                                              s["X"].sum(1) * 0.5 + k)),
+    # the value reads the written row shifted (a Gauss-Seidel row): computed into a
+    # temporary, then copied, at every row
+    "shifted_row": (lambda: {"M": np.arange(100.0).reshape(10, 10)},
+                    lambda s, k: _iadd(s["M"], (k % 8 + 1, slice(1, -1)),
+                                       s["M"][k % 8 + 1, 2:] + s["M"][k % 8, 1:-1])),
+    "shifted_column_sum": (lambda: {"M": np.arange(100.0).reshape(10, 10)},
+                           lambda s, k: s["M"].__setitem__((slice(1, None), k % 9),
+                                                           s["M"][:-1, k % 9] + s["M"].sum(1)[:-1])),
     # ... and into their own memory: the reduction reads the destination's buffer
     "col_sums_into_own_row": (lambda: {"X": np.arange(48.0).reshape(6, 8) / 8},
                               lambda s, k: s["X"].__setitem__(k % 6, s["X"][:, ::-1].sum(0))),
@@ -344,6 +352,31 @@ def test_column_sweeps_interleaved_with_their_reads():
         return []
     rng = np.random.default_rng(7)
     _run_both(prog, {"y": rng.random((6, 9)), "z": rng.random((6, 9))})
+
+
+def test_overlapping_write_replays_per_offset_pattern(fake, monkeypatch):  # noqa: F811
+    """A write whose value reads the written memory shifted replays (a temporary, then
+    the copy) with nothing planned once its pattern of offsets relative to the
+    destination was seen; a new pattern asks the overlap question again."""
+    dev, be = fake
+    M = gp.asarray(np.arange(100.0).reshape(10, 10), device=dev)
+    gp.evaluate(M)
+    from gnumpy._graph import realize as R
+    asked = []
+    real = R._overlaps_unaligned
+
+    def counted(value, dest):
+        asked.append(1)
+        return real(value, dest)
+    monkeypatch.setattr(R, "_overlaps_unaligned", counted)
+    plans = _plans(monkeypatch)
+    for i in range(1, 9):
+        be.launches.clear()
+        M[i, 1:-1] += M[i, 2:] + M[i - 1, 1:-1]
+        assert len(be.launches) == 2
+    assert len(asked) == 1 and plans[0] == 2
+    M[3, 1:-1] += M[3, :-2] * 2.0            # another pattern
+    assert len(asked) == 2
 
 
 def test_column_write_reading_its_neighbour_is_one_kernel(fake):  # noqa: F811

@@ -121,6 +121,7 @@ class FastPath:
     def __init__(self, backend) -> None:
         self.be = backend
         self.cache = {}
+        self.copied = {}    # writes whose value reads dest's memory: see _overlapping
         self.generation = config._generation
         self.ran = ()       # the kinds a build launched before it gave up (realize counts them)
 
@@ -131,8 +132,7 @@ class FastPath:
         if not ok:
             return False
         if self.generation != config._generation:   # options changed: plans may differ
-            self.cache.clear()
-            self.generation = config._generation
+            self._options_changed()
         rp = self.cache.get(sig)
         if type(rp) is dict:        # offsets baked into the kernel's arguments
             offs = tuple(n.offset for n in leaves)
@@ -164,6 +164,11 @@ class FastPath:
             root.realize(out, rp.strides, 0)
         return rp.kind
 
+    def _options_changed(self) -> None:
+        self.cache.clear()
+        self.copied.clear()
+        self.generation = config._generation
+
     def group(self, g):
         """Run scheduled group `g` of several outputs (sibling elementwise roots, a
         reduction with its epilogue) as one replayed kernel writing a fresh buffer per
@@ -173,8 +178,7 @@ class FastPath:
         if not ok:
             return False
         if self.generation != config._generation:
-            self.cache.clear()
-            self.generation = config._generation
+            self._options_changed()
         key = (len(outs), sig)
         st = self.cache.get(key)
         if st is None:
@@ -214,18 +218,19 @@ class FastPath:
         if not ok:
             return 0
         if self.generation != config._generation:
-            self.cache.clear()
-            self.generation = config._generation
+            self._options_changed()
         db = dest.buf
         alias = -1                  # the first leaf in dest's buffer, and whether it is
         for i, n in enumerate(leaves):      # at dest's offset
             if n.buf is db:
                 alias = 2 * i + (n.offset == dest.offset)
                 break
-        if alias >= 0 and overlaps is not None and overlaps(value, dest):
-            return 2
         ds = dest.sig
         key = (sig, _layout_id(dest) if ds is None else ds, alias)
+        if alias >= 0 and overlaps is not None:
+            r = self._overlapping(dest, value, leaves, scalars, key, overlaps)
+            if r is not None:
+                return r
         rp = self.cache.get(key)
         if type(rp) is dict:        # offsets baked into the kernel's arguments
             offs = (dest.offset,) + tuple(n.offset for n in leaves)
@@ -253,6 +258,33 @@ class FastPath:
             with rp.lock:           # one parameter block per signature
                 rp.launch(leaves, scalars, dest, None, None)
         return 1
+
+    def _overlapping(self, dest, value, leaves, scalars, key, overlaps):
+        """``dest[...] = value`` where `value` reads dest's buffer: None when it reads it
+        element for element (the one-kernel replay goes on), else the kinds of a replay
+        that computes the value into a slot, then copies it into dest (NumPy's temporary),
+        or 2 when that cannot replay.  Whether the reads overlap follows from the key and
+        the offsets of those reads relative to dest's, so it is asked once per pattern:
+        a stencil row ``A[i, 1:-1] += A[i, 2:] + ...`` replays at every i."""
+        db, o = dest.buf, dest.offset
+        okey = (key, tuple([n.offset - o for n in leaves if n.buf is db]))
+        st = self.copied.get(okey)
+        if st is None:
+            if len(self.copied) >= _MAX_SIGNATURES:
+                self.copied.clear()
+            if not overlaps(value, dest):
+                st = self.copied[okey] = _APART
+                return None
+            groups = schedule([value])
+            st = self._build_write_stages(dest, value, leaves, scalars, groups, copy=True)
+            self.copied[okey] = st
+            return 2 if st is False else st.kind
+        if st is _APART:
+            return None
+        if st is False:
+            return 2
+        self._replay_write_stages(st, dest, leaves, scalars)
+        return st.kind
 
     def _build_write(self, dest, value, leaves, scalars, dynamic=True):
         groups = schedule([value]) if value.kind != LEAF else \
@@ -356,11 +388,12 @@ class FastPath:
                 o.realize(outs[id(o)], L.c_strides(o.shape), 0)
         return st, slot_of, sizes, bufs
 
-    def _build_write_stages(self, dest, value, leaves, scalars, groups):
+    def _build_write_stages(self, dest, value, leaves, scalars, groups, copy=False):
         """Like `_build_stages` for a write whose value takes a few groups (a solver's
         ``A[i, j] -= dot(A[i, :j], A[j, :j])``: the reduction, then the write): every group
         but the last runs into per-call slots; the last writes into dest (or, when it
-        does not compute the value alone, a last copy kernel does)."""
+        does not compute the value alone or `copy` asks for it, a last copy kernel
+        does)."""
         if not groups or len(groups) > config.fast_stages or \
                 any(g.kind == "barrier" for g in groups):
             return False
@@ -368,7 +401,8 @@ class FastPath:
         run = self._slot_stages(groups[:-1], leaves, scalars)
         if run is None:
             return False
-        direct = writes_into(last, value, dest)     # (earlier groups' outputs realized)
+        direct = not copy and writes_into(last, value, dest)    # (earlier groups' outputs
+        #                                                           realized)
         if not direct:
             run = self._slot_stages([last], leaves, scalars, run)
         if run is None:
@@ -437,6 +471,7 @@ def _done(rp):
 
 
 _STATIC = object()      # _stage's answer when an offset cannot be a launch argument
+_APART = object()       # _overlapping's answer for reads of dest's memory that do not overlap
 
 
 def _stage(be, g, ptr_of, index_of, scalar_of, with_out, dest=None, dynamic=True):
