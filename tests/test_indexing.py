@@ -770,3 +770,73 @@ def test_fancy_assignment_with_duplicates_last_wins(n):
     b[[1, 1, 3, 1]] = [5, 6, 7, 8]
     h[[1, 1, 3, 1]] = [5, 6, 7, 8]
     check(h, b)
+
+
+def test_mask_offsets_are_reused_until_memory_is_written(monkeypatch):
+    """The offsets of a boolean mask index are computed once for a run of uses of the same
+    mask array (one count, one sync: mandelbrot's Z[I], C[I], Z[I] = ...), and again after
+    any write, whether to the mask (out=, setitem, in-place operator) or elsewhere."""
+    from gnumpy._api import indexing
+    calls = []
+    real = indexing.flat_nonzero
+
+    def counted(x):
+        calls.append(1)
+        return real(x)
+    monkeypatch.setattr(indexing, "flat_nonzero", counted)
+    rng = np.random.default_rng(11)
+    zn, cn = rng.standard_normal(50), rng.standard_normal(50)
+    z, c = gp.asarray(zn), gp.asarray(cn)
+    for it in range(4):
+        In = np.abs(zn) < 1.0
+        I = gp.abs(z) < 1.0
+        del calls[:]
+        z[I] = z[I] ** 2 + c[I]
+        zn[In] = zn[In] ** 2 + cn[In]
+        assert len(calls) == 1
+        check(z, zn)
+    In = np.abs(zn) < 2.0
+    I = gp.abs(z) < 2.0
+    a = z[I]
+    gp.logical_not(I, out=I)                    # the mask itself rewritten (out=)
+    np.logical_not(In, out=In)
+    check(z[I], zn[In])
+    check(a, zn[~In])
+    z[I] = 0.5                                  # (a lazy where: no memory written)
+    zn[In] = 0.5
+    del calls[:]
+    check(c[I], cn[In])
+    assert not calls
+    c[1:3] = 7.0                                # memory written elsewhere: computed again
+    cn[1:3] = 7.0
+    check(c[I], cn[In])
+    assert len(calls) == 1
+    I2 = gp.abs(z) > 0.4
+    I2n = np.abs(zn) > 0.4
+    check(z[I2], zn[I2n])
+    I2 ^= True                                  # in-place operator: a new node
+    I2n ^= True
+    check(z[I2], zn[I2n])
+    I2[3] = not bool(I2[3])                     # setitem: the mask is viewed since
+    I2n[3] = not I2n[3]
+    check(z[I2], zn[I2n])
+    check(c[I2], cn[I2n])
+
+
+def test_mask_written_by_a_dlpack_consumer_is_read_again():
+    """A mask array shared with another library (DLPack) may be written behind gnumpy's
+    back: its offsets are not reused."""
+    zn = np.linspace(-2.0, 2.0, 9)
+    z = gp.asarray(zn)
+    I = gp.abs(z) < 1.0
+    if z.device.kind != "cpu":
+        torch = pytest.importorskip("torch")
+        t = torch.from_dlpack(I)
+    else:
+        t = np.from_dlpack(I)
+    check(z[I], zn[np.abs(zn) < 1.0])           # (offsets computed after the export)
+    t[0] = True
+    m = np.abs(zn) < 1.0
+    m[0] = True
+    assert I.get()[0]                           # the consumer wrote gnumpy's memory
+    check(z[I], zn[m])

@@ -15,6 +15,7 @@ count); out-of-bounds integer arrays raise IndexError eagerly (one device min/ma
 from __future__ import annotations
 
 import operator
+import weakref
 
 import numpy as np
 
@@ -367,7 +368,7 @@ def _group_offsets(groups, vcs, dev):
             parts[gi] = (ir.scalar((v % size) * mult, I64, (), dev), ())
         elif kind == "mask":
             flat = host_to_node(np.flatnonzero(v[1]), device=dev) if v[0] == "h" else \
-                flat_nonzero(v[1])
+                _mask_offsets(v[1])
             parts[gi] = (_times(flat, mult), flat.shape)
         elif v[0] == "h":
             h = v[1].astype(np.int64)      # as NumPy: uint64 indices wrap to intp
@@ -423,6 +424,25 @@ def minmax(nodes):
             acc = r if acc is None else ir.where(at, r, acc)
     vals = wrap(acc).get().tolist()
     return [(vals[2 * i], vals[2 * i + 1]) for i in range(len(nodes))]
+
+
+_LAST_MASK = [None, None, -1, None]  # (weakref of a mask array, its node, write epoch, offsets)
+
+
+def _mask_offsets(m):
+    """``flat_nonzero(m)`` for boolean mask array `m` of an index.  The last mask's offsets
+    are reused while it is the same array with the same node and no memory was written
+    since (``realize.write_epoch``; exporting memory counts as a write).  Only a base
+    array with no views is kept: nothing but gnumpy's writes reaches its memory (exported
+    and imported arrays count as viewed).  A loop's ``X[I]``, ``C[I]``, ``Z[I] = ...``
+    then counts (one sync) and compacts once, not three times."""
+    c = _LAST_MASK
+    if c[0] is not None and c[0]() is m and m._node is c[1] and c[2] == R.write_epoch[0]:
+        return c[3]
+    flat = flat_nonzero(m)
+    if m._base is None and not m._has_views and m._node.kind == ir.LEAF:
+        c[:] = [weakref.ref(m), m._node, R.write_epoch[0], flat]
+    return flat
 
 
 def flat_nonzero(x):

@@ -257,6 +257,12 @@ def reads_any(node, buf_ids) -> bool:
     return False
 
 
+# Bumped by every flush of readers, which every write into existing memory makes first:
+# what was computed from memory at one count (indexing's mask offsets) is still valid while
+# the count is unchanged.
+write_epoch = [0]
+
+
 def flush_readers(buf, skip=None, also=None) -> None:
     """Materialize every pending array that reads `buf` (before `buf` is overwritten),
     except `skip` and `also` (the write's own destination and a value the write computes
@@ -264,6 +270,7 @@ def flush_readers(buf, skip=None, also=None) -> None:
 
     Views of a materialized base are folded into leaves (they keep sharing memory); other
     readers are materialized together in one schedule."""
+    write_epoch[0] += 1
     with lock:
         views, others = [], []
         for arr in _pending_arrays():
@@ -286,6 +293,7 @@ def flush_readers(buf, skip=None, also=None) -> None:
 def flush_readers_of(bufs: dict) -> None:
     """Materialize every pending array that reads one of `bufs` ({id: buffer}), before
     they are all overwritten at once (a CUDA graph replay)."""
+    write_epoch[0] += 1
     with lock:
         readers = [a for a in _pending_arrays()
                    if a._node.kind != LEAF and reads_any(a._node, bufs)]
