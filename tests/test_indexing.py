@@ -840,3 +840,59 @@ def test_mask_written_by_a_dlpack_consumer_is_read_again():
     m[0] = True
     assert I.get()[0]                           # the consumer wrote gnumpy's memory
     check(z[I], zn[m])
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.complex128, np.int32])
+def test_masked_update_from_the_same_mask_is_a_where(dt):
+    """``a[m] = f(a[m], b[m])`` with one full mask: NumPy's values, computed as
+    ``where(m, f(a, b), a)`` (no gather or scatter runs); values that are not
+    elementwise in the gathers (a reduction, another mask, an index array) keep the
+    scatter, with NumPy's values too."""
+    rng = np.random.default_rng(5)
+    an = (rng.standard_normal((6, 7)) * 3).astype(dt)
+    bn = (rng.standard_normal((6, 7)) * 3).astype(dt)
+    if np.dtype(dt).kind == "f":
+        an[0, 0], an[1, 1], bn[2, 2] = np.nan, -0.0, np.inf
+    a, b = gp.asarray(an), gp.asarray(bn)
+    for it in range(3):
+        mn = np.abs(an) < 2
+        m = gp.abs(a) < 2
+        gp.stats.reset()
+        a[m] = a[m] * 2 + b[m] - 1
+        an[mn] = an[mn] * 2 + bn[mn] - 1
+        gp.evaluate(a)
+        assert gp.stats.by_kind["barrier"] == 0 or mn.sum() <= 1     # (one: a broadcast)
+        check(a, an)
+    m = a > 0
+    mn = an > 0
+    a[m] = a[m] - a[m].sum()                    # a reduction over the selection
+    an[mn] = an[mn] - an[mn].sum()
+    check(a, an)
+    m2 = gp.asarray(np.roll(mn, 1))
+    if int(m2.sum()) == int(m.sum()):
+        a[m] = b[m2]                            # gathered through another mask
+        an[mn] = bn[np.roll(mn, 1)]
+        check(a, an)
+    f = gp.asarray(an.astype(np.float64))
+    fn = an.astype(np.float64)
+    k = gp.abs(f) > 1
+    kn = np.abs(fn) > 1
+    a[k] = f[k] * 1.5                           # a float value into the array's dtype
+    an[kn] = fn[kn] * 1.5
+    check(a, an)
+
+
+def test_mask_computed_with_the_arrays_it_reads():
+    """The mask of a loop over a lazy state (mandelbrot's ``I = abs(Z) < 2``) is computed
+    together with that state, so the state's graph does not grow across iterations."""
+    zn = np.zeros(40, np.complex128)
+    cn = np.linspace(-2, 1, 40) + 0.5j
+    z, c = gp.asarray(zn), gp.asarray(cn)
+    for it in range(20):
+        In = np.abs(zn) < 2.0
+        I = gp.abs(z) < 2.0
+        z[I] = z[I] ** 2 + c[I]
+        zn[In] = zn[In] ** 2 + cn[In]
+        if it:
+            assert z._node.size < 20
+    check(z, zn)

@@ -184,6 +184,8 @@ def setitem(a, key, value):
         return
     p = plan(a, key, lambda shape: fit_value(vnode, shape))
     vnode = fit_value(vnode, p.shape)
+    if _gathered_where(a, key, p, vnode):
+        return
     scatter(a, p.vops, p.off, vnode, unique=p.unique)
 
 
@@ -451,8 +453,8 @@ def flat_nonzero(x):
     from .elementwise import apply
     from .reductions import count_nonzero
     mask = src_node(x) if x.dtype == D.bool_ else apply("not_equal", x, 0)._node
-    if mask.kind != ir.LEAF:
-        R.materialize([mask])       # read twice: by the count and by the compaction
+    if mask.kind != ir.LEAF:        # read twice: by the count and by the compaction; the
+        R.materialize([mask] + R.held_inside(mask))   # arrays it reads computed with it
     n = int(count_nonzero(wrap(mask)))
     return ir.barrier("nonzero", (mask,), n, I64, (n,))
 
@@ -554,6 +556,40 @@ def _check_full_mask(a, key, vnode):
     if kind == "mask" and v[1].ndim == a.ndim and len(vnode.shape) > 1:
         raise TypeError(f"NumPy boolean array indexing assignment requires a 0 or "
                         f"1-dimensional input, input has {len(vnode.shape)} dimensions")
+
+
+def _gathered_where(a, key, p, vnode) -> bool:
+    """``a[m] = f(x[m], y[m], ...)``: one boolean mask over all of a's axes, and a value
+    computed elementwise from scalars and gathers through the same mask offsets (the
+    mask's offsets are reused, see `_mask_offsets`) of arrays of a's shape.  Then it is
+    ``where(m, f(x, y, ...), a)``, lazy and fused: no gather and no scatter run (NPBench's
+    mandelbrot: ``Z[I] = Z[I]**2 + C[I]``).  True if done."""
+    k = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+    if p.vops or p.off is None or p.off.kind != ir.BARRIER or not is_array(k) or \
+            k.dtype != D.bool_ or k.shape != a.shape or k._node.kind != ir.LEAF:
+        return False
+    off, shape, dev = p.off, a.shape, a.device
+    memo = {}
+
+    def full(n):        # n of the value's shape (count,) -> the same values over `shape`
+        r = memo.get(id(n))
+        if r is None:
+            kd = n.kind
+            if kd == ir.BARRIER and n.op == "gather" and n.srcs[1] is off and \
+                    n.srcs[0].shape == shape:
+                r = n.srcs[0]
+            elif kd == ir.SCALAR:
+                r = ir.scalar(n.arg, n.dtype, shape, dev)
+            elif kd == ir.EW:
+                srcs = [full(s) for s in n.srcs]
+                r = None if None in srcs else ir.ew(n.op, n.dtype, srcs, n.arg)
+            memo[id(n)] = r
+        return r
+    val = full(vnode)
+    if val is None:
+        return False
+    a._set_node(ir.where(k._node, ir.cast(val, a.dtype), src_node(a)))
+    return True
 
 
 def _mask_where(a, key, vnode) -> bool:

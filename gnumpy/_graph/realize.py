@@ -235,6 +235,31 @@ def _pending_arrays():
     return out
 
 
+def held_inside(node) -> list:
+    """The lazy nodes under `node` that live base arrays hold as their values: computed in
+    the same schedule as `node` (one kernel more output), a loop's state does not grow one
+    graph per iteration under a value read each iteration (a mask over ``Z``)."""
+    held = {}
+    for a in _pending_arrays():
+        n = a._node
+        if n.kind != LEAF and a._base is None:
+            held[id(n)] = n
+    out = []
+    if not held:
+        return out
+    seen = set()
+    stack = list(node.srcs)
+    while stack:
+        n = stack.pop()
+        if n.kind == LEAF or id(n) in seen:
+            continue
+        seen.add(id(n))
+        if id(n) in held:
+            out.append(n)
+        stack.extend(n.srcs)
+    return out
+
+
 def reads_buffer(node, buf) -> bool:
     """Does the lazy graph of `node` read memory of `buf`?"""
     return reads_any(node, {id(buf)})
