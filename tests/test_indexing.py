@@ -896,3 +896,44 @@ def test_mask_computed_with_the_arrays_it_reads():
         if it:
             assert z._node.size < 20
     check(z, zn)
+
+
+def test_rebuilt_mask_reuses_offsets_only_for_the_same_values(monkeypatch):
+    """``x[x > 0] = x[x > 0] ** -1.5`` builds the mask twice: the second, the same
+    expression of the same memory, reuses the first one's offsets (one count); masks
+    that differ in an operand, a scalar's sign of zero or the memory read since, count
+    again."""
+    from gnumpy._api import indexing
+    calls = []
+    real = indexing.flat_nonzero
+
+    def counted(x):
+        calls.append(1)
+        return real(x)
+    monkeypatch.setattr(indexing, "flat_nonzero", counted)
+    rng = np.random.default_rng(2)
+    xn = rng.standard_normal((5, 6))
+    x = gp.asarray(xn) * 1.0                    # lazy
+    xn = xn * 1.0
+    x[x > 0] = x[x > 0] ** -1.5
+    xn[xn > 0] = xn[xn > 0] ** -1.5
+    check(x, xn)
+    assert len(calls) == 1
+    y = gp.asarray(xn.copy())
+    yn = xn.copy()
+    del calls[:]
+    a = y[y / 0.0 > 0]                          # inf where y > 0, and -inf ...
+    b = y[y / -0.0 > 0]                         # ... the other way round: other offsets
+    check(a, yn[yn / 0.0 > 0])
+    check(b, yn[yn / -0.0 > 0])
+    assert len(calls) == 2
+    del calls[:]
+    c1 = y[y > 0.25]
+    c2 = y[y > 0.5]                             # another scalar
+    y[0, 0] = 7.0                               # a write: the same mask counts again
+    yn[0, 0] = 7.0
+    c3 = y[y > 0.5]
+    check(c1, xn[xn > 0.25])
+    check(c2, xn[xn > 0.5])
+    check(c3, yn[yn > 0.5])
+    assert len(calls) == 3

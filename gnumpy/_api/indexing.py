@@ -428,23 +428,81 @@ def minmax(nodes):
     return [(vals[2 * i], vals[2 * i + 1]) for i in range(len(nodes))]
 
 
-_LAST_MASK = [None, None, -1, None]  # (weakref of a mask array, its node, write epoch, offsets)
+# The last mask's offsets: (weakref of the mask array, its node, write epoch, offsets node,
+# the value key of the mask's graph before it was computed, or None)
+_LAST_MASK = [None, None, -1, None, None]
 
 
 def _mask_offsets(m):
     """``flat_nonzero(m)`` for boolean mask array `m` of an index.  The last mask's offsets
-    are reused while it is the same array with the same node and no memory was written
-    since (``realize.write_epoch``; exporting memory counts as a write).  Only a base
-    array with no views is kept: nothing but gnumpy's writes reaches its memory (exported
-    and imported arrays count as viewed).  A loop's ``X[I]``, ``C[I]``, ``Z[I] = ...``
-    then counts (one sync) and compacts once, not three times."""
+    are reused while no memory was written since (``realize.write_epoch``; exporting
+    memory counts as a write) for the same array with the same node, or for a lazy mask
+    whose graph computes the same values from the same memory (`_value_key`:
+    ``x[x > 0] = x[x > 0] ** -1.5`` builds the mask twice).  Only a base array with no
+    views is kept: nothing but gnumpy's writes reaches its memory (exported and imported
+    arrays count as viewed).  A loop's ``X[I]``, ``C[I]``, ``Z[I] = ...`` then counts (one
+    sync) and compacts once, not three times."""
     c = _LAST_MASK
-    if c[0] is not None and c[0]() is m and m._node is c[1] and c[2] == R.write_epoch[0]:
-        return c[3]
+    n = m._node
+    lazy = n.kind != ir.LEAF
+    if c[2] == R.write_epoch[0] and c[0] is not None:
+        if c[0]() is m and n is c[1]:
+            return c[3]
+        if lazy and c[4] is not None and c[4][0] is not None and \
+                _value_key(n)[0] == c[4][0]:
+            return c[3]
+    # the mask's own expression, over its sources as they are after the count computed
+    # them (arrays it reads are computed with it, `held_inside`), keys a rebuilt mask
+    expr = ir.Node(n.kind, n.op, n.dtype, n.shape, n.srcs, n.arg, n.device) if lazy \
+        else None
     flat = flat_nonzero(m)
+    vk = _value_key(expr) if lazy else None
     if m._base is None and not m._has_views and m._node.kind == ir.LEAF:
-        c[:] = [weakref.ref(m), m._node, R.write_epoch[0], flat]
+        c[:] = [weakref.ref(m), m._node, R.write_epoch[0], flat, vk]
     return flat
+
+
+_EXACT = (int, str, bool, type(None))
+
+
+def _exact(arg) -> bool:
+    """Is `arg` compared exactly by ``==`` (no float, whose -0.0 equals 0.0)?"""
+    return type(arg) in _EXACT or type(arg) is tuple and all(_exact(a) for a in arg)
+
+
+def _value_key(node, limit=64):
+    """(key, buffers): a key equal for two lazy graphs that compute the same values from
+    the same memory (leaves by buffer, offset and layout; scalars by their bytes), or
+    None for a graph of more than `limit` nodes or an argument ``==`` cannot tell apart
+    exactly; the buffers it names (by id: kept alive with the key, so no other buffer
+    takes one of those ids meanwhile)."""
+    key = []
+    bufs = []
+    seen = {}
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        k = n.kind
+        if k == ir.LEAF:
+            key += (0, id(n.buf), n.offset, n.strides, n.shape, n.dtype)
+            bufs.append(n.buf)
+            continue
+        if k == ir.SCALAR:
+            a = n.arg
+            if not isinstance(a, np.generic):
+                return None, bufs
+            key += (1, n.dtype, n.shape, a.tobytes())
+            continue
+        i = seen.get(id(n))
+        if i is not None:
+            key += (8, i)
+            continue
+        seen[id(n)] = len(seen)
+        if len(seen) > limit or not _exact(n.arg):
+            return None, bufs
+        key += (k, n.op, n.dtype, n.shape, n.strides, n.offset, n.arg, len(n.srcs))
+        stack.extend(n.srcs[::-1])
+    return tuple(key), bufs
 
 
 def flat_nonzero(x):
@@ -566,7 +624,7 @@ def _gathered_where(a, key, p, vnode) -> bool:
     mandelbrot: ``Z[I] = Z[I]**2 + C[I]``).  True if done."""
     k = key[0] if isinstance(key, tuple) and len(key) == 1 else key
     if p.vops or p.off is None or p.off.kind != ir.BARRIER or not is_array(k) or \
-            k.dtype != D.bool_ or k.shape != a.shape or k._node.kind != ir.LEAF:
+            k.dtype != D.bool_ or k.shape != a.shape:
         return False
     off, shape, dev = p.off, a.shape, a.device
     memo = {}
