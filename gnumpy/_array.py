@@ -218,11 +218,8 @@ class ndarray:
             if b is None or n.buf is b._node.buf or not _derived(self, b):
                 return n        # (a view's LEAF over other memory is a stale copy)
         if self._base is not None:
-            m = _apply_vops(self._base._leaf(), self._vops)
-            if m.kind == LEAF:
-                self._node = m
-                return m
-            self._node = n = m      # not expressible with strides: cannot happen for views
+            self._node = m = _apply_vops(self._base._leaf(), self._vops)
+            return m
         R.materialize([n])
         return self._node
 
@@ -337,9 +334,7 @@ class ndarray:
                 v = r()
                 if v is not None and _derived(v, root) and \
                         not (v._node.kind == LEAF and v._node.buf is rl.buf):
-                    m = _apply_vops(rl, v._vops)
-                    if m.kind == LEAF:
-                        v._node = m
+                    v._node = _apply_vops(rl, v._vops)
         return dest
 
     def _write_value(self, m, value, vn, temp) -> None:

@@ -1,14 +1,14 @@
 """Where a view lies in its root's memory: the ``at`` records of ``ndarray`` views.
 
 A view of an array remembers its place in its root's memory as one ``at`` record
-``("at", (strides, offset, dtype, root node), shape)`` (so a chain of views costs O(1) per
-view), or, where strides cannot express it (a lazy chain), the list of view ops.  Views made
-while their root was lazy are registered here and bound to the root's memory at its first
-write (``ndarray._write_target``).
+``("at", (strides, offset, dtype, root node), shape)``, so a chain of views costs O(1) per
+view.  Every view is one: the API makes a view only through ops that strides express (a
+reshape that does not fold is a copy, as NumPy's), and a lazy root materializes
+C-contiguous at offset 0.  Views made while their root was lazy are registered here and
+bound to the root's memory at its first write (``ndarray._write_target``).
 """
 from __future__ import annotations
 
-from . import _dtypes as D
 from ._graph import ir
 from ._graph import layout as L
 from ._graph.ir import LEAF
@@ -34,25 +34,22 @@ def _prune_lazy_views() -> None:
 
 
 def _at_ops(x, ops):
-    """The view ops of a view of `x` through `ops`, relative to x's root: one ``at``
-    record ``("at", (strides, offset, dtype, root node), shape)`` when the ops fold into
-    the layout x has (or will have) in its root's memory, else the op list (a lazy chain
-    strides cannot express; lazy results materialize C-contiguous at offset 0).  The root
-    node is the one the view was made from (a resized root gets a new one; its old views
-    keep the old memory, as NumPy's)."""
-    v = x._vops
+    """The ``at`` record, as a one-element tuple ``(("at", (strides, offset, dtype, root
+    node), shape),)``, of a view of `x` through view ops `ops`: folded into the layout x
+    has (or, lazy, will have) in its root's memory.  The root node is the one the view was
+    made from (a resized root gets a new one; its old views keep the old memory, as
+    NumPy's).  An op strides cannot express is a bug in the caller (it must copy)."""
     if x._base is None:
         n = rn = x._node
         st, off = (n.strides, n.offset) if n.kind == LEAF else (L.c_strides(n.shape), 0)
-    elif len(v) == 1 and v[0][0] == "at":
-        st, off, _, rn = v[0][1]
     else:
-        return v + tuple(ops)
+        (_, (st, off, _, rn), _), = x._vops
     shape = x._node.shape
     for vkind, arg, shp in ops:
         r = L.fold(shape, st, off, vkind, arg, shp)
         if r is None:
-            return v + tuple(ops)
+            raise AssertionError(f"view op {vkind} {arg!r} to {shp} does not fold into "
+                                 f"strides {st} of shape {shape}: the caller must copy")
         st, off = r
         shape = shp
     return (("at", (tuple(st), off, x._node.dtype, rn), shape),)
@@ -61,31 +58,16 @@ def _at_ops(x, ops):
 def _derived(v, root) -> bool:
     """Was view `v` made from root's current node (not from one a resize replaced)?"""
     o = v._vops
-    return not (o and o[0][0] == "at") or o[0][1][3] is root._node
+    return not o or o[0][1][3] is root._node
 
 
 def _at_part(x, k, rdt):
     """The ``at`` record of the real (k=0) or imaginary (k=1) part of complex `x`."""
-    v = _at_ops(x, ())
-    if not v or v[0][0] != "at" or len(v) != 1:
-        return v + (("part", k, x.shape),)
-    st, off, _, rn = v[0][1]
+    (_, (st, off, _, rn), _), = _at_ops(x, ())
     return (("at", (tuple(2 * s for s in st), 2 * off + k, rdt, rn), x.shape),)
 
 
 def _apply_vops(m, vops):
-    """Node of a view: root LEAF `m` read through the view's ops."""
-    for vkind, arg, shape in vops:
-        if vkind == "at":
-            st, off, dt, _ = arg
-            m = ir.leaf(m.buf, dt, shape, st, off, m.device)
-        elif vkind == "part":
-            rdt = D.real_dtype(m.dtype)
-            if m.kind == LEAF:
-                m = ir.leaf(m.buf, rdt, m.shape, tuple(2 * s for s in m.strides),
-                            2 * m.offset + arg, m.device)
-            else:
-                m = ir.ew("imag" if arg else "real", rdt, (m,))
-        else:
-            m = ir.view(m, vkind, arg, shape)
-    return m
+    """Node of a view: root LEAF `m` read through the view's ``at`` record."""
+    (_, (st, off, dt, _), shape), = vops
+    return ir.leaf(m.buf, dt, shape, st, off, m.device)
