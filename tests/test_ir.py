@@ -1,5 +1,6 @@
 """The IR layer is strict and pure: building a node never runs anything, and an elementwise
-node refuses sources of different shapes (the API layer broadcasts explicitly)."""
+node refuses sources of different shapes or dtypes (the API layer broadcasts and promotes
+explicitly)."""
 import numpy as np
 import pytest
 
@@ -14,6 +15,27 @@ def test_ew_refuses_sources_of_different_shapes():
         ir.ew("add", a.dtype, (a, b))
     n = ir.ew("add", a.dtype, (ir.broadcast(a, (2, 3)), b))
     assert n.shape == (2, 3)
+
+
+def test_ew_refuses_sources_of_different_dtypes():
+    a = gp.asarray(np.arange(3.0))._node
+    i = gp.asarray(np.arange(3))._node
+    f = gp.asarray(np.arange(3.0, dtype=np.float32))._node
+    c = gp.asarray(np.arange(3) > 1)._node
+    with pytest.raises(AssertionError, match="dtypes"):
+        ir.ew("add", a.dtype, (a, i))
+    with pytest.raises(AssertionError, match="dtypes"):
+        ir.ew("multiply", a.dtype, (f, a))
+    with pytest.raises(AssertionError, match="dtypes"):
+        ir.ew("where", a.dtype, (c, a, f))          # values of two dtypes
+    with pytest.raises(AssertionError, match="dtypes"):
+        ir.ew("where", a.dtype, (i, a, a))          # an int condition
+    with pytest.raises(AssertionError, match="dtypes"):
+        ir.ew("ldexp", a.dtype, (i, a))             # the exponent first
+    assert ir.ew("add", a.dtype, (a, ir.cast(i, a.dtype))).dtype == a.dtype
+    assert ir.ew("where", a.dtype, (c, a, a)).shape == (3,)
+    assert ir.ew("ldexp", a.dtype, (a, i)).dtype == a.dtype
+    assert ir.ew("less", np.dtype(bool), (a, a)).dtype == np.dtype(bool)
 
 
 def test_building_never_materializes():

@@ -174,17 +174,36 @@ def axis_iota(shape, axis, device) -> Node:
 # ------------------------------------------------------------------ elementwise
 
 def ew(op: str, dtype, srcs, arg=None) -> Node:
-    """An elementwise node; its sources must have one shape and one device (the API layer
-    broadcasts and moves explicitly): a mismatch is a bug above, raised here."""
+    """An elementwise node; its sources must have one shape, one device and one dtype, the
+    op's loop dtype (the API layer broadcasts, moves and promotes explicitly, and casts are
+    nodes): a mismatch is a bug above, raised here.  Two ops take mixed sources:
+    ``where`` (a bool condition, then two values of the output dtype) and ``ldexp`` (an
+    inexact mantissa and an integer exponent)."""
     s0 = srcs[0]
     shape = s0.shape
+    d0 = s0.dtype
     size = 1
+    mixed = False
     for s in srcs:
         size += s.size
         if s.shape != shape or s.device is not s0.device and s.device != s0.device:
             raise AssertionError(f"ir.ew({op!r}): sources of shapes "
                                  f"{[x.shape for x in srcs]} on {[x.device for x in srcs]}")
+        if s.dtype is not d0 and s.dtype != d0:
+            mixed = True
+    if mixed and not _mixed_ok(op, dtype, srcs):
+        raise AssertionError(f"ir.ew({op!r}): sources of dtypes {[x.dtype for x in srcs]} "
+                             f"(cast them to the loop dtype first)")
     return Node(EW, op, dtype, shape, tuple(srcs), arg, s0.device, size)
+
+
+def _mixed_ok(op, dtype, srcs) -> bool:
+    if op == "where":
+        return len(srcs) == 3 and srcs[0].dtype.kind == "b" and \
+            srcs[1].dtype == srcs[2].dtype == dtype
+    if op == "ldexp":
+        return len(srcs) == 2 and srcs[0].dtype.kind in "fc" and srcs[1].dtype.kind in "iu"
+    return False
 
 
 def copy(src: Node) -> Node:
