@@ -14,6 +14,7 @@ import hypothesis.extra.numpy as hnp
 from numpy.exceptions import AxisError
 
 import gnumpy as gp
+from gnumpy._graph import layout as L
 from gnumpy._graph.ir import LEAF
 from helpers import check, strided_pair
 
@@ -794,3 +795,38 @@ def test_pruning_the_lazy_views_registry_keeps_live_views_bound():
     copied[1] = -2.0
     check(cv, np.array([-2.0, 7.0]))
     check(tv, np.zeros(3))
+
+
+def test_parts_of_a_strided_root_write_through_its_strides():
+    """``.real`` / ``.imag`` of a root whose memory is not C-ordered (a transposed array
+    imported through DLPack, its memory shared) write at the root's own strides."""
+    zn = (np.arange(12.0).reshape(3, 4) * (1 + 2j)).T
+    if gp.asarray(0).device.kind == "cpu":
+        pytest.skip("needs a GPU: the CPU backend copies imports C-ordered")
+    torch = pytest.importorskip("torch")
+    z = gp.from_dlpack(torch.from_numpy(zn.T.copy()).cuda().T)
+    assert z._base is None and z._node.strides != L.c_strides(z.shape)
+    z.real[0, 1] = 99.0
+    zn.real[0, 1] = 99.0
+    z.imag[2, :] = -1.0
+    zn.imag[2, :] = -1.0
+    check(z, zn)
+
+
+def test_views_of_a_resized_root_keep_the_old_memory():
+    """A view made before ``resize(refcheck=False)`` replaced its (lazy) root's memory
+    keeps the old values, as NumPy's (which keeps the old buffer): the root's next write
+    does not bind it to the new memory."""
+    a = gp.asarray(np.arange(6.0)) * 1.0          # lazy root
+    v = a[1:3]
+    a.resize(8, refcheck=False)
+    a[:] = 0.0
+    check(v, np.array([1.0, 2.0]))
+    check(a, np.zeros(8))
+
+
+def test_a_view_op_that_does_not_fold_is_an_internal_error():
+    from gnumpy._viewmem import _at_ops
+    x = gp.asarray(np.arange(12.0).reshape(3, 4))[:, :3]
+    with pytest.raises(AssertionError, match="does not fold"):
+        _at_ops(x, [("reshape", None, (9,))])
