@@ -38,7 +38,6 @@ class EwOp:
     cast_all: str | None = None     # every input is cast to this loop (logical ops: '?')
     identity: object = None         # the ufunc's identity (for ufunc.identity / reduce)
     reduce_op: str | None = None    # reduction IR op used by ufunc.reduce
-    doc: str = ""
     extra: dict = field(default_factory=dict)
 
 
@@ -46,17 +45,17 @@ def _np_int_power(a, b):
     """Integer power with NumPy's wraparound; negative exponents give the truncated result.
 
     The API layer raises NumPy's ValueError for negative integer exponents (one device
-    check of a signed exponent array at the call), so they reach this only where NumPy
-    does not look at them (masked off by ``where=``): trunc(a**b) there.
+    check of a signed exponent array at the call; ``where=`` replaces masked-off exponents
+    by 0), so only an IR node built directly reaches them: trunc(a**b) there, as the CUDA
+    kernels' ``gn_power`` (the sources share one signed dtype).
     """
-    if a.dtype.kind in "iu" and b.dtype.kind == "i":
+    if a.dtype.kind == "i" and b.dtype.kind == "i":
         neg = b < 0
         if neg.any():
-            safe_b = np.where(neg, 0, b)
-            r = np.power(a, safe_b)
+            r = np.power(a, np.where(neg, 0, b))
             one = np.ones_like(a)
-            alt = np.where(a == 1, one, np.where(a == -1, np.where(b % 2 == 0, one, -one) if
-                                                 a.dtype.kind == "i" else one, np.zeros_like(a)))
+            alt = np.where(a == 1, one, np.where(a == -1, np.where(b % 2 == 0, one, -one),
+                                                 np.zeros_like(a)))
             return np.where(neg, alt, r)
     return np.power(a, b)
 

@@ -239,7 +239,12 @@ class ufunc:
 
     @property
     def types(self):
-        return [c * self.nin + "->" + c for c in self._op.loops]
+        """The loops, as NumPy lists them: input type codes, '->', the output's (the op
+        table's output rule: '?' for comparisons and predicates, the real type of a
+        complex loop for ``absolute``, ``bitwise_count``'s 'B')."""
+        from .elementwise import out_dtype
+        return [c * self.nin + "->" + out_dtype(self._op, np.dtype(c)).char
+                for c in self._op.loops]
 
     @property
     def ntypes(self) -> int:
