@@ -628,3 +628,68 @@ def test_cpu_replay_signature_tells_view_sources_apart():
         return []
     with gp.config.override(check_kernels=""):
         _run_both(prog, {"a": np.arange(6.0)})
+
+
+def test_cpu_replay_survives_its_first_graph_being_computed():
+    """The compiled function of a signature outlives the graph it was compiled from: a
+    view node of that graph, computed later (it becomes a leaf), must not change what the
+    function does for the next graph of that signature."""
+    xn = np.arange(24.0).reshape(2, 3, 4)
+    x = gp.asarray(xn)[:, ::2]                    # a reshape of this layout is a copy
+    y = gp.asarray(np.zeros((4, 4)))
+    for k in range(3):
+        t = x.reshape(4, 4)                       # an array whose value is a view node
+        y[...] = t + k                            # a write whose value holds it
+        gp.evaluate(t)                            # the view node is computed
+        check(y, xn[:, ::2].reshape(4, 4) + k)
+        check(t, xn[:, ::2].reshape(4, 4))
+    for k in range(5):                            # replayed from the third
+        u = (x - k).reshape(4, 4)[::-1]
+        check(u, (xn[:, ::2] - k).reshape(4, 4)[::-1])
+
+
+@pytest.mark.parametrize("kind", ["views", "casts", "complex", "zero_d", "empty", "where"])
+def test_cpu_materialization_replay_equals_general_path(kind):
+    """Materializations on the CPU backend replay a compiled function from a signature's
+    third time: the values are the general evaluator's bit for bit, with NaN, inf and -0,
+    for views, casts, complex, 0-d and empty graphs."""
+    from gnumpy._device import backend
+    be = backend(gp.asarray(0).device)
+    if be.name != "cpu":
+        pytest.skip("needs the CPU backend (the CUDA path replays kernels: test_fast_path)")
+    rng = np.random.default_rng(9)
+    base = rng.standard_normal((5, 6))
+    base[0, :3] = [np.nan, np.inf, -0.0]
+    progs = {
+        "views": lambda x, k: ((x[:, ::2] * k).T[::-1] + x[1:4, :5]) - 0.5,
+        "casts": lambda x, k: (x * k).astype(np.float32) + np.float32(1.5),
+        "complex": lambda x, k: gp.sqrt(x + 1j * k) * (2 - 1j),
+        "zero_d": lambda x, k: gp.exp(x[2, 3] * k) - x[0, 2],
+        "empty": lambda x, k: x[:0] * k + 1.0,
+        "where": lambda x, k: gp.where(x > k, x, -x) / (x - k),
+    }
+    prog = progs[kind]
+    saved = be.fast
+    out = {}
+    with gp.config.override(check_kernels=False):
+        for mode in ("general", "replay"):
+            be.fast = None if mode == "general" else saved
+            saved.cache.clear()
+            saved.seen.clear()
+            vals = []
+            for k in range(5):
+                x = gp.asarray(base)
+                r = prog(x, 0.5 + k)
+                gp.evaluate(r)
+                vals.append(r.get())
+            out[mode] = vals
+            if mode == "replay":
+                assert len(saved.cache) == 1        # compiled once, replayed after
+    be.fast = saved
+    for a, b in zip(out["replay"], out["general"]):
+        assert a.dtype == b.dtype and a.shape == b.shape
+        np.testing.assert_array_equal(a, b)
+        pa = (a.real, a.imag) if a.dtype.kind == "c" else (a,)
+        pb = (b.real, b.imag) if b.dtype.kind == "c" else (b,)
+        for p, q in zip(pa, pb):
+            np.testing.assert_array_equal(np.signbit(p), np.signbit(q))
