@@ -50,6 +50,29 @@ def test_independent_arrays_per_thread():
     assert wrong == []
 
 
+def test_masked_updates_per_thread():
+    """Each thread runs a mandelbrot-like masked update on its own arrays, with its own
+    masks (the last mask's offsets are shared state): every thread gets NumPy's values."""
+    wrong = []
+
+    def work(t):
+        cn = np.linspace(-2.0, 1.0, 50) + (0.1 * t) * 1j
+        zn = np.zeros(50, np.complex128)
+        z, c = gp.asarray(zn), gp.asarray(cn)
+        for _ in range(25):
+            In = np.abs(zn) < 2.0
+            I = gp.abs(z) < 2.0
+            z[I] = z[I] ** 2 + c[I]
+            zn[In] = zn[In] ** 2 + cn[In]
+            w = c[I]                            # the same mask once more
+            if not np.allclose(w.get(), cn[In]):
+                wrong.append(t)
+        if not np.allclose(z.get(), zn, equal_nan=True):
+            wrong.append(t)
+    _run(work)
+    assert wrong == []
+
+
 def test_disjoint_slices_of_one_array():
     """Eight threads each add 1 to their own interleaved slice, many times: no update is
     lost and no thread dies."""

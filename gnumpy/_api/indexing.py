@@ -428,9 +428,10 @@ def minmax(nodes):
     return [(vals[2 * i], vals[2 * i + 1]) for i in range(len(nodes))]
 
 
-# The last mask's offsets: (weakref of the mask array, its node, write epoch, offsets node,
-# the value key of the mask's graph before it was computed, or None)
-_LAST_MASK = [None, None, -1, None, None]
+# The last mask's offsets, one tuple replaced whole (threads read it once): (weakref of the
+# mask array, its node, write epoch, offsets node, value key of the mask's expression or
+# None), or None
+_LAST_MASK = [None]
 
 
 def _mask_offsets(m):
@@ -442,10 +443,11 @@ def _mask_offsets(m):
     views is kept: nothing but gnumpy's writes reaches its memory (exported and imported
     arrays count as viewed).  A loop's ``X[I]``, ``C[I]``, ``Z[I] = ...`` then counts (one
     sync) and compacts once, not three times."""
-    c = _LAST_MASK
+    c = _LAST_MASK[0]
     n = m._node
     lazy = n.kind != ir.LEAF
-    if c[2] == R.write_epoch[0] and c[0] is not None:
+    epoch = R.write_epoch[0]            # (read before the count: a write meanwhile voids it)
+    if c is not None and c[2] == epoch:
         if c[0]() is m and n is c[1]:
             return c[3]
         if lazy and c[4] is not None and c[4][0] is not None and \
@@ -458,7 +460,7 @@ def _mask_offsets(m):
     flat = flat_nonzero(m)
     vk = _value_key(expr) if lazy else None
     if m._base is None and not m._has_views and m._node.kind == ir.LEAF:
-        c[:] = [weakref.ref(m), m._node, R.write_epoch[0], flat, vk]
+        _LAST_MASK[0] = (weakref.ref(m), m._node, epoch, flat, vk)
     return flat
 
 

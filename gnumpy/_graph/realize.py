@@ -295,8 +295,8 @@ def flush_readers(buf, skip=None, also=None) -> None:
 
     Views of a materialized base are folded into leaves (they keep sharing memory); other
     readers are materialized together in one schedule."""
-    write_epoch[0] += 1
     with lock:
+        write_epoch[0] += 1             # (under the lock: every write moves it)
         views, others = [], []
         for arr in _pending_arrays():
             if arr is skip or arr is also:
@@ -318,8 +318,8 @@ def flush_readers(buf, skip=None, also=None) -> None:
 def flush_readers_of(bufs: dict) -> None:
     """Materialize every pending array that reads one of `bufs` ({id: buffer}), before
     they are all overwritten at once (a CUDA graph replay)."""
-    write_epoch[0] += 1
     with lock:
+        write_epoch[0] += 1
         readers = [a for a in _pending_arrays()
                    if a._node.kind != LEAF and reads_any(a._node, bufs)]
         if readers:
