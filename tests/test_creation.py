@@ -714,3 +714,34 @@ def test_array_namespace_info_dtypes_tuple_and_errors():
     assert info.dtypes(kind=kinds) == np.__array_namespace_info__().dtypes(kind=kinds)
     with pytest.raises(ValueError):
         info.dtypes(kind="no such kind")
+
+
+@pytest.mark.parametrize("view", ["stepped", "reversed", "transposed", "rows", "both",
+                                  "broadcast"])
+def test_asarray_copy_false_shares_strided_numpy_memory(view):
+    """``asarray(x, copy=False)`` of a NumPy array that is not C-contiguous shares its
+    memory on the CPU backend, as NumPy's does (writes are seen both ways; a read-only
+    array stays read-only); on CUDA it raises NumPy's ValueError (a copy to the device)."""
+    b = np.arange(20.0).reshape(4, 5)
+    v = {"stepped": b[:, ::2], "reversed": b[::-1, 1:4], "transposed": b.T,
+         "rows": b[1:3], "both": b[::2, ::-2],
+         "broadcast": np.broadcast_to(b[0], (3, 5))}[view]
+    if gp.asarray(0).device.kind != "cpu":
+        with pytest.raises(ValueError, match="avoid copy"):
+            gp.asarray(v, copy=False)
+        return
+    g = gp.asarray(v, copy=False)
+    check(g, v)
+    check(g * 2 + 1, v * 2 + 1)
+    if not v.flags.writeable:
+        with pytest.raises(ValueError):
+            g[0] = 1.0
+        return
+    g[0] = -1.0
+    assert (v[0] == -1.0).all()
+    v[-1] = 7.0
+    check(g, v)
+    check(g[::-1], v[::-1])
+    before = v.copy()
+    g += 1.0                                # an in-place operator writes the memory too
+    np.testing.assert_array_equal(v, before + 1.0)

@@ -67,8 +67,12 @@ def asarray(obj, /, dtype=None, order=None, *, device=None, copy=None, like=None
         if dev.kind != "cpu" or not isinstance(obj, np.ndarray) or \
                 (dtype is not None and D.to_dtype(dtype) != obj.dtype):
             raise ValueError("Unable to avoid copy while creating an array as requested.")
-        r = wrap(backend(dev).from_numpy(obj, copy=False))
+        node = backend(dev).from_numpy(obj, copy=False)
+        if obj.size and not np.may_share_memory(node.buf, obj):
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
+        r = wrap(node)
         r._ro = not obj.flags.writeable     # the same memory: read-only stays read-only
+        r._mark_shared()                    # NumPy's array sees gnumpy's writes, and back
         return r
     return wrap(host_to_node(obj, dtype=dtype, device=device, copy=True))
 

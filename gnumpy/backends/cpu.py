@@ -97,10 +97,14 @@ class CpuBackend(Backend):
 
     # ---- data movement
     def from_numpy(self, arr: np.ndarray, copy: bool = True):
-        if copy or not arr.flags.c_contiguous:
-            a = np.array(arr, order="C", copy=True)
-        else:
-            a = arr
+        """A LEAF of `arr`'s values: a C-ordered copy, or with `copy` False `arr`'s own
+        memory (at its strides, when they are whole elements; else a copy)."""
+        if not copy:
+            n = _shared_leaf(arr, self.device)
+            if n is not None:
+                return n
+        a = np.array(arr, order="C", copy=True) if copy or not arr.flags.c_contiguous \
+            else arr
         flat = a.reshape(-1)
         return leaf(flat, D.to_dtype(a.dtype), a.shape, L.c_strides(a.shape), 0, self.device)
 
@@ -202,6 +206,23 @@ class CpuBackend(Backend):
         with np.errstate(all="ignore"):
             v = self._eval(value, {}, {})
             leaf_array(dest)[...] = v
+
+
+def _shared_leaf(arr: np.ndarray, device):
+    """A LEAF over `arr`'s own memory, or None when its strides are not whole elements
+    (or it is empty): the buffer is a 1-D view from the lowest address `arr` touches to
+    the highest, `arr` at its offset and element strides in it."""
+    it = arr.itemsize
+    if arr.flags.c_contiguous or not arr.size or any(s % it for s in arr.strides):
+        return None if not arr.flags.c_contiguous else \
+            leaf(arr.reshape(-1), D.to_dtype(arr.dtype), arr.shape, L.c_strides(arr.shape),
+                 0, device)
+    low = arr[tuple(slice(d - 1, d) if s < 0 else slice(0, 1)      # (a view, not a
+                    for d, s in zip(arr.shape, arr.strides))]           # scalar)
+    lo, hi = L.span(arr.shape, tuple(s // it for s in arr.strides), 0)
+    flat = np.lib.stride_tricks.as_strided(low, shape=(hi - lo + 1,), strides=(it,))
+    return leaf(flat, D.to_dtype(arr.dtype), arr.shape, tuple(s // it for s in arr.strides),
+                -lo, device)
 
 
 def _use_counts(roots) -> dict:
