@@ -745,3 +745,17 @@ def test_asarray_copy_false_shares_strided_numpy_memory(view):
     before = v.copy()
     g += 1.0                                # an in-place operator writes the memory too
     np.testing.assert_array_equal(v, before + 1.0)
+
+
+def test_from_dlpack_of_host_memory_writes_the_producers_memory():
+    """A DLPack import of host memory (a CPU array, whatever the default device) shares the
+    producer's memory, strided too: setitem and in-place operators on the gnumpy array
+    change the producer's array, as NumPy's ``from_dlpack`` does."""
+    for v in (np.arange(12.0).reshape(3, 4), np.arange(12.0).reshape(3, 4)[:, ::2]):
+        g = gp.from_dlpack(v)
+        before = v.copy()
+        g += 1.0
+        np.testing.assert_array_equal(v, before + 1.0)
+        g[0] = 5.0
+        assert (v[0] == 5.0).all()
+        check(g, v)

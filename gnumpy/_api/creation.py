@@ -105,7 +105,10 @@ def from_dlpack(x, /, *, device=None, copy=None):
         arr = np.from_dlpack(x) if copy is not True else np.array(np.from_dlpack(x))
         target = as_device(device) if device is not None else as_device("cpu")
         if target.kind == "cpu":
-            return wrap(backend(target).from_numpy(arr, copy=bool(copy)))
+            r = wrap(backend(target).from_numpy(arr, copy=bool(copy)))
+            if not copy:
+                r._mark_shared()        # the producer's memory: writes go to it
+            return r
         return wrap(backend(target).from_numpy(arr, copy=True))
     if int(dev_type) in (2, 13):  # kDLCUDA, kDLCUDAManaged
         from .interop import from_cuda_dlpack
