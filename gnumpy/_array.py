@@ -348,9 +348,7 @@ class ndarray:
             R.flush_readers(m.buf, also=value)
             R.write(m, vn)
         if not temp and value._node is vn:
-            value._node = ir.ew("astype", m.dtype, (ir.leaf(
-                m.buf, m.dtype, m.shape, m.strides, m.offset, m.device),))
-            R.track(value)
+            _reads_written(value, m)
 
     def _assign_from(self, value, strip=False, temp=False) -> None:
         """``self[...] = value`` with NumPy's broadcasting and unsafe casting (out=);
@@ -389,10 +387,7 @@ class ndarray:
             # like any reader, so t keeps its values and one kernel runs, not two
             self._set_node(vnode, also=value)
             if not temp and value._node is vnode and vnode.kind != LEAF:
-                d = self._node
-                value._node = ir.ew("astype", d.dtype, (ir.leaf(
-                    d.buf, d.dtype, d.shape, d.strides, d.offset, d.device),))
-                R.track(value)
+                _reads_written(value, self._node)
             return
         del value
         self._set_node(vnode)
@@ -802,6 +797,14 @@ def _host_view(a: ndarray) -> np.ndarray:
     be = backend(n.device)
     hv = getattr(be, "host_view", None)
     return hv(n) if hv is not None else be.to_numpy(n)
+
+
+def _reads_written(value, d) -> None:
+    """After a write computed lazy `value` into LEAF `d`: `value` reads that memory
+    (through a copy node, pending like any reader), so it keeps its values."""
+    value._node = ir.ew("astype", d.dtype, (ir.leaf(d.buf, d.dtype, d.shape, d.strides,
+                                                     d.offset, d.device),))
+    R.track(value)
 
 
 def _binary(name, reflected=False):

@@ -772,10 +772,8 @@ def test_fancy_assignment_with_duplicates_last_wins(n):
     check(h, b)
 
 
-def test_mask_offsets_are_reused_until_memory_is_written(monkeypatch):
-    """The offsets of a boolean mask index are computed once for a run of uses of the same
-    mask array (one count, one sync: mandelbrot's Z[I], C[I], Z[I] = ...), and again after
-    any write, whether to the mask (out=, setitem, in-place operator) or elsewhere."""
+def _count_compactions(monkeypatch):
+    """A list that gets one entry per mask compaction (``indexing.flat_nonzero`` call)."""
     from gnumpy._api import indexing
     calls = []
     real = indexing.flat_nonzero
@@ -784,6 +782,14 @@ def test_mask_offsets_are_reused_until_memory_is_written(monkeypatch):
         calls.append(1)
         return real(x)
     monkeypatch.setattr(indexing, "flat_nonzero", counted)
+    return calls
+
+
+def test_mask_offsets_are_reused_until_memory_is_written(monkeypatch):
+    """The offsets of a boolean mask index are computed once for a run of uses of the same
+    mask array (one count, one sync: mandelbrot's Z[I], C[I], Z[I] = ...), and again after
+    any write, whether to the mask (out=, setitem, in-place operator) or elsewhere."""
+    calls = _count_compactions(monkeypatch)
     rng = np.random.default_rng(11)
     zn, cn = rng.standard_normal(50), rng.standard_normal(50)
     z, c = gp.asarray(zn), gp.asarray(cn)
@@ -903,14 +909,7 @@ def test_rebuilt_mask_reuses_offsets_only_for_the_same_values(monkeypatch):
     expression of the same memory, reuses the first one's offsets (one count); masks
     that differ in an operand, a scalar's sign of zero or the memory read since, count
     again."""
-    from gnumpy._api import indexing
-    calls = []
-    real = indexing.flat_nonzero
-
-    def counted(x):
-        calls.append(1)
-        return real(x)
-    monkeypatch.setattr(indexing, "flat_nonzero", counted)
+    calls = _count_compactions(monkeypatch)
     rng = np.random.default_rng(2)
     xn = rng.standard_normal((5, 6))
     x = gp.asarray(xn) * 1.0                    # lazy

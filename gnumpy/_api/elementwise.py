@@ -317,7 +317,7 @@ def _apply_fast(name, args, cls, loop, odt, bounds):
     srcs = []
     for n in nodes:
         if type(n) is ir.Node:
-            if n.shape != shape and not n.shape and n.kind != ir.LEAF:
+            if not n.shape and shape and n.kind != ir.LEAF:
                 R.reused_scalar(n)
             if n.dtype != loop:
                 n = ir.cast(n, loop)

@@ -450,8 +450,7 @@ def _mask_offsets(m):
     if c is not None and c[2] == epoch:
         if c[0]() is m and n is c[1]:
             return c[3]
-        if lazy and c[4] is not None and c[4][0] is not None and \
-                _value_key(n)[0] == c[4][0]:
+        if lazy and c[4] is not None and _value_key(n)[0] == c[4][0]:
             return c[3]
     # the mask's own expression, over its sources as they are after the count computed
     # them (arrays it reads are computed with it, `held_inside`), keys a rebuilt mask
@@ -459,6 +458,8 @@ def _mask_offsets(m):
         else None
     flat = flat_nonzero(m)
     vk = _value_key(expr) if lazy else None
+    if vk is not None and vk[0] is None:
+        vk = None
     if m._base is None and not m._has_views and m._node.kind == ir.LEAF:
         _LAST_MASK[0] = (weakref.ref(m), m._node, epoch, flat, vk)
     return flat

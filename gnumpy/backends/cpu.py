@@ -99,12 +99,12 @@ class CpuBackend(Backend):
     def from_numpy(self, arr: np.ndarray, copy: bool = True):
         """A LEAF of `arr`'s values: a C-ordered copy, or with `copy` False `arr`'s own
         memory (at its strides, when they are whole elements; else a copy)."""
-        if not copy:
+        if not copy and not arr.flags.c_contiguous:
             n = _shared_leaf(arr, self.device)
             if n is not None:
                 return n
-        a = np.array(arr, order="C", copy=True) if copy or not arr.flags.c_contiguous \
-            else arr
+        a = arr if not copy and arr.flags.c_contiguous else np.array(arr, order="C",
+                                                                      copy=True)
         flat = a.reshape(-1)
         return leaf(flat, D.to_dtype(a.dtype), a.shape, L.c_strides(a.shape), 0, self.device)
 
@@ -209,14 +209,12 @@ class CpuBackend(Backend):
 
 
 def _shared_leaf(arr: np.ndarray, device):
-    """A LEAF over `arr`'s own memory, or None when its strides are not whole elements
-    (or it is empty): the buffer is a 1-D view from the lowest address `arr` touches to
-    the highest, `arr` at its offset and element strides in it."""
+    """A LEAF over the memory of strided `arr`, or None when its strides are not whole
+    elements (or it is empty): the buffer is a 1-D view from the lowest address `arr`
+    touches to the highest, `arr` at its offset and element strides in it."""
     it = arr.itemsize
-    if arr.flags.c_contiguous or not arr.size or any(s % it for s in arr.strides):
-        return None if not arr.flags.c_contiguous else \
-            leaf(arr.reshape(-1), D.to_dtype(arr.dtype), arr.shape, L.c_strides(arr.shape),
-                 0, device)
+    if not arr.size or any(s % it for s in arr.strides):
+        return None
     low = arr[tuple(slice(d - 1, d) if s < 0 else slice(0, 1)      # (a view, not a
                     for d, s in zip(arr.shape, arr.strides))]           # scalar)
     lo, hi = L.span(arr.shape, tuple(s // it for s in arr.strides), 0)

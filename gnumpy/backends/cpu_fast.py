@@ -147,14 +147,17 @@ class CpuFast:
         self.cache = {}
         self.seen = {}      # signature -> materializations by the general path so far
 
-    def _function(self, sig, root):
+    def _value(self, sig, root, leaves, scalars):
+        """`root`'s value through the function compiled for `sig` (compiled now if new)."""
         f = self.cache.get(sig)
         if f is None:
             f = self.cache[sig] = _compile(root)
             if len(self.cache) > 4096:
                 self.cache.clear()
                 self.cache[sig] = f
-        return f
+        with np.errstate(all="ignore"):
+            return f([leaf_array(n) for n in leaves],
+                     [np.asarray(s.arg, dtype=s.dtype) for s in scalars])
 
     def __call__(self, root):
         """Materialize `root`, a graph without reductions or barriers (one elementwise
@@ -174,10 +177,7 @@ class CpuFast:
             from .._graph.fuse import Group
             from ..kernels.check import check_group
             check_group(Group("elementwise", [root], root.device, 0))
-        f = self._function(sig, root)
-        with np.errstate(all="ignore"):
-            v = f([leaf_array(n) for n in leaves],
-                  [np.asarray(s.arg, dtype=s.dtype) for s in scalars])
+        v = self._value(sig, root, leaves, scalars)
         if not _fresh(v, root):
             v = np.array(np.broadcast_to(v, root.shape), dtype=root.dtype, order="C")
         root.realize(v.reshape(-1), L.c_strides(root.shape), 0)
@@ -198,9 +198,7 @@ class CpuFast:
             from .._graph.fuse import Group
             from ..kernels.check import check_group
             check_group(Group("elementwise", [value], dest.device, 0), dest)
-        f = self._function(sig, value)
+        v = self._value(sig, value, leaves, scalars)
         with np.errstate(all="ignore"):
-            v = f([leaf_array(n) for n in leaves],
-                  [np.asarray(s.arg, dtype=s.dtype) for s in scalars])
             leaf_array(dest)[...] = v
         return 1

@@ -401,8 +401,8 @@ class FastPath:
         run = self._slot_stages(groups[:-1], leaves, scalars)
         if run is None:
             return False
-        direct = not copy and writes_into(last, value, dest)    # (earlier groups' outputs
-        #                                                           realized)
+        # (earlier groups' outputs are realized by now)
+        direct = not copy and writes_into(last, value, dest)
         if not direct:
             run = self._slot_stages([last], leaves, scalars, run)
         if run is None:
