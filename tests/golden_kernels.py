@@ -10,7 +10,8 @@ an intended change to the code generator, regenerate and review the diff it prin
     python3 tests/golden_kernels.py --check    # print the diffs, write nothing (exit 1)
 
 The cases cover every kernel family (elementwise, reduction over all / rows / columns,
-split reductions, scans) and every reduction (sum, prod, min, max, any, all, var, argmin,
+split reductions, scans, and the index kernels: gather, scatter, ``ufunc.at`` in each update
+strategy, nonzero's compaction) and every reduction (sum, prod, min, max, any, all, var, argmin,
 argmax) over integer, bool, float16, float32, float64 and complex dtypes, so a wrong
 identity, combine or load in any of them changes a pinned source.
 """
@@ -63,6 +64,8 @@ def _expr_cases():
                                         np.float64, np.complex64, np.complex128)}
     V = {dt: a(dt, 512) for dt in (np.bool_, np.int32, np.int64, np.float16, np.float32,
                                    np.float64, np.complex64, np.complex128)}
+    R, r, col = a(np.float32, (256, 512)), a(np.float32, 512), a(np.float32, (256, 1))
+    T = a(np.float64, (8, 16, 32))
     return {
         # ---- the first ten (elementwise, sum, mean, argmax)
         "saxpy_vectorized": lambda: np.float32(2.5) * x + y,
@@ -85,6 +88,19 @@ def _expr_cases():
         "ew_complex128_div_abs": lambda: M[np.complex128] / (M[np.complex128] + 1j)
         + gp.abs(M[np.complex128]),
         "ew_bool_logic": lambda: gp.logical_xor(M[np.bool_], M[np.int8] > 3) & ~M[np.bool_],
+        # ---- elementwise index arithmetic: fused arange (iota) contiguous and strided,
+        # reshape levels of a view strides cannot express, the row-broadcast column
+        # layout, three strided dims with negative strides, vectors over two dims, and
+        # 64-bit indices (2^31 elements, broadcast: nothing is allocated)
+        "ew_iota_vectorized": lambda: gp.arange(4096, dtype=gp.float32) * 2 + y,
+        "ew_iota_transposed": lambda: gp.arange(4096, dtype=gp.float32).reshape(64, 64).T
+        + X,
+        "ew_reshape_levels": lambda: (X.T + 1).reshape(4096) * y,
+        "ew_columns_row_broadcast": lambda: R * r - col,
+        "ew_3d_negative_strides": lambda: T[::2, 1:, ::-1] + T[1::2, :-1, :],
+        "ew_vector_2d_column_broadcast": lambda: R + col,
+        "ew_idx64_columns": lambda: gp.broadcast_to(r, (1 << 22, 512)) * 2,
+        "ew_idx64_vector_2d": lambda: gp.broadcast_to(col, (256, 1 << 23)) - 1,
         # ---- sum
         "sum_int32_all": lambda: gp.sum(V[np.int32]),
         "sum_uint8_rows": lambda: M[np.uint8].sum(axis=1),
@@ -142,22 +158,75 @@ _SCANS = {
 }
 
 
+# index kernels (gather, scatter, ufunc.at, nonzero), rendered as the CUDA backend lists
+# them: name -> (function of render_index, its arguments before the kernel name).  The
+# ufunc.at cases cover each update strategy: native atomicAdd (float, int, complex, with
+# subtract), atomicMin/Max, compare-and-swap on 1-, 2- and 8-byte words (a cast from
+# another loop dtype, a unary op) and the one-thread loop of complex128 multiply
+_INDEX = {
+    "index_gather_item4_k2": ("gather_source", (4, 2)),
+    "index_gather_item16_k1": ("gather_source", (16, 1)),
+    "index_gather_item1_k0": ("gather_source", (1, 0)),
+    "index_scatter_item8_k3": ("scatter_source", (8, 3)),
+    "index_scatter_last_item2_sorted": ("scatter_last_source", (2, 2, True)),
+    "index_scatter_last_item4_unsorted": ("scatter_last_source", (4, 1, False)),
+    "index_at_add_float32": ("scatter_at_source", ("add", np.float32, np.float32,
+                                                   np.float32, 2, 1)),
+    "index_at_subtract_int64": ("scatter_at_source", ("subtract", np.int64, np.int64,
+                                                      np.int64, 2, 2)),
+    "index_at_subtract_complex64": ("scatter_at_source", ("subtract", np.complex64,
+                                                          np.complex64, np.complex64, 2, 1)),
+    "index_at_maximum_uint32": ("scatter_at_source", ("maximum", np.uint32, np.uint32,
+                                                      np.uint32, 2, 1)),
+    "index_at_multiply_int8": ("scatter_at_source", ("multiply", np.int8, np.int8,
+                                                     np.int8, 2, 1)),
+    "index_at_add_float16": ("scatter_at_source", ("add", np.float16, np.float16,
+                                                   np.float16, 2, 2)),
+    "index_at_add_int32_float64": ("scatter_at_source", ("add", np.int32, np.float64,
+                                                         np.float64, 2, 1)),
+    "index_at_negative_float64": ("scatter_at_source", ("negative", np.float64, np.float64,
+                                                        np.float64, 1, 1)),
+    "index_at_multiply_complex128": ("scatter_at_source", ("multiply", np.complex128,
+                                                           np.complex128, np.complex128, 2,
+                                                           3)),
+    "index_nonzero_count": ("nz_count_source", ()),
+    "index_nonzero_scan": ("nz_scan_source", ()),
+    "index_nonzero_write": ("nz_write_source", ()),
+}
+
+
 def names():
-    return list(_expr_cases()) + list(_SCANS)
+    return list(_expr_cases()) + list(_SCANS) + list(_INDEX)
+
+
+def _headers(*dts) -> str:
+    from gnumpy.kernels.codegen import header
+    return header("gn_core.cuh") + header("gn_math.cuh") + (
+        header("gn_complex.cuh") if any(np.dtype(d).kind == "c" for d in dts) else "")
+
+
+def _render_index(name: str, headers: bool) -> str:
+    from gnumpy.kernels import render_index
+    from gnumpy.kernels.compile import KERNEL_NAME
+    fn, args = _INDEX[name]
+    if fn == "scatter_at_source":
+        op, adt, ldt, odt, nin, k = args
+        adt, ldt, odt = np.dtype(adt), np.dtype(ldt), np.dtype(odt)
+        pre = _headers(adt, ldt, odt) if headers else ""
+        return render_index.scatter_at_source(op, adt, ldt, odt, nin, k, KERNEL_NAME, pre)
+    return getattr(render_index, fn)(*args, KERNEL_NAME)
 
 
 def render(name: str, headers: bool = False) -> str:
     """The CUDA source of case `name` (without the helper headers unless `headers`)."""
     from gnumpy.kernels import build, render_misc
-    from gnumpy.kernels.codegen import header
     from gnumpy.kernels.compile import KERNEL_NAME
+    if name in _INDEX:
+        return _render_index(name, headers)
     if name in _SCANS:
         op, dt, kind, inc = _SCANS[name]
         dt = np.dtype(dt)
-        pre = ""
-        if headers:
-            pre = header("gn_core.cuh") + header("gn_math.cuh") + (
-                header("gn_complex.cuh") if dt.kind == "c" else "")
+        pre = _headers(dt) if headers else ""
         return render_misc.scan_source(op, dt, kind, inc, SCAN_BLOCK, KERNEL_NAME, pre)
     from gnumpy._graph.fuse import schedule
     expr = _expr_cases()[name]()
