@@ -34,6 +34,13 @@ timeout "$TEST_TIMEOUT" python3 -m pytest -v -rfE $JOBS -p no:cacheprovider -p n
     ${TESTS:-tests} "${IDS[@]}" ${PYTEST_ARGS:-} > "$OUT/tests.log" 2>&1
 PYTEST_RC=$?
 echo "pytest exit: $PYTEST_RC" >> "$OUT/tests.log"
+# mutants of the CUDA renderers that survived the CPU run (tools/mutation.py renderers):
+# GPU_MUTANTS is mutmut's mutants/ directory, GPU_MUTANTS_RESULTS its results listing
+if [ -n "${GPU_MUTANTS:-}" ]; then
+  timeout "${GPU_MUTANTS_TIMEOUT:-420}" python3 tools/mutants_gpu.py "$GPU_MUTANTS" \
+      "$GPU_MUTANTS_RESULTS" --out "$OUT/mutants.json" --jobs 14 \
+      --budget "${GPU_MUTANTS_BUDGET:-360}" > "$OUT/mutants.log" 2>&1
+fi
 if [ -z "${SKIP_BENCH:-}" ]; then
   timeout 120 python3 examples/saxpy.py > "$OUT/saxpy.log" 2>&1
   # quick benchmark (2^24 elements); the full side-by-side run is bench/suite.py
@@ -49,6 +56,7 @@ grep -oE "\] (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) tests/[a-z_]+\.py" "$OUT/
     awk '{print $2}' | sort | uniq -c
 grep -E "^(FAILED|ERROR) " "$OUT/tests.log" | cut -c1-160 | head -40
 python3 bench/suite_timing.py "$OUT/timing"
+[ -f "$OUT/mutants.log" ] && grep -vE "^survived:" "$OUT/mutants.log" | tail -20
 python3 -c "import pstats, sys; s = pstats.Stats(sys.argv[1]); s.sort_stats('tottime').print_stats(30); s.sort_stats('cumtime').print_stats(40)" "$OUT/gw0.prof" > "$OUT/profile.txt" 2>&1
 # the device tool brings back a limited number of files: one file per kind, not per worker
 cat "$OUT"/timing.gw* > "$OUT/timing.txt" 2>/dev/null

@@ -10,8 +10,9 @@ an intended change to the code generator, regenerate and review the diff it prin
     python3 tests/golden_kernels.py --check    # print the diffs, write nothing (exit 1)
 
 The cases cover every kernel family (elementwise, reduction over all / rows / columns,
-split reductions, scans, and the index kernels: gather, scatter, ``ufunc.at`` in each update
-strategy, nonzero's compaction) and every reduction (sum, prod, min, max, any, all, var, argmin,
+split reductions, row groups, scans, the index kernels: gather, scatter, ``ufunc.at`` in each
+update strategy, nonzero's compaction; sort, searchsorted and bincount, the Philox generator
+and the tiled matmul) and every reduction (sum, prod, min, max, any, all, var, argmin,
 argmax) over integer, bool, float16, float32, float64 and complex dtypes, so a wrong
 identity, combine or load in any of them changes a pinned source.
 """
@@ -66,6 +67,12 @@ def _expr_cases():
                                    np.float64, np.complex64, np.complex128)}
     R, r, col = a(np.float32, (256, 512)), a(np.float32, 512), a(np.float32, (256, 1))
     T = a(np.float64, (8, 16, 32))
+    W = a(np.float32, (128, 300))
+    Wd = a(np.float64, (96, 200))
+
+    def softmax(z):
+        e = gp.exp(z - z.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
     return {
         # ---- the first ten (elementwise, sum, mean, argmax)
         "saxpy_vectorized": lambda: np.float32(2.5) * x + y,
@@ -101,6 +108,9 @@ def _expr_cases():
         "ew_vector_2d_column_broadcast": lambda: R + col,
         "ew_idx64_columns": lambda: gp.broadcast_to(r, (1 << 22, 512)) * 2,
         "ew_idx64_vector_2d": lambda: gp.broadcast_to(col, (256, 1 << 23)) - 1,
+        # ---- row groups (a row program: reductions of a row and their elementwise users)
+        "rows_softmax_float32": lambda: softmax(W),
+        "rows_normalize_float64": lambda: Wd / gp.sqrt((Wd * Wd).sum(axis=1, keepdims=True)),
         # ---- sum
         "sum_int32_all": lambda: gp.sum(V[np.int32]),
         "sum_uint8_rows": lambda: M[np.uint8].sum(axis=1),
@@ -182,8 +192,8 @@ _INDEX = {
                                                      np.int8, 2, 1)),
     "index_at_add_float16": ("scatter_at_source", ("add", np.float16, np.float16,
                                                    np.float16, 2, 2)),
-    "index_at_add_int32_float64": ("scatter_at_source", ("add", np.int32, np.float64,
-                                                         np.float64, 2, 1)),
+    "index_at_add_float32_float64": ("scatter_at_source", ("add", np.float32, np.float64,
+                                                           np.float64, 2, 1)),
     "index_at_negative_float64": ("scatter_at_source", ("negative", np.float64, np.float64,
                                                         np.float64, 1, 1)),
     "index_at_multiply_complex128": ("scatter_at_source", ("multiply", np.complex128,
@@ -195,8 +205,44 @@ _INDEX = {
 }
 
 
+# kernels of library-shaped work without a vendor library: the sort family (bitonic tile,
+# merge pass, searchsorted, gather and scatter of rows, bincount), the Philox generator and
+# the tiled matmul: name -> (module, function, arguments before the kernel name)
+_LIBRARY = {
+    "sort_tile_float32": ("render_sort", "source", ("tile", np.dtype(np.float32))),
+    "sort_tile_int64": ("render_sort", "source", ("tile", np.dtype(np.int64))),
+    "sort_merge_float64": ("render_sort", "source", ("merge", np.dtype(np.float64))),
+    "sort_merge_float16": ("render_sort", "source", ("merge", np.dtype(np.float16))),
+    "sort_search_uint8": ("render_sort", "source", ("search", np.dtype(np.uint8))),
+    "sort_search_complex64": ("render_sort", "source", ("search", np.dtype(np.complex64))),
+    "sort_gather_item8": ("render_sort", "source", ("gather", 8)),
+    "sort_scatter_item2": ("render_sort", "source", ("scatter", 2)),
+    "sort_bincount": ("render_sort", "source", ("bincount", None)),
+    "sort_common_templates": ("render_sort", "COMMON", None),   # what every sort includes
+    "random_philox": ("render_random", "philox_source", ()),
+    "matmul_float32": ("render_misc", "matmul_source", (np.dtype(np.float32),)),
+    "matmul_complex128": ("render_misc", "matmul_source", (np.dtype(np.complex128),)),
+}
+
+
 def names():
-    return list(_expr_cases()) + list(_SCANS) + list(_INDEX)
+    return list(_expr_cases()) + list(_SCANS) + list(_INDEX) + list(_LIBRARY)
+
+
+def _render_library(name: str, headers: bool) -> str:
+    import importlib
+    from gnumpy.kernels.compile import KERNEL_NAME
+    mod, fn, args = _LIBRARY[name]
+    f = getattr(importlib.import_module(f"gnumpy.kernels.{mod}"), fn)
+    if args is None:                            # a source fragment, pinned once
+        return _headers() + f if headers else f
+    if fn == "matmul_source":
+        return f(*args, KERNEL_NAME, _headers(*args) if headers else "")
+    if fn == "philox_source":
+        return f(KERNEL_NAME)
+    src = f(*args, KERNEL_NAME)                 # render_sort.source: its preamble + kernel
+    return src if headers else src[len(importlib.import_module(
+        "gnumpy.kernels.render_sort").preamble()):]
 
 
 def _headers(*dts) -> str:
@@ -223,6 +269,8 @@ def render(name: str, headers: bool = False) -> str:
     from gnumpy.kernels.compile import KERNEL_NAME
     if name in _INDEX:
         return _render_index(name, headers)
+    if name in _LIBRARY:
+        return _render_library(name, headers)
     if name in _SCANS:
         op, dt, kind, inc = _SCANS[name]
         dt = np.dtype(dt)
