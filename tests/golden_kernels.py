@@ -108,6 +108,16 @@ def _expr_cases():
         "ew_vector_2d_column_broadcast": lambda: R + col,
         "ew_idx64_columns": lambda: gp.broadcast_to(r, (1 << 22, 512)) * 2,
         "ew_idx64_vector_2d": lambda: gp.broadcast_to(col, (256, 1 << 23)) - 1,
+        # several outputs of one kernel (vector loop, column layout, strided 3-d), an operand
+        # broadcast along the only dim, a strided fused arange, and config variants
+        "ew_two_outputs_vector": lambda: (x * 2 + y, x - y),
+        "ew_two_outputs_columns": lambda: (R * r, R - r),
+        "ew_two_outputs_3d": lambda: (T[::2] * 2, T[::2] - T[1::2]),
+        "ew_scalar_broadcast_vector": lambda: x * gp.broadcast_to(y[:1], x.shape),
+        "ew_iota_strided": lambda: gp.arange(0, 8192, 2, dtype=gp.float32) + y,
+        "ew_grid_stride_vectors": lambda: np.float32(2.5) * x + y,      # ew_tiles off
+        "ew_unroll_1_columns": lambda: R * r - col,                       # ew_unroll 1
+        "sum_all_memory_hints": lambda: gp.sum((x - y) ** 2),           # reduce_mem_hints
         # ---- row groups (a row program: reductions of a row and their elementwise users)
         "rows_softmax_float32": lambda: softmax(W),
         "rows_normalize_float64": lambda: Wd / gp.sqrt((Wd * Wd).sum(axis=1, keepdims=True)),
@@ -153,6 +163,12 @@ def _expr_cases():
         "argmax_uint8_rows": lambda: M[np.uint8].argmax(axis=1),
         "argmax_complex64_all": lambda: gp.argmax(V[np.complex64]),
     }
+
+
+# cases rendered under other settings than the defaults
+_CONFIG = {"ew_grid_stride_vectors": dict(ew_tiles=False),
+           "ew_unroll_1_columns": dict(ew_unroll=1),
+           "sum_all_memory_hints": dict(reduce_mem_hints="lcs,L2::256B")}
 
 
 # scans (a barrier with its own kernel template): name -> (op, dtype, line kind, inclusive
@@ -278,11 +294,13 @@ def render(name: str, headers: bool = False) -> str:
         return render_misc.scan_source(op, dt, kind, inc, SCAN_BLOCK, KERNEL_NAME, pre)
     from gnumpy._graph.fuse import schedule
     expr = _expr_cases()[name]()
-    groups = schedule([expr._node])
-    assert groups, name
-    g = groups[-1]
-    assert g.kind != "barrier", f"{name}: the last group is a barrier"
-    return build.source_of(g, ptr_of=lambda o: 1 << 20, headers=headers)
+    exprs = expr if isinstance(expr, tuple) else (expr,)
+    with gp.config.override(**_CONFIG.get(name, {})):
+        groups = schedule([e._node for e in exprs])
+        assert groups, name
+        g = groups[-1]
+        assert g.kind != "barrier", f"{name}: the last group is a barrier"
+        return build.source_of(g, ptr_of=lambda o: 1 << 20, headers=headers)
 
 
 def path_of(name: str) -> pathlib.Path:

@@ -15,7 +15,7 @@ that picks the variant named by ``MUTANT_UNDER_TEST``), which runs without mutmu
 installed.  Carry that directory and the results file to the GPU machine, then:
 
     python3 tools/mutants_gpu.py MUTANTS_DIR results.txt --out $OUT/mutants.json \\
-        [--status survived,"no tests"] [--jobs 12] [--timeout 90] [--tests ...]
+        [--status survived,"no tests"] [--jobs 12] [--timeout 90] [--tests "ARGS"]
 
 A mutant is *killed* when the tests fail, crash or time out (as mutmut counts), *survived*
 when they pass.  The unmutated tree runs first (``MUTANT_UNDER_TEST=none``) and must pass,
@@ -29,11 +29,12 @@ import collections
 import concurrent.futures as cf
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
 
-DEFAULT_TESTS = ["tests/test_kernel_paths.py"]
+DEFAULT_TESTS = "tests/test_kernel_paths.py"
 
 
 def read_results(path: str, wanted) -> list:
@@ -66,7 +67,7 @@ def run_one(mdir: str, name: str, tests, timeout: float) -> dict:
         status = "killed"          # failed (1), crashed (<0), timed out, or errored
     return {"name": name, "status": status, "rc": rc,
             "seconds": round(time.perf_counter() - t0, 2),
-            "tail": tail if status != "killed" or rc not in (1,) else ""}
+            "tail": tail if status != "killed" or rc != 1 or name == "none" else ""}
 
 
 def main(argv=None) -> int:
@@ -75,7 +76,8 @@ def main(argv=None) -> int:
     ap.add_argument("results")
     ap.add_argument("--status", default="survived,no tests",
                     help="mutmut statuses to run on the GPU (comma-separated)")
-    ap.add_argument("--tests", nargs="+", default=DEFAULT_TESTS)
+    ap.add_argument("--tests", default=DEFAULT_TESTS,
+                    help="pytest arguments, one string (shell-split)")
     ap.add_argument("--jobs", type=int, default=12)
     ap.add_argument("--timeout", type=float, default=90.0)
     ap.add_argument("--budget", type=float, default=0.0,
@@ -83,6 +85,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
     mdir = os.path.abspath(a.mutants_dir)
+    a.tests = shlex.split(a.tests)
     names = read_results(a.results, set(a.status.split(",")))
     t0 = time.perf_counter()
     base = run_one(mdir, "none", a.tests, a.timeout * 4)

@@ -26,15 +26,12 @@ def vec_load(t: str, V: int, base: str, index: str, hints: str = "") -> str:
     """Expression loading vector `index` of the gn_vec<t, V> array at `base`, with the load
     hint of `hints` (``config.reduce_mem_hints``) when it has one."""
     arr = f"reinterpret_cast<const gn_vec<{t}, {V}>*>({base})"
-    return f"gn_ldh({arr} + {index})" if _hints(hints)[0] else f"{arr}[{index}]"
+    return f"gn_ldh({arr} + {index})" if _hints(hints) else f"{arr}[{index}]"
 
 
-def vec_store(t: str, V: int, base: str, index: str, val: str, hints: str = "") -> str:
-    """Statement storing gn_vec `val` as vector `index` of the array at `base`, with the
-    store hint of `hints` when it has one."""
-    arr = f"reinterpret_cast<gn_vec<{t}, {V}>*>({base})"
-    return f"gn_sth({arr} + {index}, {val});" if _hints(hints)[1] else \
-        f"{arr}[{index}] = {val};"
+def vec_store(t: str, V: int, base: str, index: str, val: str) -> str:
+    """Statement storing gn_vec `val` as vector `index` of the array at `base`."""
+    return f"reinterpret_cast<gn_vec<{t}, {V}>*>({base})[{index}] = {val};"
 
 
 def mem_hints(kind: str) -> str:
@@ -44,46 +41,32 @@ def mem_hints(kind: str) -> str:
     return config.reduce_mem_hints if kind == "reduce" else ""
 
 
-def _hints(hints: str):
-    """(PTX load qualifiers or '', store evict-first) of a hints string."""
+def _hints(hints: str) -> str:
+    """The PTX load qualifiers of a hints string ('' for none)."""
     h = [x for x in hints.split(",") if x]
     ld = ("cs" if "lcs" in h else "nc") + "".join(f".{x}" for x in h if x.startswith("L2::"))
-    return (ld if ld != "nc" else "", "scs" in h)
+    return ld if ld != "nc" else ""
 
 
 def _hint_helpers(hints: str) -> str:
-    """gn_ldh / gn_sth: a vector's load / store with the hints, for vectors of 16, 8 or 4
-    bytes (an operand narrower than the widest one has a narrower vector); 1- and 2-byte
-    vectors load and store plainly."""
-    ld, st = _hints(hints)
-    out = ""
-    if ld:
-        out += ("template <class V> __device__ __forceinline__ V gn_ldh(const V* p) {\n"
-                "  V r; unsigned int* u = reinterpret_cast<unsigned int*>(&r);\n"
-                "  if constexpr (sizeof(V) == 16)\n"
-                f"    asm(\"ld.global.{ld}.v4.u32 {{%0, %1, %2, %3}}, [%4];\" : \"=r\"(u[0]), "
-                "\"=r\"(u[1]), \"=r\"(u[2]), \"=r\"(u[3]) : \"l\"(p));\n"
-                "  else if constexpr (sizeof(V) == 8)\n"
-                f"    asm(\"ld.global.{ld}.v2.u32 {{%0, %1}}, [%2];\" : \"=r\"(u[0]), "
-                "\"=r\"(u[1]) : \"l\"(p));\n"
-                "  else if constexpr (sizeof(V) == 4)\n"
-                f"    asm(\"ld.global.{ld}.u32 %0, [%1];\" : \"=r\"(u[0]) : \"l\"(p));\n"
-                "  else\n    r = *p;\n"
-                "  return r;\n}\n")
-    if st:
-        out += ("template <class V> __device__ __forceinline__ void gn_sth(V* p, V v) {\n"
-                "  const unsigned int* u = reinterpret_cast<const unsigned int*>(&v);\n"
-                "  if constexpr (sizeof(V) == 16)\n"
-                "    asm volatile(\"st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};\" :: \"l\"(p), "
-                "\"r\"(u[0]), \"r\"(u[1]), \"r\"(u[2]), \"r\"(u[3]) : \"memory\");\n"
-                "  else if constexpr (sizeof(V) == 8)\n"
-                "    asm volatile(\"st.global.cs.v2.u32 [%0], {%1, %2};\" :: \"l\"(p), "
-                "\"r\"(u[0]), \"r\"(u[1]) : \"memory\");\n"
-                "  else if constexpr (sizeof(V) == 4)\n"
-                "    asm volatile(\"st.global.cs.u32 [%0], %1;\" :: \"l\"(p), \"r\"(u[0]) : "
-                "\"memory\");\n"
-                "  else\n    *p = v;\n}\n")
-    return out
+    """gn_ldh: a vector's load with the hints, for vectors of 16, 8 or 4 bytes (an operand
+    narrower than the widest one has a narrower vector); 1- and 2-byte vectors load
+    plainly."""
+    ld = _hints(hints)
+    if not ld:
+        return ""
+    return ("template <class V> __device__ __forceinline__ V gn_ldh(const V* p) {\n"
+            "  V r; unsigned int* u = reinterpret_cast<unsigned int*>(&r);\n"
+            "  if constexpr (sizeof(V) == 16)\n"
+            f"    asm(\"ld.global.{ld}.v4.u32 {{%0, %1, %2, %3}}, [%4];\" : \"=r\"(u[0]), "
+            "\"=r\"(u[1]), \"=r\"(u[2]), \"=r\"(u[3]) : \"l\"(p));\n"
+            "  else if constexpr (sizeof(V) == 8)\n"
+            f"    asm(\"ld.global.{ld}.v2.u32 {{%0, %1}}, [%2];\" : \"=r\"(u[0]), "
+            "\"=r\"(u[1]) : \"l\"(p));\n"
+            "  else if constexpr (sizeof(V) == 4)\n"
+            f"    asm(\"ld.global.{ld}.u32 %0, [%1];\" : \"=r\"(u[0]) : \"l\"(p));\n"
+            "  else\n    r = *p;\n"
+            "  return r;\n}\n")
 
 
 def preamble(spec, hints: str = "") -> str:

@@ -32,7 +32,6 @@ class EwKey(NamedTuple):
     unroll: int             # vectors per operand per thread and iteration
     block: int
     tx: int                 # column threads per block of the 2-D layout (0: flat loop)
-    hints: str              # load/store hints (codegen.vec_load)
     tiles: bool             # config.ew_tiles: a thread's vectors a block apart
 
     def render(self, name: str) -> str:
@@ -43,7 +42,7 @@ class EwPlan(Plan):
     """An elementwise launch: the collapsed iteration space and the decisions of `key`."""
 
     __slots__ = ("cshape", "cstrides", "classes", "idx32", "vec", "n", "block", "unroll",
-                 "tx", "hints")
+                 "tx")
 
     def template(self) -> list:
         return template(self)
@@ -107,9 +106,8 @@ def plan(spec, block: int, vector_ok: bool, ptr_of) -> EwPlan:
             o.kind == "in" and c == ("z", "1") for o, c in zip(ops, p.classes)):
         nvc = cshape[-1] // p.vec
         p.tx = block if nvc >= block else max(32, 1 << (nvc - 1).bit_length())
-    p.hints = ""                # no load/store hint measured faster here (perf-notes)
     p.key = EwKey(spec=spec_key(spec), nd=nd, classes=p.classes, idx32=p.idx32, vec=p.vec,
-                  unroll=p.unroll, block=block, tx=p.tx, hints=p.hints,
+                  unroll=p.unroll, block=block, tx=p.tx,
                   tiles=bool(config.ew_tiles))
     return p
 
@@ -219,7 +217,7 @@ def render(p: EwKey, name: str) -> str:
     unravel = C.unravel_lines("i", "d", nd, "i", IDX, "r_")
     scalar_body = "\n      ".join(unravel + offs + lines + stores)
     B = p.block
-    src = [C.preamble(spec, p.hints)] + helpers
+    src = [C.preamble(spec)] + helpers
     src.append(f'extern "C" __global__ void __launch_bounds__({B}) {name}('
                + ", ".join(decls) + ") {")
     if p.tx:
@@ -307,7 +305,7 @@ def _vector_loop(p, spec, ops, roots, IDX, start, tile=None, offset=None):
     decl = "".join(f"      gn_vec<{t}, {V}> v{k}[{U}];\n" for k, t in loads)
     decl += "".join(f"      {IDX} oo{k}[{U}];\n" for k in offs)
     if nd == 1:
-        load_body = "".join(f"          v{k}[u] = {C.vec_load(t, V, f'p{k}', 'vi', p.hints)};\n"
+        load_body = "".join(f"          v{k}[u] = {C.vec_load(t, V, f'p{k}', 'vi')};\n"
                             for k, t in loads)
     else:
         load_body = "".join(f"          {ln}\n" for ln in C.unravel_lines(
@@ -318,7 +316,7 @@ def _vector_loop(p, spec, ops, roots, IDX, start, tile=None, offset=None):
     decl_outs = "".join(f"          gn_vec<{t}, {V}> w{k};\n" for k, t, _, _ in outs)
     set_outs = [f"w{k}.v[e] = {store_value(o.dtype, nm)};" for k, t, nm, o in outs]
     if nd == 1:
-        write = "".join(f"          {C.vec_store(t, V, f'q{k}', 'vi', f'w{k}', p.hints)}\n"
+        write = "".join(f"          {C.vec_store(t, V, f'q{k}', 'vi', f'w{k}')}\n"
                         for k, t, _, _ in outs)
     else:
         write = "".join(f"          *reinterpret_cast<gn_vec<{t}, {V}>*>(q{k} + oo{k}[u]) = "
