@@ -187,8 +187,9 @@ _SCANS = {
 # index kernels (gather, scatter, ufunc.at, nonzero), rendered as the CUDA backend lists
 # them: name -> (function of render_index, its arguments before the kernel name).  The
 # ufunc.at cases cover each update strategy: native atomicAdd (float, int, complex, with
-# subtract), atomicMin/Max, compare-and-swap on 1-, 2- and 8-byte words (a cast from
-# another loop dtype, a unary op) and the one-thread loop of complex128 multiply
+# subtract), atomicMin/Max, compare-and-swap on the words of every dtype family (bool, 1-,
+# 2-, 4- and 8-byte ints, float16/32/64, complex64; a cast from another loop dtype, a unary
+# op) and the one-thread loop of complex128 multiply
 _INDEX = {
     "index_gather_item4_k2": ("gather_source", (4, 2)),
     "index_gather_item16_k1": ("gather_source", (16, 1)),
@@ -215,6 +216,16 @@ _INDEX = {
     "index_at_multiply_complex128": ("scatter_at_source", ("multiply", np.complex128,
                                                            np.complex128, np.complex128, 2,
                                                            3)),
+    "index_at_multiply_complex64": ("scatter_at_source", ("multiply", np.complex64,
+                                                          np.complex64, np.complex64, 2, 1)),
+    "index_at_multiply_int64": ("scatter_at_source", ("multiply", np.int64, np.int64,
+                                                      np.int64, 2, 1)),
+    "index_at_multiply_int32": ("scatter_at_source", ("multiply", np.int32, np.int32,
+                                                      np.int32, 2, 1)),
+    "index_at_maximum_bool": ("scatter_at_source", ("maximum", np.bool_, np.bool_,
+                                                    np.bool_, 2, 1)),
+    "index_at_add_float16_float32": ("scatter_at_source", ("add", np.float16, np.float32,
+                                                           np.float32, 2, 1)),
     "index_nonzero_count": ("nz_count_source", ()),
     "index_nonzero_scan": ("nz_scan_source", ()),
     "index_nonzero_write": ("nz_write_source", ()),

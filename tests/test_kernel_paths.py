@@ -157,7 +157,9 @@ _AT = [  # (ufunc, destination dtype, values dtype): one per update strategy
     ("multiply", np.int8, np.int8), ("maximum", np.int16, np.int16),
     ("add", np.float16, np.float16), ("multiply", np.float64, np.float64),
     ("add", np.float32, np.float64), ("multiply", np.complex128, np.complex128),
-    ("maximum", np.bool_, np.bool_),
+    ("maximum", np.bool_, np.bool_), ("multiply", np.complex64, np.complex64),
+    ("multiply", np.int64, np.int64), ("multiply", np.int32, np.int32),
+    ("add", np.float16, np.float32),
 ]
 
 
