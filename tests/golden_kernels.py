@@ -195,6 +195,8 @@ _INDEX = {
     "index_gather_item16_k1": ("gather_source", (16, 1)),
     "index_gather_item1_k0": ("gather_source", (1, 0)),
     "index_scatter_item8_k3": ("scatter_source", (8, 3)),
+    "index_scatter_item16_k1": ("scatter_source", (16, 1)),
+    "index_scatter_last_item16_sorted": ("scatter_last_source", (16, 1, True)),
     "index_scatter_last_item2_sorted": ("scatter_last_source", (2, 2, True)),
     "index_scatter_last_item4_unsorted": ("scatter_last_source", (4, 1, False)),
     "index_at_add_float32": ("scatter_at_source", ("add", np.float32, np.float32,
