@@ -159,7 +159,8 @@ _AT = [  # (ufunc, destination dtype, values dtype): one per update strategy
     ("add", np.float32, np.float64), ("multiply", np.complex128, np.complex128),
     ("maximum", np.bool_, np.bool_), ("multiply", np.complex64, np.complex64),
     ("multiply", np.int64, np.int64), ("multiply", np.int32, np.int32),
-    ("add", np.float16, np.float32),
+    ("add", np.float16, np.float32), ("subtract", np.float32, np.float32),
+    ("subtract", np.uint32, np.uint32),
 ]
 
 
