@@ -207,3 +207,22 @@ def test_nonzero_across_tiles(n, density):
     check(gp.nonzero(gp.asarray(m))[0], np.nonzero(m)[0])
     x = _data(np.float32, n)
     check(gp.asarray(x)[gp.asarray(m)], x[m])
+
+
+# ------------------------------------------------------------------ casts inside kernels
+
+@pytest.mark.parametrize("src", [np.float64, np.int64])
+def test_cast_to_float16_rounds_once(src):
+    """A cast to float16 inside a fused kernel rounds once, as NumPy's: through float32 the
+    first value would round to 1 + 2**-11, a tie, and then to 1.0."""
+    if src == np.float64:
+        v = np.array([1 + 2.0**-11 + 2.0**-30, -(1 + 2.0**-11 + 2.0**-30), 2049 + 2.0**-20,
+                      65519.0, 65520.0, 6e-8, -0.0] * 9, dtype=src)
+    else:
+        v = np.array([2049, 4097 + 2**20, -(2**24 + 3), 65519, 65521] * 9, dtype=src)
+    x = gp.asarray(v)
+    h = gp.asarray(np.ones(v.size, np.float16))
+    with np.errstate(over="ignore"):            # 65520 rounds to inf
+        want = v.astype(np.float16)
+    check(x.astype(np.float16), want, exact=True)
+    check(x.astype(np.float16) + h, want + np.float16(1), exact=True)
