@@ -12,6 +12,8 @@ fusion, replay, aliasing, view, indexing and special-value tests left open.
 * outputs that are not fresh arrays (a constant's expression, a broadcast, a view), several
   outputs of one group, complex casts, cumulative sums and products with their initial
   element;
+* memory: a chain of element-wise ops holds about one temporary at a time, through the
+  general evaluator and through the compiled replay (which kept every intermediate alive);
 * the write replay: statements of one structure that differ in one property (a dtype, a
   view's arguments, operand order, a shared subexpression) each get their own code, and
   reductions inside a written value (the replay path the suite's kernel check turns off).
@@ -778,3 +780,32 @@ def test_a_fresh_backend_round_trips_and_replays_writes():
         dest = be.from_numpy(np.zeros((3, 4)))
         assert be.fast.write(dest, ir.ew(op, f64, (la, lb)), None) == 1
         assert_close(be.to_numpy(dest), e)
+
+
+@pytest.mark.parametrize("n_ops", [8, 16])
+def test_a_chain_holds_one_temporary_on_every_path(n_ops):
+    """Host memory of evaluating a chain of n_ops element-wise ops: the general evaluator
+    (first and second time) and the compiled replay (third time on) reuse temporaries that
+    nothing else reads, so the peak stays near one array whatever the chain's length."""
+    import tracemalloc
+    n = 1 << 18
+    xh = RNG.random(n)
+    x = gp.asarray(xh)
+
+    def chain(xp, y):
+        for k in range(n_ops):
+            y = y * 1.0001 + 0.5 if k % 2 else xp.sin(y)
+        return y
+    want = chain(np, xh)
+    host = backend(x.device).name == "cpu"     # on CUDA the temporaries are device memory
+    for _ in range(4):
+        y = chain(gp, x)
+        tracemalloc.start()
+        try:
+            gp.evaluate(y)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        if host:
+            assert peak < 2.5 * xh.nbytes, peak / xh.nbytes
+        check(y, want)

@@ -19,7 +19,7 @@ from .._config import config
 from .._graph.ir import EW, LEAF, REDUCE, SCALAR, VIEW
 from .._ops import EW_OPS, REDUCE_OPS
 from .._graph import layout as L
-from .cpu import _fresh, leaf_array, view_array
+from .cpu import _fresh, _use_counts, leaf_array, view_array
 
 
 def _walk(root):
@@ -74,6 +74,8 @@ def _compile(root):
     lines, ns = [], {"np": np, "view_array": view_array}
     names = {}
     count = {"L": 0, "S": 0, "t": 0, "n": 0}
+    uses = _use_counts([root])
+    owned = set()       # temporaries this function allocated (element-wise results)
 
     def const(obj):
         c = f"c{count['n']}"
@@ -117,8 +119,20 @@ def _compile(root):
         elif n.op == "where":
             lines.append(f"{t} = np.where({', '.join(args)})")
         else:
-            lines.append(f"{t} = np.asarray({const(EW_OPS[n.op].np_impl)}({', '.join(args)}))")
+            impl = EW_OPS[n.op].np_impl
+            call = f"{const(impl)}({', '.join(args)}"
+            # reuse a temporary nothing else reads as the output, as the general evaluator
+            # does (without it a chain keeps every intermediate alive until it returns)
+            reuse = [a for s, a in zip(n.srcs, args) if a in owned and
+                     uses.get(id(s), 0) == 1 and s.dtype == n.dtype]
+            if reuse and isinstance(impl, np.ufunc) and impl.nout == 1:
+                shapes = ", ".join(f"{a}.shape" for a in args)
+                lines.append(f"{t} = {call}, out={reuse[0]}) if {reuse[0]}.shape == "
+                             f"np.broadcast_shapes({shapes}) else np.asarray({call}))")
+            else:
+                lines.append(f"{t} = np.asarray({call}))")
         lines.append(f"if {t}.dtype != {dt}:\n        {t} = {t}.astype({dt})")
+        owned.add(t)
         return t
 
     out = visit(root)
