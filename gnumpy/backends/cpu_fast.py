@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._broadcast import broadcast_shapes
 from .._config import config
 from .._graph.ir import EW, LEAF, REDUCE, SCALAR, VIEW
 from .._ops import EW_OPS, REDUCE_OPS
@@ -71,7 +72,7 @@ class _View(NamedTuple):
 def _compile(root):
     """A function f(L, S) of the leaves' NumPy views and the scalars' NumPy values that
     returns `root`'s value, numbering leaves and scalars as `_walk` lists them."""
-    lines, ns = [], {"np": np, "view_array": view_array}
+    lines, ns = [], {"np": np, "view_array": view_array, "broadcast_shapes": broadcast_shapes}
     names = {}
     count = {"L": 0, "S": 0, "t": 0, "n": 0}
     uses = _use_counts([root])
@@ -128,7 +129,7 @@ def _compile(root):
             if reuse and isinstance(impl, np.ufunc) and impl.nout == 1:
                 shapes = ", ".join(f"{a}.shape" for a in args)
                 lines.append(f"{t} = {call}, out={reuse[0]}) if {reuse[0]}.shape == "
-                             f"np.broadcast_shapes({shapes}) else np.asarray({call}))")
+                             f"broadcast_shapes({shapes}) else np.asarray({call}))")
             else:
                 lines.append(f"{t} = np.asarray({call}))")
         lines.append(f"if {t}.dtype != {dt}:\n        {t} = {t}.astype({dt})")
