@@ -34,13 +34,6 @@ def vec_store(t: str, V: int, base: str, index: str, val: str) -> str:
     return f"reinterpret_cast<gn_vec<{t}, {V}>*>({base})[{index}] = {val};"
 
 
-def mem_hints(kind: str) -> str:
-    """The configured load hints of a kernel kind (``config.reduce_mem_hints`` for
-    'reduce'; '' for the others, where no hint measured faster)."""
-    from .._config import config
-    return config.reduce_mem_hints if kind == "reduce" else ""
-
-
 def _hints(hints: str) -> str:
     """The PTX load qualifiers of a hints string ('' for none)."""
     h = [x for x in hints.split(",") if x]

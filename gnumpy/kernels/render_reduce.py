@@ -198,7 +198,7 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> ReducePlan:
         p.chunk = -(-p.K // p.S)
         p.grid = (blocks_x, p.S)
     # config.reduce_mem_hints: the row strategy's vector loads (contiguous reduced axis)
-    p.hints = C.mem_hints("reduce") if p.vec > 1 and p.strategy == "row" else ""
+    p.hints = config.reduce_mem_hints if p.vec > 1 and p.strategy == "row" else ""
     p.key = ReduceKey(
         spec=spec_key(spec), strategy=p.strategy, nk=len(p.kshape), nr=len(p.rshape),
         ne=len(eshape), pro=tuple((k, operand_key(o), kc, rc) for k, o, _, _, kc, rc in p.pro),
