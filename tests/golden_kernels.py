@@ -30,6 +30,9 @@ if __name__ == "__main__":          # run as a script from anywhere
     os.environ.setdefault("GNUMPY_DEVICE", "cpu")
 
 import gnumpy as gp  # noqa: E402
+from gnumpy.kernels import (build, codegen, render_index, render_misc,  # noqa: E402
+                            render_random, render_sort)
+from gnumpy.kernels.compile import KERNEL_NAME  # noqa: E402
 
 GOLDEN = pathlib.Path(__file__).parent / "golden"
 SCAN_BLOCK = 256
@@ -239,22 +242,47 @@ _INDEX = {
 
 
 # kernels of library-shaped work without a vendor library: the sort family (bitonic tile,
-# merge pass, searchsorted, gather and scatter of rows, bincount), the Philox generator and
-# the tiled matmul: name -> (module, function, arguments before the kernel name)
+# merge pass, searchsorted, gather and scatter of rows, bincount, and the templates every
+# sort kernel includes), the Philox generator and the tiled integer/bool matmul:
+# name -> render(headers) -> source
+
+
+def _sort(kind, param):
+    def render(headers):
+        src = render_sort.source(kind, param, KERNEL_NAME)     # its preamble + the kernel
+        return src if headers else src[len(render_sort.preamble()):]
+    return render
+
+
+def _sort_templates(headers):
+    return render_sort.preamble() if headers else render_sort.COMMON
+
+
+def _philox(headers):
+    return render_random.philox_source(KERNEL_NAME)
+
+
+def _matmul(dt):
+    def render(headers):
+        return render_misc.matmul_source(dt, KERNEL_NAME, codegen.headers(dt) if headers
+                                         else "")
+    return render
+
+
 _LIBRARY = {
-    "sort_tile_float32": ("render_sort", "source", ("tile", np.dtype(np.float32))),
-    "sort_tile_int64": ("render_sort", "source", ("tile", np.dtype(np.int64))),
-    "sort_merge_float64": ("render_sort", "source", ("merge", np.dtype(np.float64))),
-    "sort_merge_float16": ("render_sort", "source", ("merge", np.dtype(np.float16))),
-    "sort_search_uint8": ("render_sort", "source", ("search", np.dtype(np.uint8))),
-    "sort_search_complex64": ("render_sort", "source", ("search", np.dtype(np.complex64))),
-    "sort_gather_item8": ("render_sort", "source", ("gather", 8)),
-    "sort_scatter_item2": ("render_sort", "source", ("scatter", 2)),
-    "sort_bincount": ("render_sort", "source", ("bincount", None)),
-    "sort_common_templates": ("render_sort", "COMMON", None),   # what every sort includes
-    "random_philox": ("render_random", "philox_source", ()),
-    "matmul_float32": ("render_misc", "matmul_source", (np.dtype(np.float32),)),
-    "matmul_complex128": ("render_misc", "matmul_source", (np.dtype(np.complex128),)),
+    "sort_tile_float32": _sort("tile", np.dtype(np.float32)),
+    "sort_tile_int64": _sort("tile", np.dtype(np.int64)),
+    "sort_merge_float64": _sort("merge", np.dtype(np.float64)),
+    "sort_merge_float16": _sort("merge", np.dtype(np.float16)),
+    "sort_search_uint8": _sort("search", np.dtype(np.uint8)),
+    "sort_search_complex64": _sort("search", np.dtype(np.complex64)),
+    "sort_gather_item8": _sort("gather", 8),
+    "sort_scatter_item2": _sort("scatter", 2),
+    "sort_bincount": _sort("bincount", None),
+    "sort_common_templates": _sort_templates,
+    "random_philox": _philox,
+    "matmul_int32": _matmul(np.dtype(np.int32)),
+    "matmul_bool": _matmul(np.dtype(np.bool_)),
 }
 
 
@@ -262,52 +290,26 @@ def names():
     return list(_expr_cases()) + list(_SCANS) + list(_INDEX) + list(_LIBRARY)
 
 
-def _render_library(name: str, headers: bool) -> str:
-    import importlib
-    from gnumpy.kernels.compile import KERNEL_NAME
-    mod, fn, args = _LIBRARY[name]
-    f = getattr(importlib.import_module(f"gnumpy.kernels.{mod}"), fn)
-    if args is None:                            # a source fragment, pinned once
-        return _headers() + f if headers else f
-    if fn == "matmul_source":
-        return f(*args, KERNEL_NAME, _headers(*args) if headers else "")
-    if fn == "philox_source":
-        return f(KERNEL_NAME)
-    src = f(*args, KERNEL_NAME)                 # render_sort.source: its preamble + kernel
-    return src if headers else src[len(importlib.import_module(
-        "gnumpy.kernels.render_sort").preamble()):]
-
-
-def _headers(*dts) -> str:
-    from gnumpy.kernels.codegen import header
-    return header("gn_core.cuh") + header("gn_math.cuh") + (
-        header("gn_complex.cuh") if any(np.dtype(d).kind == "c" for d in dts) else "")
-
-
 def _render_index(name: str, headers: bool) -> str:
-    from gnumpy.kernels import render_index
-    from gnumpy.kernels.compile import KERNEL_NAME
     fn, args = _INDEX[name]
     if fn == "scatter_at_source":
         op, adt, ldt, odt, nin, k = args
         adt, ldt, odt = np.dtype(adt), np.dtype(ldt), np.dtype(odt)
-        pre = _headers(adt, ldt, odt) if headers else ""
+        pre = codegen.headers(adt, ldt, odt) if headers else ""
         return render_index.scatter_at_source(op, adt, ldt, odt, nin, k, KERNEL_NAME, pre)
     return getattr(render_index, fn)(*args, KERNEL_NAME)
 
 
 def render(name: str, headers: bool = False) -> str:
     """The CUDA source of case `name` (without the helper headers unless `headers`)."""
-    from gnumpy.kernels import build, render_misc
-    from gnumpy.kernels.compile import KERNEL_NAME
     if name in _INDEX:
         return _render_index(name, headers)
     if name in _LIBRARY:
-        return _render_library(name, headers)
+        return _LIBRARY[name](headers)
     if name in _SCANS:
         op, dt, kind, inc = _SCANS[name]
         dt = np.dtype(dt)
-        pre = _headers(dt) if headers else ""
+        pre = codegen.headers(dt) if headers else ""
         return render_misc.scan_source(op, dt, kind, inc, SCAN_BLOCK, KERNEL_NAME, pre)
     from gnumpy._graph.fuse import schedule
     expr = _expr_cases()[name]()

@@ -65,9 +65,9 @@ def run_one(mdir: str, name: str, tests, timeout: float) -> dict:
         status = "no tests"
     else:
         status = "killed"          # failed (1), crashed (<0), timed out, or errored
+    plain_kill = status == "killed" and rc == 1 and name != "none"   # (output not kept)
     return {"name": name, "status": status, "rc": rc,
-            "seconds": round(time.perf_counter() - t0, 2),
-            "tail": tail if status != "killed" or rc != 1 or name == "none" else ""}
+            "seconds": round(time.perf_counter() - t0, 2), "tail": "" if plain_kill else tail}
 
 
 def main(argv=None) -> int:

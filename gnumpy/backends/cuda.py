@@ -386,9 +386,8 @@ class CudaBackend(Backend):
         # many short lines: gnumpy's kernel, one thread (inner > 1) or one block per line
         block = 256
         kind = "thread" if inner > 1 else "block"
-        from ..kernels.codegen import header
-        pre = header("gn_core.cuh") + header("gn_math.cuh") + (
-            header("gn_complex.cuh") if node.dtype.kind == "c" else "")
+        from ..kernels.codegen import headers
+        pre = headers(node.dtype)
         key = ("scan", node.op, node.dtype, kind, bool(include_initial), block)
         k = self._misc_kernel(key, lambda name: render_misc.scan_source(
             node.op, node.dtype, kind, include_initial, block, name, pre))

@@ -190,7 +190,7 @@ def _gemv(be, dt, n, k, m, opa, opb, a_st, b_st, pa, pb, pc) -> None:
 def _matmul_kernel(be, node, buf) -> None:
     """gnumpy's 16 x 16 tiled kernel: integer and bool matmul (wraparound as NumPy)."""
     from ..kernels import render_misc
-    from ..kernels.codegen import header
+    from ..kernels.codegen import headers
     a, b = node.srcs
     dt = node.dtype
     a_nd, b_nd = a.ndim, b.ndim
@@ -221,7 +221,7 @@ def _matmul_kernel(be, node, buf) -> None:
         be.write(leaf(buf, dt, node.shape, L.c_strides(node.shape), 0, be.device),
                  scalar(0, dt, node.shape, be.device))
         return
-    pre = header("gn_core.cuh") + header("gn_math.cuh")
+    pre = headers()
     k = be._misc_kernel(("matmul", dt),
                         lambda name: render_misc.matmul_source(dt, name, pre))
     T = 16
@@ -241,8 +241,8 @@ def _kernels(node):
     if dt in DATA_TYPE:
         return []
     from ..kernels import render_misc
-    from ..kernels.codegen import header
-    pre = header("gn_core.cuh") + header("gn_math.cuh")
+    from ..kernels.codegen import headers
+    pre = headers()
     return [(("matmul", dt), lambda name: render_misc.matmul_source(dt, name, pre))]
 
 

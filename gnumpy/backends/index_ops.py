@@ -101,9 +101,8 @@ def _at_dtypes(node):
 def _scatter_at_kernels(node):
     name, nin, adt, ldt, odt = _at_dtypes(node)
     k = len(_layout(node.srcs[0])[0])
-    from ..kernels.codegen import header
-    pre = header("gn_core.cuh") + header("gn_math.cuh") + (
-        header("gn_complex.cuh") if "c" in (adt.kind, ldt.kind, odt.kind) else "")
+    from ..kernels.codegen import headers
+    pre = headers(adt, ldt, odt)
     key = ("scatter_at", name, adt, ldt, odt, nin, k)
     return [(key, lambda kname: RI.scatter_at_source(name, adt, ldt, odt, nin, k, kname,
                                                       pre))]

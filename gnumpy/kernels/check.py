@@ -30,7 +30,7 @@ from .._config import config
 from .._graph import layout as L
 from . import cache, cache_key, render_misc
 from . import build
-from .codegen import header
+from .codegen import headers
 from .compile import KERNEL_NAME, compile_cubin, nvrtc_version, options
 from .plan import skeleton
 
@@ -168,17 +168,13 @@ def check_group(group, dest=None) -> None:
 
 def _check_barrier(node) -> None:
     dt = node.dtype
-    pre = header("gn_core.cuh") + header("gn_math.cuh") + (
-        header("gn_complex.cuh") if dt.kind == "c" else "")
     if node.op in ("cumsum", "cumprod"):
         axis, inc = node.arg
         inner = L.prod(node.shape[axis + 1:])
         kind = "thread" if inner > 1 else "block"
         key = ("scan", node.op, dt, kind, bool(inc), 256)
         _cache.get(key, lambda: render_misc.scan_source(node.op, dt, kind, inc, 256,
-                                                        KERNEL_NAME, pre))
-    elif node.op == "matmul":
-        _cache.get(("matmul", dt), lambda: render_misc.matmul_source(dt, KERNEL_NAME, pre))
+                                                        KERNEL_NAME, headers(dt)))
     else:
         from ..backends import barriers
         lister = barriers.kernels_of(node.op)

@@ -22,6 +22,14 @@ def header(name: str) -> str:
         return f.read()
 
 
+def headers(*dtypes) -> str:
+    """The helper headers of a kernel over `dtypes` rendered outside the element-wise
+    planner (scans, index kernels, matmul): core and math, and complex when one of the
+    dtypes is complex."""
+    return header("gn_core.cuh") + header("gn_math.cuh") + (
+        header("gn_complex.cuh") if any(np.dtype(d).kind == "c" for d in dtypes) else "")
+
+
 def vec_load(t: str, V: int, base: str, index: str, hints: str = "") -> str:
     """Expression loading vector `index` of the gn_vec<t, V> array at `base`, with the load
     hint of `hints` (``config.reduce_mem_hints``) when it has one."""

@@ -110,27 +110,17 @@ def _shfl_struct(ct, cplx):
 
 
 def matmul_source(dt, name: str, preamble: str, tile: int = 16) -> str:
-    """Batched C[b] = A[b] @ B[b] with 16x16 shared-memory tiles (strided operands)."""
+    """Batched C[b] = A[b] @ B[b] with 16x16 shared-memory tiles (strided operands), for
+    the integer and bool dtypes (floating and complex products run cuBLAS); integers wrap
+    around as NumPy's do."""
     ct = COMPUTE[dt]
     st = STORAGE[dt]
-    cplx = dt.kind == "c"
-    acc_t = "float" if dt == D.float16 else ct
     if dt.kind == "b":
         zero, fma = "false", "acc = acc || (a_s[ty][q] && b_s[q][tx]);"
-    elif cplx:
-        zero = f"{ct}{{0, 0}}"
-        fma = "acc = gn_add(acc, gn_multiply(a_s[ty][q], b_s[q][tx]));"
-    elif acc_t in ("float", "double"):
-        # an explicit fused multiply-add, as BLAS (NumPy's matmul) accumulates; kernels are
-        # compiled without FMA contraction (config.fma) to match NumPy's elementwise rounding
-        zero = f"({acc_t})0"
-        f = "fmaf" if acc_t == "float" else "fma"
-        fma = f"acc = {f}(({acc_t})a_s[ty][q], ({acc_t})b_s[q][tx], acc);"
     else:
-        zero = f"({acc_t})0"
-        fma = f"acc = ({acc_t})(acc + ({acc_t})a_s[ty][q] * ({acc_t})b_s[q][tx]);"
+        zero = f"({ct})0"
+        fma = f"acc = ({ct})(acc + ({ct})a_s[ty][q] * ({ct})b_s[q][tx]);"
     T = tile
-    out_v = "gn_rh(acc)" if dt == D.float16 else "acc"
     return preamble + f"""
 extern "C" __global__ void __launch_bounds__({T * T}) {name}(
     const {st}* __restrict__ A, const {st}* __restrict__ B, {st}* __restrict__ Cm,
@@ -149,7 +139,7 @@ extern "C" __global__ void __launch_bounds__({T * T}) {name}(
     const long long i0 = r_;
     const {st}* Ab = A + i0 * a_b + i1 * a_b1 + i2 * a_b2;
     const {st}* Bb = B + i0 * b_b + i1 * b_b1 + i2 * b_b2;
-    {acc_t} acc = {zero};
+    {ct} acc = {zero};
     for (long long k0 = 0; k0 < kk; k0 += {T}) {{
       a_s[ty][tx] = (row < n && k0 + tx < kk) ? ({ct}){load(dt, "Ab", "row * a_r + (k0 + tx) * a_c")} : ({ct}){zero};
       b_s[ty][tx] = (k0 + ty < kk && col < m) ? ({ct}){load(dt, "Bb", "(k0 + ty) * b_r + col * b_c")} : ({ct}){zero};
@@ -158,6 +148,6 @@ extern "C" __global__ void __launch_bounds__({T * T}) {name}(
       for (int q = 0; q < {T}; ++q) {{ {fma} }}
       __syncthreads();
     }}
-    if (row < n && col < m) Cm[bi * n * m + row * m + col] = {store_value(dt, out_v)};
+    if (row < n && col < m) Cm[bi * n * m + row * m + col] = {store_value(dt, "acc")};
   }}
 }}"""

@@ -1,12 +1,12 @@
 
 extern "C" __global__ void __launch_bounds__(256) gn_kernel(
-    const gn_c128* __restrict__ A, const gn_c128* __restrict__ B, gn_c128* __restrict__ Cm,
+    const int* __restrict__ A, const int* __restrict__ B, int* __restrict__ Cm,
     long long nb, long long n, long long m, long long kk,
     long long a_b, long long a_r, long long a_c, long long b_b, long long b_r, long long b_c,
     long long nbatch_dims, long long bd1, long long bd2, long long a_b1, long long a_b2,
     long long b_b1, long long b_b2) {
-  __shared__ gn_c128 a_s[16][16];
-  __shared__ gn_c128 b_s[16][16];
+  __shared__ int a_s[16][16];
+  __shared__ int b_s[16][16];
   const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
   const long long row = (long long)blockIdx.y * 16 + ty, col = (long long)blockIdx.x * 16 + tx;
   for (long long bi = blockIdx.z; bi < nb; bi += gridDim.z) {
@@ -14,15 +14,15 @@ extern "C" __global__ void __launch_bounds__(256) gn_kernel(
     const long long i2 = nbatch_dims > 2 ? r_ % bd2 : 0; if (nbatch_dims > 2) r_ /= bd2;
     const long long i1 = nbatch_dims > 1 ? r_ % bd1 : 0; if (nbatch_dims > 1) r_ /= bd1;
     const long long i0 = r_;
-    const gn_c128* Ab = A + i0 * a_b + i1 * a_b1 + i2 * a_b2;
-    const gn_c128* Bb = B + i0 * b_b + i1 * b_b1 + i2 * b_b2;
-    gn_c128 acc = gn_c128{0, 0};
+    const int* Ab = A + i0 * a_b + i1 * a_b1 + i2 * a_b2;
+    const int* Bb = B + i0 * b_b + i1 * b_b1 + i2 * b_b2;
+    int acc = (int)0;
     for (long long k0 = 0; k0 < kk; k0 += 16) {
-      a_s[ty][tx] = (row < n && k0 + tx < kk) ? (gn_c128)Ab[row * a_r + (k0 + tx) * a_c] : (gn_c128)gn_c128{0, 0};
-      b_s[ty][tx] = (k0 + ty < kk && col < m) ? (gn_c128)Bb[(k0 + ty) * b_r + col * b_c] : (gn_c128)gn_c128{0, 0};
+      a_s[ty][tx] = (row < n && k0 + tx < kk) ? (int)Ab[row * a_r + (k0 + tx) * a_c] : (int)(int)0;
+      b_s[ty][tx] = (k0 + ty < kk && col < m) ? (int)Bb[(k0 + ty) * b_r + col * b_c] : (int)(int)0;
       __syncthreads();
       #pragma unroll
-      for (int q = 0; q < 16; ++q) { acc = gn_add(acc, gn_multiply(a_s[ty][q], b_s[q][tx])); }
+      for (int q = 0; q < 16; ++q) { acc = (int)(acc + (int)a_s[ty][q] * (int)b_s[q][tx]); }
       __syncthreads();
     }
     if (row < n && col < m) Cm[bi * n * m + row * m + col] = acc;
