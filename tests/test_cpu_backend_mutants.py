@@ -13,7 +13,7 @@ fusion, replay, aliasing, view, indexing and special-value tests left open.
   outputs of one group, complex casts, cumulative sums and products with their initial
   element;
 * memory: a chain of element-wise ops holds about one temporary at a time, through the
-  general evaluator and through the compiled replay (which kept every intermediate alive);
+  general evaluator and through the compiled replay;
 * the write replay: statements of one structure that differ in one property (a dtype, a
   view's arguments, operand order, a shared subexpression) each get their own code, and
   reductions inside a written value (the replay path the suite's kernel check turns off).
