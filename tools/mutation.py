@@ -47,6 +47,12 @@ GROUPS = {
     "cpu": (["gnumpy/backends/cpu.py", "gnumpy/backends/cpu_fast.py"],
             ["tests/test_cpu_backend_mutants.py", "tests/test_creation.py", "-k",
              "cpu_backend_mutants or asarray"]),
+    "lower": (["gnumpy/kernels/lower.py"],
+              ["tests/test_kernels.py", "tests/test_kernel_layouts.py",
+               "tests/test_plan_keys.py", "tests/test_config_codegen.py",
+               "tests/test_lower_mutants.py", "-k",
+               "(golden and not compile) or kernel_layouts or plan_keys or "
+               "config_codegen or memory_hints or lower_mutants"]),
     "renderers": (["gnumpy/kernels/codegen.py", "gnumpy/kernels/lower.py",
                    "gnumpy/kernels/render_ew.py", "gnumpy/kernels/render_index.py"],
                   ["tests/test_kernels.py", "tests/test_kernel_layouts.py",
