@@ -564,15 +564,23 @@ class ndarray:
             m, rn, _ = b
             if tv is ndarray:           # the loop statement: a lazy value of m's layout
                 vn = value._node
+                if vn.kind == LEAF and vn.buf is m.buf and vn.offset == m.offset and \
+                        vn.strides == m.strides and vn.shape == m.shape and \
+                        vn.dtype is m.dtype:
+                    return      # a[k] += b: the in-place operator wrote a[k] already
                 if vn.kind != LEAF and vn.dtype is m.dtype and vn.shape == m.shape and \
                         vn.device is m.device and value._base is None and \
                         not value._has_views:
                     root = self._base if self._base is not None else self
                     if id(root) not in _LAZY_VIEWS:
-                        root._write_value(m, value, vn, _stored_temporary(value))
+                        # (asked before the call: an argument list holding `value`
+                        # would count one reference more than a temporary has)
+                        temp = _stored_temporary(value)
+                        root._write_value(m, value, vn, temp)
                         return
+            temp = tv is ndarray and _stored_temporary(value)
             t = self._new_view(m, (("at", (m.strides, m.offset, m.dtype, rn), m.shape),))
-            t._assign_from(value, strip=True, temp=tv is ndarray and _stored_temporary(value))
+            t._assign_from(value, strip=True, temp=temp)
             return
         _api._indexing.setitem(self, key, value)
 

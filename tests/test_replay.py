@@ -490,6 +490,30 @@ def test_stored_temporary_detection():
     assert seen == (expected if _elide.STORE_ENABLED else [False] * 6)
 
 
+@pytest.mark.parametrize("stmt", ["a[1:5] = a[2:6] * 2.0", "a[3] = a[4] * 2.0",
+                                  "a[3] += a[4]", "a[1:5] = a[2:6] + b[:4]"])
+def test_stored_temporaries_are_elided_through_setitem(stmt, monkeypatch):
+    """``a[k] = expr`` through gnumpy's own __setitem__: the stack temporary is detected
+    there (not only by a probe), so the write does not re-point it at the written memory;
+    a named value is re-pointed.  Values stay NumPy's."""
+    from gnumpy import _array
+    calls = []
+    real = _array._reads_written
+    monkeypatch.setattr(_array, "_reads_written", lambda v, d: calls.append(1) or real(v, d))
+    x = np.linspace(-1.0, 2.0, 8)
+    a, b = gp.asarray(x), gp.asarray(x[::-1].copy())
+    exec(stmt, {"a": a, "b": b})
+    ref = x.copy()
+    exec(stmt, {"a": ref, "b": x[::-1].copy()})
+    check(a, ref)
+    assert calls == ([] if _elide.STORE_ENABLED else [1])
+    calls.clear()
+    t = a[2:6] * 3.0
+    a[1:5] = t                  # named: it must keep its values after the write
+    assert calls == [1]
+    check(t, ref[2:6] * 3.0)
+
+
 def test_named_value_written_keeps_its_values():
     """A named lazy value written through a view keeps its values after later writes,
     whatever its form: the temporary test must not take it for one."""

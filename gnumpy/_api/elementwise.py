@@ -187,13 +187,19 @@ def apply2(name: str, a, b):
         if tb is cls:
             nb = b._node
             r = _FAST.get((name, na.dtype, nb.dtype))
-            if r is None or na.shape != nb.shape or na.device is not nb.device:
+            if r is None or na.device is not nb.device:
                 return None
             loop = r[0]
-            if na.dtype != loop:
-                na = ir.cast(na, loop)
-            if nb.dtype != loop:
-                nb = ir.cast(nb, loop)
+            if na.shape != nb.shape:        # (an element times a row: x[i] * y[:i])
+                try:
+                    na, nb = _broadcast2(na, nb, loop)
+                except ValueError:          # the general path raises NumPy's error,
+                    return None             # after its other checks (casting for a*=b)
+            else:
+                if na.dtype != loop:
+                    na = ir.cast(na, loop)
+                if nb.dtype != loop:
+                    nb = ir.cast(nb, loop)
             return cls._from_node(ir.ew(name, r[1], (na, nb)))
         if tb is float or tb is int:
             r = _FAST.get((name, na.dtype, tb))
@@ -221,6 +227,21 @@ def apply2(name: str, a, b):
     else:
         return None
     return None if node is None else cls._from_node(node)
+
+
+def _broadcast2(na, nb, loop):
+    """Nodes `na` and `nb` cast to `loop` and broadcast to their common shape (NumPy's
+    ValueError when they do not broadcast); a lazy 0-d operand broadcast over a larger
+    shape counts one reuse (``realize.reused_scalar``), as on the general path."""
+    shape = broadcast_shapes(na.shape, nb.shape)
+    out = []
+    for n in (na, nb):
+        if not n.shape and shape and n.kind != ir.LEAF:
+            R.reused_scalar(n)
+        if n.dtype != loop:
+            n = ir.cast(n, loop)
+        out.append(n if n.shape == shape else ir.broadcast(n, shape))
+    return out
 
 
 def _scalar_ew(name, r, n, v, t, scalar_first):

@@ -73,9 +73,13 @@ def basic_index(shape, strides, offset, key):
             offset += k * strides[d]
         elif t is slice:
             try:
-                start, step, n = normalize_slice(k, shape[d])
+                start, stop, step = k.indices(shape[d])
             except (TypeError, ValueError):
                 return None
+            n = (stop - start + step - 1) // step if step > 0 else \
+                (start - stop - step - 1) // -step      # (normalize_slice, inlined)
+            if n < 0:
+                n = 0
             osh.append(n)
             ost.append(step * strides[d])
             offset += start * strides[d]

@@ -61,6 +61,9 @@ def _walk(root, roots=None):
     places = {}
     leaves = []
     scalars = []
+    nb = 0                  # len(bufs), len(places), len(seen): counted, not asked
+    npl = 0
+    ns = 0
     stack = [root] if roots is None else roots[::-1]
     pop = stack.pop
     push = stack.append
@@ -70,10 +73,12 @@ def _walk(root, roots=None):
         if k == LEAF:           # leaves and scalars met again are simply listed again
             b = bufs.get(id(n.buf))
             if b is None:
-                b = bufs[id(n.buf)] = len(bufs)
+                b = bufs[id(n.buf)] = nb
+                nb += 1
             o = places.get((b, n.offset))
             if o is None:
-                o = places[(b, n.offset)] = len(places)
+                o = places[(b, n.offset)] = npl
+                npl += 1
             leaves.append(n)
             ls = n.sig
             sig += (0, _layout_id(n) if ls is None else ls, b, o)
@@ -87,15 +92,12 @@ def _walk(root, roots=None):
         if i is not None:
             sig += (8, i)
             continue
-        seen[nid] = len(seen)
+        seen[nid] = ns
+        ns += 1
         if k == EW:
             srcs = n.srcs
             sig += (3, n.op, n.dtype, n.arg, len(srcs))
-            if len(srcs) == 2:
-                push(srcs[1])
-                push(srcs[0])
-            else:
-                stack.extend(reversed(srcs))
+            stack += srcs[::-1]
         elif k == VIEW:
             sig += (4, n.op, n.arg, n.shape)
             push(n.srcs[0])
