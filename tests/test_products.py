@@ -98,3 +98,48 @@ def test_small_matmul_is_a_fused_reduction():
     gp.stats.reset()
     check(gp.asarray(a) @ gp.asarray(a), a @ a)
     assert gp.stats.by_kind["barrier"] == 1
+
+
+def _tree(n):
+    """A node's structure (kinds, ops, dtypes, shapes, arguments), leaves by layout."""
+    if n.kind == 0:
+        return ("leaf", n.dtype, n.shape, n.strides, n.offset)
+    return (n.kind, n.op, n.dtype, n.shape, n.arg, tuple(_tree(s) for s in n.srcs))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "int32", "int64"])
+@pytest.mark.parametrize("n", [0, 1, 7])
+@pytest.mark.parametrize("func", ["dot", "matmul"])
+def test_vector_dot_fast_path_is_the_general_node(dtype, n, func):
+    """dot/matmul of two 1-D arrays of one dtype (a solver's inner step) builds, without
+    the general checks, the node the general path builds; values are NumPy's, with
+    strided views, NaN, inf and -0 among the inputs."""
+    rng = np.random.default_rng(n)
+    x = (rng.standard_normal(2 * n + 1) * 4).astype(dtype)
+    y = (rng.standard_normal(n) * 4).astype(dtype)
+    if n == 1 and x.dtype.kind in "fc":
+        x[0] = np.nan
+    elif n and x.dtype.kind == "f":     # (complex -0 and inf: BLAS's cdotu and a plain
+        x[0], y[-1] = -0.0, np.inf      # multiply-and-sum differ in signs of zero and in
+                                        # NaN/inf parts, on either path)
+    a = gp.asarray(x)[::2][:n]          # a strided view
+    b = gp.asarray(y)
+    f = getattr(gp, func)
+    fast = f(a, b)
+    general = gp.matmul(a, b, dtype=np.dtype(dtype))    # (dtype= takes the general path)
+    assert _tree(fast._node) == _tree(general._node)
+    check(fast, getattr(np, func)(x[::2][:n], y))
+
+
+def test_vector_dot_fast_path_leaves_other_cases():
+    """Different lengths, dtypes or float16 go the general way (NumPy's error, promotion,
+    float32 accumulation of float16)."""
+    a = gp.asarray(np.arange(3.0))
+    with pytest.raises(ValueError):
+        gp.dot(a, gp.asarray(np.arange(4.0)))
+    with pytest.raises(ValueError):
+        gp.matmul(a, gp.asarray(np.arange(4.0)))
+    check(gp.dot(a, gp.asarray(np.arange(3, dtype=np.int32))),
+          np.dot(np.arange(3.0), np.arange(3, dtype=np.int32)))
+    h = np.linspace(-2, 2, 9).astype(np.float16)
+    check(gp.dot(gp.asarray(h), gp.asarray(h[::-1].copy())), np.dot(h, h[::-1]))

@@ -9,6 +9,7 @@ from .. import _dtypes as D
 from .._broadcast import broadcast_shapes
 from .._graph import ir
 from .._graph import layout as L
+from . import _common
 from ._common import as_node, check_device_match, is_array, wrap
 from .elementwise import apply
 from .reductions import sum as sum_
@@ -47,6 +48,22 @@ def _arr(x, device=None):
     return x if is_array(x) else wrap(as_node(x, device=device))
 
 
+def vector_dot(a, b):
+    """``a @ b`` of two gnumpy arrays, 1-D, of one length and one dtype that fuses: the
+    node ``matmul`` builds for them (a lazy multiply-and-sum), built without its general
+    checks (a solver's inner step, ``dot(A[i, :j], A[j, :j])``, in a loop).  None for
+    anything else."""
+    cls = _common._ndarray
+    if type(a) is not cls or type(b) is not cls:
+        return None
+    na, nb = a._node, b._node
+    dt = na.dtype
+    if len(na.shape) != 1 or nb.shape != na.shape or nb.dtype is not dt or \
+            nb.device is not na.device or not _fused_ok(dt):
+        return None
+    return wrap(ir.reduce("sum", ir.ew("multiply", dt, (na, nb)), (0,), False, dt))
+
+
 def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
     """Matrix product with NumPy's rules (1-D operands promoted, batch dims broadcast).
 
@@ -56,6 +73,10 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
     >>> (gp.eye(2) @ gp.asarray([1.0, 2.0])).tolist()
     [1.0, 2.0]
     """
+    if out is None and dtype is None:
+        r = vector_dot(x1, x2)
+        if r is not None:
+            return r
     a = _arr(x1)
     b = _arr(x2, a.device)
     check_device_match([a._node, b._node])

@@ -19,7 +19,7 @@ from ._common import as_node, check_device_match, is_array, normalize_axis, wrap
 from .creation import zeros
 from .elementwise import apply, astype
 from .manipulation import broadcast_to, concat, expand_dims, moveaxis, stack
-from .matmul import matmul
+from .matmul import matmul, vector_dot
 from .reductions import sum as sum_
 from .ufunc import finish
 
@@ -37,6 +37,10 @@ def _pair(a, b):
 
 def dot(a, b, out=None):
     """NumPy ``dot`` for operands of at most two dimensions (and scalars)."""
+    if out is None:
+        r = vector_dot(a, b)
+        if r is not None:
+            return r
     a = _arr(a)
     b = _arr(b, a.device)
     if a.ndim == 0 or b.ndim == 0:

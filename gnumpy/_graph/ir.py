@@ -85,11 +85,23 @@ def _size(srcs) -> int:
 # ------------------------------------------------------------------ leaves and constants
 
 def leaf(buf, dtype, shape, strides, offset, device) -> Node:
-    n = Node(LEAF, "leaf", dtype, tuple(shape), (), None, device)
+    n = _new_node(Node)         # Node(LEAF, ...) without the __init__ call (hot path)
+    n.kind = LEAF
+    n.op = "leaf"
+    n.dtype = dtype
+    n.shape = shape if type(shape) is tuple else tuple(shape)
+    n.srcs = ()
+    n.arg = None
+    n.device = device
+    n.size = 1
     n.buf = buf
-    n.strides = tuple(strides)
+    n.strides = strides if type(strides) is tuple else tuple(strides)
     n.offset = offset
+    n.sig = None
     return n
+
+
+_new_node = object.__new__
 
 
 _FMAX = {np.dtype(np.float16): 65504.0, np.dtype(np.float32): 3.4028234663852886e38,

@@ -57,7 +57,9 @@ def basic_index(shape, strides, offset, key):
     that raises (the general indexing path then gives NumPy's error)."""
     if type(key) is not tuple:
         key = (key,)
-    if len(key) > len(shape):
+    nk = len(key)
+    nd = len(shape)
+    if nk > nd:
         return None
     osh = []
     ost = []
@@ -68,7 +70,7 @@ def basic_index(shape, strides, offset, key):
             n = shape[d]
             if k < 0:
                 k += n
-            if not 0 <= k < n:
+            if k < 0 or k >= n:
                 return None
             offset += k * strides[d]
         elif t is slice:
@@ -78,19 +80,15 @@ def basic_index(shape, strides, offset, key):
                 return None
             n = (stop - start + step - 1) // step if step > 0 else \
                 (start - stop - step - 1) // -step      # (normalize_slice, inlined)
-            if n < 0:
-                n = 0
-            osh.append(n)
+            osh.append(n if n > 0 else 0)
             ost.append(step * strides[d])
             offset += start * strides[d]
         else:
             return None
         d += 1
-    element = not osh and d == len(shape)
-    if d < len(shape):
-        osh.extend(shape[d:])
-        ost.extend(strides[d:])
-    return tuple(osh), tuple(ost), offset, element
+    if nk < nd:
+        return tuple(osh) + shape[nk:], tuple(ost) + strides[nk:], offset, False
+    return tuple(osh), tuple(ost), offset, not osh
 
 
 def fold_broadcast(shape, strides, newshape):

@@ -61,6 +61,7 @@ def _walk(root, roots=None):
     places = {}
     leaves = []
     scalars = []
+    layouts = _LAYOUTS
     nb = 0                  # len(bufs), len(places), len(seen): counted, not asked
     npl = 0
     ns = 0
@@ -81,7 +82,13 @@ def _walk(root, roots=None):
                 npl += 1
             leaves.append(n)
             ls = n.sig
-            sig += (0, _layout_id(n) if ls is None else ls, b, o)
+            if ls is None:      # _layout_id(n), inlined
+                ls = layouts.get((n.dtype, n.shape, n.strides,
+                                  (n.buf.ptr + n.offset * n.dtype.itemsize) & 15))
+                if ls is None:
+                    ls = _layout_id(n)
+                n.sig = ls
+            sig += (0, ls, b, o)
             continue
         if k == SCALAR:
             scalars.append(n)
