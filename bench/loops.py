@@ -4,7 +4,9 @@
     GNUMPY_DEVICE=cpu python3 bench/loops.py --peer numpy          (the CPU backend)
 
 The patterns of the replay issue (stencils with slice assignments, row and element updates
-of solvers, a lazy chain with no write) and a row-wise solver loop (forward substitution).
+of solvers, a lazy chain with no write), a row-wise solver loop (forward substitution),
+NPBench's jacobi_1d step (two statements, each reading the other's write) and syrk's inner
+loop (one row updated again and again: consecutive writes of one region fold into one).
 Each pattern runs 20 warm-up iterations, then `--iters` timed ones; the clock stops after
 the library's device synchronize (gnumpy: ``evaluate`` of the arrays written, then
 ``cuda.synchronize``; CuPy: ``Device.synchronize``).  Times are µs per iteration divided by
@@ -72,11 +74,25 @@ def patterns(xp):
         X = s["X"]
         X[i] = (s["b"][i] - xp.dot(s["L"][i, :i], X[:i])) / s["L"][i, i]
 
+    def jacobi2(s, k):          # NPBench's jacobi_1d step: each statement reads the other's
+        A, B = s["A2"], s["B2"]     # write (the jacobi row alone writes one region again and
+        B[1:-1] = 0.33333 * (A[:-2] + A[1:-1] + A[2:])     # again: a write nothing reads)
+        A[1:-1] = 0.33333 * (B[:-2] + B[1:-1] + B[2:])
+
+    R = xp.asarray(rng.random((64, 64)))
+    P = xp.asarray(rng.random((64, 48)))
+
+    def rowchain(s, k):         # NPBench's syrk inner loop: one row updated k times
+        i = k // 48 % 63 + 1
+        s["R"][i, :i + 1] += 1.5 * s["P"][i, k % 48] * s["P"][:i + 1, k % 48]
+
     st = {"A": A, "B": B, "M": M, "S": S, "C": C, "x": x, "y": xp.asarray(numpy.zeros(1000)),
-          "L": Lm, "b": b, "X": xp.asarray(numpy.zeros(64))}
+          "L": Lm, "b": b, "X": xp.asarray(numpy.zeros(64)), "A2": xp.asarray(rng.random(3200)),
+          "B2": xp.asarray(numpy.zeros(3200)), "R": R, "P": P}
     return st, {"jacobi": (1, jacobi, ["B"]), "seidel": (1, seidel, ["M"]),
                 "scalar": (2, scalar, ["S"]), "chol": (2, chol, ["C"]),
-                "lazy": (1, lazy, ["y"]), "trisolv": (1, trisolv, ["X"])}
+                "lazy": (1, lazy, ["y"]), "trisolv": (1, trisolv, ["X"]),
+                "jacobi2": (2, jacobi2, ["A2", "B2"]), "rowchain": (1, rowchain, ["R"])}
 
 
 def sync_of(xp, name):

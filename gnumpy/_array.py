@@ -25,6 +25,7 @@ from ._graph import layout as L
 from ._graph import realize as R
 from ._graph.ir import LEAF
 from ._graph.layout import basic_index as _basic_index
+from ._device import share as _share
 from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _LAZY_VIEWS_MAX, _apply_vops, _at_ops,
                        _at_part, _derived, _prune_lazy_views)
 
@@ -224,9 +225,12 @@ class ndarray:
         return self._node
 
     def _mark_shared(self) -> None:
-        """Memory of this array may be seen through other arrays: writes go to memory."""
+        """Memory of this array may be seen through other arrays, or outside gnumpy
+        (imported or exported without a copy): writes go to memory, at once."""
         root = self._base if self._base is not None else self
         root._has_views = True
+        if root._node.kind == LEAF:
+            _share(root._node.buf)
 
     def _view(self, ops):
         """A view of this array through view ops [(vkind, arg, shape), ...] (possibly
@@ -301,10 +305,11 @@ class ndarray:
         """A new array with the same values that never aliases this one."""
         return ndarray._from_node(ir.ew("astype", self.dtype, (self._node,)))
 
-    def _set_node(self, node, also=None) -> None:
+    def _set_node(self, node, also=None, defer=False) -> None:
         """Give this array new values (`node`, same shape and dtype).  `also`: an array
         whose lazy value the write may read before it is overwritten, without
-        materializing it first (a temporary, or one the caller rebinds afterwards)."""
+        materializing it first (a temporary, or one the caller rebinds afterwards);
+        `defer`: a statement's write, which may wait for the next (``realize.write``)."""
         if self._ro:
             raise ValueError("assignment destination is read-only")
         if self._base is None and not self._has_views:
@@ -313,7 +318,7 @@ class ndarray:
                 R.track(self)
         else:
             with R.lock:        # the readers flushed and the write, as one statement
-                R.write(self._write_target(also=also), node)
+                R.write(self._write_target(also=also), node, defer=defer)
 
     def _write(self, node) -> None:
         with R.lock:
@@ -346,7 +351,7 @@ class ndarray:
         self._has_views = True
         with R.lock:
             R.flush_readers(m.buf, also=value)
-            R.write(m, vn)
+            R.write(m, vn, defer=True)
         if not temp and value._node is vn:
             _reads_written(value, m)
 
@@ -441,6 +446,7 @@ class ndarray:
         from ._device import backend
         self._mark_shared()
         n = self._write_target(skip=False)   # the consumer may write: readers go first
+        _share(n.buf)
         return backend(n.device).dlpack_export(n, stream=stream, max_version=max_version,
                                                dl_device=dl_device, copy=copy)
 
@@ -869,9 +875,9 @@ def _inplace(name):
         if type(other) is ndarray and other._node.kind != LEAF and other._base is None \
                 and not other._has_views and (self._base is not None or self._has_views) \
                 and _temporary(other):
-            self._set_node(node, also=other)    # one kernel computes `other` and writes
-        else:
-            self._set_node(node)
+            self._set_node(node, also=other, defer=True)    # one kernel computes `other`
+        else:                                               # and writes
+            self._set_node(node, defer=True)
         return self
     op.__name__ = name
     return op

@@ -7,6 +7,7 @@ created lazily, one per device, by ``backend(device)``.
 from __future__ import annotations
 
 import threading
+import weakref
 
 from ._config import config
 
@@ -92,9 +93,49 @@ def as_device(device) -> Device:
 
 _creating = threading.Lock()
 
+# The last statement's write, deferred by the materialization layer (``realize.write``):
+# (dest, value) or None.  Whatever uses a backend runs it first, so every kernel, copy,
+# library call and host read sees memory as the program wrote it.
+deferred = [None]
+
+
+def settle() -> None:
+    """Run the deferred write, if one is pending (before anything uses a backend)."""
+    if deferred[0] is not None:
+        from ._graph.realize import settle as run
+        run()
+
+
+# Memory seen outside gnumpy (imported from NumPy, DLPack or ``__cuda_array_interface__``
+# without a copy, or exported): id(buffer) -> a weak reference to it.  Writes into it run
+# at once, never deferred: the other side reads it without asking gnumpy.
+_shared: dict = {}
+
+
+def share(buf) -> None:
+    """Record that memory `buf` is visible outside gnumpy."""
+    try:
+        ref = weakref.ref(buf)
+    except TypeError:
+        ref = None              # (kept by id: a later buffer at that id is taken as shared)
+    if len(_shared) > 1024 and len(_shared) & 255 == 0:
+        for k, r in list(_shared.items()):
+            if r is not None and r() is None:
+                _shared.pop(k, None)
+    _shared[id(buf)] = ref
+
+
+def shared(buf) -> bool:
+    """Is memory `buf` visible outside gnumpy (or possibly so)?"""
+    r = _shared.get(id(buf), False)
+    return r is not False and (r is None or r() is buf)
+
 
 def backend(device: Device):
-    """The backend object of `device` (created on first use)."""
+    """The backend object of `device` (created on first use).  A deferred write runs
+    first."""
+    if deferred[0] is not None:
+        settle()
     b = device._be
     if b is not None:
         return b

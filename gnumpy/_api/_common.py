@@ -47,6 +47,7 @@ def evaluate(*arrays) -> None:
     >>> x = gp.arange(5.0); y = x * 2; z = y.sum()
     >>> gp.evaluate(y, z)
     """
+    realize.settle()            # the last statement's deferred write, if any
     cls = _ndarray or _cls()
     if len(arrays) == 1 and type(arrays[0]) is cls and arrays[0]._base is None:
         n = arrays[0]._node

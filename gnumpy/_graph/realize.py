@@ -12,10 +12,11 @@ import weakref
 from threading import get_ident
 
 from .._config import config
+from .. import _device
 from .._device import backend
 from . import layout as L
 from .fuse import schedule, writes_into
-from .ir import BARRIER, EW, LEAF, REDUCE, VIEW
+from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW, Node
 from .ir import copy as ir_copy
 
 
@@ -49,6 +50,8 @@ lock = threading.RLock()
 def materialize(nodes) -> None:
     """Realize every lazy node in `nodes` (each becomes a LEAF holding a buffer)."""
     with lock:
+        if _deferred[0] is not None:    # (gnumpy.evaluate of arrays whose memory the
+            settle()                    # deferred write changes runs it too)
         todo = [n for n in nodes if n.kind != LEAF]
         if not todo:
             return
@@ -86,7 +89,10 @@ def _materialize_one(node, _in_range) -> None:
 
 
 def _backend_here(dev):
-    """`dev`'s backend, bound to the calling thread (under the lock)."""
+    """`dev`'s backend, bound to the calling thread (under the lock); the deferred write
+    runs first."""
+    if _deferred[0] is not None:
+        settle()
     be = dev._be or backend(dev)
     if be.thread != get_ident():
         be.bind_thread()
@@ -387,10 +393,92 @@ def _own(value):
     return value
 
 
-def write(dest, value, _in_range=False) -> None:
-    """Write lazy `value` (dest's shape and dtype) into the memory of LEAF `dest`."""
+def write(dest, value, _in_range=False, defer=False) -> None:
+    """Write lazy `value` (dest's shape and dtype) into the memory of LEAF `dest`.
+
+    `defer` (a statement's write, ``a[k] = e`` or ``a[k] += e``): the write may wait,
+    as the deferred write, until the next statement or anything else that runs work; a
+    next statement writing the same memory folds it into its own value."""
     with lock:
+        p = _deferred[0]
+        if p is not None:
+            if defer and _fold(p, dest, value):
+                return
+            settle()
+        if defer and _in_range is False and value.kind != LEAF and not config.nvtx and \
+                not capturing[0] and not _device.shared(dest.buf):
+            _deferred[0] = (dest, value)
+            return
         _write(dest, value, _in_range)
+
+
+# ------------------------------------------------------------------ the deferred write
+
+_deferred = _device.deferred
+capturing = [0]         # CUDA graph captures in progress: writes run at once
+
+
+def settle() -> None:
+    """Run the deferred write now."""
+    with lock:
+        p = _deferred[0]
+        if p is not None:
+            _deferred[0] = None
+            _write(p[0], p[1], False)
+
+
+class _Overlap(Exception):
+    pass
+
+
+def _fold(p, dest, value) -> bool:
+    """Fold deferred write `p` into the write of `value` into `dest`: possible when dest
+    is p's destination, element for element, and `value` reads that memory only there
+    (then it reads p's value instead) or apart from it.  The deferred write becomes
+    ``dest[...] = value`` with p's value in place of those reads."""
+    d, v = p
+    if dest.buf is not d.buf or dest.offset != d.offset or dest.shape != d.shape or \
+            dest.strides != d.strides or dest.dtype != d.dtype:
+        return False
+    try:
+        new = _substitute(value, d, v, {})
+    except _Overlap:
+        return False
+    cap = getattr(d.device._be, "fold_nodes", None)     # (not backend(): it settles)
+    if new.size > (config.max_graph_nodes if cap is None else cap):
+        return False
+    _deferred[0] = (d, new)
+    return True
+
+
+def _substitute(n, d, v, memo):
+    """`n` with every LEAF at d's layout replaced by `v` (new nodes along the way; shared
+    ones untouched); _Overlap when it reads d's memory otherwise, or holds a barrier."""
+    k = n.kind
+    if k == LEAF:
+        if n.buf is d.buf:
+            if n.offset == d.offset and n.shape == d.shape and n.strides == d.strides and \
+                    n.dtype == d.dtype:
+                return v
+            a, b = _byte_span(n)
+            lo, hi = _byte_span(d)
+            if a <= hi and lo <= b and not _interleaved(n, d):
+                raise _Overlap
+        return n
+    if k == SCALAR or k == IOTA:
+        return n
+    if k == BARRIER:
+        raise _Overlap
+    r = memo.get(id(n))
+    if r is None:
+        srcs = tuple(_substitute(s, d, v, memo) for s in n.srcs)
+        if all(a is b for a, b in zip(srcs, n.srcs)):
+            r = n
+        else:
+            r = Node(k, n.op, n.dtype, n.shape, srcs, n.arg, n.device,
+                     1 + sum(s.size for s in srcs))
+        memo[id(n)] = r
+    return r
 
 
 def _write(dest, value, _in_range) -> None:

@@ -18,6 +18,9 @@ class Backend:
     # kinds of the kernels a build launched before it gave up to the general path
     fast = None
     thread = None    # the thread the backend last ran on (see bind_thread)
+    # The largest value (tree size) a statement's write may fold the deferred write into
+    # (``realize.write``); None: ``config.max_graph_nodes``.
+    fold_nodes = None
 
     def __init__(self, device) -> None:
         self.device = device

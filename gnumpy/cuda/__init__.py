@@ -14,6 +14,7 @@ from __future__ import annotations
 from .._device import Device as _GDevice
 from .._device import backend as _backend
 from .._graph.realize import lock as _exec_lock
+from .._graph.realize import settle as _settle
 from ..backends import cuda_probe as _probe
 from ..kernels import cache as _kcache
 from .graphs import Graph
@@ -103,11 +104,13 @@ class Stream:
 
     def __enter__(self):
         with _exec_lock:
+            _settle()           # a statement's write before the block runs on its stream
             self._be.push_stream(self.cuda_stream, blocking=not self.nonblocking)
         return self
 
     def __exit__(self, *exc):
         with _exec_lock:
+            _settle()           # and one in the block on the block's stream
             self._be.pop_stream(blocking=not self.nonblocking)
         return False
 

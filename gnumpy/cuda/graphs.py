@@ -61,11 +61,13 @@ class Graph:
             raise RuntimeError("this Graph has been captured already; make a new one")
         # what is pending now, by tracking entry: a dead array's id can be reused by an
         # array made in the block, which then has a new entry under the same key
+        R.settle()                  # a statement's write before the block is not in it
         self._before = dict(R._pending)
         gb = be.stream.create_graph_builder()
         gb.begin_building("relaxed")
         self._builder = gb
         be.pool.capture = self._keep
+        R.capturing[0] += 1         # writes in the block run at once, into the graph
         return self
 
     def __exit__(self, exc_type, exc, tb):
@@ -82,6 +84,7 @@ class Graph:
                         a._leaf()
             except Exception as e:  # noqa: BLE001 - raised below, with the capture closed
                 err = e
+        R.capturing[0] -= 1
         be.pool.capture = None
         self._before = None
         try:
