@@ -63,6 +63,23 @@ def test_two_views_of_one_lazy_node_are_two_operands():
     assert len(_loads(spec)) == 2
 
 
+def test_one_buffer_at_two_strides_is_two_operands():
+    """X + X.T: one buffer, one shape and offset, two strides."""
+    X = _arr((64, 64))
+    spec = _spec(X + X.T)
+    assert [o.levels for o in spec.operands] == [[((64, 64), (64, 1), 0)],
+                                                 [((64, 64), (1, 64), 0)]]
+    assert len(_loads(spec)) == 2
+
+
+def test_a_slice_of_a_fused_arange_keeps_its_start():
+    """arange(4101)[5:]: an index operand whose offset (a launch value) is 5."""
+    y = _arr(4096)
+    spec = _spec(gp.arange(4101, dtype=gp.float32)[5:] * 2 + y)
+    assert [(o.kind, o.levels) for o in spec.operands] == [
+        ("iota", [((4096,), (1,), 5)]), ("in", [((4096,), (1,), 0)])]
+
+
 def test_reshape_levels_of_one_buffer_with_equal_strides_are_two_operands():
     """Two transposed slices of one buffer with equal strides but different shapes, each
     reshaped (an unravel level): the levels' shapes tell them apart."""
@@ -129,9 +146,7 @@ def test_elementwise_source_shown_before_a_matmul_runs_is_the_one_that_runs():
     A = _arr((64, 64))
     P, Q = A @ A, A.T @ A
     spec = _spec(P + Q * 2)
-    assert [(o.kind, o.space, o.node.kind) for o in spec.operands] == \
-        [("in", "ew", ir.BARRIER)] * 2
-    assert spec.operands[0].node is not spec.operands[1].node
+    assert [o.node for o in spec.operands] == [P._node, Q._node]
     assert [o.levels for o in spec.operands] == [[((64, 64), (64, 1), 0)]] * 2
     before, after = _explain_then_run(P + Q * 2, [P, Q])
     assert before == after
@@ -142,8 +157,8 @@ def test_reduction_source_shown_before_a_matmul_runs_is_the_one_that_runs():
     P = A.T @ A                                # (128, 128)
     for axis in (0, 1, None):
         spec = _spec(gp.sum(P * 2, axis=axis))
-        assert [(o.kind, o.space, o.levels) for o in spec.operands] == \
-            [("in", "pro", [((128, 128), (128, 1), 0)])]
+        assert [(o.node, o.levels) for o in spec.operands] == \
+            [(P._node, [((128, 128), (128, 1), 0)])]
     exprs = [gp.sum(P * 2, axis=0), gp.sum(P, axis=1), gp.max(P)]
     before = [_source(_groups(e)[-1]) for e in exprs]
     gp.evaluate(P)
@@ -236,8 +251,11 @@ def test_elementwise_output_takes_the_destination_layout():
     g = _groups(X * 2 + 1)[-1]
     spec = lower.lower_group(g, d)
     (_, out), = spec.outputs
+    assert out.kind == "out" and out.dtype == d.dtype
     assert out.node is d and out.levels == [((64, 32), d.strides, d.offset)]
-    assert lower.lower_group(g).outputs[0][1].levels == [((64, 32), (32, 1), 0)]
+    (_, own), = lower.lower_group(g).outputs            # a new C-contiguous buffer
+    assert own.kind == "out" and own.node is g.outputs[0]
+    assert own.levels == [((64, 32), (32, 1), 0)]
     _, p1 = build.plan_group(g, PTR, 132, 8, d)
     _, p0 = build.plan_group(g, PTR, 132, 8)
     assert p1.key != p0.key and p1.source("k") != p0.source("k")
@@ -250,6 +268,7 @@ def test_reduction_output_takes_the_destination_layout():
     spec = lower.lower_group(g, d)
     (_, out), = spec.outputs
     assert out.node is d and out.levels == [((64,), d.strides, d.offset)] and d.offset == 64
+    assert out.kind == "out"
 
 
 # ------------------------------------------------------------------ helpers
@@ -268,8 +287,18 @@ class _Op:
     (1 << 20, 5, np.int8, 16, False)])
 def test_vector_aligned(ptr, offset, dt, v, want):
     """The first element's address (pointer + offset * itemsize) is a multiple of the
-    vector's bytes."""
-    assert lower.vector_aligned(_Op(dt, offset), v, lambda o: ptr) is want
+    vector's bytes; the pointer is the operand's own."""
+    o = _Op(dt, offset)
+    assert lower.vector_aligned(o, v, lambda op: ptr if op is o else 1 << 40) is want
+
+
+def test_collapse_keeps_a_dim_every_operand_broadcasts():
+    """A dim of stride 0 in every set (a reduction over a broadcast value) stays one dim;
+    contiguous dims merge, size-1 dims go."""
+    assert lower.collapse((5,), [(0,)]) == ((5,), [(0,)], (0,))
+    assert lower.collapse((3, 4), [(0, 0)]) == ((12,), [(0,)], (0,))
+    assert lower.collapse((3, 1, 4), [(4, 4, 1), (0, 0, 0)]) == ((12,), [(1,), (0,)], (0,))
+    assert lower.collapse((3, 4), [(4, 1)], groups=(0, 1)) == ((3, 4), [(4, 1)], (0, 1))
 
 
 def test_span_is_the_largest_offset_reached_and_never_negative():

@@ -307,3 +307,45 @@ def test_ufunc_types_are_numpys_loops():
         ours, theirs = getattr(gp, n).types, set(getattr(np, n).types)
         assert ours and all(t in theirs for t in ours), (n, [t for t in ours
                                                              if t not in theirs])
+
+
+# ------------------------------------------------------------------ the reference implementations
+# The table's np_impl is the reference meaning of each op (the CPU backend runs it, and
+# casts a result of another dtype back to the node's, broadcasting a smaller shape where it
+# is used): so it must itself give NumPy's dtype and shape, not lean on that cast.
+@pytest.mark.parametrize("dt", [np.bool_, np.int8, np.uint16, np.int64, np.float16,
+                                np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_imag_of_a_real_array_is_numpys_zeros(dt):
+    from gnumpy._ops import EW_OPS
+    x = np.arange(12).reshape(3, 4).astype(dt)
+    r = EW_OPS["imag"].np_impl(x)
+    want = np.imag(x)
+    assert r.dtype == want.dtype == x.dtype and r.shape == want.shape == (3, 4)
+    np.testing.assert_array_equal(r, want)
+
+
+@pytest.mark.parametrize("dt", SIGNED, ids=lambda d: np.dtype(d).name)
+def test_integer_power_with_negative_exponents_keeps_the_dtype(dt):
+    """gn_power's truncated values (1, -1 by parity, 0) for negative exponents, in the
+    sources' integer dtype (an object array holding them would be another result)."""
+    from gnumpy._ops import EW_OPS
+    a = np.array([[1, -1, -1, 2], [0, 3, -2, 5]], dt)
+    b = np.array([[-1, -2, -3, -1], [-4, 2, -1, 0]], dt)
+    r = EW_OPS["power"].np_impl(a, b)
+    assert r.dtype == np.dtype(dt) and r.shape == (2, 4)
+    np.testing.assert_array_equal(r, _trunc_power(a, b))
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+@pytest.mark.parametrize("shape", [(3, 4), (2, 3, 4)])
+def test_argreduce_over_all_axes_with_keepdims_is_numpys_shape(name, shape):
+    from gnumpy._ops import REDUCE_OPS
+    x = np.random.default_rng(2104).standard_normal(shape)
+    f = getattr(np, name)
+    axes = tuple(range(len(shape)))
+    r = REDUCE_OPS[name].np_impl(x, axis=axes, keepdims=True)
+    want = f(x, axis=None, keepdims=True)
+    assert r.shape == want.shape == (1,) * len(shape) and r.dtype == want.dtype
+    np.testing.assert_array_equal(r, want)
+    r = REDUCE_OPS[name].np_impl(x, axis=axes, keepdims=False)
+    assert np.ndim(r) == 0 and r == f(x)
