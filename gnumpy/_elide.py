@@ -75,12 +75,15 @@ def temporary(x) -> bool:
 
 # ------------------------------------------------------------------ a[k] = expr
 
-_STORE_SUBSCR = dis.opmap.get("STORE_SUBSCR")
+# ``a[k] = v``; Python 3.12 compiles ``a[i:j] = v`` to STORE_SLICE (the value is on the
+# stack the same way)
+_STORE_OPS = frozenset(op for op in (dis.opmap.get("STORE_SUBSCR"), dis.opmap.get("STORE_SLICE"))
+                       if op is not None)
 
 
 def _store_instruction(frame) -> bool:
     """Is `frame` executing ``a[k] = ...``?"""
-    return _STORE_SUBSCR is not None and frame.f_code.co_code[frame.f_lasti] == _STORE_SUBSCR
+    return frame.f_code.co_code[frame.f_lasti] in _STORE_OPS
 
 
 def _measure_store(x):
@@ -108,6 +111,21 @@ def _calibrate_store():
 
 
 _STORE_TEMP_REFS, STORE_ENABLED = _calibrate_store()
+
+
+def _calibrate_slice_store() -> None:
+    """A slice store's temporary must count as a subscript store's does; else slice
+    stores are not elided."""
+    global _STORE_OPS
+    p = _StoreProbe()
+    p[0:1] = _Probe()
+    (t, ok), = _StoreProbe.seen
+    _StoreProbe.seen = []
+    if t != _STORE_TEMP_REFS or not ok:
+        _STORE_OPS = _STORE_OPS - {dis.opmap.get("STORE_SLICE")}
+
+
+_calibrate_slice_store()
 
 
 def stored_temporary(x) -> bool:
