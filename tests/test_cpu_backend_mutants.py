@@ -35,6 +35,15 @@ pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning",
                                         "ignore::numpy.exceptions.ComplexWarning")
 
 
+@pytest.fixture(autouse=True)
+def _cpu_backend():
+    """These tests pin the CPU backend's behaviour (memory shared with NumPy, NumPy's
+    DLPack device, float16 accumulation): they run on it on every machine, the GPU one
+    included (there CUDA is the default device)."""
+    with gp.config.override(device="cpu"):
+        yield
+
+
 def _vals(shape, dtype=np.float64, special=False):
     """Varied values (not only zeros), NaN/inf/-0 mixed in when `special`."""
     a = RNG.standard_normal(shape) * 3
