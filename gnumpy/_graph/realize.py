@@ -471,12 +471,19 @@ def _substitute(n, d, v, memo):
         raise _Overlap
     r = memo.get(id(n))
     if r is None:
-        srcs = tuple(_substitute(s, d, v, memo) for s in n.srcs)
-        if all(a is b for a, b in zip(srcs, n.srcs)):
+        srcs = n.srcs
+        new = None
+        for i, s in enumerate(srcs):
+            t = s if s.kind == SCALAR else _substitute(s, d, v, memo)
+            if t is not s:
+                if new is None:
+                    new = list(srcs)
+                new[i] = t
+        if new is None:
             r = n
         else:
-            r = Node(k, n.op, n.dtype, n.shape, srcs, n.arg, n.device,
-                     1 + sum(s.size for s in srcs))
+            r = Node(k, n.op, n.dtype, n.shape, tuple(new), n.arg, n.device,
+                     1 + sum(s.size for s in new))
         memo[id(n)] = r
     return r
 

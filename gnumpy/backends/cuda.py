@@ -45,6 +45,11 @@ def _libcuda_launch():
 
 class CudaBackend(Backend):
     name = "cuda"
+    # A folded chain of statements is one kernel, planned once per layout: a new row
+    # length plans the chain again, at a cost that grows with its size; 64 nodes keep a
+    # row's launches few (syrk: about 9 nodes a statement).  Measured: perf-notes,
+    # "Deferred writes".
+    fold_nodes = 64
 
     def __init__(self, device) -> None:
         super().__init__(device)
