@@ -30,17 +30,22 @@ import pytest
 
 import gnumpy as gp
 from gnumpy import _ops
-from gnumpy._device import backend
 from gnumpy._graph import ir
 from gnumpy.backends import cpu as C
 
 from helpers import assert_close, check
 
 RNG = np.random.default_rng(3131)
-ON_CPU = backend(gp.asarray(0).device).name == "cpu"
-cpu_only = pytest.mark.skipif(not ON_CPU, reason="the CPU backend's own host memory")
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 F64 = np.dtype(np.float64)
+
+
+@pytest.fixture(autouse=True)
+def _cpu_backend():
+    """These tests pin the CPU backend (its host memory, its paths): they run on it on
+    every machine, the GPU one included (there CUDA is the default device)."""
+    with gp.config.override(device="cpu"):
+        yield
 
 
 def _vals(shape, dtype=np.float64):
@@ -98,7 +103,6 @@ def test_reductions_of_element_wise_chains():
 
 
 # ------------------------------------------------------------------ host data in and out
-@cpu_only
 def test_from_numpy_copies_by_default_and_when_asked():
     be = C.CpuBackend(_dev())
     a = _vals((4, 6))
@@ -124,7 +128,6 @@ def _span(arr):
     return lo, hi + arr.itemsize
 
 
-@cpu_only
 def test_shared_leaf_spans_exactly_the_memory_of_the_array():
     base = _vals((6, 8))
     dev = _dev()
@@ -193,7 +196,6 @@ def _diamond(x):
     return ir.ew("add", F64, (ir.ew("multiply", F64, (t, t)), t))
 
 
-@cpu_only
 def test_a_shared_subexpression_is_computed_once(monkeypatch):
     """On the general path (the first two materializations of a signature) and in the
     compiled replay (the third on), through a backend of the test's own."""
@@ -240,7 +242,6 @@ def _peak(f) -> int:
         tracemalloc.stop()
 
 
-@cpu_only
 def test_results_are_kept_not_copied():
     """A result the backend computed is the array's memory (one array at the peak), on the
     general path and in the replay."""
@@ -261,7 +262,6 @@ def test_results_are_kept_not_copied():
             check(y, want)
 
 
-@cpu_only
 def test_each_path_keeps_or_copies_once():
     """Through a backend of the test's own, so that each graph takes the general path
     twice and then the replay: a where's or a cast's result is kept (one array at the
@@ -300,7 +300,6 @@ def test_each_path_keeps_or_copies_once():
                 assert_close(be.to_numpy(root), want, rtol=0, atol=0)
 
 
-@cpu_only
 def test_asarray_of_a_fortran_array_copies_once():
     f = np.asfortranarray(_vals((512, 256)))
     peak = _peak(lambda: gp.asarray(f))
@@ -308,7 +307,6 @@ def test_asarray_of_a_fortran_array_copies_once():
     check(gp.asarray(f), f, exact=True)
 
 
-@cpu_only
 def test_a_node_read_twice_counts_its_sources_once():
     """u = x + 1, t = sin(u), t * 2 + t * 3: u is read once (by t), so t is computed in
     u's memory; t, its two products and nothing more are alive at the peak (3 arrays)."""
@@ -333,7 +331,6 @@ def _record_checks(monkeypatch):
     return seen
 
 
-@cpu_only
 def test_the_kernel_check_gets_the_group_that_runs(monkeypatch):
     """Each path hands ``check_group`` an element-wise group of the value it computes, on
     the value's device, and for a write the destination."""
@@ -372,7 +369,6 @@ def test_the_kernel_check_gets_the_group_that_runs(monkeypatch):
         check(d, b, exact=True)
 
 
-@cpu_only
 def test_the_general_write_checks_the_group_it_writes(monkeypatch):
     """The backend's own write: the group it is given, else an element-wise group of the
     value, with the destination."""
@@ -395,7 +391,6 @@ def test_the_general_write_checks_the_group_it_writes(monkeypatch):
 
 
 # ------------------------------------------------------------------ compiled once
-@cpu_only
 def test_a_signature_is_compiled_once(monkeypatch):
     """Writes of one structure compile one function; when the cache overflows and is
     emptied, the function compiled at that moment stays for the next call."""
