@@ -36,16 +36,14 @@ from gnumpy.backends import cpu as C
 from helpers import assert_close, check
 
 RNG = np.random.default_rng(3131)
-pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+# These tests pin the CPU backend (its host memory, its paths): they run where it is the
+# default device (CPU CI, and GNUMPY_DEVICE=cpu anywhere); the default device is chosen once
+# per process.
+pytestmark = [pytest.mark.filterwarnings("ignore::RuntimeWarning"),
+              pytest.mark.skipif(gp.asarray(0).device.kind != "cpu",
+                                 reason="CPU backend tests; the default device here is "
+                                        "CUDA (run with GNUMPY_DEVICE=cpu)")]
 F64 = np.dtype(np.float64)
-
-
-@pytest.fixture(autouse=True)
-def _cpu_backend():
-    """These tests pin the CPU backend (its host memory, its paths): they run on it on
-    every machine, the GPU one included (there CUDA is the default device)."""
-    with gp.config.override(device="cpu"):
-        yield
 
 
 def _vals(shape, dtype=np.float64):
