@@ -168,3 +168,56 @@ def test_fold_is_bounded_by_the_graph_size():
         p = R._deferred[0]
         assert p is None or p[1].size <= gp.config.max_graph_nodes
     check(a, ref)
+
+
+ON_CUDA = gp.asarray(0).device.kind == "cuda"
+cuda_only = pytest.mark.skipif(not ON_CUDA, reason="streams and graph captures need a GPU")
+
+
+@cuda_only
+def test_streams_run_the_deferred_write_on_its_own_stream():
+    """A statement's write before a stream block runs before the block; one inside the
+    block runs before the block ends (on the block's stream); values are NumPy's."""
+    a = gp.asarray(np.arange(8.0))
+    gp.evaluate(a)
+    a[1] += 5.0
+    s = gp.cuda.Stream(nonblocking=True)
+    with s:
+        assert R._deferred[0] is None
+        a[2] += a[1]
+        a[2] *= 2.0
+    assert R._deferred[0] is None
+    s.synchronize()
+    ref = np.arange(8.0)
+    ref[1] += 5.0
+    ref[2] += ref[1]
+    ref[2] *= 2.0
+    check(a, ref)
+
+
+@cuda_only
+def test_statement_writes_inside_a_graph_capture_are_captured():
+    """Writes in a capture run at once, into the graph (not deferred past its end); a
+    write before the capture is not in it."""
+    xh = np.arange(16.0)
+    x = gp.asarray(xh)
+    y = gp.zeros(16)
+    gp.evaluate(x, y)
+    y[0:4] = x[0:4] * 2.0                   # (compiled outside the capture)
+    y[4] += x[5]
+    gp.evaluate(y)
+    y[8] = 100.0                            # before: not in the graph
+    g = gp.cuda.Graph()
+    with g:
+        assert R._deferred[0] is None
+        y[0:4] = x[0:4] * 2.0
+        y[4] += x[5]
+        assert R._deferred[0] is None
+    x[...] = gp.asarray(xh + 1.0)
+    g.replay()
+    ref = np.zeros(16)
+    ref[0:4] = (xh[0:4] + 1.0) * 2.0
+    ref[4] = xh[5] + (xh[5] + 1.0)          # run once before, then replayed (a capture
+                                            # records its kernels; they run at replay)
+    ref[8] = 100.0
+    check(y, ref)
