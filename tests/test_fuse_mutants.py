@@ -69,6 +69,13 @@ def _programs(xp):
         "diamond": [(y * y).sum(0) + y.sum(0) * y[0]],
         "reduce_of_view": [x.T[::2].sum(1) - x.sum(0)[::2]],
         "sum_then_center": [s, x - s / 6],
+        "sort_leaf_and_ew": [xp.sort(x), x + 1],
+        "ew_two_shapes_only": [x + 1, x[0] * 3],
+        "sort_of_centered": [xp.sort(x - x.mean())],
+        "center_then_more": [x - s, s, x.max(1)],
+        "reduce_of_broadcast_ew": [(x + x[0] * 2).sum(0)],
+        "deps_diamond": [x.sum(0) + ((x[0] + 1) * 2 + (x[0] + 1) * 3)],
+        "sort_of_sort": [xp.sort(xp.sort(x))],
     }
 
 
@@ -118,6 +125,20 @@ EXPECTED = {   # (kind, level, number of outputs, siblings' hows) per group, in 
     "diamond": [("reduce", 1, 1, ()), ("reduce", 1, 1, ()), ("elementwise", 1, 1, ())],
     "reduce_of_view": [("reduce", 1, 1, ()), ("reduce", 1, 1, ()), ("elementwise", 1, 1, ())],
     "sum_then_center": [("reduce", 1, 2, ()), ("elementwise", 1, 1, ())],
+    # the library-call and one-kernel shortcuts are for one root only
+    "sort_leaf_and_ew": [("elementwise", 0, 1, ()), ("barrier", 1, 1, ())],
+    "ew_two_shapes_only": [("elementwise", 0, 1, ()), ("elementwise", 0, 1, ())],
+    # a barrier runs after the level of its lazy source
+    "sort_of_centered": [("reduce", 1, 1, ()), ("elementwise", 1, 1, ()),
+                         ("barrier", 2, 1, ())],
+    # an M node whose level an earlier one computed, then one not yet reached
+    "center_then_more": [("reduce", 1, 1, ()), ("reduce", 1, 1, ()),
+                         ("elementwise", 1, 1, ())],
+    # a broadcast elementwise node that depends on no reduction stays in the prologue
+    "reduce_of_broadcast_ew": [("reduce", 1, 1, ())],
+    # a node met twice in the walk for dependencies: the rest of the walk goes on
+    "deps_diamond": [("reduce", 1, 1, ())],
+    "sort_of_sort": [("barrier", 1, 1, ()), ("barrier", 2, 1, ())],
 }
 
 
@@ -148,6 +169,9 @@ def _check_invariants(roots, groups):
             assert g.reduce is None and g.barrier is None
     for r in roots:
         assert r.kind == LEAF or id(r) in made
+    for g in groups:                            # every group runs on its nodes' device
+        assert g.device is not None
+        assert all(o.device == g.device for o in g.outputs)
     for k, g in enumerate(groups):
         assert groups[k - 1].level <= g.level if k else True
         if k and groups[k - 1].level == g.level:
@@ -258,3 +282,124 @@ def test_row_groups_of_one_shape_share_a_kernel():
         gp.evaluate(*arrs)
         assert gp.stats.groups == len(groups)
     np.testing.assert_allclose(sm(gp, X).get(), sm(np, a), rtol=1e-12)
+
+
+def test_writes_into_decides_whether_the_last_group_stores_into_the_destination():
+    """``dest[...] = value`` stores the last group's output straight into dest when that
+    cannot change what the group reads: an elementwise group, or a reduce group (no
+    siblings) whose reduction reads nothing of dest's memory (earlier groups' outputs
+    have memory of their own), or whose dest is one element (stored after the whole
+    reduction).  The values of such assignments are checked against NumPy too."""
+    from gnumpy._graph.fuse import writes_into
+
+    def last(v):
+        return schedule([v._node])[-1]
+
+    x = gp.asarray(A)
+    d = gp.asarray(np.ones(8))                   # a LEAF: the destination
+    d1, d2 = gp.asarray(np.ones(1)), gp.asarray(np.ones(2))
+    dn = d._node
+    ew = x[0] + 1
+    assert writes_into(last(ew), ew._node, dn)
+    assert not writes_into(last(ew), (x[1] + 1)._node, dn)       # not the group's output
+    two = schedule([(x[0] + 1)._node, (x[1] * 2)._node])[-1]
+    assert not writes_into(two, two.outputs[0], dn)
+    # reads x only, or dest through an earlier reduction (its own memory), or dest in the
+    # epilogue (each element read before it is stored)
+    for k, v in enumerate((x.sum(0) * 2, x.sum(0), (x - x.sum()).sum(0),
+                           (x.sum() + x).max(0), (x + (x * d).sum()).sum(0) * d,
+                           ((x * d).sum() + x).sum(0))):
+        assert writes_into(last(v), v._node, dn), k
+    for k, v in enumerate(((x * d).sum(0), (d * x).sum(0), (x.sum() + d * x).sum(0), (d * x + x.sum()).sum(0),
+                           (x.max() + (x * d)).sum(0), ((x * d) + x.max()).sum(0))):
+        assert not writes_into(last(v), v._node, dn), k   # reads dest's memory
+    v = (x * d).sum()                                     # another dest: not read
+    assert writes_into(last(v), v._node, d1._node)
+    v = (x[:, :1] * d1).sum(0)                            # one element: stored last
+    assert last(v).kind == "reduce" and writes_into(last(v), v._node, d1._node)
+    v = (x + gp.sort(d)).sum(0)           # dest read by a barrier: an earlier group
+    assert last(v).kind == "reduce" and writes_into(last(v), v._node, dn)
+    v = (x[:, :2] * d2).sum(0)                            # two elements, read
+    assert not writes_into(last(v), v._node, d2._node)
+    s = gp.sort(x[0] + 1)                                 # a barrier
+    assert not writes_into(last(s), s._node, dn)
+    for v in (x.mean(0) + x.std(0), x.sum(0) + x.var(0)):
+        g = last(v)
+        if g.kind == "reduce" and g.siblings:             # siblings: stored elsewhere
+            assert not writes_into(g, v._node, dn)
+    # the assignments themselves
+    a, an = gp.asarray(np.ones(8)), np.ones(8)
+    a[...] = (x * a).sum(0)
+    an[...] = (A * an).sum(0)
+    np.testing.assert_allclose(a.get(), an)
+    a[...] = (x.sum() + x * a).max(0)
+    an[...] = (A.sum() + A * an).max(0)
+    np.testing.assert_allclose(a.get(), an)
+
+
+def test_group_repr_lists_every_output():
+    x = gp.asarray(A)
+    (g,) = schedule([(x + 1)._node, (x * 2)._node])
+    assert repr(g) == "<Group elementwise level=0 -> float64[6, 8], float64[6, 8]>"
+
+
+def test_without_row_fusion_no_rows_group():
+    a = np.random.default_rng(1).standard_normal((64, 37))
+    X = gp.asarray(a)
+    e = gp.exp(X - X.max(axis=-1, keepdims=True))
+    sm = e / e.sum(axis=-1, keepdims=True)
+    assert "rows" in [g.kind for g in schedule([sm._node])]
+    with gp.config.override(fuse_rows=False):
+        assert "rows" not in [g.kind for g in schedule([sm._node])]
+
+
+def _full(groups):
+    """Everything a group carries, nodes by identity."""
+    return [(g.kind, g.level, g.device, [id(o) for o in g.outputs],
+             None if g.reduce is None else id(g.reduce),
+             None if g.barrier is None else id(g.barrier), [id(p) for p in g.phases],
+             [(id(n), h) for n, h in g.siblings]) for g in groups]
+
+
+def test_a_replayed_schedule_is_the_schedule():
+    """``schedule`` replays the plan of a graph of the same structure (its signature):
+    programs that differ only in which leaves, which shared nodes or which roots they
+    use must not share a plan, and a replayed plan gives the groups scheduling gives."""
+    from gnumpy._graph import fuse
+    b = np.random.default_rng(5).standard_normal((64, 37))
+
+    def progs():
+        x, y = gp.asarray(A.astype(np.float32)), gp.asarray(A.astype(np.float32) * 2)
+        s = x.sum(0)
+        B = gp.asarray(b)
+        e = gp.exp(B - B.max(axis=-1, keepdims=True))
+        return [
+            [x.sum(0), x.var(0)], [x.sum(0), y.var(0)], [y.sum(0), x.var(0)],
+            [s + s], [x.sum(0) + x.sum(0)], [x.sum(0) + y.sum(0)],
+            [s, x - s], [x - s, s], [s, x - x.sum(0)],
+            [(s + s) + s[::-1]], [(s + s) + s * 2],
+            [x + 1, x * 2], [x * 2, x + 1], [x + 1, x + 1],
+            [e / e.sum(axis=-1, keepdims=True)],
+            [gp.sort(gp.sort(x))], [gp.sort(x + 1), gp.sort(x + 1) + 1],
+            [x.mean(0) + x.std(0)], [(x - x.mean(0)) / x.std(0)],
+        ]
+    for rnd in range(2):                 # the second round replays the first's plans
+        for k, arrs in enumerate(progs()):
+            roots = [a._node for a in arrs]
+            got = schedule(roots)
+            want = fuse._schedule(list(dict.fromkeys(
+                r for r in roots if r.kind != LEAF)))
+            assert _full(got) == _full(want), (rnd, k)
+            _check_invariants(roots, got)
+
+
+def test_a_view_of_a_reduction_is_no_epilogue():
+    """A VIEW root of a reduction's shape (reversed) reads other positions than the
+    reduction writes: its own group, not an epilogue output.  (The API evaluates such a
+    view through its base; ``schedule`` is asked directly.)"""
+    x = gp.asarray(A)
+    v = x.sum(0)[::-1]
+    roots = [v._node]
+    groups = schedule(roots)
+    assert _summary(groups) == [("reduce", 1, 1, ()), ("elementwise", 1, 1, ())]
+    _check_invariants(roots, groups)

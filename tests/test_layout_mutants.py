@@ -265,3 +265,35 @@ def test_normalize_slice_is_pythons():
             assert st == r.step
             if n:
                 assert s == r.start
+
+
+@pytest.mark.parametrize("make", [
+    lambda m: m.arange(0).reshape(2, 0, 3),
+    lambda m: m.arange(0.0).reshape(0, 3).T,
+    lambda m: m.arange(12.0).reshape(3, 4)[:0].reshape(2, 0, 3),
+    lambda m: m.arange(12.0).reshape(3, 4)[:, ::2][:0].reshape(0, 6),
+    lambda m: m.arange(24.0).reshape(2, 3, 4)[:, :0].reshape(4, 0, 2, 1),
+], ids=["arange", "transposed", "sliced", "strided", "size-one-axis"])
+def test_reshapes_of_empty_arrays_take_numpys_c_strides(make):
+    """A reshape of an empty array is C-strided as NumPy's (a zero-length axis counts as
+    length 1 in the strides of the axes before it)."""
+    a, g = make(np), make(gp)
+    assert g.shape == a.shape
+    assert g.strides == a.strides
+
+
+@pytest.mark.parametrize("shift", [1, 3, -2, 7])
+def test_roll_and_resize_repeat_the_source_by_ceil_division(shift):
+    """``roll`` and ``resize`` read the source cyclically (repeated ``ceil(n / len)``
+    times by a broadcast; ``layout.ceil_div``)."""
+    a, g = _pair((5,))
+    np.testing.assert_array_equal(gp.roll(g, shift).get(), np.roll(a, shift))
+    a2, g2 = _pair((2, 3))
+    np.testing.assert_array_equal(gp.roll(g2, shift, axis=1).get(), np.roll(a2, shift, axis=1))
+    for n in (3, 5, 7, 10, 11, 15):
+        np.testing.assert_array_equal(gp.resize(g, (n,)).get(), np.resize(a, (n,)))
+    np.testing.assert_array_equal(gp.resize(g2, (4, 4)).get(), np.resize(a2, (4, 4)))
+    a3, g3 = np.zeros((5, 3)), gp.zeros((5, 3))
+    np.fill_diagonal(a3, [1.0, 2.0])
+    gp.fill_diagonal(g3, [1.0, 2.0])
+    np.testing.assert_array_equal(g3.get(), a3)

@@ -532,3 +532,49 @@ def test_python_int_at_the_bounds_is_accepted(dt):
     for v in (lo - 1, hi + 1):
         with pytest.raises(OverflowError):
             D.check_weak_int(v, np.dtype(dt))
+
+
+def test_finfo_passes_other_attributes_and_repr_through_to_numpys():
+    for dt in (np.float16, np.float32, np.float64, np.complex64):
+        f, e = gp.finfo(dt), np.finfo(dt)
+        for attr in ("precision", "nmant", "maxexp", "minexp", "iexp"):
+            assert getattr(f, attr) == getattr(e, attr), attr
+        assert repr(f) == repr(e)
+
+
+def _complex_warnings(f):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        f()
+    return w
+
+
+@pytest.mark.parametrize("dst", [np.float32, np.float64, np.int32, np.uint8, np.bool_],
+                         ids=lambda d: d.__name__)
+@pytest.mark.parametrize("src", [np.complex64, np.complex128, np.float64, np.int64],
+                         ids=lambda d: d.__name__)
+def test_complex_to_real_cast_warns_as_numpy(src, dst):
+    """astype from complex to a real dtype (not bool) gives NumPy's ComplexWarning, with
+    its message, attributed to the caller's line (not to a frame inside gnumpy); no other
+    cast warns.  (The function: the method ``x.astype`` adds a frame of its own.)"""
+    import os
+    a = np.arange(3).astype(src)
+    want = _complex_warnings(lambda: np.astype(a, dst))
+    got = _complex_warnings(lambda: gp.astype(gp.asarray(a), dst))
+    assert [(w.category, str(w.message)) for w in got] == \
+        [(w.category, str(w.message)) for w in want]
+    pkg = os.path.dirname(os.path.abspath(gp.__file__)) + os.sep
+    for w in got:
+        assert not os.path.abspath(w.filename).startswith(pkg), w.filename
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64], ids=str)
+def test_nanmean_accumulates_in_numpys_precision(dt):
+    """nanmean / nanvar sum (value, count) pairs packed in a complex of the real compute
+    dtype: float32 sums in float32 (NumPy's rounding), float64 in float64."""
+    big = 2.0 ** 24 if dt == np.float32 else 2.0 ** 53
+    a = np.array([big, 1, 1, np.nan], dt)
+    g = gp.asarray(a)
+    for f in ("nanmean", "nanvar"):
+        r, e = getattr(gp, f)(g).get(), getattr(np, f)(a)
+        assert r.dtype == e.dtype and r == e, (f, r, e)

@@ -830,3 +830,38 @@ def test_a_view_op_that_does_not_fold_is_an_internal_error():
     x = gp.asarray(np.arange(12.0).reshape(3, 4))[:, :3]
     with pytest.raises(AssertionError, match="does not fold"):
         _at_ops(x, [("reshape", None, (9,))])
+
+
+def test_parts_of_a_shared_strided_numpy_root_write_through_its_strides():
+    """The CPU backend shares a NumPy array's memory at its own strides and offset
+    (``asarray(copy=False)`` of a Fortran-ordered array, of a strided slice): ``.real`` /
+    ``.imag`` of that root write at those strides, into the NumPy array too."""
+    a = np.asfortranarray((np.arange(6.0) + 1j * np.arange(6.0)).reshape(2, 3))
+    an = a.copy(order="F")
+    z = gp.asarray(a, copy=False)
+    assert z._base is None
+    z.imag[0] = -5.0
+    an.imag[0] = -5.0
+    check(z, an)
+    b = (np.arange(12.0) * (1 + 1j))[2::3]
+    bn = b.copy()
+    zb = gp.asarray(b, copy=False)
+    zb.real[1] = 99.0
+    bn.real[1] = 99.0
+    check(zb, bn)
+    if z.device.kind == "cpu":               # shared memory: NumPy sees the writes
+        np.testing.assert_array_equal(a, an)
+        np.testing.assert_array_equal(b, bn)
+
+
+def test_reshape_diagonal_and_flags_of_real_and_imag_parts():
+    """``.real`` / ``.imag`` are views whose place in memory (every other float of the
+    complex root) decides whether a reshape or diagonal folds into it: NumPy's values."""
+    zn = np.arange(12.0).reshape(3, 4) * (1 + 2j)
+    z = gp.asarray(zn)
+    check(z.real.reshape(-1), zn.real.reshape(-1))
+    check(z.imag.reshape(2, 6), zn.imag.reshape(2, 6))
+    check(z.imag.T.reshape(-1), zn.imag.T.reshape(-1))
+    check(z.imag.diagonal(), zn.imag.diagonal())
+    assert z.real.flags.f_contiguous == zn.real.flags.f_contiguous
+    assert z.real.flags.c_contiguous == zn.real.flags.c_contiguous
