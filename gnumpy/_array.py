@@ -623,7 +623,7 @@ class ndarray:
 
     # ------------------------------------------------------------------ methods
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
-        return _api.astype(self, dtype, copy=copy, casting=casting)
+        return _api._elementwise.cast_array(self, dtype, copy, None, casting, 4)
 
     def copy(self, order="C"):
         return self._copy()

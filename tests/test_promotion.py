@@ -16,7 +16,7 @@ import pytest
 import gnumpy as gp
 from gnumpy import _dtypes as D
 from gnumpy._ops import EW_OPS, INTERNAL_EW
-from helpers import assert_close
+from helpers import assert_close, check
 
 DTYPES = list(D.ALL)
 INT_DTYPES = list(D.SIGNED + D.UNSIGNED)
@@ -578,3 +578,16 @@ def test_nanmean_accumulates_in_numpys_precision(dt):
     for f in ("nanmean", "nanvar"):
         r, e = getattr(gp, f)(g).get(), getattr(np, f)(a)
         assert r.dtype == e.dtype and r == e, (f, r, e)
+
+
+def test_complex_to_real_astype_warns_at_the_callers_line():
+    """The method and the function name the caller's line, as NumPy's astype does."""
+    import warnings
+    x = gp.asarray(np.array([1 + 2j, -0.5j]))
+    for cast in (lambda: x.astype(np.float32), lambda: gp.astype(x, np.float64)):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = cast()
+        assert [m.category for m in w] == [np.exceptions.ComplexWarning]
+        assert w[0].filename == __file__
+        check(r, np.array([1 + 2j, -0.5j]).real.astype(r.dtype))

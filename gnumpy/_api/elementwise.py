@@ -521,6 +521,12 @@ def where(condition, x=None, y=None, /):
 def astype(x, dtype, /, *, copy=True, device=None, casting="unsafe"):
     """Array API ``astype``: `x` converted to `dtype` (a new array unless copy=False and
     nothing changes)."""
+    return cast_array(x, dtype, copy, device, casting, 4)
+
+
+def cast_array(x, dtype, copy, device, casting, stacklevel):
+    """``astype``; `stacklevel` names the caller's frame for the ComplexWarning (4: the
+    caller of a function that calls this one, as ``astype`` and ``ndarray.astype`` do)."""
     if not is_array(x):
         raise TypeError(f"astype() expects a gnumpy array, not {type(x).__name__}")
     dt = D.to_dtype(dtype)
@@ -531,7 +537,7 @@ def astype(x, dtype, /, *, copy=True, device=None, casting="unsafe"):
         x = x.to_device(device)
     if dt == x.dtype:
         return x._copy() if copy else x
-    D.warn_complex_to_real(x.dtype, dt)
+    D.warn_complex_to_real(x.dtype, dt, stacklevel)
     return wrap(ir.cast(x._node, dt))
 
 
