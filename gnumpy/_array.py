@@ -444,9 +444,8 @@ class ndarray:
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         from ._device import backend
-        self._mark_shared()
         n = self._write_target(skip=False)   # the consumer may write: readers go first
-        _share(n.buf)
+        self._mark_shared()
         return backend(n.device).dlpack_export(n, stream=stream, max_version=max_version,
                                                dl_device=dl_device, copy=copy)
 
@@ -570,9 +569,7 @@ class ndarray:
             m, rn, _ = b
             if tv is ndarray:           # the loop statement: a lazy value of m's layout
                 vn = value._node
-                if vn.kind == LEAF and vn.buf is m.buf and vn.offset == m.offset and \
-                        vn.strides == m.strides and vn.shape == m.shape and \
-                        vn.dtype is m.dtype:
+                if vn.kind == LEAF and ir.same_place(vn, m):
                     return      # a[k] += b: the in-place operator wrote a[k] already
                 if vn.kind != LEAF and vn.dtype is m.dtype and vn.shape == m.shape and \
                         vn.device is m.device and value._base is None and \

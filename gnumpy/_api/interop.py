@@ -6,7 +6,7 @@ as long as any gnumpy node refers to the memory.
 from __future__ import annotations
 
 from .. import _dtypes as D
-from .._device import Device, as_device, backend, share
+from .._device import Device, as_device, backend
 from .._graph import ir
 from .._graph import layout as L
 from ._common import wrap
@@ -51,9 +51,8 @@ def from_cuda_array_interface(obj, device=None, copy=None):
 
 def cuda_array_interface(arr) -> dict:
     """The ``__cuda_array_interface__`` (v3) dict of a CUDA gnumpy array."""
-    arr._mark_shared()
     n = arr._write_target(skip=False)     # the consumer may write into it
-    share(n.buf)
+    arr._mark_shared()
     be = backend(n.device)
     it = n.dtype.itemsize
     contiguous = L.is_c_contiguous(n.shape, n.strides)

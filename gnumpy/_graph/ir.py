@@ -104,6 +104,13 @@ def leaf(buf, dtype, shape, strides, offset, device) -> Node:
 _new_node = object.__new__
 
 
+def same_place(a: Node, b: Node) -> bool:
+    """Do LEAFs `a` and `b` name the same elements of one buffer, in the same order and
+    dtype (one is the other's memory, element for element)?"""
+    return a.buf is b.buf and a.offset == b.offset and a.shape == b.shape and \
+        a.strides == b.strides and a.dtype == b.dtype
+
+
 _FMAX = {np.dtype(np.float16): 65504.0, np.dtype(np.float32): 3.4028234663852886e38,
          np.dtype(np.complex64): 3.4028234663852886e38}
 

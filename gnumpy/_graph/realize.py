@@ -16,7 +16,7 @@ from .. import _device
 from .._device import backend
 from . import layout as L
 from .fuse import schedule, writes_into
-from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW, Node
+from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW, Node, same_place
 from .ir import copy as ir_copy
 
 
@@ -420,6 +420,8 @@ capturing = [0]         # CUDA graph captures in progress: writes run at once
 
 def settle() -> None:
     """Run the deferred write now."""
+    if _deferred[0] is None:
+        return
     with lock:
         p = _deferred[0]
         if p is not None:
@@ -437,8 +439,7 @@ def _fold(p, dest, value) -> bool:
     (then it reads p's value instead) or apart from it.  The deferred write becomes
     ``dest[...] = value`` with p's value in place of those reads."""
     d, v = p
-    if dest.buf is not d.buf or dest.offset != d.offset or dest.shape != d.shape or \
-            dest.strides != d.strides or dest.dtype != d.dtype:
+    if not same_place(dest, d):
         return False
     try:
         new = _substitute(value, d, v, {})
@@ -457,8 +458,7 @@ def _substitute(n, d, v, memo):
     k = n.kind
     if k == LEAF:
         if n.buf is d.buf:
-            if n.offset == d.offset and n.shape == d.shape and n.strides == d.strides and \
-                    n.dtype == d.dtype:
+            if same_place(n, d):
                 return v
             a, b = _byte_span(n)
             lo, hi = _byte_span(d)
@@ -490,9 +490,7 @@ def _substitute(n, d, v, memo):
 
 def _write(dest, value, _in_range) -> None:
     src = value.srcs[0] if value.kind == EW and value.op == "astype" else value
-    if src.kind == LEAF and src.buf is dest.buf and src.offset == dest.offset and \
-            src.strides == dest.strides and src.dtype == dest.dtype and \
-            value.dtype == dest.dtype:
+    if src.kind == LEAF and same_place(src, dest) and value.dtype == dest.dtype:
         return      # the memory already holds it (a[k] += b on a view; a[i, j] = a[i, j],
                     # a copy of the element itself, from max(a[i, j], b) in a loop)
     if config.nvtx and not _in_range:   # profiling: the write inside an NVTX range

@@ -90,8 +90,8 @@ barriers.register("concat", cpu=lambda srcs, arg, dt: np.concatenate(srcs, axis=
 class CpuBackend(Backend):
     name = "cpu"
     # Folding saves a NumPy call per statement here, not a launch: long folded chains
-    # (a row updated in a loop) evaluate slower than their statements one by one
-    # (bench/loops.py's rowchain, 83 -> 100 us per statement at the graph-size bound).
+    # (a row updated in a loop) evaluate slower than their statements one by one.
+    # Measured: perf-notes, "Deferred writes".
     fold_nodes = 16
 
     def __init__(self, device) -> None:
