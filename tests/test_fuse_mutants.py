@@ -27,6 +27,7 @@ def _programs(xp):
     m = x.max(1, keepdims=True)
     e = xp.exp(x - m)
     y = x + 1
+    c = x[0] + 1
     return {
         "dup_roots": [x + 1, x + 1],
         "same_node_twice": [s, s],
@@ -76,6 +77,14 @@ def _programs(xp):
         "reduce_of_broadcast_ew": [(x + x[0] * 2).sum(0)],
         "deps_diamond": [x.sum(0) + ((x[0] + 1) * 2 + (x[0] + 1) * 3)],
         "sort_of_sort": [xp.sort(xp.sort(x))],
+        "deps_revisit": [s + c * c],
+        "mean_minus_x": [x.mean(0) - x],
+        "sort_then_center": [xp.sort(x), x - x.mean(0)],
+        "reversed_mean": [x + x.mean(0)[::-1]],
+        "two_reds_broadcast": [x - (x.sum(0) + x.max(0))],
+        "reversed_sum_broadcast": [x + x.sum(0)[::-1] / 6],
+        "mean_std_broadcast": [x - (x.mean(0) + x.std(0))],
+        "sum_of_centered_plus_sum": [(x - s).sum(0) + s],
     }
 
 
@@ -139,6 +148,25 @@ EXPECTED = {   # (kind, level, number of outputs, siblings' hows) per group, in 
     # a node met twice in the walk for dependencies: the rest of the walk goes on
     "deps_diamond": [("reduce", 1, 1, ())],
     "sort_of_sort": [("barrier", 1, 1, ()), ("barrier", 2, 1, ())],
+    # the walk for dependencies meets c twice (c * c) before it reaches the reduction: the
+    # rest of the walk goes on, so the sum is found and the root is its epilogue
+    "deps_revisit": [("reduce", 1, 1, ())],
+    # a broadcast epilogue (the mean) read after a leaf in the scan of the root; and after
+    # a barrier root in the scan of the M nodes: the sum's group computes the mean once
+    "mean_minus_x": [("reduce", 1, 2, ()), ("elementwise", 1, 1, ())],
+    "sort_then_center": [("barrier", 1, 1, ()), ("reduce", 1, 2, ()),
+                         ("elementwise", 1, 1, ())],
+    # only a broadcast read makes an epilogue output: a reversed mean, a node of two
+    # reductions and a node that reads the sum through a view are computed inline
+    "reversed_mean": [("reduce", 1, 1, ()), ("elementwise", 1, 1, ())],
+    "two_reds_broadcast": [("reduce", 1, 1, ()), ("reduce", 1, 1, ()),
+                           ("elementwise", 1, 1, ())],
+    "reversed_sum_broadcast": [("reduce", 1, 1, ()), ("elementwise", 1, 1, ())],
+    # mean + std reads the sum and the var0, one group (the sum is the var0's sibling)
+    "mean_std_broadcast": [("reduce", 1, 3, ("sum",)), ("elementwise", 1, 1, ())],
+    # the root reads s directly and through the second sum: s's level is met twice
+    "sum_of_centered_plus_sum": [("reduce", 1, 1, ()), ("reduce", 2, 1, ()),
+                                 ("elementwise", 2, 1, ())],
 }
 
 
@@ -403,3 +431,55 @@ def test_a_view_of_a_reduction_is_no_epilogue():
     groups = schedule(roots)
     assert _summary(groups) == [("reduce", 1, 1, ()), ("elementwise", 1, 1, ())]
     _check_invariants(roots, groups)
+
+
+def test_a_row_group_computes_a_column_mean_inline():
+    """A softmax (a row group) that also reads a column mean through a broadcast: the row
+    group's consumers are not scanned for broadcast epilogues, so the column sum's group
+    writes the sum alone (with the std of the same column reductions, the mean and the
+    std come out of the var0's group only when a node outside the rows reads them)."""
+    a = np.random.default_rng(4).standard_normal((64, 37))
+
+    def progs(xp):
+        X = xp.asarray(a)
+        e = xp.exp(X - X.max(axis=-1, keepdims=True))
+        sm = e / e.sum(axis=-1, keepdims=True)
+        return [[sm * X.mean(0)], [X.mean(0) * sm], [sm - X.mean(0), X.std(0)]]
+    want = [[("reduce", 1, 1, 0), ("rows", 2, 1, 2)],
+            [("reduce", 1, 1, 0), ("rows", 2, 1, 2)],
+            [("reduce", 1, 2, 0), ("rows", 2, 1, 2)]]
+    for arrs, w, ref in zip(progs(gp), want, progs(np)):
+        roots = [r._node for r in arrs]
+        groups = schedule(roots)
+        assert [(g.kind, g.level, len(g.outputs), len(g.phases)) for g in groups] == w
+        _check_invariants(roots, groups)
+        gp.stats.reset()
+        gp.evaluate(*arrs)
+        assert gp.stats.groups == len(groups)
+        for got, r in zip(_values(arrs), ref):
+            np.testing.assert_allclose(got, r, rtol=1e-12, atol=1e-12)
+
+
+def test_a_broadcast_root_of_a_mean_makes_the_mean_an_epilogue():
+    """An M node that is itself the broadcast of a mean (a VIEW root, or a barrier's lazy
+    source): the scan for broadcast epilogues starts at the node, so the mean is an
+    epilogue output of the sum's group, computed once per column; the broadcast is a group
+    of its own.  (The API evaluates a view root through its base; ``schedule`` is asked
+    directly.)"""
+    a = np.random.default_rng(6).standard_normal((6, 8))
+    x = gp.asarray(a)
+    b = gp.broadcast_to(x.mean(0), (6, 8))
+    roots = [b._node]
+    groups = schedule(roots)
+    assert _summary(groups) == [("reduce", 1, 2, ()), ("elementwise", 1, 1, ())]
+    _check_invariants(roots, groups)
+    assert groups[0].outputs[1] is b._node.srcs[0]          # the mean
+    srt = gp.sort(gp.broadcast_to(x.mean(0), (6, 8)), axis=0)
+    roots = [srt._node]
+    groups = schedule(roots)
+    assert _summary(groups) == [("reduce", 1, 2, ()), ("elementwise", 1, 1, ()),
+                                ("barrier", 2, 1, ()), ("elementwise", 2, 1, ())]
+    _check_invariants(roots, groups)
+    np.testing.assert_allclose(b.get(), np.broadcast_to(a.mean(0), (6, 8)), rtol=1e-12)
+    np.testing.assert_allclose(srt.get(), np.sort(np.broadcast_to(a.mean(0), (6, 8)), 0),
+                               rtol=1e-12)
