@@ -10,7 +10,8 @@ offsets.  Assignment scatters into ``V``'s memory in place (``scatter``), after 
 pending lazy readers of that memory are materialized.
 
 Boolean masks become flat indices by a device compaction (``nonzero``, one sync for the
-count); out-of-bounds integer arrays raise IndexError eagerly (one device min/max sync).
+count); out-of-bounds integer arrays raise IndexError eagerly (one device min/max sync, or none
+for a slice of an array whose bounds are known: ``index_bounds``).
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from .._graph import layout as L
 from .._graph import realize as R
 from .._graph.layout import normalize_slice
 from ._common import as_node, host_to_node, is_array, wrap
+from .index_bounds import bounds
 from ._common import value_node as _common_value_node
 
 _VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
@@ -387,14 +389,14 @@ def _group_offsets(groups, vcs, dev):
             node = ir.cast(src_node(v[1]), I64)
             parts[gi] = (_times(node, mult), node.shape)
             if L.prod(node.shape):
-                checks.append((gi, node, size, sd, mult))
+                checks.append((gi, node, size, sd, mult, v[1]))
 
     def check():
         if errors:
             raise errors[0]
         if checks:
-            bounds = minmax([c[1] for c in checks])
-            for (gi, node, size, sd, mult), (lo, hi) in zip(checks, bounds):
+            found = bounds([(c[1], c[5], c[2]) for c in checks])
+            for (gi, node, size, sd, mult, _), (lo, hi) in zip(checks, found):
                 if hi >= size or lo < -size:
                     raise _oob(hi if hi >= size else lo, sd, size)
                 if lo < 0:
@@ -408,24 +410,6 @@ def normalize(node, size):
     neg = ir.ew("less", D.bool_, (node, zero))
     return ir.where(neg, ir.ew("add", I64, (node, ir.scalar(size, I64, node.shape,
                                                             node.device))), node)
-
-
-def minmax(nodes):
-    """[(min, max)] of int64 nodes (each non-empty), with one device->host transfer: the
-    reductions and an elementwise gather of their results into one vector (no barrier:
-    a loop of fancy indexing replays them)."""
-    k = 2 * len(nodes)
-    dev = nodes[0].device
-    pos = ir.axis_iota((k,), 0, dev)
-    acc = None
-    for i, n in enumerate(nodes):
-        flat = ir.reshape(n, (L.prod(n.shape),))
-        for j, rop in enumerate(("min", "max")):
-            r = ir.broadcast(ir.reduce(rop, flat, (0,), False, I64), (k,))
-            at = ir.ew("equal", D.bool_, (pos, ir.scalar(2 * i + j, I64, (k,), dev)))
-            acc = r if acc is None else ir.where(at, r, acc)
-    vals = wrap(acc).get().tolist()
-    return [(vals[2 * i], vals[2 * i + 1]) for i in range(len(nodes))]
 
 
 # The last mask's offsets, one tuple replaced whole (threads read it once): (weakref of the

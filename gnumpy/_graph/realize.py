@@ -292,6 +292,24 @@ def reads_any(node, buf_ids) -> bool:
 # what was computed from memory at one count (indexing's mask offsets) is still valid while
 # the count is unchanged.
 write_epoch = [0]
+# The count at each buffer's last such write, by buffer id; a buffer not listed was not
+# written since the floor (the count when the table was last emptied).
+_written = {}
+_written_floor = [0]
+
+
+def _note_written(k) -> None:
+    if len(_written) >= 4096:
+        _written.clear()
+        _written_floor[0] = write_epoch[0]
+    _written[k] = write_epoch[0]
+
+
+def last_write(buf) -> int:
+    """The write count at or before which memory `buf` was last written in place: what was
+    computed from `buf` at count ``e >= last_write(buf)`` still holds (memory visible
+    outside gnumpy excepted, ``_device.shared``)."""
+    return _written.get(id(buf), _written_floor[0])
 
 
 def flush_readers(buf, skip=None, also=None) -> None:
@@ -303,6 +321,7 @@ def flush_readers(buf, skip=None, also=None) -> None:
     readers are materialized together in one schedule."""
     with lock:
         write_epoch[0] += 1             # (under the lock: every write moves it)
+        _note_written(id(buf))
         views, others = [], []
         for arr in _pending_arrays():
             if arr is skip or arr is also:
@@ -326,6 +345,8 @@ def flush_readers_of(bufs: dict) -> None:
     they are all overwritten at once (a CUDA graph replay)."""
     with lock:
         write_epoch[0] += 1
+        for k in bufs:
+            _note_written(k)
         readers = [a for a in _pending_arrays()
                    if a._node.kind != LEAF and reads_any(a._node, bufs)]
         if readers:
