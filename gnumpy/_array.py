@@ -25,7 +25,9 @@ from ._graph import layout as L
 from ._graph import realize as R
 from ._graph.ir import LEAF
 from ._graph.layout import basic_index as _basic_index
-from ._device import share as _share
+from ._memstate import MISS as _MISS
+from ._memstate import Memo as _Memo
+from ._memstate import share as _share
 from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _LAZY_VIEWS_MAX, _apply_vops, _at_ops,
                        _at_part, _derived, _prune_lazy_views)
 
@@ -36,6 +38,9 @@ _SMALL_SHAPE = [()]         # memory check; the last shape found that small
 _pending = R._pending
 _prune_at = R._prune_at
 _ref = weakref.ref
+# Elements read to the host (int(a[i]), a loop's bounds and conditions), by memory: a loop
+# reading row_ptr[i] and row_ptr[i + 1] transfers each once (``_memstate``).
+_ELEMENTS = _Memo(4096)
 
 _api = None   # the gnumpy module, bound at import (functions the methods forward to)
 _apply2 = None  # gnumpy._api.elementwise.apply2, bound at import (the operators' hot path)
@@ -467,7 +472,18 @@ class ndarray:
         return _api
 
     def _scalar(self, kind):
-        if self._node.shape == ():      # the common case: a 0-d array (an element read)
+        n = self._node
+        if n.shape == ():               # the common case: a 0-d array (an element read)
+            if n.kind == ir.EW and n.op == "astype" and n.srcs[0].kind == LEAF and \
+                    n.srcs[0].dtype is n.dtype:
+                n = n.srcs[0]           # an element of memory: read once while unchanged
+                key = (n.offset, n.dtype)
+                v = _ELEMENTS.get(n.buf, key)
+                if v is _MISS:
+                    epoch = _ELEMENTS.epoch()
+                    v = _backend(n.device).to_numpy(n)[()]
+                    _ELEMENTS.put(n.buf, key, v, epoch)
+                return v
             return self.get()[()]
         if self.ndim != 0 and kind != "bool":
             raise TypeError("only 0-dimensional arrays can be converted to Python scalars")

@@ -7,7 +7,6 @@ created lazily, one per device, by ``backend(device)``.
 from __future__ import annotations
 
 import threading
-import weakref
 
 from ._config import config
 
@@ -104,31 +103,6 @@ def settle() -> None:
     if deferred[0] is not None:
         from ._graph.realize import settle as run
         run()
-
-
-# Memory seen outside gnumpy (imported from NumPy, DLPack or ``__cuda_array_interface__``
-# without a copy, or exported): id(buffer) -> a weak reference to it.  Writes into it run
-# at once, never deferred: the other side reads it without asking gnumpy.
-_shared: dict = {}
-
-
-def share(buf) -> None:
-    """Record that memory `buf` is visible outside gnumpy."""
-    try:
-        ref = weakref.ref(buf)
-    except TypeError:
-        ref = None              # (kept by id: a later buffer at that id is taken as shared)
-    if len(_shared) > 1024 and len(_shared) & 255 == 0:
-        for k, r in list(_shared.items()):
-            if r is not None and r() is None:
-                _shared.pop(k, None)
-    _shared[id(buf)] = ref
-
-
-def shared(buf) -> bool:
-    """Is memory `buf` visible outside gnumpy (or possibly so)?"""
-    r = _shared.get(id(buf), False)
-    return r is not False and (r is None or r() is buf)
 
 
 def backend(device: Device):

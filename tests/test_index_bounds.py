@@ -9,19 +9,20 @@ import pytest
 
 import gnumpy as gp
 from gnumpy._api import index_bounds as IB
+from gnumpy._api import indexing as IX
 from helpers import check
 
 
 @pytest.fixture
 def transfers(monkeypatch):
     calls = []
-    real = IB.minmax
+    real = IX.minmax
 
     def counted(nodes):
         calls.append(len(nodes))
         return real(nodes)
-    monkeypatch.setattr(IB, "minmax", counted)
-    monkeypatch.setattr(IB, "_ROOTS", {})
+    monkeypatch.setattr(IX, "minmax", counted)
+    IB._ROOTS.clear()
     return calls
 
 
@@ -144,3 +145,38 @@ def test_scatter_through_a_slice_index(transfers):
     check(got, want)
     with pytest.raises(IndexError):
         gp.zeros(3)[gcol[1:4]] = 1.0
+
+
+IDX = {
+    "positive": np.array([3, 0, 5, 5, 1]),
+    "negative": np.array([-1, 2, -6, 0]),
+    "empty": np.zeros(0, np.int64),
+    "two_d": np.array([[1, -2], [0, 4]]),
+    "uint8": np.array([5, 1, 2], np.uint8),
+    "strided": np.arange(12)[::-3] % 6,
+}
+
+
+@pytest.mark.parametrize("name", sorted(IDX))
+def test_one_dimensional_take_matches_the_plan(name):
+    """``a[idx]`` for 1-D `a` takes indexing's short path (``_take1``): the same values
+    as NumPy and as the general plan."""
+    from gnumpy._api import indexing as IX
+    idx = IDX[name]
+    x = np.random.default_rng(6).standard_normal(6)
+    gx, gi = gp.asarray(x), gp.asarray(idx)
+    if name == "strided":
+        gi = gp.asarray(np.arange(12))[::-3] % 6
+    check(gx[gi], x[idx])
+    p = IX.plan(gx, gi)
+    check(IX.gather(gx, p.vops, p.off, p.shape), x[idx])
+
+
+@pytest.mark.parametrize("bad", [[0, 6], [-7, 1]])
+def test_one_dimensional_take_errors(bad):
+    x = np.arange(6.0)
+    with pytest.raises(IndexError) as want:
+        x[np.array(bad)]
+    with pytest.raises(IndexError) as got:
+        gp.asarray(x)[gp.asarray(bad)]
+    assert str(got.value) == str(want.value)

@@ -14,7 +14,6 @@ from .._broadcast import broadcast_shapes
 from .._graph import ir
 from .._graph import layout as L
 from . import indexing as IX
-from .index_bounds import minmax
 from ._common import as_node, host_to_node, is_array, normalize_axis, wrap
 
 I64 = D.int64
@@ -70,7 +69,7 @@ def fix_index(idx, size, mode, device, oob, neg_ok=True):
             v = np.clip(v, 0, size - 1)
         return host_to_node(v, device=device)
     if mode == "raise":
-        (lo, hi), = minmax([v])
+        (lo, hi), = IX.minmax([v])
         if hi >= size or lo < lo_ok:
             raise oob(hi if hi >= size else lo)
         return IX.normalize(v, size) if lo < 0 else v

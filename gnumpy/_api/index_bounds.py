@@ -5,26 +5,20 @@ index array costs a reduction and a device->host transfer (a sync) before the ga
 row loop indexes with slices of one array (``x[A_col[A_row[i]:A_row[i + 1]]]``): the
 first check also reduces the whole array the slice views (its root, when not much larger),
 and later slices of it are checked against those bounds without a transfer while nothing
-has written that memory (``realize.last_write``; memory visible outside gnumpy is never
-trusted, ``_device.shared``).  A root's bounds only ever prove an index in range; an index
+has written that memory (``_memstate``).  A root's bounds only ever prove an index in range; an index
 they do not prove is checked exactly.
 """
 from __future__ import annotations
 
-import weakref
-
-from .. import _device
 from .. import _dtypes as D
 from .._graph import ir
 from .._graph import layout as L
-from .._graph import realize as R
-from ._common import wrap
+from .._memstate import MISS, Memo, shared
 
 I64 = D.int64
 _ROOT_MAX = 1 << 22         # elements: a root larger than this (and than 4 x the slice)
                             # is not reduced to check one slice of it
-# id(root buffer) -> (weakref of the buffer, write count when computed, root layout, lo, hi)
-_ROOTS: dict = {}
+_ROOTS = Memo(256)          # root buffer, root layout -> (lo, hi)
 
 
 def _root_leaf(arr):
@@ -34,25 +28,21 @@ def _root_leaf(arr):
     root = arr._base if arr._base is not None else arr
     rn = root._node
     if n.kind != ir.LEAF or rn.kind != ir.LEAF or rn.buf is not n.buf or \
-            rn.dtype.kind not in "iu" or _device.shared(rn.buf):
+            rn.dtype.kind not in "iu" or shared(rn.buf):
         return None
     return rn
 
 
 def _known(rn):
     """(lo, hi) of root LEAF `rn` computed since its memory was last written, or None."""
-    e = _ROOTS.get(id(rn.buf))
-    if e is None or e[0]() is not rn.buf or e[2] != (rn.dtype, rn.shape, rn.strides,
-                                                      rn.offset):
-        return None
-    if R.last_write(rn.buf) > e[1]:
-        return None
-    return e[3], e[4]
+    k = _ROOTS.get(rn.buf, (rn.dtype, rn.shape, rn.strides, rn.offset))
+    return None if k is MISS else k
 
 
-def bounds(items) -> list:
+def bounds(items, minmax) -> list:
     """For each (int64 node, index array, axis size) of `items` (each non-empty): (lo, hi)
-    of its values, or of a superset of them that lies in [-size, size)."""
+    of its values, or of a superset of them that lies in [-size, size).  `minmax` computes
+    [(min, max)] of int64 nodes with one transfer (``indexing.minmax``)."""
     out = [None] * len(items)
     todo, roots = [], []
     for i, (node, arr, size) in enumerate(items):
@@ -69,31 +59,10 @@ def bounds(items) -> list:
         todo.append(i)
     if not todo:
         return out
-    epoch = R.write_epoch[0]        # (read before the values: a write meanwhile voids them)
+    epoch = _ROOTS.epoch()
     vals = minmax([items[i][0] for i in todo] + [ir.cast(r, I64) for r in roots])
     for i, v in zip(todo, vals):
         out[i] = v
-    if len(_ROOTS) > 256:
-        _ROOTS.clear()
-    for r, (lo, hi) in zip(roots, vals[len(todo):]):
-        _ROOTS[id(r.buf)] = (weakref.ref(r.buf), epoch, (r.dtype, r.shape, r.strides,
-                                                         r.offset), lo, hi)
+    for r, v in zip(roots, vals[len(todo):]):
+        _ROOTS.put(r.buf, (r.dtype, r.shape, r.strides, r.offset), v, epoch)
     return out
-
-
-def minmax(nodes):
-    """[(min, max)] of int64 nodes (each non-empty), with one device->host transfer: the
-    reductions and an elementwise gather of their results into one vector (no barrier:
-    a loop of fancy indexing replays them)."""
-    k = 2 * len(nodes)
-    dev = nodes[0].device
-    pos = ir.axis_iota((k,), 0, dev)
-    acc = None
-    for i, n in enumerate(nodes):
-        flat = ir.reshape(n, (L.prod(n.shape),))
-        for j, rop in enumerate(("min", "max")):
-            r = ir.broadcast(ir.reduce(rop, flat, (0,), False, I64), (k,))
-            at = ir.ew("equal", D.bool_, (pos, ir.scalar(2 * i + j, I64, (k,), dev)))
-            acc = r if acc is None else ir.where(at, r, acc)
-    vals = wrap(acc).get().tolist()
-    return [(vals[2 * i], vals[2 * i + 1]) for i in range(len(nodes))]

@@ -27,7 +27,7 @@ from .._graph import layout as L
 from .._graph import realize as R
 from .._graph.layout import normalize_slice
 from ._common import as_node, host_to_node, is_array, wrap
-from .index_bounds import bounds
+from .index_bounds import bounds as _bounds
 from ._common import value_node as _common_value_node
 
 _VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
@@ -128,6 +128,9 @@ def getitem(a, key):
     element (every axis indexed by an integer, no Ellipsis) is a new 0-d array: NumPy
     returns a scalar there, which later writes into `a` do not change."""
     if _has_advanced(key):
+        if len(a.shape) == 1 and is_array(key) and key.ndim and key.dtype.kind in "iu" \
+                and key.device == a.device:
+            return _take1(a, key)
         ints = _scalar_indices(a, key)
         if ints is not None:            # a copy, as advanced indexing gives
             r = a[ints]
@@ -141,6 +144,19 @@ def getitem(a, key):
             node = ir.view(node, vk, arg, shp)
         return wrap(ir.ew("astype", node.dtype, (node,)))
     return a._view(ops)
+
+
+def _take1(a, idx):
+    """``a[idx]`` for 1-D `a` and an integer array `idx` on its device (a row loop's
+    ``x[cols]``): what ``plan`` and ``gather`` give, in fewer steps."""
+    size = a.shape[0]
+    node = ir.cast(src_node(idx), I64)
+    if not L.prod(node.shape):
+        return wrap(ir.scalar(0, a.dtype, node.shape, a.device))
+    (lo, hi), = _bounds([(node, idx, size)], minmax)
+    if hi >= size or lo < -size:
+        raise _oob(hi if hi >= size else lo, 0, size)
+    return gather(a, (), normalize(node, size) if lo < 0 else node, node.shape)
 
 
 def _element_sequence(value, dtype):
@@ -395,7 +411,7 @@ def _group_offsets(groups, vcs, dev):
         if errors:
             raise errors[0]
         if checks:
-            found = bounds([(c[1], c[5], c[2]) for c in checks])
+            found = _bounds([(c[1], c[5], c[2]) for c in checks], minmax)
             for (gi, node, size, sd, mult, _), (lo, hi) in zip(checks, found):
                 if hi >= size or lo < -size:
                     raise _oob(hi if hi >= size else lo, sd, size)
@@ -410,6 +426,24 @@ def normalize(node, size):
     neg = ir.ew("less", D.bool_, (node, zero))
     return ir.where(neg, ir.ew("add", I64, (node, ir.scalar(size, I64, node.shape,
                                                             node.device))), node)
+
+
+def minmax(nodes):
+    """[(min, max)] of int64 nodes (each non-empty), with one device->host transfer: the
+    reductions and an elementwise gather of their results into one vector (no barrier:
+    a loop of fancy indexing replays them)."""
+    k = 2 * len(nodes)
+    dev = nodes[0].device
+    pos = ir.axis_iota((k,), 0, dev)
+    acc = None
+    for i, n in enumerate(nodes):
+        flat = ir.reshape(n, (L.prod(n.shape),))
+        for j, rop in enumerate(("min", "max")):
+            r = ir.broadcast(ir.reduce(rop, flat, (0,), False, I64), (k,))
+            at = ir.ew("equal", D.bool_, (pos, ir.scalar(2 * i + j, I64, (k,), dev)))
+            acc = r if acc is None else ir.where(at, r, acc)
+    vals = wrap(acc).get().tolist()
+    return [(vals[2 * i], vals[2 * i + 1]) for i in range(len(nodes))]
 
 
 # The last mask's offsets, one tuple replaced whole (threads read it once): (weakref of the

@@ -13,6 +13,7 @@ from threading import get_ident
 
 from .._config import config
 from .. import _device
+from .._memstate import note_write, shared, write_epoch
 from .._device import backend
 from . import layout as L
 from .fuse import schedule, writes_into
@@ -288,30 +289,6 @@ def reads_any(node, buf_ids) -> bool:
     return False
 
 
-# Bumped by every flush of readers, which every write into existing memory makes first:
-# what was computed from memory at one count (indexing's mask offsets) is still valid while
-# the count is unchanged.
-write_epoch = [0]
-# The count at each buffer's last such write, by buffer id; a buffer not listed was not
-# written since the floor (the count when the table was last emptied).
-_written = {}
-_written_floor = [0]
-
-
-def _note_written(k) -> None:
-    if len(_written) >= 4096:
-        _written.clear()
-        _written_floor[0] = write_epoch[0]
-    _written[k] = write_epoch[0]
-
-
-def last_write(buf) -> int:
-    """The write count at or before which memory `buf` was last written in place: what was
-    computed from `buf` at count ``e >= last_write(buf)`` still holds (memory visible
-    outside gnumpy excepted, ``_device.shared``)."""
-    return _written.get(id(buf), _written_floor[0])
-
-
 def flush_readers(buf, skip=None, also=None) -> None:
     """Materialize every pending array that reads `buf` (before `buf` is overwritten),
     except `skip` and `also` (the write's own destination and a value the write computes
@@ -321,7 +298,7 @@ def flush_readers(buf, skip=None, also=None) -> None:
     readers are materialized together in one schedule."""
     with lock:
         write_epoch[0] += 1             # (under the lock: every write moves it)
-        _note_written(id(buf))
+        note_write(id(buf))
         views, others = [], []
         for arr in _pending_arrays():
             if arr is skip or arr is also:
@@ -346,7 +323,7 @@ def flush_readers_of(bufs: dict) -> None:
     with lock:
         write_epoch[0] += 1
         for k in bufs:
-            _note_written(k)
+            note_write(k)
         readers = [a for a in _pending_arrays()
                    if a._node.kind != LEAF and reads_any(a._node, bufs)]
         if readers:
@@ -427,7 +404,7 @@ def write(dest, value, _in_range=False, defer=False) -> None:
                 return
             settle()
         if defer and _in_range is False and value.kind != LEAF and not config.nvtx and \
-                not capturing[0] and not _device.shared(dest.buf):
+                not capturing[0] and not shared(dest.buf):
             _deferred[0] = (dest, value)
             return
         _write(dest, value, _in_range)

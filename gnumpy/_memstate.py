@@ -1,0 +1,97 @@
+"""What gnumpy knows about memory: which buffers code outside gnumpy can see, when each
+buffer was last written in place, and values computed from memory, remembered while that
+memory is unchanged.
+
+A value read or reduced from a buffer (an element a loop reads each iteration, the bounds
+of an index array) holds while gnumpy has not written the buffer in place since
+(``last_write``: every write into existing memory records itself first, through
+``realize.flush_readers``) and the memory is not visible outside gnumpy (``shared``:
+another library may write it).  Entries hold their buffer weakly: memory freed and
+allocated again is another buffer object.  This module imports nothing of gnumpy.
+"""
+from __future__ import annotations
+
+import weakref
+
+# Memory seen outside gnumpy (imported from NumPy, DLPack or ``__cuda_array_interface__``
+# without a copy, or exported): id(buffer) -> a weak reference to it.  Writes into it run
+# at once, never deferred, and nothing read from it is remembered: the other side reads
+# and writes it without asking gnumpy.
+_shared: dict = {}
+
+
+def share(buf) -> None:
+    """Record that memory `buf` is visible outside gnumpy."""
+    try:
+        ref = weakref.ref(buf)
+    except TypeError:
+        ref = None              # (kept by id: a later buffer at that id is taken as shared)
+    if len(_shared) > 1024 and len(_shared) & 255 == 0:
+        for k, r in list(_shared.items()):
+            if r is not None and r() is None:
+                _shared.pop(k, None)
+    _shared[id(buf)] = ref
+
+
+def shared(buf) -> bool:
+    """Is memory `buf` visible outside gnumpy (or possibly so)?"""
+    r = _shared.get(id(buf), False)
+    return r is not False and (r is None or r() is buf)
+
+
+# Bumped by every write into existing memory, before it (``realize.flush_readers``): what
+# was computed from memory at one count is still valid while the count is unchanged.
+write_epoch = [0]
+# The count at each buffer's last write, by buffer id; a buffer not listed was not written
+# since the floor (the count when the table was last emptied).
+_written: dict = {}
+_written_floor = [0]
+
+
+def note_write(buf_id) -> None:
+    """Memory of buffer id `buf_id` is about to be written in place (count bumped first)."""
+    if len(_written) >= 4096:
+        _written.clear()
+        _written_floor[0] = write_epoch[0]
+    _written[buf_id] = write_epoch[0]
+
+
+def last_write(buf) -> int:
+    """The write count at or before which memory `buf` was last written in place: what was
+    computed from `buf` at count ``e >= last_write(buf)`` still holds (unless shared)."""
+    return _written.get(id(buf), _written_floor[0])
+
+
+MISS = object()
+
+
+class Memo:
+    """Values keyed by (buffer, key), valid while the buffer is unchanged; `limit` entries
+    at most (then it starts over)."""
+
+    def __init__(self, limit: int) -> None:
+        self._d = {}
+        self._limit = limit
+
+    def get(self, buf, key):
+        """The value put for (`buf`, `key`) if `buf` was not written since, else MISS."""
+        e = self._d.get((id(buf), key))
+        if e is None or e[0]() is not buf or last_write(buf) > e[1] or shared(buf):
+            return MISS
+        return e[2]
+
+    @staticmethod
+    def epoch() -> int:
+        """The write count to pass to `put` for a value about to be computed (taken
+        before: a write meanwhile voids it)."""
+        return write_epoch[0]
+
+    def put(self, buf, key, value, epoch) -> None:
+        if shared(buf):
+            return
+        if len(self._d) >= self._limit:
+            self._d.clear()
+        self._d[(id(buf), key)] = (weakref.ref(buf), epoch, value)
+
+    def clear(self) -> None:
+        self._d.clear()
