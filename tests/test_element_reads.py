@@ -31,9 +31,24 @@ def test_each_element_is_transferred_once(reads):
     for i in range(len(row) - 1):
         seen.append((int(g[i]), int(g[i + 1])))
     assert seen == [(row[i], row[i + 1]) for i in range(len(row) - 1)]
-    assert len(reads) == len(row)
+    n = 1 if g.device.kind == "cuda" else len(row)      # CUDA reads a block of 64
+    assert len(reads) == n
     assert float(gp.asarray(row.astype(np.float32))[2]) == 3.0
-    assert bool(g[1]) is True and len(reads) == len(row) + 1
+    assert bool(g[1]) is True and len(reads) == n + 1
+
+
+def test_blocks_of_elements(reads):
+    """On CUDA an element read transfers its aligned block of 64 elements (never past the
+    buffer's end); the CPU backend reads each element."""
+    x = np.random.default_rng(7).standard_normal(150)
+    g = gp.asarray(x)
+    got = [float(g[i]) for i in (0, 63, 64, 100, 127, 128, 149, 5)]
+    assert got == [x[i] for i in (0, 63, 64, 100, 127, 128, 149, 5)]
+    assert len(reads) == (3 if g.device.kind == "cuda" else 8)
+    if g.device.kind == "cuda":
+        assert sorted(reads) == [(22,), (64,), (64,)]
+    g[70] = 1.5
+    assert float(g[100]) == x[100] and float(g[70]) == 1.5 and float(g[0]) == x[0]
 
 
 WRITES = {
