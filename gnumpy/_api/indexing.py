@@ -28,6 +28,7 @@ from .._graph import realize as R
 from .._graph.layout import normalize_slice
 from ._common import as_node, host_to_node, is_array, wrap
 from .index_bounds import bounds as _bounds
+from .._memstate import write_epoch
 from ._common import value_node as _common_value_node
 
 _VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
@@ -454,7 +455,7 @@ _LAST_MASK = [None]
 
 def _mask_offsets(m):
     """``flat_nonzero(m)`` for boolean mask array `m` of an index.  The last mask's offsets
-    are reused while no memory was written since (``realize.write_epoch``; exporting
+    are reused while no memory was written since (``_memstate.write_epoch``; exporting
     memory counts as a write) for the same array with the same node, or for a lazy mask
     whose graph computes the same values from the same memory (`_value_key`:
     ``x[x > 0] = x[x > 0] ** -1.5`` builds the mask twice).  Only a base array with no
@@ -464,7 +465,7 @@ def _mask_offsets(m):
     c = _LAST_MASK[0]
     n = m._node
     lazy = n.kind != ir.LEAF
-    epoch = R.write_epoch[0]            # (read before the count: a write meanwhile voids it)
+    epoch = write_epoch[0]            # (read before the count: a write meanwhile voids it)
     if c is not None and c[2] == epoch:
         if c[0]() is m and n is c[1]:
             return c[3]
