@@ -44,10 +44,17 @@ def _import(module: str, pkg: str, what: str):
         raise ModuleNotFoundError(_MISSING.format(pkg=pkg, what=what, err=e)) from e
 
 
+_BINDINGS: dict = {}
+
+
 def bindings(name: str):
     """``nvmath.bindings.<name>`` (cublas, cublasLt, cusolverDn, cufft), with a clear error
-    when nvmath-python or the library itself is missing."""
-    return _import(f"nvmath.bindings.{name}", "nvmath-python", name)
+    when nvmath-python or the library itself is missing (looked up once: every library
+    call asks)."""
+    m = _BINDINGS.get(name)
+    if m is None:
+        m = _BINDINGS[name] = _import(f"nvmath.bindings.{name}", "nvmath-python", name)
+    return m
 
 
 def compute():
