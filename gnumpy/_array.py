@@ -25,8 +25,8 @@ from ._graph import layout as L
 from ._graph import realize as R
 from ._graph.ir import LEAF
 from ._graph.layout import basic_index as _basic_index
-from ._memstate import MISS as _MISS
-from ._memstate import Memo as _Memo
+from ._hostvals import read_element as _read_element
+from ._hostvals import value as _host_value
 from ._memstate import share as _share
 from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _LAZY_VIEWS_MAX, _apply_vops, _at_ops,
                        _at_part, _derived, _prune_lazy_views)
@@ -38,32 +38,6 @@ _SMALL_SHAPE = [()]         # memory check; the last shape found that small
 _pending = R._pending
 _prune_at = R._prune_at
 _ref = weakref.ref
-# Elements read to the host (int(a[i]), a loop's bounds and conditions), by memory, in
-# blocks of _BLOCK elements of one dtype: a loop reading row_ptr[i] and row_ptr[i + 1]
-# transfers once per _BLOCK rows while row_ptr is unchanged (``_memstate``).
-_ELEMENTS = _Memo(1024)
-_BLOCK = 64
-
-
-def _read_element(n):
-    """The value of 0-d LEAF `n` (an element of memory).  On CUDA the transfer reads the
-    aligned block of _BLOCK elements holding it (within the buffer), kept for later reads;
-    the CPU backend reads the element."""
-    buf, off, dt = n.buf, n.offset, n.dtype
-    if n.device.kind != "cuda":
-        start, count = off, 1
-    else:
-        start = off - off % _BLOCK
-        count = min(_BLOCK, buf.size // dt.itemsize - start)
-    key = (dt, start, count)
-    block = _ELEMENTS.get(buf, key)
-    if block is _MISS:
-        epoch = _ELEMENTS.epoch()
-        block = _backend(n.device).to_numpy(ir.leaf(buf, dt, (count,), (1,), start,
-                                                        n.device))
-        _ELEMENTS.put(buf, key, block, epoch)
-    return block[off - start]
-
 _api = None   # the gnumpy module, bound at import (functions the methods forward to)
 _apply2 = None  # gnumpy._api.elementwise.apply2, bound at import (the operators' hot path)
 
@@ -496,9 +470,13 @@ class ndarray:
     def _scalar(self, kind):
         n = self._node
         if n.shape == ():               # the common case: a 0-d array (an element read)
-            if n.kind == ir.EW and n.op == "astype" and n.srcs[0].kind == LEAF and \
-                    n.srcs[0].dtype is n.dtype:
-                return _read_element(n.srcs[0])
+            if n.kind == ir.EW:
+                s = n.srcs[0]
+                if n.op == "astype" and s.kind == LEAF and s.dtype is n.dtype:
+                    return _read_element(s, _backend(n.device))     # an element
+                v = _host_value(n, _backend)    # of elements known on the host (_hostvals)
+                if v is not None:
+                    return v
             return self.get()[()]
         if self.ndim != 0 and kind != "bool":
             raise TypeError("only 0-dimensional arrays can be converted to Python scalars")

@@ -42,24 +42,33 @@ def shared(buf) -> bool:
 # Bumped by every write into existing memory, before it (``realize.flush_readers``): what
 # was computed from memory at one count is still valid while the count is unchanged.
 write_epoch = [0]
-# The count at each buffer's last write, by buffer id; a buffer not listed was not written
-# since the floor (the count when the table was last emptied).
+# Each buffer's last write: id -> (the count then, a weak reference to the buffer); a
+# buffer not listed was not written since the floor (the count when the table was last
+# emptied).
 _written: dict = {}
 _written_floor = [0]
 
 
-def note_write(buf_id) -> None:
-    """Memory of buffer id `buf_id` is about to be written in place (count bumped first)."""
+def note_write(buf) -> None:
+    """Memory `buf` is about to be written in place (the count bumped first)."""
     if len(_written) >= 4096:
         _written.clear()
         _written_floor[0] = write_epoch[0]
-    _written[buf_id] = write_epoch[0]
+    _written[id(buf)] = (write_epoch[0], weakref.ref(buf))
 
 
 def last_write(buf) -> int:
     """The write count at or before which memory `buf` was last written in place: what was
     computed from `buf` at count ``e >= last_write(buf)`` still holds (unless shared)."""
-    return _written.get(id(buf), _written_floor[0])
+    e = _written.get(id(buf))
+    return _written_floor[0] if e is None or e[1]() is not buf else e[0]
+
+
+def written(buf) -> bool:
+    """Was memory `buf` written in place (since the table was last emptied)?  Memory a
+    program only reads is worth keeping values of."""
+    e = _written.get(id(buf))
+    return e is not None and e[1]() is buf
 
 
 MISS = object()

@@ -1,12 +1,12 @@
 """Elements read to the host are remembered while their memory is unchanged
-(``_graph.memo``, ``ndarray._scalar``): a loop reading ``row[i]`` and ``row[i + 1]``
+(``_hostvals``, ``ndarray._scalar``): a loop reading ``row[i]`` and ``row[i + 1]``
 transfers each element once, and every kind of write into the memory makes the next read
 see the new value.  Transfers are counted at the backend's ``to_numpy``."""
 import numpy as np
 import pytest
 
 import gnumpy as gp
-from gnumpy import _array
+from gnumpy import _hostvals
 from gnumpy._device import backend, default_device
 
 
@@ -20,7 +20,7 @@ def reads(monkeypatch):
         calls.append(node.shape)
         return real(node)
     monkeypatch.setattr(be, "to_numpy", counted)
-    _array._ELEMENTS.clear()
+    _hostvals.ELEMENTS.clear()
     return calls
 
 
@@ -118,3 +118,76 @@ def test_dlpack_export_stops_remembering(reads):
     n = len(reads)
     assert int(a[1]) == 1 and int(a[1]) == 1
     assert len(reads) == n + 2
+
+
+@pytest.fixture
+def device_evals(monkeypatch):
+    """Conversions that went to the device (ndarray.get) rather than the host."""
+    calls = []
+    real = gp.ndarray.get
+
+    def counted(self, *a, **k):
+        calls.append(self.shape)
+        return real(self, *a, **k)
+    monkeypatch.setattr(gp.ndarray, "get", counted)
+    return calls
+
+
+def _crc16(np_, data, poly=0x8408):
+    crc = 0xFFFF
+    for b in data:
+        cur = 0xFF & b
+        for _ in range(8):
+            if (crc & 0x0001) ^ (cur & 0x0001):
+                crc = (crc >> 1) ^ poly
+            else:
+                crc >>= 1
+            cur >>= 1
+    return (~crc & 0xFFFF)
+
+
+def test_conditions_of_known_elements_run_on_the_host(reads, device_evals):
+    data = np.random.default_rng(8).integers(0, 256, 40).astype(np.uint8)
+    g = gp.asarray(data)
+    assert _crc16(gp, g) == _crc16(np, data)
+    assert device_evals == []           # every condition computed on the host
+    assert len(reads) == (1 if g.device.kind == "cuda" else 40)
+
+
+EXPRS = {       # name: (expression of x[i] / y[i], host-exact?)
+    "int_chain": (lambda x, y, i: ((x[i] * 3 - 7) & 0x3F) >> 2 > (x[i] ^ 5), True),
+    "int8_wraps": (lambda x, y, i: (x[i] + 100) < 0, True),
+    "compare_float": (lambda x, y, i: y[i] >= 0.25, True),
+    "minmax": (lambda x, y, i: gp.maximum(y[i], 0.5) == gp.minimum(y[i], 0.5), True),
+    "where": (lambda x, y, i: gp.where(x[i] > 0, y[i], -y[i]) < 0, True),
+    "abs_neg": (lambda x, y, i: -abs(x[i]) <= 0, True),
+    "cast_int_float": (lambda x, y, i: x[i].astype(np.float32) < y[i], True),
+    "float_arith": (lambda x, y, i: y[i] * 3.0 + 1.0 > 1.9, False),
+    "float_to_int": (lambda x, y, i: y[i].astype(np.int8) == 0, False),
+    "divide": (lambda x, y, i: x[i] / 3 > 1, False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPRS))
+def test_host_values_match_numpy(reads, device_evals, name):
+    f, exact = EXPRS[name]
+    r = np.random.default_rng(9)
+    x = r.integers(-128, 128, 20).astype(np.int8)
+    y = r.standard_normal(20)
+    gx, gy = gp.asarray(x), gp.asarray(y)
+    with np.errstate(all="ignore"):
+        want = [bool(np.asarray(f(np.asarray(x), np.asarray(y), i))) for i in range(20)]
+    del device_evals[:]         # (gp.maximum of NumPy values is a gnumpy array, read above)
+    got = [bool(f(gx, gy, i)) for i in range(20)]
+    assert got == want
+    assert (device_evals == []) is exact
+
+
+def test_a_write_makes_the_host_read_again(reads, device_evals):
+    a = gp.asarray(np.arange(10, dtype=np.int32))
+    assert bool(a[3] > 2) and device_evals == []
+    a[3] = -5
+    assert not bool(a[3] > 2)
+    a[4] += 10
+    assert bool(a[4] == 14) and bool(a[3] == -5)
+    assert device_evals == []

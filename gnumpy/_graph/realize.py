@@ -298,7 +298,7 @@ def flush_readers(buf, skip=None, also=None) -> None:
     readers are materialized together in one schedule."""
     with lock:
         write_epoch[0] += 1             # (under the lock: every write moves it)
-        note_write(id(buf))
+        note_write(buf)
         views, others = [], []
         for arr in _pending_arrays():
             if arr is skip or arr is also:
@@ -322,8 +322,8 @@ def flush_readers_of(bufs: dict) -> None:
     they are all overwritten at once (a CUDA graph replay)."""
     with lock:
         write_epoch[0] += 1
-        for k in bufs:
-            note_write(k)
+        for b in bufs.values():
+            note_write(b)
         readers = [a for a in _pending_arrays()
                    if a._node.kind != LEAF and reads_any(a._node, bufs)]
         if readers:
