@@ -5,7 +5,8 @@ An element read (``int(a[i])``, ``bool(a[i])``) transfers the aligned block of 6
 holding it on CUDA and keeps it while the memory is unchanged (``_memstate``).  A 0-d
 expression over such known elements and constants (``bool(x[i] > t)``, ``crc & 1 ^ b & 1``
 in a loop over an unchanged array) is computed on the host with the op table's NumPy
-implementations, as the CPU backend computes it: no kernel and no transfer.  Only ops
+implementations, as the CPU backend computes it: no kernel and no transfer.  Expressions
+reading memory the program writes in place go to the device, as before.  Only ops
 whose host result has the device's bits are taken: integer and bool arithmetic, bitwise
 ops and shifts, comparisons, maximum/minimum, negation, abs, where, and casts that round
 alike (none from float to integer).  Float arithmetic is left to the device: its kernels
@@ -73,18 +74,23 @@ def _exact(op, dtype, srcs) -> bool:
 
 
 def value(node, backend):
-    """The NumPy scalar of 0-d lazy `node` computed on the host, or None when an op might
-    round otherwise on the device.  Elements not known here are read through
-    ``backend(device)`` in their blocks: those of memory the program only reads (kept for
-    later reads), and at most one block of memory it writes (the one transfer the device
-    path would make); more than one such block goes to the device (None)."""
+    """The NumPy scalar of 0-d lazy `node` computed on the host, or None when an op in it
+    might round otherwise on the device or it reads memory the program writes in place
+    (that goes to the device, as it would without this).  Elements not known here are
+    read through ``backend(device)`` in their blocks, kept for later reads.  The ops
+    computed become constants (``Node.realize_constant``): what they read is fixed, and a loop's
+    chain over them (crc16's ``cur >>= 1``) stays a node deep."""
     if node.size > _MAX_NODES:
         return None
+    order = []              # the ops, each after its sources
     leaves = []
     seen = set()
-    stack = [node]
-    while stack:            # every op exact, every source 0-d, and the leaves
-        n = stack.pop()
+    stack = [(node, False)]
+    while stack:
+        n, ready = stack.pop()
+        if ready:
+            order.append(n)
+            continue
         if id(n) in seen:
             continue
         seen.add(id(n))
@@ -94,55 +100,31 @@ def value(node, backend):
         if k == EW:
             if not _exact(n.op, n.dtype, n.srcs):
                 return None
-            stack.extend(n.srcs)
+            stack.append((n, True))
+            stack.extend([(s, False) for s in n.srcs])
         elif k == LEAF:
+            if written(n.buf):
+                return None
             leaves.append(n)
         elif k != SCALAR:
             return None
     vals = {}
-    unknown = []
-    blocks = set()          # the unknown blocks of memory written in place
     for n in leaves:
         v = _known(n)
-        if v is MISS:
-            unknown.append(n)
-            if written(n.buf):
-                blocks.add((id(n.buf), n.dtype, _block(n)))
-        else:
-            vals[id(n)] = np.asarray(v)
-    if len(blocks) > 1:
-        return None
-    for n in unknown:
-        vals[id(n)] = np.asarray(read_element(n, backend(n.device)))
-    return _compute(node, vals)[()]
-
-
-def _compute(node, vals):
-    """`node`'s value from `vals` (id -> 0-d NumPy array of each LEAF), as the CPU backend
-    computes it."""
-    stack = [node]
-    while stack:
-        n = stack[-1]
-        if id(n) in vals:
-            stack.pop()
-            continue
-        if n.kind == SCALAR:
-            vals[id(n)] = np.asarray(n.arg, n.dtype)
-            stack.pop()
-            continue
-        srcs = n.srcs
-        todo = [s for s in srcs if id(s) not in vals]
-        if todo:
-            stack.extend(todo)
-            continue
-        args = [vals[id(s)] for s in srcs]
-        with np.errstate(all="ignore"):
-            if n.op == "astype":
+        vals[id(n)] = read_element(n, backend(n.device)) if v is MISS else v
+    with np.errstate(all="ignore"):     # (as the CPU backend computes: NumPy's values,
+        for n in order:                 # no warnings)
+            args = [s.arg if s.kind == SCALAR else vals[id(s)] for s in n.srcs]
+            op = n.op
+            if op == "astype":
                 r = args[0].astype(n.dtype)
-            elif n.op == "where":
-                r = np.where(*args)
+            elif op == "where":
+                r = np.where(*args)[()]
             else:
-                r = np.asarray(EW_OPS[n.op].np_impl(*args))
-        vals[id(n)] = r if r.dtype == n.dtype else r.astype(n.dtype)
-        stack.pop()
+                r = EW_OPS[op].np_impl(*args)
+            if r.dtype != n.dtype:
+                r = r.astype(n.dtype)
+            vals[id(n)] = r
+    for n in order:
+        n.realize_constant(vals[id(n)])
     return vals[id(node)]

@@ -61,6 +61,15 @@ class Node:
     def lazy(self) -> bool:
         return self.kind != LEAF
 
+    def realize_constant(self, value) -> None:
+        """Turn this 0-d node into a SCALAR of `value`, its value computed on the host
+        (``_hostvals``): every reader of the node sees the same value."""
+        self.kind = SCALAR
+        self.op = "scalar"
+        self.srcs = ()
+        self.arg = value
+        self.size = 1
+
     def realize(self, buf, strides, offset=0) -> None:
         """Turn this node into a LEAF holding `buf` (drops the sources)."""
         self.kind = LEAF
