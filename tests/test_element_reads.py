@@ -45,8 +45,8 @@ def test_blocks_of_elements(reads):
     got = [float(g[i]) for i in (0, 63, 64, 100, 127, 128, 149, 5)]
     assert got == [x[i] for i in (0, 63, 64, 100, 127, 128, 149, 5)]
     assert len(reads) == (3 if g.device.kind == "cuda" else 8)
-    if g.device.kind == "cuda":
-        assert sorted(reads) == [(22,), (64,), (64,)]
+    if g.device.kind == "cuda":     # the last block: to the allocation's end (>= 22)
+        assert sorted(reads)[1:] == [(64,), (64,)] and 22 <= sorted(reads)[0][0] <= 64
     g[70] = 1.5
     assert float(g[100]) == x[100] and float(g[70]) == 1.5 and float(g[0]) == x[0]
 
