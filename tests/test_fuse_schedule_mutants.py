@@ -87,7 +87,7 @@ def test_a_repeated_structure_replays_its_schedule(runs):
     of the scheduler, no new entry, and the groups a fresh schedule gives, over its own
     nodes.  Each first graph is a miss that stores a plan (not False: every node of its
     groups is in the graph)."""
-    first = {}
+    first, keys = {}, set()
     for rnd in range(3):
         data = _data()
         progs, want = _programs(gp, *data), _programs(np, *data)
@@ -100,7 +100,9 @@ def test_a_repeated_structure_replays_its_schedule(runs):
             if rnd == 0:
                 assert len(runs) == 1, name
                 assert len(fuse._SCHEDULES) == n_before + 1, name
-                plan = fuse._SCHEDULES[(config._generation, fuse._structure(roots)[0])]
+                key = (config._generation, fuse._structure(roots)[0])
+                keys.add(key)
+                plan = fuse._SCHEDULES[key]
                 assert isinstance(plan, tuple) and len(plan) == len(groups), name
                 first[name] = _full(groups, pos)
             else:
@@ -112,7 +114,8 @@ def test_a_repeated_structure_replays_its_schedule(runs):
             gp.evaluate(*arrs)
             assert gp.stats.groups == len(groups), (rnd, name)
             _check_values(arrs, want[name])
-    assert len(fuse._SCHEDULES) == len(first)
+    # one entry per structure (evaluating on CUDA may store plans of other graphs too)
+    assert len(keys) == len(first) and all(k in fuse._SCHEDULES for k in keys)
 
 
 def test_graphs_of_another_structure_are_misses(runs):
