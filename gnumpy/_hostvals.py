@@ -73,51 +73,50 @@ def _exact(op, dtype, srcs) -> bool:
     return False
 
 
-def value(node, backend):
-    """The NumPy scalar of 0-d lazy `node` computed on the host, or None when an op in it
-    might round otherwise on the device or it reads memory the program writes in place
-    (that goes to the device, as it would without this).  Elements not known here are
-    read through ``backend(device)`` in their blocks, kept for later reads.  The ops
-    computed become constants (``Node.realize_constant``): what they read is fixed, and a loop's
-    chain over them (crc16's ``cur >>= 1``) stays a node deep."""
+def _plan(node, exact):
+    """(the ops of 0-d `node`, each after its sources; its LEAFs), or None when it holds
+    a node other than an elementwise op, a constant or a LEAF, a non-0-d node, or (with
+    `exact`) an op that might round otherwise on the device."""
     if node.size > _MAX_NODES:
         return None
-    order = []              # the ops, each after its sources
+    order = []
     leaves = []
     seen = set()
-    stack = [(node, False)]
-    while stack:
-        n, ready = stack.pop()
-        if ready:
-            order.append(n)
-            continue
-        if id(n) in seen:
-            continue
+
+    def visit(n):           # (graphs of a statement are a few nodes deep)
         seen.add(id(n))
+        if n.shape:
+            return False
         k = n.kind
-        if n.shape != ():
-            return None
         if k == EW:
-            if not _exact(n.op, n.dtype, n.srcs):
-                return None
-            stack.append((n, True))
-            stack.extend([(s, False) for s in n.srcs])
-        elif k == LEAF:
-            if written(n.buf):
-                return None
+            if exact and not _exact(n.op, n.dtype, n.srcs):
+                return False
+            for s in n.srcs:
+                if s.kind != SCALAR and id(s) not in seen and not visit(s):
+                    return False
+            order.append(n)
+            return True
+        if k == LEAF:
             leaves.append(n)
-        elif k != SCALAR:
-            return None
-    vals = {}
-    for n in leaves:
-        v = _known(n)
-        vals[id(n)] = read_element(n, backend(n.device)) if v is MISS else v
-    with np.errstate(all="ignore"):     # (as the CPU backend computes: NumPy's values,
-        for n in order:                 # no warnings)
+            return True
+        return k == SCALAR
+
+    return (order, leaves) if visit(node) else None
+
+
+def _run(order, vals):
+    """Compute the ops in `order` (`vals`: id -> NumPy scalar of every LEAF), as the CPU
+    backend computes them: the op table's NumPy implementations, NumPy's values, no
+    warnings.  Returns `vals` with every op's value."""
+    with np.errstate(all="ignore"):
+        for n in order:
             args = [s.arg if s.kind == SCALAR else vals[id(s)] for s in n.srcs]
             op = n.op
             if op == "astype":
-                r = args[0].astype(n.dtype)
+                v = args[0]
+                if v.dtype.kind == "c" and n.dtype.kind not in "cb":
+                    v = v.real      # (the API layer warned at the call: ComplexWarning)
+                r = v.astype(n.dtype)
             elif op == "where":
                 r = np.where(*args)[()]
             else:
@@ -125,6 +124,39 @@ def value(node, backend):
             if r.dtype != n.dtype:
                 r = r.astype(n.dtype)
             vals[id(n)] = r
+    return vals
+
+
+def value(node, backend):
+    """The NumPy scalar of 0-d lazy `node` computed on the host, or None when an op in it
+    might round otherwise on the device or it reads memory the program writes in place
+    (that goes to the device, as it would without this).  Elements not known here are
+    read through ``backend(device)`` in their blocks, kept for later reads.  The ops
+    computed become constants (``Node.realize_constant``): what they read is fixed, and a
+    loop's chain over them (crc16's ``cur >>= 1``) stays a node deep."""
+    p = _plan(node, True)
+    if p is None:
+        return None
+    order, leaves = p
+    for n in leaves:
+        if written(n.buf):
+            return None
+    vals = {}
+    for n in leaves:
+        v = _known(n)
+        vals[id(n)] = read_element(n, backend(n.device)) if v is MISS else v
+    _run(order, vals)
     for n in order:
         n.realize_constant(vals[id(n)])
     return vals[id(node)]
+
+
+def compute(node, read):
+    """The NumPy scalar of 0-d lazy `node` with `read(leaf)` giving each LEAF's element
+    (memory the caller can read directly: the CPU backend's), or None when `node` holds
+    other than elementwise ops, constants and LEAFs."""
+    p = _plan(node, False)
+    if p is None:
+        return None
+    order, leaves = p
+    return _run(order, {id(n): read(n) for n in leaves})[id(node)]

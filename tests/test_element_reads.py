@@ -8,6 +8,7 @@ import pytest
 import gnumpy as gp
 from gnumpy import _hostvals
 from gnumpy._device import backend, default_device
+from helpers import check
 
 
 @pytest.fixture
@@ -209,3 +210,56 @@ def test_computed_ops_become_constants(reads, device_evals):
         cur >>= 1
     assert bits == [bool(0b10110101 >> k & 1) for k in range(8)]
     assert int(cur) == 0 and cur.dtype == np.uint8 and device_evals == []
+
+
+STATEMENTS = [      # element statements of scalar loops, run on NumPy and gnumpy alike
+    "a[i, j] += a[i, j - 1]; a[i, j] /= 9.0",
+    "a[i, j] = a[i, j] * a[i - 1, j] - 0.5",
+    "a[i, j] = max(a[i, j], a[i, j - 1] + 1.0)",
+    "a[i, j] -= a[i, j - 1] ** 2; a[i, j] = -a[i, j]",
+    "a[i, j] = (a[i - 1, j] > a[i, j - 1]) * 3.0",
+    "a[-1, -j] = a[i, j] / 0.0",
+    "a[i, j] = np.sqrt(a[i, j]) + np.exp(-a[i, j - 1])",
+    "v = a[i, j]; a[i, j] = 2.0; a[i, j - 1] = v",
+    "at[j, i] += at[i, j]",
+    "s[3 * j] = s[3 * j - 3] + s[3 * j]",
+    "k[i, j] += 100; k[i, j] *= 3",
+    "k[i, j] = a[i, j]",
+    "u[j] -= 200",
+    "z[i, j] = z[i, j] * 1j + a[i, j]",
+    "b[j] = ~b[j - 1]",
+    "h[i] = h[i] * 7.5 + h[i - 1]",
+    "x0[()] += a[i, j]",
+]
+
+
+@pytest.mark.parametrize("stmt", STATEMENTS)
+def test_element_statements_match_numpy(stmt):
+    """Loops of element statements (on the CPU backend each is written at once,
+    ``CpuBackend.write_element``; on CUDA they wait and fold): NumPy's values, dtypes and
+    the arrays' later reads."""
+    r = np.random.default_rng(10)
+    base = r.standard_normal((6, 7)) * 3.0
+
+    def arrays(xp):
+        a = xp.asarray(base.copy())
+        return dict(np=xp, a=a, at=xp.asarray(base.copy()).T,
+                    s=xp.asarray(base.copy()).reshape(-1)[::2],
+                    k=xp.asarray(r.integers(-100, 100, (6, 7)).astype(np.int8)),
+                    u=xp.asarray(np.arange(7, dtype=np.uint16)),
+                    z=xp.asarray(base.astype(np.complex128)),
+                    b=xp.asarray(np.arange(7) % 3 == 0),
+                    h=xp.asarray(base[0].astype(np.float16)),
+                    x0=xp.asarray(np.float64(1.5)))
+    envs = []
+    for xp in (np, gp):
+        r = np.random.default_rng(10)
+        env = arrays(xp)
+        with np.errstate(all="ignore"):
+            for i in range(1, 6):
+                for j in range(1, 6):
+                    env["i"], env["j"] = i, j
+                    exec(stmt, env)
+        envs.append(env)
+    for name in ("a", "at", "s", "k", "u", "z", "b", "h", "x0"):
+        check(envs[1][name], envs[0][name])

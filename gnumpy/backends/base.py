@@ -34,6 +34,11 @@ class Backend:
         """A host NumPy array with the values of the LEAF `node` (a fresh copy)."""
         raise NotImplementedError
 
+    def write_element(self, dest, value) -> bool:
+        """Optional: run a statement's ``dest[()] = value`` (0-d LEAF `dest`) now, where
+        that costs less than deferring it; False to defer it as any write."""
+        return False
+
     # ---- work
     def run(self, group) -> None:
         """Run one scheduled group; realize its outputs."""

@@ -16,6 +16,7 @@ from .. import _dtypes as D
 from .._config import config
 from .._graph import layout as L
 from .._graph.ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW, leaf
+from .._hostvals import compute
 from .._ops import EW_OPS, REDUCE_OPS
 from . import barriers
 from .base import Backend
@@ -38,6 +39,14 @@ def leaf_array(node) -> np.ndarray:
         return np.empty(shape, node.dtype)
     return np.ndarray(node.shape, node.dtype, buffer=buf, offset=node.offset * it,
                       strides=tuple(s * it for s in node.strides))
+
+
+def _element(n):
+    """The NumPy scalar at 0-d LEAF `n`."""
+    b = n.buf
+    if b.dtype is n.dtype and b.ndim == 1:
+        return b[n.offset]
+    return leaf_array(n)[()]
 
 
 def iota_array(node) -> np.ndarray:
@@ -98,6 +107,25 @@ class CpuBackend(Backend):
         super().__init__(device)
         from .cpu_fast import CpuFast
         self.fast = CpuFast(self)
+
+    def write_element(self, dest, value) -> bool:
+        """``dest[()] = value`` now, for 0-d LEAF `dest` and `value` an expression of
+        elements (a scalar loop's statement, as NumPy runs it: no deferred write to fold
+        and replay), computed as the CPU backend computes it; False for any other
+        value."""
+        v = compute(value, _element)
+        if v is None:
+            return False
+        if config.check_kernels:    # the CUDA kernel of this write
+            from .._graph.fuse import Group
+            from ..kernels.check import check_group
+            check_group(Group("elementwise", [value], dest.device, 0), dest)
+        b = dest.buf
+        if b.dtype is dest.dtype and b.ndim == 1:
+            b[dest.offset] = v
+        else:
+            leaf_array(dest)[()] = v
+        return True
 
     # ---- data movement
     def from_numpy(self, arr: np.ndarray, copy: bool = True):
