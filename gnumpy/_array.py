@@ -473,7 +473,7 @@ class ndarray:
             if n.kind == ir.EW:
                 s = n.srcs[0]
                 if n.op == "astype" and s.kind == LEAF and s.dtype is n.dtype:
-                    return _read_element(s, _backend(n.device))     # an element
+                    return _read_element(s, _backend)     # an element
                 v = _host_value(n, _backend)    # of elements known on the host (_hostvals)
                 if v is not None:
                     return v

@@ -43,14 +43,16 @@ def _block(n):
 
 
 def read_element(n, backend):
-    """The value of 0-d LEAF `n` (a NumPy scalar), its block transferred by `backend`
-    unless known."""
+    """The value of 0-d LEAF `n` (a NumPy scalar), its block transferred by
+    ``backend(device)`` unless known (a known block asks no backend: a deferred write of
+    other memory keeps waiting)."""
     start, count = _block(n)
     key = (n.dtype, start, count)
     block = ELEMENTS.get(n.buf, key)
     if block is MISS:
         epoch = ELEMENTS.epoch()
-        block = backend.to_numpy(leaf(n.buf, n.dtype, (count,), (1,), start, n.device))
+        block = backend(n.device).to_numpy(leaf(n.buf, n.dtype, (count,), (1,), start,
+                                                n.device))
         ELEMENTS.put(n.buf, key, block, epoch)
     return block[n.offset - start]
 
@@ -144,7 +146,7 @@ def value(node, backend):
     vals = {}
     for n in leaves:
         v = _known(n)
-        vals[id(n)] = read_element(n, backend(n.device)) if v is MISS else v
+        vals[id(n)] = read_element(n, backend) if v is MISS else v
     _run(order, vals)
     for n in order:
         n.realize_constant(vals[id(n)])
