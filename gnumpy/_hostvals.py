@@ -14,6 +14,8 @@ contract ``a * b + c`` into one FMA, which rounds once where NumPy rounds twice.
 """
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from ._graph.ir import EW, LEAF, SCALAR, leaf
@@ -106,6 +108,17 @@ def _plan(node, exact):
     return (order, leaves) if visit(node) else None
 
 
+# Ops whose Python operator on NumPy scalars is NumPy's scalar math: the ufunc's loop,
+# values, result types and errors (checked over every dtype pair), a tenth of its cost.
+_OPERATORS = {"add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
+              "divide": operator.truediv, "less": operator.lt, "less_equal": operator.le,
+              "greater": operator.gt, "greater_equal": operator.ge, "equal": operator.eq,
+              "not_equal": operator.ne, "bitwise_and": operator.and_,
+              "bitwise_or": operator.or_, "bitwise_xor": operator.xor,
+              "left_shift": operator.lshift, "right_shift": operator.rshift,
+              "negative": operator.neg, "invert": operator.invert, "absolute": abs}
+
+
 def _run(order, vals):
     """Compute the ops in `order` (`vals`: id -> NumPy scalar of every LEAF), as the CPU
     backend computes them: the op table's NumPy implementations, NumPy's values, no
@@ -114,17 +127,21 @@ def _run(order, vals):
         for n in order:
             args = [s.arg if s.kind == SCALAR else vals[id(s)] for s in n.srcs]
             op = n.op
+            dt = n.dtype
             if op == "astype":
                 v = args[0]
-                if v.dtype.kind == "c" and n.dtype.kind not in "cb":
+                if v.dtype is dt:
+                    vals[id(n)] = v         # an element's copy
+                    continue
+                if v.dtype.kind == "c" and dt.kind not in "cb":
                     v = v.real      # (the API layer warned at the call: ComplexWarning)
-                r = v.astype(n.dtype)
+                r = v.astype(dt)
             elif op == "where":
                 r = np.where(*args)[()]
             else:
-                r = EW_OPS[op].np_impl(*args)
-            if r.dtype != n.dtype:
-                r = r.astype(n.dtype)
+                r = (_OPERATORS.get(op) or EW_OPS[op].np_impl)(*args)
+            if r.dtype != dt:
+                r = r.astype(dt)
             vals[id(n)] = r
     return vals
 

@@ -263,3 +263,40 @@ def test_element_statements_match_numpy(stmt):
         envs.append(env)
     for name in ("a", "at", "s", "k", "u", "z", "b", "h", "x0"):
         check(envs[1][name], envs[0][name])
+
+
+def test_operators_are_numpys_scalar_math():
+    """_hostvals computes these ops with Python's operators on NumPy scalars: the same
+    values, result types and errors as the op table's NumPy implementations, for every
+    pair of dtypes (NaN, inf, -0, wraparound, shifts past the width, bool arithmetic)."""
+    import warnings
+    from gnumpy._ops import EW_OPS
+    dts = [np.bool_, np.int8, np.uint8, np.int16, np.uint32, np.int64, np.uint64,
+           np.float16, np.float32, np.float64, np.complex64, np.complex128]
+    raw = np.array([0, -1, 127, 200, np.nan, -np.inf, -0.0, 2.5, 70])
+
+    def vals(d):
+        return np.array([True, False]) if d is np.bool_ else raw.astype(d)
+
+    def outcome(f, *a):
+        try:
+            return f(*a)
+        except Exception as e:      # noqa: BLE001 - the error type is what is compared
+            return type(e)
+
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, f in _hostvals._OPERATORS.items():
+            ref = EW_OPS[name].np_impl
+            pairs = [(a,) for d in dts for a in vals(d)] if EW_OPS[name].nin == 1 else \
+                [(a, b) for d1 in dts for d2 in dts for a in vals(d1)[::2]
+                 for b in vals(d2)[1::2]]
+            for args in pairs:
+                x, y = outcome(ref, *args), outcome(f, *args)
+                if isinstance(x, type) or isinstance(y, type):
+                    assert isinstance(x, type) and isinstance(y, type), (name, args, x, y)
+                    continue
+                assert type(x) is type(y), (name, args, x, y)
+                assert x == y or (x != x and y != y), (name, args, x, y)
+                if np.isrealobj(x) and x.dtype.kind == "f":
+                    assert np.signbit(x) == np.signbit(y), (name, args, x, y)
