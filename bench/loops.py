@@ -7,7 +7,9 @@ The patterns of the replay issue (stencils with slice assignments, row and eleme
 of solvers, a lazy chain with no write), a row-wise solver loop (forward substitution),
 NPBench's jacobi_1d step (two statements, each reading the other's write) and syrk's inner
 loop (one row updated again and again: consecutive writes of one region fold into one).
-Each pattern runs 20 warm-up iterations, then `--iters` timed ones; the clock stops after
+Each pattern runs 20 warm-up iterations, then its `--iters` steps once untimed (every kernel
+and plan the steps need exists before the clock starts: a row of a new length, a lazy chain
+reaching the graph bound), then the same steps timed; the clock stops after
 the library's device synchronize (gnumpy: ``evaluate`` of the arrays written, then
 ``cuda.synchronize``; CuPy: ``Device.synchronize``).  Times are µs per iteration divided by
 the statements one iteration runs.  Results are checked against NumPy running the same
@@ -112,7 +114,7 @@ def run(xp, name, iters):
     sync = sync_of(xp, name)
     out = {}
     for pname, (per, step, names) in pats.items():
-        for k in range(20):
+        for k in range(20 + iters):
             step(st, k)
         sync([st[n] for n in names])
         t = time.perf_counter()
