@@ -137,7 +137,9 @@ def getitem(a, key):
             r = a[ints]
             return r if r._base is None else r._copy()
         p = plan(a, key)
-        return gather(a, p.vops, p.off, p.shape)
+        whole = is_array(key) and key.dtype == D.bool_ and key.shape == a.shape and \
+            key.ndim and key.device == a.device
+        return gather(a, p.vops, p.off, p.shape, ("mask", key._node) if whole else None)
     ops = view_ops(a.shape, key)
     if (ops[-1][2] if ops else a.shape) == () and not _has_ellipsis(key):
         node = a._node
@@ -547,15 +549,17 @@ def src_node(a):
     return a._node if a._base is None or a._node.kind == ir.LEAF else a._leaf()
 
 
-def gather(a, vops, off, shape):
+def gather(a, vops, off, shape, mask=None):
     """New array of `shape`: the elements of view `vops` of `a` at logical flat offsets
-    `off` (int64 node of `shape`; None when the result is empty)."""
+    `off` (int64 node of `shape`; None when the result is empty).  `mask`: ("mask", node)
+    when they are the elements a boolean mask of a's shape selects (``a[m]``), kept as the
+    barrier's argument: a sum of them needs no compaction (``reductions._reduce``)."""
     if off is None or L.prod(shape) == 0:
         return wrap(ir.scalar(0, a.dtype, shape, a.device))
     node = src_node(a)
     for vk, arg, shp in vops:
         node = ir.view(node, vk, arg, shp)
-    return wrap(ir.barrier("gather", (node, off), None, a.dtype, shape))
+    return wrap(ir.barrier("gather", (node, off), mask, a.dtype, shape))
 
 
 def value_node(dtype, value, device):

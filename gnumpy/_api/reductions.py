@@ -80,6 +80,17 @@ def _reduce(rop, x, axes, keepdims, dtype):
     arg = rop in ("argmax", "argmin")
     if not arg:
         D.warn_complex_to_real(x.dtype, dtype, 4)
+    n = x._node
+    if rop == "sum" and n.kind == ir.BARRIER and n.op == "gather" and \
+            type(n.arg) is tuple and len(axes) == len(n.shape):
+        # the sum of a[m] (a boolean mask of a's shape): the sum of where(m, a, 0), with
+        # no compaction (azimint's `data[mask].mean()` in a loop; a sum starts from +0,
+        # in NumPy and in the kernels, so the zeros added change nothing)
+        src = ir.cast(n.srcs[0], dtype)
+        r = ir.reduce("sum", ir.where(n.arg[1], src, ir.scalar(0, dtype, src.shape,
+                                                                src.device)),
+                      tuple(range(len(src.shape))), False, dtype)
+        return wrap(ir.reshape(r, (1,) * len(n.shape)) if keepdims else r)
     node = x._node if arg else ir.cast(x._node, dtype)
     out_dt = D.int64 if arg else dtype
     if not axes:  # a reduction over no axes: identity op value, in a new array
