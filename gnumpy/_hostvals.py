@@ -80,7 +80,8 @@ def _exact(op, dtype, srcs) -> bool:
 def _plan(node, exact):
     """(the ops of 0-d `node`, each after its sources; its LEAFs), or None when it holds
     a node other than an elementwise op, a constant or a LEAF, a non-0-d node, or (with
-    `exact`) an op that might round otherwise on the device."""
+    `exact`) an op that might round otherwise on the device or a LEAF of memory the
+    program writes."""
     if node.size > _MAX_NODES:
         return None
     order = []
@@ -101,6 +102,8 @@ def _plan(node, exact):
             order.append(n)
             return True
         if k == LEAF:
+            if exact and written(n.buf):
+                return False
             leaves.append(n)
             return True
         return k == SCALAR
@@ -157,9 +160,6 @@ def value(node, backend):
     if p is None:
         return None
     order, leaves = p
-    for n in leaves:
-        if written(n.buf):
-            return None
     vals = {}
     for n in leaves:
         v = _known(n)
