@@ -474,8 +474,9 @@ class ndarray:
                 s = n.srcs[0]
                 if n.op == "astype" and s.kind == LEAF and s.dtype is n.dtype:
                     return _read_element(s, _backend)     # an element
-                v = _host_value(n, _backend)    # of elements known on the host (_hostvals)
-                if v is not None:
+                with R.lock:    # (its ops become constants: not while another thread
+                    v = _host_value(n, _backend)    # runs a graph holding them)
+                if v is not None:                   # (of elements known on the host)
                     return v
             return self.get()[()]
         if self.ndim != 0 and kind != "bool":
