@@ -470,13 +470,17 @@ class ndarray:
     def _scalar(self, kind):
         n = self._node
         if n.shape == ():               # the common case: a 0-d array (an element read)
-            if n.kind == ir.EW:
-                s = n.srcs[0]
-                if n.op == "astype" and s.kind == LEAF and s.dtype is n.dtype:
-                    return _read_element(s, _backend)     # an element
-                with R.lock:    # (its ops become constants: not while another thread
-                    v = _host_value(n, _backend)    # runs a graph holding them)
-                if v is not None:                   # (of elements known on the host)
+            srcs = n.srcs
+            if n.kind == ir.EW and srcs and not R.capturing[0]:
+                s = srcs[0]
+                # under the execution lock: a read between a write's record and its store
+                # would keep the old value, and host values' ops become constants, not
+                # while another thread runs a graph holding them
+                with R.lock:
+                    if n.op == "astype" and s.kind == LEAF and s.dtype is n.dtype:
+                        return _read_element(s, _backend)     # an element
+                    v = _host_value(n, _backend)    # of elements known on the host
+                if v is not None:
                     return v
             return self.get()[()]
         if self.ndim != 0 and kind != "bool":

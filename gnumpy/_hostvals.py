@@ -19,7 +19,7 @@ import operator
 import numpy as np
 
 from ._graph.ir import EW, LEAF, SCALAR, leaf
-from ._memstate import MISS, Memo, written
+from ._memstate import MISS, Memo, shared, written
 from ._ops import EW_OPS
 
 ELEMENTS = Memo(1024)       # (buffer, (dtype, first element, count)) -> NumPy block
@@ -36,12 +36,16 @@ _MAX_NODES = 48
 
 def _block(n):
     """(first element, count) of the block read for 0-d LEAF `n`: on CUDA the aligned
-    block of BLOCK elements within the buffer, elsewhere the element alone."""
+    block of BLOCK elements within the buffer, elsewhere (and in memory shared outside
+    gnumpy, or of a size not known: an imported view) the element alone."""
     off = n.offset
     if n.device.kind != "cuda":
         return off, 1
     start = off - off % BLOCK
-    return start, min(BLOCK, n.buf.size // n.dtype.itemsize - start)
+    count = min(BLOCK, n.buf.size // n.dtype.itemsize - start)
+    if count <= off - start or shared(n.buf):
+        return off, 1
+    return start, count
 
 
 def read_element(n, backend):
@@ -156,6 +160,8 @@ def value(node, backend):
     read through ``backend(device)`` in their blocks, kept for later reads.  The ops
     computed become constants (``Node.realize_constant``): what they read is fixed, and a
     loop's chain over them (crc16's ``cur >>= 1``) stays a node deep."""
+    if node.kind == SCALAR:     # (another thread computed it meanwhile)
+        return node.arg
     p = _plan(node, True)
     if p is None:
         return None

@@ -57,6 +57,14 @@ def note_write(buf) -> None:
     _written[id(buf)] = (write_epoch[0], weakref.ref(buf))
 
 
+def forget_all() -> None:
+    """Memory was written where gnumpy cannot say which (a CUDA graph's replay writes
+    what its captured statements wrote): nothing computed before holds any longer."""
+    write_epoch[0] += 1
+    _written.clear()
+    _written_floor[0] = write_epoch[0]
+
+
 def last_write(buf) -> int:
     """The write count at or before which memory `buf` was last written in place: what was
     computed from `buf` at count ``e >= last_write(buf)`` still holds (unless shared)."""

@@ -300,3 +300,45 @@ def test_operators_are_numpys_scalar_math():
                 assert x == y or (x != x and y != y), (name, args, x, y)
                 if np.isrealobj(x) and x.dtype.kind == "f":
                     assert np.signbit(x) == np.signbit(y), (name, args, x, y)
+
+
+def test_blocks_stay_inside_what_is_known_of_the_buffer():
+    """A CUDA element read transfers a block only within the buffer's known size: an
+    imported view (size not known, 0) and shared memory read the element alone."""
+    from gnumpy._device import Device
+    from gnumpy._graph import ir
+    from gnumpy import _memstate
+
+    class Buf:
+        def __init__(self, size):
+            self.size, self.ptr = size, 0
+
+    dev = Device("cuda", 7)
+    f8 = np.dtype(np.float64)
+    assert _hostvals._block(ir.leaf(Buf(800), f8, (), (), 70, dev)) == (64, 36)
+    assert _hostvals._block(ir.leaf(Buf(1024), f8, (), (), 70, dev)) == (64, 64)
+    assert _hostvals._block(ir.leaf(Buf(0), f8, (), (), 5, dev)) == (5, 1)
+    b = Buf(1024)
+    _memstate.share(b)
+    assert _hostvals._block(ir.leaf(b, f8, (), (), 70, dev)) == (70, 1)
+
+
+def test_a_value_computed_by_another_thread_meanwhile():
+    """The node became a constant before this thread took the lock: its value."""
+    a = gp.asarray(np.arange(6, dtype=np.int64))
+    t = (a[1] & 1) ^ (a[2] & 1)
+    n = t._node
+    v = _hostvals.value(n, backend)
+    assert n.kind == 1 and v == 1        # SCALAR now
+    assert _hostvals.value(n, backend) == 1 and int(t) == 1
+
+
+def test_a_graph_replay_forgets_every_known_value(reads):
+    """A CUDA graph's replay writes what its statements wrote, memory gnumpy cannot name
+    (``realize.flush_readers_of``): every element is read again."""
+    from gnumpy._graph import realize
+    a = gp.asarray(np.arange(6.0))
+    assert float(a[2]) == 2.0 and float(a[2]) == 2.0
+    n = len(reads)
+    realize.flush_readers_of({})
+    assert float(a[2]) == 2.0 and len(reads) == n + 1

@@ -180,3 +180,17 @@ def test_one_dimensional_take_errors(bad):
     with pytest.raises(IndexError) as got:
         gp.asarray(x)[gp.asarray(bad)]
     assert str(got.value) == str(want.value)
+
+
+def test_a_view_as_another_dtype_is_checked_itself(transfers):
+    """Bounds kept for an int8 root say nothing of its memory viewed as int16 (other
+    values): the view's index raises NumPy's IndexError at the call."""
+    x = gp.arange(10) * 1.0
+    base = gp.asarray(np.array([0, 1], dtype=np.int8)) * 1
+    gp.evaluate(base)
+    check(x[base], np.arange(10.0)[[0, 1]])
+    idx = base.view(np.int16)           # one element: 256
+    with pytest.raises(IndexError, match="index 256 is out of bounds for axis 0 with size 10"):
+        x[idx]
+    with pytest.raises(IndexError):
+        x[idx] = 5.0

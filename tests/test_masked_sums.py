@@ -84,3 +84,26 @@ def test_empty_full_and_other_selections():
     check(g[gp.asarray(x[:, 0] > 0)].sum(), x[x[:, 0] > 0].sum())   # a mask of rows
     check(g[gp.asarray(x > 0)].max(), x[x > 0].max())               # not rewritten
     check(g[::2][gp.asarray(x[::2] > 0)].sum(), x[::2][x[::2] > 0].sum())
+
+
+def test_a_mask_written_after_the_selection():
+    """A write between ``a[m]`` and its sum (into the mask's memory, or into memory a
+    lazy mask reads): the sum is of the elements selected when ``a[m]`` was taken."""
+    def rebuilt(xp):
+        a = xp.arange(1.0, 9.0)
+        b = xp.arange(8) * 1
+        y1 = a[b > 3]
+        y1.tolist()
+        y2 = a[b > 3]           # the same mask expression again (its offsets are kept)
+        b[...] = 0
+        return float(y2.sum()), float(y2.mean())
+
+    def in_place(xp):
+        a = xp.arange(1.0, 9.0)
+        m = xp.asarray(np.array([True, False] * 4))
+        a[m].tolist()           # (the offsets of m computed, and kept)
+        y = a[m]
+        m[...] = ~m
+        return float(y.sum()), float(y.mean())
+    for f in (rebuilt, in_place):
+        assert f(gp) == f(np), f.__name__

@@ -23,12 +23,13 @@ _ROOTS = Memo(256)          # root buffer, root layout -> (lo, hi)
 
 def _root_leaf(arr):
     """The LEAF of the whole array whose memory index array `arr` views (itself when it is
-    a base), or None when its memory is not plain gnumpy memory one array owns."""
+    a base) at arr's dtype, or None when its memory is not plain gnumpy memory one array
+    owns, or arr views it as another dtype (``.view``: other values)."""
     n = arr._node
     root = arr._base if arr._base is not None else arr
     rn = root._node
     if n.kind != ir.LEAF or rn.kind != ir.LEAF or rn.buf is not n.buf or \
-            rn.dtype.kind not in "iu" or shared(rn.buf):
+            rn.dtype != n.dtype or rn.dtype.kind not in "iu" or shared(rn.buf):
         return None
     return rn
 

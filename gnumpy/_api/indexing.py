@@ -139,7 +139,8 @@ def getitem(a, key):
         p = plan(a, key)
         whole = is_array(key) and key.dtype == D.bool_ and key.shape == a.shape and \
             key.ndim and key.device == a.device
-        return gather(a, p.vops, p.off, p.shape, ("mask", key._node) if whole else None)
+        return gather(a, p.vops, p.off, p.shape,
+                      ("mask", key._node, write_epoch[0]) if whole else None)
     ops = view_ops(a.shape, key)
     if (ops[-1][2] if ops else a.shape) == () and not _has_ellipsis(key):
         node = a._node
@@ -551,9 +552,10 @@ def src_node(a):
 
 def gather(a, vops, off, shape, mask=None):
     """New array of `shape`: the elements of view `vops` of `a` at logical flat offsets
-    `off` (int64 node of `shape`; None when the result is empty).  `mask`: ("mask", node)
-    when they are the elements a boolean mask of a's shape selects (``a[m]``), kept as the
-    barrier's argument: a sum of them needs no compaction (``reductions._reduce``)."""
+    `off` (int64 node of `shape`; None when the result is empty).  `mask`: ("mask", node,
+    write count) when they are the elements a boolean mask of a's shape selects (``a[m]``),
+    kept as the barrier's argument: a sum of them made before any write needs no
+    compaction (``reductions._reduce``)."""
     if off is None or L.prod(shape) == 0:
         return wrap(ir.scalar(0, a.dtype, shape, a.device))
     node = src_node(a)

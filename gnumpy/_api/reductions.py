@@ -14,6 +14,7 @@ import operator
 from .. import _dtypes as D
 from .._graph import ir
 from .._graph import layout as L
+from .._memstate import write_epoch
 from ._common import as_node, is_array, normalize_axes, normalize_axis, wrap
 from .elementwise import apply, astype
 from .elementwise import where as where_
@@ -82,10 +83,13 @@ def _reduce(rop, x, axes, keepdims, dtype):
         D.warn_complex_to_real(x.dtype, dtype, 4)
     n = x._node
     if rop == "sum" and n.kind == ir.BARRIER and n.op == "gather" and \
-            type(n.arg) is tuple and len(axes) == len(n.shape):
-        # the sum of a[m] (a boolean mask of a's shape): the sum of where(m, a, 0), with
-        # no compaction (azimint's `data[mask].mean()` in a loop; a sum starts from +0,
-        # in NumPy and in the kernels, so the zeros added change nothing)
+            type(n.arg) is tuple and len(axes) == len(n.shape) and \
+            n.arg[2] == write_epoch[0]:
+        # the sum of a[m] (a boolean mask of a's shape) with nothing written since a[m]
+        # was taken (the mask's node may read memory a write changes; the gather reads
+        # offsets computed before): the sum of where(m, a, 0), with no compaction
+        # (azimint's `data[mask].mean()` in a loop; a sum starts from +0, in NumPy and in
+        # the kernels, so the zeros added change nothing)
         src = ir.cast(n.srcs[0], dtype)
         r = ir.reduce("sum", ir.where(n.arg[1], src, ir.scalar(0, dtype, src.shape,
                                                                 src.device)),

@@ -64,11 +64,11 @@ class Node:
     def realize_constant(self, value) -> None:
         """Turn this 0-d node into a SCALAR of `value`, its value computed on the host
         (``_hostvals``): every reader of the node sees the same value."""
-        self.kind = SCALAR
-        self.op = "scalar"
-        self.srcs = ()
         self.arg = value
+        self.op = "scalar"
         self.size = 1
+        self.kind = SCALAR      # (before its sources go: a reader of the old kind still
+        self.srcs = ()          # finds them)
 
     def realize(self, buf, strides, offset=0) -> None:
         """Turn this node into a LEAF holding `buf` (drops the sources)."""

@@ -13,7 +13,7 @@ from threading import get_ident
 
 from .._config import config
 from .. import _device
-from .._memstate import note_write, shared, write_epoch
+from .._memstate import forget_all, note_write, shared, write_epoch
 from .._device import backend
 from . import layout as L
 from .fuse import schedule, writes_into
@@ -321,9 +321,7 @@ def flush_readers_of(bufs: dict) -> None:
     """Materialize every pending array that reads one of `bufs` ({id: buffer}), before
     they are all overwritten at once (a CUDA graph replay)."""
     with lock:
-        write_epoch[0] += 1
-        for b in bufs.values():
-            note_write(b)
+        forget_all()        # (the captured work may write memory outside `bufs`)
         readers = [a for a in _pending_arrays()
                    if a._node.kind != LEAF and reads_any(a._node, bufs)]
         if readers:
