@@ -89,12 +89,15 @@ class FakeCuda(CudaBackend):
 
 @pytest.fixture
 def fake():
+    import gc
+    from gnumpy._graph import realize
+    realize.settle()            # what earlier tests left waiting runs before the counts
+    gc.collect()                # (and their arrays in reference cycles go)
     dev = _device.Device("cuda", 7)
     be = FakeCuda(dev)
     old = _device._backends.get(dev)
     _device._backends[dev] = be
     yield dev, be
-    from gnumpy._graph import realize
     realize.settle()            # a write the test left waiting runs on its own backend
     if old is None:
         _device._backends.pop(dev, None)
