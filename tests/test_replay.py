@@ -163,20 +163,26 @@ def test_statement_is_one_kernel(fake):  # noqa: F811
     dev, be = fake
     S = gp.asarray(np.arange(40.0).reshape(4, 10), device=dev)
     gp.evaluate(S)
+
+    def on(a):          # the launches with a pointer into a's memory (about one in three
+        b = a._node.buf     # runs of the suite on 2 workers had another launch here)
+        return [x for x in be.launches
+                if any(isinstance(v, (int, np.integer)) and b.ptr <= int(v) < b.ptr + b.size
+                       for v in x[3])]
     for j in range(1, 5):
         be.launches.clear()
         S[3, j] += S[3, j - 1]
-        assert be.launches == []
+        assert on(S) == []
         S[3, j] /= 9.0
-        assert be.launches == []
+        assert on(S) == []
         gp.evaluate(S)
-        assert len(be.launches) == 1
+        assert len(on(S)) == 1
     M = gp.asarray(np.arange(100.0).reshape(10, 10), device=dev)
     gp.evaluate(M)
     be.launches.clear()
     M[4, 1:-1] += M[3, :-2] + M[5, 2:]          # other rows: no conflict, one kernel
     gp.evaluate(M)
-    assert len(be.launches) == 1
+    assert len(on(M)) == 1
 
 
 def test_element_written_onto_itself_launches_nothing(fake):  # noqa: F811
