@@ -42,6 +42,16 @@ _api = None   # the gnumpy module, bound at import (functions the methods forwar
 _apply2 = None  # gnumpy._api.elementwise.apply2, bound at import (the operators' hot path)
 
 
+def _copied(n):
+    """The LEAF lazy node `n` copies unchanged (``astype`` to its own dtype: an element
+    read, ``a[i, j]``), or None."""
+    if n.kind == ir.EW and n.op == "astype":
+        srcs = n.srcs               # (read once: another thread may make `n` a constant)
+        if srcs and srcs[0].kind == LEAF and srcs[0].dtype is n.dtype:
+            return srcs[0]
+    return None
+
+
 def _bound(node) -> None:
     """The graph-size bounds of config (``realize.bounded``), with the size below which no
     graph can pass them refreshed when config changes."""
@@ -400,12 +410,9 @@ class ndarray:
 
     def get(self, stream=None) -> np.ndarray:
         """A NumPy array with this array's values (device-to-host copy)."""
-        n = self._node
-        if n.kind == ir.EW and n.op == "astype" and n.srcs[0].kind == LEAF and \
-                n.srcs[0].dtype is n.dtype:
-            n = n.srcs[0]   # a copy not made yet (an element read, int(a[i])): its source
-        else:               # (a write to that memory since would have materialized it)
-            n = self._leaf()
+        n = _copied(self._node)     # a copy not made yet (an element read): its source
+        if n is None:               # (a write to that memory since would have
+            n = self._leaf()        # materialized it)
         return _backend(n.device).to_numpy(n)
 
     def __array__(self, dtype=None, copy=None):
@@ -470,14 +477,13 @@ class ndarray:
     def _scalar(self, kind):
         n = self._node
         if n.shape == ():               # the common case: a 0-d array (an element read)
-            srcs = n.srcs
-            if n.kind == ir.EW and srcs and not R.capturing[0]:
-                s = srcs[0]
+            if n.kind == ir.EW and not R.capturing[0]:
                 # under the execution lock: a read between a write's record and its store
                 # would keep the old value, and host values' ops become constants, not
                 # while another thread runs a graph holding them
                 with R.lock:
-                    if n.op == "astype" and s.kind == LEAF and s.dtype is n.dtype:
+                    s = _copied(n)
+                    if s is not None:
                         return _read_element(s, _backend)     # an element
                     v = _host_value(n, _backend)    # of elements known on the host
                 if v is not None:

@@ -63,13 +63,6 @@ def read_element(n, backend):
     return block[n.offset - start]
 
 
-def _known(n):
-    """The value of 0-d LEAF `n` if its block is known, else MISS."""
-    start, count = _block(n)
-    block = ELEMENTS.get(n.buf, (n.dtype, start, count))
-    return block if block is MISS else block[n.offset - start]
-
-
 def _exact(op, dtype, srcs) -> bool:
     if op in _ANY_KIND:
         return True
@@ -166,11 +159,7 @@ def value(node, backend):
     if p is None:
         return None
     order, leaves = p
-    vals = {}
-    for n in leaves:
-        v = _known(n)
-        vals[id(n)] = read_element(n, backend) if v is MISS else v
-    _run(order, vals)
+    vals = _run(order, {id(n): read_element(n, backend) for n in leaves})
     for n in order:
         n.realize_constant(vals[id(n)])
     return vals[id(node)]

@@ -272,3 +272,16 @@ def variants(dtype, shape, seed=0, layouts=LAYOUTS, special=True):
     for lay in layouts:
         n, g = layout_pair(a, lay)
         yield lay, n, g
+
+
+def count_calls(monkeypatch, owner, name, record):
+    """The list of ``record(*args)`` for every call of ``owner.name`` from now on (the
+    call itself goes through): how many transfers, launches or runs a path makes."""
+    calls = []
+    real = getattr(owner, name)
+
+    def counted(*args, **kwargs):
+        calls.append(record(*args))
+        return real(*args, **kwargs)
+    monkeypatch.setattr(owner, name, counted)
+    return calls

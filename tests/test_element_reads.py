@@ -8,21 +8,14 @@ import pytest
 import gnumpy as gp
 from gnumpy import _hostvals
 from gnumpy._device import backend, default_device
-from helpers import check
+from helpers import check, count_calls
 
 
 @pytest.fixture
 def reads(monkeypatch):
-    be = backend(default_device())
-    calls = []
-    real = be.to_numpy
-
-    def counted(node):
-        calls.append(node.shape)
-        return real(node)
-    monkeypatch.setattr(be, "to_numpy", counted)
     _hostvals.ELEMENTS.clear()
-    return calls
+    return count_calls(monkeypatch, backend(default_device()), "to_numpy",
+                       lambda node: node.shape)
 
 
 def test_each_element_is_transferred_once(reads):
@@ -124,14 +117,7 @@ def test_dlpack_export_stops_remembering(reads):
 @pytest.fixture
 def device_evals(monkeypatch):
     """Conversions that went to the device (ndarray.get) rather than the host."""
-    calls = []
-    real = gp.ndarray.get
-
-    def counted(self, *a, **k):
-        calls.append(self.shape)
-        return real(self, *a, **k)
-    monkeypatch.setattr(gp.ndarray, "get", counted)
-    return calls
+    return count_calls(monkeypatch, gp.ndarray, "get", lambda self, *a: self.shape)
 
 
 def _crc16(np_, data, poly=0x8408):

@@ -225,6 +225,18 @@ def _check_invariants(roots, groups):
                     stack.append(src)
 
 
+def _scheduled_and_run(arrs):
+    """(kind, level, outputs, phases) of each group the scheduler makes for `arrs`, after
+    checking its invariants and that evaluating them runs that many groups."""
+    roots = [r._node for r in arrs]
+    groups = schedule(roots)
+    _check_invariants(roots, groups)
+    gp.stats.reset()
+    gp.evaluate(*arrs)
+    assert gp.stats.groups == len(groups)
+    return [(g.kind, g.level, len(g.outputs), len(g.phases)) for g in groups]
+
+
 def _values(arrs):
     return [np.asarray(a.get() if hasattr(a, "get") else a) for a in arrs]
 
@@ -302,13 +314,7 @@ def test_row_groups_of_one_shape_share_a_kernel():
              ([sm(gp, X), sm(gp, Z)], [("rows", 2, 1, 2), ("rows", 2, 1, 2)]),
              ([sm(gp, X), X.sum(0)], [("reduce", 1, 1, 0), ("rows", 2, 1, 2)])]
     for arrs, want in cases:
-        roots = [r._node for r in arrs]
-        groups = schedule(roots)
-        assert [(g.kind, g.level, len(g.outputs), len(g.phases)) for g in groups] == want
-        _check_invariants(roots, groups)
-        gp.stats.reset()
-        gp.evaluate(*arrs)
-        assert gp.stats.groups == len(groups)
+        assert _scheduled_and_run(arrs) == want
     np.testing.assert_allclose(sm(gp, X).get(), sm(np, a), rtol=1e-12)
 
 
@@ -449,13 +455,7 @@ def test_a_row_group_computes_a_column_mean_inline():
             [("reduce", 1, 1, 0), ("rows", 2, 1, 2)],
             [("reduce", 1, 2, 0), ("rows", 2, 1, 2)]]
     for arrs, w, ref in zip(progs(gp), want, progs(np)):
-        roots = [r._node for r in arrs]
-        groups = schedule(roots)
-        assert [(g.kind, g.level, len(g.outputs), len(g.phases)) for g in groups] == w
-        _check_invariants(roots, groups)
-        gp.stats.reset()
-        gp.evaluate(*arrs)
-        assert gp.stats.groups == len(groups)
+        assert _scheduled_and_run(arrs) == w
         for got, r in zip(_values(arrs), ref):
             np.testing.assert_allclose(got, r, rtol=1e-12, atol=1e-12)
 

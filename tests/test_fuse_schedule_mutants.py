@@ -18,6 +18,7 @@ import gnumpy as gp
 from gnumpy._config import config
 from gnumpy._graph import fuse, ir
 from gnumpy._graph.ir import LEAF
+from helpers import count_calls
 
 RNG = np.random.default_rng(2112)
 
@@ -26,14 +27,7 @@ RNG = np.random.default_rng(2112)
 def runs(monkeypatch):
     """An empty schedule cache, and the list of the scheduler's own runs."""
     monkeypatch.setattr(fuse, "_SCHEDULES", {})
-    out = []
-    real = fuse._schedule
-
-    def counted(roots):
-        out.append(list(roots))
-        return real(roots)
-    monkeypatch.setattr(fuse, "_schedule", counted)
-    return out
+    return count_calls(monkeypatch, fuse, "_schedule", list)
 
 
 def _full(groups, pos):

@@ -10,20 +10,13 @@ import pytest
 import gnumpy as gp
 from gnumpy._api import index_bounds as IB
 from gnumpy._api import indexing as IX
-from helpers import check
+from helpers import check, count_calls
 
 
 @pytest.fixture
 def transfers(monkeypatch):
-    calls = []
-    real = IX.minmax
-
-    def counted(nodes):
-        calls.append(len(nodes))
-        return real(nodes)
-    monkeypatch.setattr(IX, "minmax", counted)
     IB._ROOTS.clear()
-    return calls
+    return count_calls(monkeypatch, IX, "minmax", len)
 
 
 def _csr(seed, rows=12, cols=9):

@@ -5,8 +5,8 @@ index array costs a reduction and a device->host transfer (a sync) before the ga
 row loop indexes with slices of one array (``x[A_col[A_row[i]:A_row[i + 1]]]``): the
 first check also reduces the whole array the slice views (its root, when not much larger),
 and later slices of it are checked against those bounds without a transfer while nothing
-has written that memory (``_memstate``).  A root's bounds only ever prove an index in range; an index
-they do not prove is checked exactly.
+has written that memory (``_memstate``).  A root's bounds only ever prove an index in
+range; an index they do not prove is checked exactly.
 """
 from __future__ import annotations
 

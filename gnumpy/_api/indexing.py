@@ -26,10 +26,10 @@ from .._graph import ir
 from .._graph import layout as L
 from .._graph import realize as R
 from .._graph.layout import normalize_slice
-from ._common import as_node, host_to_node, is_array, wrap
-from .index_bounds import bounds as _bounds
 from .._memstate import write_epoch
+from ._common import as_node, host_to_node, is_array, wrap
 from ._common import value_node as _common_value_node
+from .index_bounds import bounds as _bounds
 
 _VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
           "or boolean arrays are valid indices")

@@ -399,7 +399,7 @@ def write(dest, value, _in_range=False, defer=False) -> None:
         p = _deferred[0]
         if defer and not dest.shape and not config.nvtx:
             be = dest.device._be        # (not backend(): it settles)
-            if be is not None and be.name == "cpu":     # an element: written now
+            if be is not None and be.writes_elements:   # an element: written now
                 if p is not None:
                     settle()
                     p = None

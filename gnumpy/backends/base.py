@@ -34,9 +34,13 @@ class Backend:
         """A host NumPy array with the values of the LEAF `node` (a fresh copy)."""
         raise NotImplementedError
 
+    # True: a statement's write of one element runs at once (``write_element``), where
+    # that costs less than deferring it (no launch to save by folding)
+    writes_elements = False
+
     def write_element(self, dest, value) -> bool:
-        """Optional: run a statement's ``dest[()] = value`` (0-d LEAF `dest`) now, where
-        that costs less than deferring it; False to defer it as any write."""
+        """Run a statement's ``dest[()] = value`` (0-d LEAF `dest`) now (backends with
+        ``writes_elements``); False to defer it as any write."""
         return False
 
     # ---- work

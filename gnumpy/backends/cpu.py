@@ -102,6 +102,7 @@ class CpuBackend(Backend):
     # (a row updated in a loop) evaluate slower than their statements one by one.
     # Measured: perf-notes, "Deferred writes".
     fold_nodes = 16
+    writes_elements = True
 
     def __init__(self, device) -> None:
         super().__init__(device)

@@ -286,10 +286,9 @@ class CudaBackend(Backend):
             if rd is None:
                 self._check(self._driver.cuMemcpyDtoHAsync(stage, ptr, n,
                                                             self.stream.handle))
-                self.wait()
             else:                       # (the calling thread's stream: bound above)
                 self._check(rd[0](stage, ptr, n, self.stream_c))
-                self.wait()
+            self.wait()
             ctypes.memmove(out.ctypes.data, stage, n)
             return out
         self._check(self._driver.cuMemcpyDtoHAsync(out.ctypes.data, ptr, n,
