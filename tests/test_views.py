@@ -131,6 +131,31 @@ def test_getitem_chained(case, data):
     check((gv + 1)[key2] * 2, (v + 1)[key2] * 2)
 
 
+@DET
+@given(case=shape_and_index(), data=st.data())
+def test_basic_index_layout_is_numpys(case, data):
+    """The indexing hot path's layout (``layout.basic_index``) is NumPy's view: shape,
+    strides, byte offset, and a scalar exactly where NumPy returns one (all ints, no None
+    or Ellipsis); a key it declines (None) goes to the general path."""
+    shape, key = case
+    base = np.arange(max(1, int(np.prod(shape))), dtype=np.int64)[:int(np.prod(shape))]
+    a = base.reshape(shape)
+    if data.draw(st.booleans(), label="reversed") and a.ndim:
+        a = a[::-1]
+    off = (a.__array_interface__["data"][0] - base.__array_interface__["data"][0]) // 8
+    r = L.basic_index(a.shape, tuple(s // 8 for s in a.strides), off, key)
+    v = a[key]
+    assert r is not None
+    sh, strides, o, element = r
+    assert element == (not isinstance(v, np.ndarray))
+    v = np.asarray(v) if element else v
+    assert sh == v.shape
+    if v.size > 1:
+        assert all(s * 8 == t for s, t, d in zip(strides, v.strides, sh) if d > 1)
+    if v.size:                      # (values are positions: the first is the offset)
+        assert o == v.reshape(-1)[0]
+
+
 @pytest.mark.parametrize("key", [
     pytest.param(5, id="5"), pytest.param(-6, id="-6"), pytest.param((0, 4), id="(0,4)"),
     pytest.param((slice(None), -5), id="(:,-5)"), pytest.param((Ellipsis, 7), id="(...,7)"),

@@ -51,15 +51,33 @@ def span(shape, strides, offset) -> tuple:
 
 
 def basic_index(shape, strides, offset, key):
-    """The layout ``(shape, strides, offset, element)`` that a key of Python ints and
-    slices only (no None, Ellipsis or arrays; NumPy's rules) selects from a strided
-    layout; element: every axis is indexed by an int.  None for any other key, or one
-    that raises (the general indexing path then gives NumPy's error)."""
+    """The layout ``(shape, strides, offset, element)`` that a key of Python ints, slices,
+    None (a new axis of length 1, stride 0) and one Ellipsis selects from a strided layout
+    (no arrays; NumPy's rules); element: every axis is indexed by an int, with no None or
+    Ellipsis (NumPy's scalar).  None for any other key, or one that raises (the general
+    indexing path then gives NumPy's error)."""
     if type(key) is not tuple:
         key = (key,)
     nk = len(key)
     nd = len(shape)
-    if nk > nd:
+    fill = 0                # the axes an Ellipsis stands for (counted once seen)
+    for k in key:
+        if k is None or k is Ellipsis:
+            fill = -1
+            break
+    if fill:
+        real = 0
+        ells = 0
+        for k in key:
+            if k is Ellipsis:
+                ells += 1
+            elif k is not None:
+                real += 1
+        if ells > 1 or real > nd:
+            return None
+        fill = nd - real
+        nk = real
+    elif nk > nd:
         return None
     osh = []
     ost = []
@@ -83,12 +101,22 @@ def basic_index(shape, strides, offset, key):
             osh.append(n if n > 0 else 0)
             ost.append(step * strides[d])
             offset += start * strides[d]
+        elif k is None:
+            osh.append(1)
+            ost.append(0)
+            continue
+        elif k is Ellipsis:
+            osh += shape[d:d + fill]
+            ost += strides[d:d + fill]
+            d += fill
+            fill = 0
+            continue
         else:
             return None
         d += 1
-    if nk < nd:
-        return tuple(osh) + shape[nk:], tuple(ost) + strides[nk:], offset, False
-    return tuple(osh), tuple(ost), offset, not osh
+    if d < nd:
+        return tuple(osh) + shape[d:], tuple(ost) + strides[d:], offset, False
+    return tuple(osh), tuple(ost), offset, not osh and nk == len(key)
 
 
 def fold_broadcast(shape, strides, newshape):
