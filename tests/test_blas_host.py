@@ -97,8 +97,13 @@ class FakeLibs:
     def blas(self):
         return 0
 
-    def host_scalar(self, value, dtype):
-        return np.full(1, value, dtype)
+    def __init__(self):
+        self.keep = []
+
+    def host_scalar(self, value, dtype):       # an address, as cuda_libs gives it
+        a = np.full(1, value, dtype)
+        self.keep.append(a)
+        return a.ctypes.data
 
 
 class FakeBackend:

@@ -136,8 +136,8 @@ def _gemm(be, dt, m, n, k, op1, op2, p1, s1, p2, s2, pc, sc, count) -> None:
     h = lb.blas()
     (t1, ld1), (t2, ld2) = op1, op2
     if dt == np.float16:
-        one = lb.host_scalar(1.0, np.float32).ctypes.data
-        zero = lb.host_scalar(0.0, np.float32).ctypes.data
+        one = lb.host_scalar(1.0, np.float32)
+        zero = lb.host_scalar(0.0, np.float32)
         T = DATA_TYPE[dt]
         if count == 1:
             cublas.gemm_ex(h, t1, t2, m, n, k, one, p1, T, ld1, p2, T, ld2, zero, pc, T, m,
@@ -147,8 +147,8 @@ def _gemm(be, dt, m, n, k, op1, op2, p1, s1, p2, s2, pc, sc, count) -> None:
                                            ld2, s2, zero, pc, T, m, sc, count, _COMPUTE_32F,
                                            -1)
         return
-    one = lb.host_scalar(1, dt).ctypes.data
-    zero = lb.host_scalar(0, dt).ctypes.data
+    one = lb.host_scalar(1, dt)
+    zero = lb.host_scalar(0, dt)
     name = _GEMM[dt]
     if count == 1:
         getattr(cublas, name)(h, t1, t2, m, n, k, one, p1, ld1, p2, ld2, zero, pc, m)
@@ -162,8 +162,8 @@ def _gemv(be, dt, n, k, m, opa, opb, a_st, b_st, pa, pb, pc) -> None:
     cublas = bindings("cublas")
     lb = libs(be)
     h = lb.blas()
-    one = lb.host_scalar(1, dt).ctypes.data
-    zero = lb.host_scalar(0, dt).ctypes.data
+    one = lb.host_scalar(1, dt)
+    zero = lb.host_scalar(0, dt)
     f = getattr(cublas, _GEMM[dt][0] + "gemv")
     if m == 1:          # y (n) = A (n x k) x (k): A stored as opa describes
         t, ld = opa

@@ -114,7 +114,8 @@ class Libs:
         self._params = None
         self._plans = collections.OrderedDict()
         self._cub = {}
-        self._host_scalars = {}
+        self._host_scalars = {}      # (value, dtype) -> address in _host_arrays
+        self._host_arrays = []
 
     # ------------------------------------------------------------------ streams
     def stream(self) -> int:
@@ -165,14 +166,16 @@ class Libs:
         Keep it referenced until the library call is issued: it is freed in stream order."""
         return self.be.pool.alloc(max(int(nbytes), 1))
 
-    def host_scalar(self, value, dtype) -> np.ndarray:
-        """A host array of one `dtype` element holding `value` (alpha/beta of BLAS calls in
-        host pointer mode); ``.ctypes.data`` is the pointer.  Kept alive here."""
-        key = (value, np.dtype(dtype))
-        a = self._host_scalars.get(key)
-        if a is None:
-            a = self._host_scalars[key] = np.full(1, value, dtype=dtype)
-        return a
+    def host_scalar(self, value, dtype) -> int:
+        """The address of a host array of one `dtype` element holding `value` (alpha/beta
+        of BLAS calls in host pointer mode), kept alive here; the address is kept too (numpy's
+        ``.ctypes.data`` costs about 2 us a call, twice per library call)."""
+        p = self._host_scalars.get((value, dtype))
+        if p is None:
+            a = np.full(1, value, dtype=dtype)
+            p = self._host_scalars[(value, dtype)] = a.ctypes.data
+            self._host_arrays.append(a)
+        return p
 
     def read_info(self, buf, n: int = 1) -> np.ndarray:
         """The `n` int32 status values at device buffer `buf` (one sync)."""
