@@ -366,10 +366,11 @@ class ndarray:
         if not temp and value._node is vn:
             _reads_written(value, m)
 
-    def _assign_from(self, value, strip=False, temp=False) -> None:
+    def _assign_from(self, value, strip=False, temp=False, defer=False) -> None:
         """``self[...] = value`` with NumPy's broadcasting and unsafe casting (out=);
         `strip`: leading length-1 axes of value beyond self's are dropped (setitem);
-        `temp`: value is a temporary no one reads after the statement."""
+        `temp`: value is a temporary no one reads after the statement; `defer`: a
+        statement's write (``realize.write``)."""
         if self._ro:
             raise ValueError("assignment destination is read-only")
         sn = self._node
@@ -401,12 +402,12 @@ class ndarray:
             # `a[k] = t` with t lazy (a[k] += b makes t = a[k] + b): the write computes t
             # itself, and t then reads the written memory through a copy node, pending
             # like any reader, so t keeps its values and one kernel runs, not two
-            self._set_node(vnode, also=value)
+            self._set_node(vnode, also=value, defer=defer)
             if not temp and value._node is vnode and vnode.kind != LEAF:
                 _reads_written(value, self._node)
             return
         del value
-        self._set_node(vnode)
+        self._set_node(vnode, defer=defer)
 
     def get(self, stream=None) -> np.ndarray:
         """A NumPy array with this array's values (device-to-host copy)."""
@@ -603,7 +604,7 @@ class ndarray:
                         return
             temp = tv is ndarray and _stored_temporary(value)
             t = self._new_view(m, (("at", (m.strides, m.offset, m.dtype, rn), m.shape),))
-            t._assign_from(value, strip=True, temp=temp)
+            t._assign_from(value, strip=True, temp=temp, defer=True)
             return
         _api._indexing.setitem(self, key, value)
 

@@ -169,6 +169,8 @@ def compute(node, read):
     """The NumPy scalar of 0-d lazy `node` with `read(leaf)` giving each LEAF's element
     (memory the caller can read directly: the CPU backend's), or None when `node` holds
     other than elementwise ops, constants and LEAFs."""
+    if node.kind == SCALAR:         # a constant (``a[i, j] = 0.5``)
+        return node.arg
     p = _plan(node, False)
     if p is None:
         return None

@@ -279,3 +279,20 @@ def test_abandoned_stage_build_counts_its_kernels(fake):
         gp.evaluate(r)
         assert gp.stats.groups == len(be.launches) == 2
         assert be.fast.ran == ()
+
+
+def test_constant_statement_writes_wait_and_fold(fake):
+    """``a[i, j] = c`` is a statement's write like ``a[i, j] += b``: on CUDA it waits, and
+    the next statement on the same place folds it (one launch for the pair; four when a
+    constant write launched at once)."""
+    dev, be = fake
+    a = gp.asarray(np.arange(40.0).reshape(4, 10), device=dev)
+    gp.evaluate(a)
+    for j in range(3):          # (the first round builds the kernels)
+        be.launches.clear()
+        a[1, j] = 0.5
+        a[1, j] += 2.0
+        a[2, 3:6] = 7.0
+        a[2, 3:6] *= a[0, 3:6]
+        gp.evaluate(a)
+        assert len(be.launches) == 2, j
