@@ -348,7 +348,8 @@ def test_the_kernel_check_gets_the_group_that_runs(monkeypatch):
             check(y, a * b - k)
         d = gp.asarray(np.zeros((4, 5)))
         del seen[:]
-        d[...] = g - h          # the replayed write
+        d[...] = g - h          # the replayed write (a statement's: it waits)
+        gp.evaluate(d)
         assert len(seen) == 1
         grp, dest = seen[0]
         assert grp.kind == "elementwise" and grp.device == d.device
@@ -358,11 +359,13 @@ def test_the_kernel_check_gets_the_group_that_runs(monkeypatch):
         # one element-wise kernel of the whole value
         del seen[:]
         d[...] = g - gp.sum(h, axis=0, keepdims=True)
+        gp.evaluate(d)
         assert [grp.kind for grp, _ in seen] == ["reduce", "elementwise"]
         check(d, a - np.sum(b, axis=0, keepdims=True))
         # a materialized array written as it is (the backend's own write)
         del seen[:]
         d[...] = h
+        gp.evaluate(d)
         assert [grp.kind for grp, _ in seen] == ["elementwise"]
         check(d, b, exact=True)
 
