@@ -119,30 +119,32 @@ _OPERATORS = {"add": operator.add, "subtract": operator.sub, "multiply": operato
               "negative": operator.neg, "invert": operator.invert, "absolute": abs}
 
 
+def _op(n, args):
+    """The NumPy scalar of EW `n` on NumPy scalar `args`, as the CPU backend computes it:
+    the op table's NumPy implementations, NumPy's values (warnings are the caller's)."""
+    op = n.op
+    dt = n.dtype
+    if op == "astype":
+        v = args[0]
+        if v.dtype is dt:
+            return v                # an element's copy
+        if v.dtype.kind == "c" and dt.kind not in "cb":
+            v = v.real      # (the API layer warned at the call: ComplexWarning)
+        return v.astype(dt)
+    if op == "where":
+        r = np.where(*args)[()]
+    else:
+        r = (_OPERATORS.get(op) or EW_OPS[op].np_impl)(*args)
+    return r if r.dtype == dt else r.astype(dt)
+
+
 def _run(order, vals):
-    """Compute the ops in `order` (`vals`: id -> NumPy scalar of every LEAF), as the CPU
-    backend computes them: the op table's NumPy implementations, NumPy's values, no
+    """Compute the ops in `order` (`vals`: id -> NumPy scalar of every LEAF) with no
     warnings.  Returns `vals` with every op's value."""
     with np.errstate(all="ignore"):
         for n in order:
-            args = [s.arg if s.kind == SCALAR else vals[id(s)] for s in n.srcs]
-            op = n.op
-            dt = n.dtype
-            if op == "astype":
-                v = args[0]
-                if v.dtype is dt:
-                    vals[id(n)] = v         # an element's copy
-                    continue
-                if v.dtype.kind == "c" and dt.kind not in "cb":
-                    v = v.real      # (the API layer warned at the call: ComplexWarning)
-                r = v.astype(dt)
-            elif op == "where":
-                r = np.where(*args)[()]
-            else:
-                r = (_OPERATORS.get(op) or EW_OPS[op].np_impl)(*args)
-            if r.dtype != dt:
-                r = r.astype(dt)
-            vals[id(n)] = r
+            vals[id(n)] = _op(n, [s.arg if s.kind == SCALAR else vals[id(s)]
+                                  for s in n.srcs])
     return vals
 
 
@@ -171,8 +173,31 @@ def compute(node, read):
     other than elementwise ops, constants and LEAFs."""
     if node.kind == SCALAR:         # a constant (``a[i, j] = 0.5``)
         return node.arg
-    p = _plan(node, False)
-    if p is None:
+    if node.size > _MAX_NODES:
         return None
-    order, leaves = p
-    return _run(order, {id(n): read(n) for n in leaves})[id(node)]
+    with np.errstate(all="ignore"):
+        return _eval(node, read, {})
+
+
+def _eval(n, read, memo):
+    """compute's walk: one pass, each shared node once (a CPU element statement's whole
+    cost is a few such calls: no plan is built first)."""
+    if n.shape:
+        return None
+    k = n.kind
+    if k == LEAF:
+        return read(n)
+    if k == SCALAR:
+        return n.arg
+    if k != EW:
+        return None
+    r = memo.get(id(n))
+    if r is None:
+        args = []
+        for s in n.srcs:
+            v = s.arg if s.kind == SCALAR else _eval(s, read, memo)
+            if v is None:
+                return None
+            args.append(v)
+        r = memo[id(n)] = _op(n, args)
+    return r
