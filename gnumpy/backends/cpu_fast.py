@@ -15,7 +15,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._broadcast import broadcast_shapes
 from .._config import config
 from .._graph.ir import EW, LEAF, REDUCE, SCALAR, VIEW
 from .._ops import EW_OPS, REDUCE_OPS
@@ -72,11 +71,13 @@ class _View(NamedTuple):
 def _compile(root):
     """A function f(L, S) of the leaves' NumPy views and the scalars' NumPy values that
     returns `root`'s value, numbering leaves and scalars as `_walk` lists them."""
-    lines, ns = [], {"np": np, "view_array": view_array, "broadcast_shapes": broadcast_shapes}
+    lines, ns = [], {"np": np, "view_array": view_array}
     names = {}
     count = {"L": 0, "S": 0, "t": 0, "n": 0}
     uses = _use_counts([root])
     owned = set()       # temporaries this function allocated (element-wise results)
+    full = set()        # names whose NumPy value has its node's shape (a scalar is a 0-d
+                        # value whatever its node's shape; NumPy broadcasts it)
 
     def const(obj):
         c = f"c{count['n']}"
@@ -88,9 +89,12 @@ def _compile(root):
         k = n.kind
         if k == LEAF:
             count["L"] += 1
+            full.add(f"L[{count['L'] - 1}]")
             return f"L[{count['L'] - 1}]"
         if k == SCALAR:
             count["S"] += 1
+            if not n.shape:
+                full.add(f"S[{count['S'] - 1}]")
             return f"S[{count['S'] - 1}]"
         v = names.get(id(n))
         if v is not None:
@@ -100,6 +104,8 @@ def _compile(root):
         count["t"] += 1
         names[id(n)] = t
         dt = const(n.dtype)
+        if k != EW or any(a in full for a in args):
+            full.add(t)     # (a view or reduction has its shape; an op, its largest input's)
         if k == VIEW:
             src = args[0]
             lines.append(f"{t} = view_array(np.broadcast_to({src}, {const(n.srcs[0].shape)}), "
@@ -126,10 +132,8 @@ def _compile(root):
             # does (without it a chain keeps every intermediate alive until it returns)
             reuse = [a for s, a in zip(n.srcs, args) if a in owned and
                      uses.get(id(s), 0) == 1 and s.dtype == n.dtype]
-            if reuse and isinstance(impl, np.ufunc) and impl.nout == 1:
-                shapes = ", ".join(f"{a}.shape" for a in args)
-                lines.append(f"{t} = {call}, out={reuse[0]}) if {reuse[0]}.shape == "
-                             f"broadcast_shapes({shapes}) else np.asarray({call}))")
+            if reuse and reuse[0] in full and isinstance(impl, np.ufunc) and impl.nout == 1:
+                lines.append(f"{t} = {call}, out={reuse[0]})")
             else:
                 lines.append(f"{t} = np.asarray({call}))")
         lines.append(f"if {t}.dtype != {dt}:\n        {t} = {t}.astype({dt})")
