@@ -28,6 +28,7 @@ from ._graph.layout import basic_index as _basic_index
 from ._hostvals import read_element as _read_element
 from ._hostvals import value as _host_value
 from ._memstate import share as _share
+from ._ops import EW_OPS
 from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _LAZY_VIEWS_MAX, _apply_vops, _at_ops,
                        _at_part, _derived, _prune_lazy_views)
 
@@ -913,20 +914,16 @@ def _unary(name):
     return op
 
 
-for _dunder, _name in [("add", "add"), ("sub", "subtract"), ("mul", "multiply"),
-                       ("truediv", "divide"), ("floordiv", "floor_divide"),
-                       ("mod", "remainder"), ("pow", "power"), ("lshift", "left_shift"),
-                       ("rshift", "right_shift"), ("and", "bitwise_and"),
-                       ("or", "bitwise_or"), ("xor", "bitwise_xor")]:
-    setattr(ndarray, f"__{_dunder}__", _binary(_name))
-    setattr(ndarray, f"__r{_dunder}__", _binary(_name, reflected=True))
-    setattr(ndarray, f"__i{_dunder}__", _inplace(_name))
-for _dunder, _name in [("lt", "less"), ("le", "less_equal"), ("gt", "greater"),
-                       ("ge", "greater_equal"), ("eq", "equal"), ("ne", "not_equal")]:
-    setattr(ndarray, f"__{_dunder}__", _binary(_name))
-for _dunder, _name in [("neg", "negative"), ("pos", "positive"), ("abs", "absolute"),
-                       ("invert", "invert")]:
-    setattr(ndarray, f"__{_dunder}__", _unary(_name))
+for _op in EW_OPS.values():         # the operators, from the op table
+    if _op.dunder is None:
+        continue
+    if _op.nin == 1:
+        setattr(ndarray, f"__{_op.dunder}__", _unary(_op.name))
+        continue
+    setattr(ndarray, f"__{_op.dunder}__", _binary(_op.name))
+    if _op.out != "bool":           # comparisons reflect by swapping (Python does it)
+        setattr(ndarray, f"__r{_op.dunder}__", _binary(_op.name, reflected=True))
+        setattr(ndarray, f"__i{_op.dunder}__", _inplace(_op.name))
 
 
 def _matmul(self, other):

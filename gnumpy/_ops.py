@@ -39,6 +39,8 @@ class EwOp:
     identity: object = None         # the ufunc's identity (for ufunc.identity / reduce)
     reduce_op: str | None = None    # reduction IR op used by ufunc.reduce
     extra: dict = field(default_factory=dict)
+    dunder: str | None = None       # ndarray's operator: __<dunder>__ (arithmetic ops also
+                                    # __r<dunder>__ and __i<dunder>__)
 
 
 def _np_int_power(a, b):
@@ -82,23 +84,23 @@ def _np_frexp_exp(x):
 
 _ROWS = [
     # ---- arithmetic
-    EwOp("add", 2, ALL, np.add, identity=0, reduce_op="sum"),
-    EwOp("subtract", 2, NUM, np.subtract,
+    EwOp("add", 2, ALL, np.add, identity=0, reduce_op="sum", dunder="add"),
+    EwOp("subtract", 2, NUM, np.subtract, dunder="sub",
          bool_error="numpy boolean subtract, the `-` operator, is not supported, use the "
                     "bitwise_xor, the `^` operator, or the logical_xor function instead."),
-    EwOp("multiply", 2, ALL, np.multiply, identity=1, reduce_op="prod"),
-    EwOp("divide", 2, FLT, np.divide, aliases=("true_divide",), int_loop="d"),
-    EwOp("floor_divide", 2, REALNB, np.floor_divide),
-    EwOp("remainder", 2, REALNB, np.remainder, aliases=("mod",)),
+    EwOp("multiply", 2, ALL, np.multiply, identity=1, reduce_op="prod", dunder="mul"),
+    EwOp("divide", 2, FLT, np.divide, aliases=("true_divide",), int_loop="d", dunder="truediv"),
+    EwOp("floor_divide", 2, REALNB, np.floor_divide, dunder="floordiv"),
+    EwOp("remainder", 2, REALNB, np.remainder, aliases=("mod",), dunder="mod"),
     EwOp("fmod", 2, REALNB, np.fmod),
-    EwOp("power", 2, NUM, _np_int_power, aliases=("pow",)),
+    EwOp("power", 2, NUM, _np_int_power, aliases=("pow",), dunder="pow"),
     EwOp("float_power", 2, "dD", np.float_power),
-    EwOp("negative", 1, NUM, np.negative,
+    EwOp("negative", 1, NUM, np.negative, dunder="neg",
          bool_error="The numpy boolean negative, the `-` operator, is not supported, use the "
                     "`~` operator or the logical_not function instead."),
     EwOp("positive", 1, NUM, np.positive, bool_error="The numpy boolean positive is not "
-                                                      "supported (use astype)."),
-    EwOp("absolute", 1, ALL, np.absolute, out="real", aliases=("abs",)),
+                                                      "supported (use astype).", dunder="pos"),
+    EwOp("absolute", 1, ALL, np.absolute, out="real", aliases=("abs",), dunder="abs"),
     EwOp("fabs", 1, RFLT, np.fabs),
     EwOp("sign", 1, NUM, np.sign, bool_error="ufunc 'sign' did not contain a loop with "
                                              "signature matching types bool"),
@@ -163,24 +165,24 @@ _ROWS = [
     EwOp("isinf", 1, ALL, np.isinf, out="bool"),
     EwOp("isnan", 1, ALL, np.isnan, out="bool"),
     # ---- comparisons
-    EwOp("equal", 2, ALL, np.equal, out="bool"),
-    EwOp("not_equal", 2, ALL, np.not_equal, out="bool"),
-    EwOp("less", 2, ALL, np.less, out="bool"),
-    EwOp("less_equal", 2, ALL, np.less_equal, out="bool"),
-    EwOp("greater", 2, ALL, np.greater, out="bool"),
-    EwOp("greater_equal", 2, ALL, np.greater_equal, out="bool"),
+    EwOp("equal", 2, ALL, np.equal, out="bool", dunder="eq"),
+    EwOp("not_equal", 2, ALL, np.not_equal, out="bool", dunder="ne"),
+    EwOp("less", 2, ALL, np.less, out="bool", dunder="lt"),
+    EwOp("less_equal", 2, ALL, np.less_equal, out="bool", dunder="le"),
+    EwOp("greater", 2, ALL, np.greater, out="bool", dunder="gt"),
+    EwOp("greater_equal", 2, ALL, np.greater_equal, out="bool", dunder="ge"),
     # ---- logical
     EwOp("logical_and", 2, ALL, np.logical_and, out="bool", identity=True, reduce_op="all", cast_all="?"),
     EwOp("logical_or", 2, ALL, np.logical_or, out="bool", identity=False, reduce_op="any", cast_all="?"),
     EwOp("logical_xor", 2, ALL, np.logical_xor, out="bool", identity=False, cast_all="?"),
     EwOp("logical_not", 1, ALL, np.logical_not, out="bool", cast_all="?"),
     # ---- bitwise
-    EwOp("bitwise_and", 2, INTB, np.bitwise_and, identity=-1),
-    EwOp("bitwise_or", 2, INTB, np.bitwise_or, identity=0),
-    EwOp("bitwise_xor", 2, INTB, np.bitwise_xor, identity=0),
-    EwOp("invert", 1, INTB, np.invert, aliases=("bitwise_invert", "bitwise_not")),
-    EwOp("left_shift", 2, INT, np.left_shift, aliases=("bitwise_left_shift",)),
-    EwOp("right_shift", 2, INT, np.right_shift, aliases=("bitwise_right_shift",)),
+    EwOp("bitwise_and", 2, INTB, np.bitwise_and, identity=-1, dunder="and"),
+    EwOp("bitwise_or", 2, INTB, np.bitwise_or, identity=0, dunder="or"),
+    EwOp("bitwise_xor", 2, INTB, np.bitwise_xor, identity=0, dunder="xor"),
+    EwOp("invert", 1, INTB, np.invert, aliases=("bitwise_invert", "bitwise_not"), dunder="invert"),
+    EwOp("left_shift", 2, INT, np.left_shift, aliases=("bitwise_left_shift",), dunder="lshift"),
+    EwOp("right_shift", 2, INT, np.right_shift, aliases=("bitwise_right_shift",), dunder="rshift"),
     EwOp("bitwise_count", 1, INT, np.bitwise_count, out="B"),
 ]
 

@@ -627,3 +627,38 @@ def test_format():
         f"{b:.3f}"
     with pytest.raises(TypeError):
         f"{gp.asarray(b):.3f}"
+
+
+
+def test_operators_come_from_the_op_table():
+    """Every op-table row with a dunder is ndarray's Python operator (reflected and in-place
+    too for arithmetic) computing that op, as NumPy's operator does."""
+    from gnumpy._ops import EW_OPS
+    rows = [r for r in EW_OPS.values() if r.dunder]
+    assert len(rows) == 22
+    a = np.array([[3, -2, 7], [5, 1, -4]], dtype=np.int64)
+    b = np.array([[2, 3, 1], [1, 2, 3]], dtype=np.int64)
+
+    def same(f):                # f(xp, x, y) on both libraries: values, or the error type
+        try:
+            want = f(np, a.copy(), b)
+        except Exception as e:  # noqa: BLE001   (NumPy's own subclasses: their builtin base)
+            base = next(t for t in type(e).__mro__ if t.__module__ == "builtins")
+            with pytest.raises(base):
+                f(gp, gp.asarray(a), gp.asarray(b))
+            return
+        check(f(gp, gp.asarray(a), gp.asarray(b)), want)
+
+    for r in rows:
+        names = [f"__{r.dunder}__"]
+        if r.nin == 2 and r.out != "bool":
+            names += [f"__r{r.dunder}__", f"__i{r.dunder}__"]
+        for n in names:
+            assert getattr(gp.ndarray, n).__name__ == r.name, n
+        if r.nin == 1:
+            same(lambda xp, x, y: getattr(x, names[0])())
+            continue
+        same(lambda xp, x, y: getattr(x, names[0])(y))
+        if len(names) > 1:
+            same(lambda xp, x, y: getattr(y, names[1])(x))
+            same(lambda xp, x, y: getattr(x, names[2])(y))
