@@ -425,3 +425,25 @@ def test_a_signature_is_compiled_once(monkeypatch):
         n = len(made)
         assert float(fast._value(("sig", key), const, [], [const])) == 2.5
         assert len(made) == n
+
+
+def test_compiled_function_tells_0d_scalars_from_broadcast_ones():
+    """``floor(s1 + s2) + x`` with 0-d constants and with constants of x's shape (a scalar
+    is a 0-d NumPy value either way): one signature would reuse the 0-d temporary as the
+    output of the shaped sum.  The scalars' 0-d-ness is in the signature, so each graph
+    gets its own function and NumPy's values."""
+    from gnumpy.backends import cpu_fast
+    dev = _dev()
+    be = C.CpuBackend(dev)
+    fast = cpu_fast.CpuFast(be)
+    for shape in ((), (5,), ()):
+        x = np.arange(float(np.prod(shape, dtype=int))).reshape(shape) - 2.0
+        s = [ir.Node(ir.SCALAR, "scalar", F64, shape, (), np.float64(v), dev)
+             for v in (1.5, 2.25)]
+        root = ir.ew("add", F64, (ir.ew("floor", F64, (ir.ew("add", F64, s),)),
+                                  be.from_numpy(x)))
+        sig, leaves, scalars, ok = cpu_fast._walk(root)
+        assert ok
+        got = fast._value(sig, root, leaves, scalars)
+        assert got.shape == shape
+        assert_close(got, np.floor(1.5 + 2.25) + x)

@@ -38,9 +38,9 @@ def _walk(root):
             leaves.append(n)
             sig += (0, n.dtype)
             continue
-        if k == SCALAR:
+        if k == SCALAR:         # (a 0-d one or not: _compile's out= reuse depends on it)
             scalars.append(n)
-            sig += (1, n.dtype)
+            sig += (1, n.dtype, not n.shape)
             continue
         i = seen.get(id(n))
         if i is not None:
