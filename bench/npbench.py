@@ -13,7 +13,8 @@ kernel's ``initialize`` (real NumPy); every framework gets fresh copies of the a
 arguments before each call (not timed); a call is timed to its end (gnumpy: ``evaluate`` of
 the returned arrays and of every array argument, then ``cuda.synchronize``; CuPy: device
 synchronize).  The first call is the warm-up and the validation run (its time is reported:
-it includes compiles); then the median of ``--repeat`` (5) calls.  Validation is NPBench's
+it includes compiles); then the median of ``--repeat`` (5) calls, the frameworks' calls
+interleaved round by round (a host's drift slows them alike).  Validation is NPBench's
 ``utilities.validate``: ``np.allclose(ref, val, rtol, atol)`` per output, else a relative
 Frobenius error below ``norm_error``, with the kernel's own rtol/atol/norm_error when its
 bench_info has them (1e-5, 1e-8, 1e-5 otherwise); the outputs are the returned values then
@@ -183,9 +184,9 @@ def outputs(lib, ret, args, info) -> list:
     return [lib.host(o) for o in flatten(out)]
 
 
-def run_framework(lib, root, info, data, args, budget, share):
-    """One framework on one kernel: ({first_s, median_s, reps, impl | error}, host outputs
-    of the first call); the timed calls stop early once they have used `share` seconds."""
+def warm_framework(lib, root, info, data, args, budget):
+    """One framework's first call of one kernel: ({first_s, impl | error}, host outputs of
+    that call, (setup, call) for the timed calls or None)."""
     rec = {}
     try:
         with budget.limit(args.kernel_timeout):
@@ -198,26 +199,44 @@ def run_framework(lib, root, info, data, args, budget, share):
             out = outputs(lib, ret, a, info)
     except CaseTimeout as e:
         rec["error"] = f"warm-up: {e}"
-        return rec, None
+        return rec, None, None
     except Exception as e:          # noqa: BLE001
         rec["error"] = err_str(e)
-        return rec, None
-    ts = []
+        return rec, None, None
+    return rec, out, (setup, call)
+
+
+def timed_calls(runs, args, budget, share):
+    """The timed calls of the frameworks that warmed up ({name: (setup, call)}),
+    interleaved: each round calls every framework once, in an order that rotates, so a
+    host whose speed drifts while a kernel runs (other tenants, clocks) slows them alike.
+    Rounds stop at ``--repeat`` or once they have used `share` seconds.  Returns
+    ({name: [seconds]}, {name: error})."""
+    names = list(runs)
+    ts = {n: [] for n in names}
+    errors = {}
     try:
-        reps = args.repeat
-        with budget.limit(max(args.kernel_timeout, 1.0) * (reps + 1)):
-            for _ in range(reps):
-                if ts and (budget.remaining() < 2 * ts[-1] or sum(ts) + rec["first_s"] > share):
+        with budget.limit(max(args.kernel_timeout, 1.0) * (args.repeat + 1) * len(names)):
+            for r in range(args.repeat):
+                live = [n for n in names if n not in errors]
+                last = sum(ts[n][-1] for n in live if ts[n])
+                if not live or r and (budget.remaining() < 2 * last or
+                                      sum(map(sum, ts.values())) > share):
                     break
-                a = setup()
-                t0 = time.perf_counter()
-                call(a)
-                ts.append(time.perf_counter() - t0)
-    except (Exception, CaseTimeout) as e:   # noqa: BLE001
-        rec["error"] = "timed runs: " + err_str(e)
-    if ts:
-        rec["median_s"], rec["reps"] = statistics.median(ts), len(ts)
-    return rec, out
+                k = r % len(live)
+                for n in live[k:] + live[:k]:
+                    setup, call = runs[n]
+                    try:
+                        a = setup()
+                        t0 = time.perf_counter()
+                        call(a)
+                        ts[n].append(time.perf_counter() - t0)
+                    except Exception as e:      # noqa: BLE001
+                        errors[n] = "timed runs: " + err_str(e)
+    except CaseTimeout as e:
+        for n in names:
+            errors.setdefault(n, "timed runs: " + err_str(e))
+    return ts, errors
 
 
 def run_kernel(name, info, libs, args, budget, share):
@@ -229,8 +248,9 @@ def run_kernel(name, info, libs, args, budget, share):
         rec["error"] = "initialize: " + err_str(e)
         return rec
     ref = None
+    runs = {}
     for lib in libs:
-        r, out = run_framework(lib, args.npbench, info, data, args, budget, share / len(libs))
+        r, out, run = warm_framework(lib, args.npbench, info, data, args, budget)
         if lib.name == "numpy":
             ref = out
         elif out is not None and ref is not None:
@@ -241,6 +261,16 @@ def run_kernel(name, info, libs, args, budget, share):
             except Exception as e:      # noqa: BLE001
                 r["valid"], r["mismatch"] = False, "validation: " + err_str(e)
         rec[lib.name] = r
+        if run is not None:
+            runs[lib.name] = run
+    ts, errors = timed_calls(runs, args, budget, share - sum(
+        rec[n].get("first_s", 0) for n in runs))
+    for n, t in ts.items():
+        if t:
+            rec[n]["median_s"], rec[n]["reps"] = statistics.median(t), len(t)
+        if n in errors:
+            rec[n]["error"] = errors[n]
+    for lib in libs:
         with contextlib.suppress(Exception):
             lib.free()
     g = rec.get("gnumpy", {}).get("median_s")
