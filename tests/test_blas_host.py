@@ -231,3 +231,18 @@ def test_batch_dims_that_do_not_merge_loop(monkeypatch):
     out, want, fake = _run(monkeypatch, a, b, "c", "c", rng)
     np.testing.assert_allclose(out, want, rtol=1e-12)
     assert fake.calls == [("gemm_batched", 3)] * 2
+
+
+def test_plans_are_kept_per_layout_and_replayed_with_new_pointers(monkeypatch):
+    """The cuBLAS calls of a product are planned once per (dtype, operand layouts); a later
+    product of that layout (other memory, other values) replays the plan with its own
+    pointers, and gets its own values."""
+    cuda_blas._PLANS.clear()
+    for seed in (3, 4, 5):
+        rng = np.random.default_rng(seed)
+        a, b = rng.standard_normal((2, 3, 4)), rng.standard_normal((2, 4, 5))
+        out, want, fake = _run(monkeypatch, a, b, "c", "t", np.random.default_rng(0))
+        np.testing.assert_allclose(out, want, rtol=1e-12)
+    assert len(cuda_blas._PLANS) == 1
+    (plan,) = cuda_blas._PLANS.values()
+    assert plan[0] == "gemm" and len(plan[1]) == 1          # one strided-batched call

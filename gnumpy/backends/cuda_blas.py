@@ -76,56 +76,87 @@ def _ptr(node):
     return node.buf.ptr + node.offset * node.dtype.itemsize
 
 
-def matmul(be, node, buf) -> None:
-    a, b = node.srcs
-    dt = node.dtype
-    if dt not in DATA_TYPE:
-        return _matmul_kernel(be, node, buf)
-    a_sh, a_st = (a.shape, a.strides) if a.ndim >= 2 else ((1,) + a.shape, (0,) + a.strides)
-    b_sh, b_st = (b.shape, b.strides) if b.ndim >= 2 else (b.shape + (1,), b.strides + (0,))
+_PLANS: dict = {}        # (dtype, operand layouts) -> _plan's result
+_COPY = ("copy",)       # a plan: an operand needs a C-ordered copy first (not kept)
+
+
+def _plan(dt, a_sh, a_st, b_sh, b_st, shape):
+    """The cuBLAS calls of one product, from its layouts alone (pointers are added at each
+    call): ("none",) for an empty result, ("zero", nbytes) for k == 0, ("gemv", args),
+    ("gemm", [calls: (m, n, k, opb, opa, sb, sa, sc, count, offsets b/a/c)]), or _COPY
+    when an operand's strides fit no leading dimension."""
+    a_nd, b_nd = len(a_sh), len(b_sh)
+    if a_nd < 2:
+        a_sh, a_st = (1,) + a_sh, (0,) + a_st
+    if b_nd < 2:
+        b_sh, b_st = b_sh + (1,), b_st + (0,)
     n, k = a_sh[-2], a_sh[-1]
     m = b_sh[-1]
-    batch = tuple(node.shape[:len(node.shape) - (a.ndim >= 2) - (b.ndim >= 2)])
-    nb = L.prod(batch)
-    if n * m * nb == 0:
-        return
+    batch = tuple(shape[:len(shape) - (a_nd >= 2) - (b_nd >= 2)])
+    if n * m * L.prod(batch) == 0:
+        return ("none",)
     if k == 0:
-        be._check(be._driver.cuMemsetD8Async(buf.ptr, 0, L.prod(node.shape) * dt.itemsize,
-                                             be.stream.handle))
-        return
+        return ("zero", L.prod(shape) * dt.itemsize)
     if max(n, m, k) > _INT32_MAX:
         raise NotImplementedError("matmul: dimensions past 2**31 - 1 are not supported on the "
                                   "CUDA backend")
     opa = _operand(n, k, a_st[-2], a_st[-1])
-    if opa is None:
-        a = be._contiguous_copy(a)
-        a_st = a.strides if len(a_sh) == a.ndim else (0,) + a.strides
-        opa = _operand(n, k, a_st[-2], a_st[-1])
     opb = _operand(k, m, b_st[-2], b_st[-1])
-    if opb is None:
-        b = be._contiguous_copy(b)
-        b_st = b.strides if len(b_sh) == b.ndim else b.strides + (0,)
-        opb = _operand(k, m, b_st[-2], b_st[-1])
+    if opa is None or opb is None:
+        return _COPY
     dims = _batch_dims(batch, a_sh, a_st, b_sh, b_st, n, m)
-    it = dt.itemsize
-    pa, pb, pc = _ptr(a), _ptr(b), buf.ptr
     if len(dims) == 1 and dims[0][0] == 1 and (m == 1 or n == 1) and dt in _GEMM:
-        return _gemv(be, dt, n, k, m, opa, opb, a_st, b_st, pa, pb, pc)
+        return ("gemv", (n, k, m, opa, opb, a_st, b_st))
     *outer, (count, sa, sb, sc) = dims
+    calls = []
     idx = [0] * len(outer)
     while True:
         oa = sum(i * d[1] for i, d in zip(idx, outer))
         ob = sum(i * d[2] for i, d in zip(idx, outer))
         oc = sum(i * d[3] for i, d in zip(idx, outer))
-        _gemm(be, dt, m, n, k, opb, opa, pb + ob * it, sb, pa + oa * it, sa, pc + oc * it,
-              sc, count)
+        calls.append((m, n, k, opb, opa, sb, sa, sc, count, ob, oa, oc))
         for d in range(len(outer) - 1, -1, -1):      # odometer over the outer dims
             idx[d] += 1
             if idx[d] < outer[d][0]:
                 break
             idx[d] = 0
         else:
-            return
+            return ("gemm", calls)
+
+
+def matmul(be, node, buf) -> None:
+    a, b = node.srcs
+    dt = node.dtype
+    if dt not in DATA_TYPE:
+        return _matmul_kernel(be, node, buf)
+    key = (dt, a.shape, a.strides, b.shape, b.strides)
+    p = _PLANS.get(key)
+    if p is None:
+        p = _plan(dt, a.shape, a.strides, b.shape, b.strides, node.shape)
+        if len(_PLANS) >= 4096:
+            _PLANS.clear()
+        _PLANS[key] = p
+    if p is _COPY:          # (a copy's layout has a plan of its own)
+        a_sh, a_st = (a.shape, a.strides) if a.ndim >= 2 else ((1,) + a.shape, (0,) + a.strides)
+        b_sh, b_st = (b.shape, b.strides) if b.ndim >= 2 else (b.shape + (1,), b.strides + (0,))
+        if _operand(a_sh[-2], a_sh[-1], a_st[-2], a_st[-1]) is None:
+            a = be._contiguous_copy(a)
+        if _operand(b_sh[-2], b_sh[-1], b_st[-2], b_st[-1]) is None:
+            b = be._contiguous_copy(b)
+        p = _plan(dt, a.shape, a.strides, b.shape, b.strides, node.shape)
+    kind = p[0]
+    if kind == "none":
+        return
+    if kind == "zero":
+        be._check(be._driver.cuMemsetD8Async(buf.ptr, 0, p[1], be.stream.handle))
+        return
+    pa, pb, pc = _ptr(a), _ptr(b), buf.ptr
+    if kind == "gemv":
+        return _gemv(be, dt, *p[1], pa, pb, pc)
+    it = dt.itemsize
+    for m, n, k, opb, opa, sb, sa, sc, count, ob, oa, oc in p[1]:
+        _gemm(be, dt, m, n, k, opb, opa, pb + ob * it, sb, pa + oa * it, sa, pc + oc * it,
+              sc, count)
 
 
 def _gemm(be, dt, m, n, k, op1, op2, p1, s1, p2, s2, pc, sc, count) -> None:
