@@ -75,6 +75,8 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
     """
     if out is None and dtype is None:
         r = vector_dot(x1, x2)
+        if r is None:
+            r = _matrix_product(x1, x2)
         if r is not None:
             return r
     a = _arr(x1)
@@ -107,6 +109,23 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
                       casting=casting)
     node = ir.barrier("matmul", (ir.cast(a._node, dt), ir.cast(b._node, dt)), None, dt, shape)
     return finish("matmul", wrap(node), out, casting=casting)
+
+
+def _matrix_product(a, b):
+    """``a @ b`` of two 2-D gnumpy arrays of one dtype and device, a product too large to
+    fuse: the library call's node, built without matmul's general checks (a kernel of
+    library calls pays this per call).  None for anything else."""
+    cls = _common._ndarray
+    if type(a) is not cls or type(b) is not cls:
+        return None
+    na, nb = a._node, b._node
+    dt = na.dtype
+    sa, sb = na.shape, nb.shape
+    if len(sa) != 2 or len(sb) != 2 or sa[1] != sb[0] or nb.dtype is not dt or \
+            nb.device is not na.device or dt.kind not in "fc" or \
+            _fused_ok(dt) and sa[0] * sa[1] * sb[1] <= SMALL_MATMUL and sa[1] <= 256:
+        return None
+    return wrap(ir.barrier("matmul", (na, nb), None, dt, (sa[0], sb[1])))
 
 
 def vecdot(x1, x2, /, *, axis=-1):
