@@ -169,6 +169,39 @@ def test_getitem_masks():
     check(g[(g > 0)[:, :, 0], 1], a[(a > 0)[:, :, 0], 1])
 
 
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_whole_array_mask_matches_numpy(data):
+    """``a[m]`` with a mask of a's shape (the path that skips the general planner): C
+    order whatever a's memory order (strided, transposed, lazy), any density (none, all),
+    lazy and materialized masks, 1 to 3 dimensions, complex values."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**31), label="seed"))
+    shape = tuple(data.draw(st.lists(st.integers(0, 5), min_size=1, max_size=3),
+                            label="shape"))
+    dt = data.draw(st.sampled_from([np.float64, np.int32, np.complex64]), label="dtype")
+    a = sample(dt, shape, rng)
+    layout = data.draw(st.sampled_from(["c", "strided", "T", "lazy"]), label="layout")
+    if layout == "strided":
+        a, g = strided_pair(a)
+    elif layout == "T":
+        a = np.ascontiguousarray(a.T).T
+        g = gp.asarray(np.ascontiguousarray(a.T)).T
+    elif layout == "lazy":
+        g = gp.asarray(a) * 2
+        a = a * 2
+    else:
+        g = gp.asarray(a)
+    density = data.draw(st.sampled_from([0.0, 0.3, 1.0]), label="density")
+    m = rng.random(shape) < density
+    if data.draw(st.booleans(), label="lazy mask"):
+        t = rng.random(shape)
+        gm, m = gp.asarray(t) < density, t < density
+    else:
+        gm = gp.asarray(m)
+    check(g[gm], a[m])
+    check(g[gm].sum(), a[m].sum())
+
 def test_getitem_0d_and_empty():
     a = np.asarray(3.5)
     g = gp.asarray(a)

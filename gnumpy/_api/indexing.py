@@ -132,15 +132,17 @@ def getitem(a, key):
         if len(a.shape) == 1 and is_array(key) and key.ndim and key.dtype.kind in "iu" \
                 and key.device == a.device:
             return _take1(a, key)
+        whole = is_array(key) and key.dtype == D.bool_ and key.shape == a.shape and \
+            key.ndim and key.device == a.device
+        if whole:       # ``a[m]``, a mask of a's shape: its flat offsets, as plan gives them
+            flat = _mask_offsets(key)
+            return gather(a, (), flat, flat.shape, ("mask", key._node, write_epoch[0]))
         ints = _scalar_indices(a, key)
         if ints is not None:            # a copy, as advanced indexing gives
             r = a[ints]
             return r if r._base is None else r._copy()
         p = plan(a, key)
-        whole = is_array(key) and key.dtype == D.bool_ and key.shape == a.shape and \
-            key.ndim and key.device == a.device
-        return gather(a, p.vops, p.off, p.shape,
-                      ("mask", key._node, write_epoch[0]) if whole else None)
+        return gather(a, p.vops, p.off, p.shape)
     ops = view_ops(a.shape, key)
     if (ops[-1][2] if ops else a.shape) == () and not _has_ellipsis(key):
         node = a._node
