@@ -33,6 +33,11 @@ def share(buf) -> None:
     _shared[id(buf)] = ref
 
 
+def any_shared() -> bool:
+    """Is any memory (possibly) visible outside gnumpy?"""
+    return bool(_shared)
+
+
 def shared(buf) -> bool:
     """Is memory `buf` visible outside gnumpy (or possibly so)?"""
     r = _shared.get(id(buf), False)

@@ -121,6 +121,36 @@ def test_memory_shared_with_numpy_is_written_at_once():
     assert view[0] == 4.0
 
 
+_SHARED_BEFORE = ["", "a[1] = 2.0", "a[1] += 1.0", "a[1] = a[0] * 3.0", "a[0] = -1.0",
+                  "a[1, 2] = 7.0"]
+_SHARED_STMTS = ["a[1] = s", "a[1, ...] = s", "a[None, 1] = s", "a[0:2] = s",
+                 "a[1:3, ..., 1] = s[:2]", "a[1, ::-1] = s", "a[1] = s * 2.0", "a[1] += s"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(before=st.sampled_from(_SHARED_BEFORE), stmt=st.sampled_from(_SHARED_STMTS),
+       dt=st.sampled_from([np.float64, np.float32, np.int64]),
+       new=st.lists(st.integers(-9, 9), min_size=3, max_size=3))
+def test_a_write_reading_memory_shared_with_numpy_reads_it_now(before, stmt, dt, new):
+    """``a[k] = s`` with `s` NumPy's memory (asarray(copy=False)): NumPy copies s's values
+    at the statement, so a later change to that memory on NumPy's side is not seen, even
+    when the write would otherwise wait (after a write to the same place it folds into, or
+    a cast of s to a's dtype).  Found reviewing the constant and lazy statement writes:
+    the fold and the cast made ``a[1] = s`` a deferred write that read s late."""
+    if gp.asarray(0).device.kind != "cpu":
+        pytest.skip("NumPy memory is shared only on the CPU backend")
+    x = np.arange(1, 4).astype(dt)
+    a = gp.asarray(np.linspace(-2.0, 3.0, 12).reshape(4, 3))
+    ref = np.linspace(-2.0, 3.0, 12).reshape(4, 3)
+    s = gp.asarray(x, copy=False)
+    gp.evaluate(a)
+    for src in (before, stmt):
+        exec(src, {"a": a, "s": s})
+        exec(src, {"a": ref, "s": x.copy()})
+    x[...] = np.asarray(new, dtype=dt)        # NumPy's side changes its memory
+    check(a, ref)
+
+
 def test_settle_points_run_the_deferred_write():
     """evaluate, a backend's use (a host read of other memory) and another thread's work
     run the deferred write; nothing else is lost."""
