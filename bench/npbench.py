@@ -215,6 +215,7 @@ def timed_calls(runs, args, budget, share):
     names = list(runs)
     ts = {n: [] for n in names}
     errors = {}
+    cur = None              # the framework whose call runs (a timeout is its error)
     try:
         with budget.limit(max(args.kernel_timeout, 1.0) * (args.repeat + 1) * len(names)):
             for r in range(args.repeat):
@@ -225,6 +226,7 @@ def timed_calls(runs, args, budget, share):
                     break
                 k = r % len(live)
                 for n in live[k:] + live[:k]:
+                    cur = n
                     setup, call = runs[n]
                     try:
                         a = setup()
@@ -233,8 +235,9 @@ def timed_calls(runs, args, budget, share):
                         ts[n].append(time.perf_counter() - t0)
                     except Exception as e:      # noqa: BLE001
                         errors[n] = "timed runs: " + err_str(e)
+                    cur = None
     except CaseTimeout as e:
-        for n in names:
+        for n in [cur] if cur is not None else names:
             errors.setdefault(n, "timed runs: " + err_str(e))
     return ts, errors
 

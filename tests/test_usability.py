@@ -366,3 +366,41 @@ def test_guide_example_runs(i, capsys):
         exec(compile(code, f"docs/guide.md block {i}", "exec"), {})
     finally:
         gp.config.set(**saved)
+
+
+# ------------------------------------------------------------------ bench/npbench.py
+
+def test_npbench_timed_calls_charge_a_timeout_to_the_framework_it_cut():
+    """The timed calls of the frameworks alternate under one time limit: when it cuts one
+    framework's call, that framework has the error; the others keep their times and have
+    none (found reviewing the interleaved harness: a slow gnumpy call marked NumPy's and
+    CuPy's timed runs as timed out too)."""
+    import time
+    import types
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import npbench
+        from libs import Budget
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+
+    class Short(Budget):        # the limit of the timed calls: 0.5 s, whatever is asked
+        def limit(self, seconds):
+            return Budget.limit(self, 0.5)
+
+    calls = {"numpy": 0, "gnumpy": 0, "cupy": 0}
+
+    def runner(name, slow_call):
+        def call(a):
+            calls[name] += 1
+            time.sleep(5.0 if calls[name] == slow_call else 0.001)
+        return (lambda: None), call
+    runs = {"numpy": runner("numpy", 0), "gnumpy": runner("gnumpy", 2),
+            "cupy": runner("cupy", 0)}
+    args = types.SimpleNamespace(kernel_timeout=1.0, repeat=4)
+    ts, errors = npbench.timed_calls(runs, args, Short(100.0), 100.0)
+    assert set(errors) == {"gnumpy"} and "CaseTimeout" in errors["gnumpy"]
+    assert len(ts["gnumpy"]) == 1 and len(ts["numpy"]) >= 1 and len(ts["cupy"]) >= 1
+    spent = Short(0.0)          # no budget left at all: every framework is charged
+    ts, errors = npbench.timed_calls(runs, args, spent, 100.0)
+    assert set(errors) == set(runs) and not any(ts.values())
