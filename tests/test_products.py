@@ -143,3 +143,23 @@ def test_vector_dot_fast_path_leaves_other_cases():
           np.dot(np.arange(3.0), np.arange(3, dtype=np.int32)))
     h = np.linspace(-2, 2, 9).astype(np.float16)
     check(gp.dot(gp.asarray(h), gp.asarray(h[::-1].copy())), np.dot(h, h[::-1]))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "int32"])
+@pytest.mark.parametrize("shapes", [((40, 50), (50, 30)), ((3, 4), (4, 5)), ((300, 2), (2, 80)),
+                                    ((0, 7), (7, 9)), ((6, 0), (0, 4))])
+def test_matrix_product_fast_path_is_the_general_node(dtype, shapes):
+    """``a @ b`` of two 2-D arrays of one dtype builds, without matmul's general checks, the
+    node the general path builds (a library call, or the fused small product); values are
+    NumPy's, with a transposed operand among the layouts."""
+    rng = np.random.default_rng(7)
+    sa, sb = shapes
+    x = (rng.standard_normal(sa) * 3).astype(dtype)
+    y = (rng.standard_normal(sb[::-1]) * 3).astype(dtype).T      # a transposed view
+    a, b = gp.asarray(x), gp.asarray(np.ascontiguousarray(y.T)).T
+    fast = a @ b
+    general = gp.matmul(a, b, dtype=np.dtype(dtype))    # (dtype= takes the general path)
+    assert _tree(fast._node) == _tree(general._node)
+    check(fast, x @ y)
+    with pytest.raises(ValueError):
+        a @ gp.asarray(np.ones((sa[1] + 1, 2), dtype))
