@@ -33,9 +33,10 @@ def share(buf) -> None:
     _shared[id(buf)] = ref
 
 
-def any_shared() -> bool:
-    """Is any memory (possibly) visible outside gnumpy?"""
-    return bool(_shared)
+def shared_ids() -> dict:
+    """The ids of memory (possibly) visible outside gnumpy, as keys (a freed buffer's id
+    may stay listed: then a new buffer at that id counts as shared)."""
+    return _shared
 
 
 def shared(buf) -> bool:

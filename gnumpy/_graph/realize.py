@@ -13,7 +13,7 @@ from threading import get_ident
 
 from .._config import config
 from .. import _device
-from .._memstate import any_shared, forget_all, note_write, shared, write_epoch
+from .._memstate import forget_all, note_write, shared, shared_ids, write_epoch
 from .._device import backend
 from . import layout as L
 from .fuse import schedule, writes_into
@@ -406,7 +406,7 @@ def write(dest, value, _in_range=False, defer=False) -> None:
                 if be.write_element(dest, value):
                     _count("elementwise")
                     return
-        if defer and any_shared() and _reads_shared(value):
+        if defer and shared_ids() and reads_any(value, shared_ids()):
             defer = False       # the other side may change that memory before a deferred
                                 # write read it: NumPy's statement reads it now
         if p is not None:
@@ -418,24 +418,6 @@ def write(dest, value, _in_range=False, defer=False) -> None:
             _deferred[0] = (dest, value)
             return
         _write(dest, value, _in_range)
-
-
-def _reads_shared(value) -> bool:
-    """Does lazy `value` read memory visible outside gnumpy (``_memstate.shared``)?"""
-    stack = [value]
-    seen = set()
-    while stack:
-        n = stack.pop()
-        k = n.kind
-        if k == LEAF:
-            if shared(n.buf):
-                return True
-            continue
-        if k == SCALAR or k == IOTA or id(n) in seen:
-            continue
-        seen.add(id(n))
-        stack.extend(n.srcs)
-    return False
 
 
 # ------------------------------------------------------------------ the deferred write

@@ -77,14 +77,14 @@ def _ptr(node):
 
 
 _PLANS: dict = {}        # (dtype, operand layouts) -> _plan's result
-_COPY = ("copy",)       # a plan: an operand needs a C-ordered copy first (not kept)
 
 
 def _plan(dt, a_sh, a_st, b_sh, b_st, shape):
     """The cuBLAS calls of one product, from its layouts alone (pointers are added at each
     call): ("none",) for an empty result, ("zero", nbytes) for k == 0, ("gemv", args),
-    ("gemm", [calls: (m, n, k, opb, opa, sb, sa, sc, count, offsets b/a/c)]), or _COPY
-    when an operand's strides fit no leading dimension."""
+    ("gemm", [calls: (m, n, k, opb, opa, sb, sa, sc, count, offsets b/a/c)]), or ("copy",
+    a?, b?) when an operand's strides fit no leading dimension (it needs a C-ordered copy
+    first; the copy's layout has a plan of its own)."""
     a_nd, b_nd = len(a_sh), len(b_sh)
     if a_nd < 2:
         a_sh, a_st = (1,) + a_sh, (0,) + a_st
@@ -103,7 +103,7 @@ def _plan(dt, a_sh, a_st, b_sh, b_st, shape):
     opa = _operand(n, k, a_st[-2], a_st[-1])
     opb = _operand(k, m, b_st[-2], b_st[-1])
     if opa is None or opb is None:
-        return _COPY
+        return ("copy", opa is None, opb is None)
     dims = _batch_dims(batch, a_sh, a_st, b_sh, b_st, n, m)
     if len(dims) == 1 and dims[0][0] == 1 and (m == 1 or n == 1) and dt in _GEMM:
         return ("gemv", (n, k, m, opa, opb, a_st, b_st))
@@ -136,15 +136,12 @@ def matmul(be, node, buf) -> None:
         if len(_PLANS) >= 4096:
             _PLANS.clear()
         _PLANS[key] = p
-    if p is _COPY:          # (a copy's layout has a plan of its own)
-        a_sh, a_st = (a.shape, a.strides) if a.ndim >= 2 else ((1,) + a.shape, (0,) + a.strides)
-        b_sh, b_st = (b.shape, b.strides) if b.ndim >= 2 else (b.shape + (1,), b.strides + (0,))
-        if _operand(a_sh[-2], a_sh[-1], a_st[-2], a_st[-1]) is None:
-            a = be._contiguous_copy(a)
-        if _operand(b_sh[-2], b_sh[-1], b_st[-2], b_st[-1]) is None:
-            b = be._contiguous_copy(b)
-        p = _plan(dt, a.shape, a.strides, b.shape, b.strides, node.shape)
     kind = p[0]
+    if kind == "copy":
+        a = be._contiguous_copy(a) if p[1] else a
+        b = be._contiguous_copy(b) if p[2] else b
+        p = _plan(dt, a.shape, a.strides, b.shape, b.strides, node.shape)
+        kind = p[0]
     if kind == "none":
         return
     if kind == "zero":
