@@ -110,6 +110,7 @@ class Graph:
         """Launch the captured work on the current stream (asynchronously)."""
         if self._exec is None:
             raise RuntimeError("nothing captured: use `with graph:` first")
+        R.settle()                  # a statement's write the graph's kernels read
         bufs = {id(b): b for b in self._keep}
         R.flush_readers_of(bufs)      # pending readers of the results see the old values
         self._exec.launch(self._be.stream)
