@@ -141,6 +141,7 @@ class Event:
 
     def record(self, stream=None):
         from cuda.core import EventOptions
+        _settle()                   # a statement's write belongs before the event
         be = stream._be if isinstance(stream, Stream) else _be()
         s = stream.cuda_stream if isinstance(stream, Stream) else be.stream
         be.cdev.set_current()                   # this thread may not have used CUDA yet
