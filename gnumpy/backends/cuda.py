@@ -112,7 +112,7 @@ class CudaBackend(Backend):
     # The current stream is per thread: each thread has its own stack of entered
     # streams (``gnumpy.cuda.Stream``), and a thread with none uses the device's
     # default stream, shared by all threads.  The bound thread's stream is cached as
-    # ``cur_stream``/``stream_handle``/``stream_c`` for the launch paths; it changes
+    # ``cur_stream``/``stream_handle``/``stream_int``/``stream_c`` for the launch paths; it changes
     # only under the execution lock (``bind_thread``, ``push_stream``, ``pop_stream``).
     @property
     def stream(self):
@@ -143,10 +143,12 @@ class CudaBackend(Backend):
         self.bind_thread()
 
     def _set_stream(self, s) -> None:
-        """The current stream, and its handle as cuda.bindings and as ctypes take it."""
+        """The current stream, and its handle as cuda.bindings, ctypes and the library
+        bindings (an int) take it."""
         self.cur_stream = s
         self.stream_handle = s.handle
-        self.stream_c = ctypes.c_void_p(int(s.handle))
+        self.stream_int = int(s.handle)
+        self.stream_c = ctypes.c_void_p(self.stream_int)
 
     def synchronize(self) -> None:
         self.wait()

@@ -119,8 +119,9 @@ class Libs:
 
     # ------------------------------------------------------------------ streams
     def stream(self) -> int:
-        """gnumpy's current stream as an integer handle."""
-        return int(self.be.stream.handle)
+        """gnumpy's current stream (the bound thread's: library calls run under the
+        execution lock) as an integer handle."""
+        return self.be.stream_int
 
     def cub_stream(self) -> _Stream:
         return _Stream(self.stream())

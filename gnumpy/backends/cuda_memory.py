@@ -2,7 +2,10 @@
 
 Buffers come from cuda.core's ``DeviceMemoryResource`` over the device's default pool,
 whose release threshold is raised so freed blocks are reused instead of returned to the
-driver.  A buffer is freed (in stream order) when the last array or node holding it goes.
+driver.  A buffer is freed (in stream order) when the last array or node holding it goes:
+into a per-stream free list of its size class first (a pool round trip through cuda.core
+costs 16-29 us a large block on the H200 in NPBench's kernels, where the same sizes come
+back every call), into the pool when the list or the cache is full.
 Out of memory: collect garbage, trim the pool, retry once, then raise ``MemoryError``
 naming the request and the pool state; the library keeps working afterwards.
 """
@@ -13,17 +16,36 @@ import gc
 from .._config import config
 
 
-_SMALL = 1 << 16          # allocations up to this size are recycled by a Python free list
-_FREE_MAX = 64            # cached blocks per (stream, size)
+_SMALL = 1 << 16          # allocations up to this size: size classes of 256 bytes
+_FREE_MAX = 64            # cached small blocks per (stream, size class)
+_LARGE_MAX = 4            # cached large blocks per (stream, size class)
+_LARGE_BYTES = 1 << 30    # cached large blocks in all, in bytes
+
+
+def _large_class(nbytes: int) -> int:
+    """The size class of a large allocation: rounded up to a sixteenth of the power of
+    two above it (at most 1/8 more memory)."""
+    step = 1 << (nbytes.bit_length() - 4)
+    return (nbytes + step - 1) & -step
+
+
+class _FreeList(list):
+    """Freed blocks of one (stream, size class), kept for reuse: (cuda.core buffer, ptr)."""
+    __slots__ = ("limit", "pool", "nbytes")
+
+    def __init__(self, limit, pool=None, nbytes=0):
+        super().__init__()
+        self.limit = limit
+        self.pool = pool          # large classes: the pool counting their cached bytes
+        self.nbytes = nbytes
 
 
 class DeviceBuffer:
     """A device allocation: `ptr` (int), `size` in bytes; freed when garbage-collected.
 
-    Small blocks go back to a per-stream free list instead of the pool (a pool round trip
-    costs microseconds; reuse in the same stream is ordered by the stream itself).  Large
-    blocks go back to the pool: keeping them too did not move repeated 1 GiB SAXPY
-    (docs/perf-notes.md) and would hold memory per distinct size."""
+    Blocks go back to a per-stream free list of their size class instead of the pool
+    (reuse in the same stream is ordered by the stream itself); large blocks while the
+    pool's cache of them stays under ``_LARGE_BYTES``."""
 
     __slots__ = ("ptr", "size", "_buf", "_free", "__weakref__")
 
@@ -36,7 +58,12 @@ class DeviceBuffer:
     def __del__(self):
         free = self._free
         try:
-            if free is not None and len(free) < _FREE_MAX:
+            if free is not None and len(free) < free.limit:
+                pool = free.pool
+                if pool is not None:
+                    if pool.large_cached + free.nbytes > _LARGE_BYTES:
+                        return
+                    pool.large_cached += free.nbytes
                 free.append((self._buf, self.ptr))
         except Exception:     # interpreter shutdown
             pass
@@ -59,6 +86,7 @@ class MemoryPool:
             pass
         self._empty = DeviceBuffer(None, 0)
         self._free = {}
+        self.large_cached = 0     # bytes held by the free lists of large classes
         self.capture = None       # the owning list of a CUDA graph capture in progress
         self._side = None
 
@@ -78,6 +106,7 @@ class MemoryPool:
         self.backend.stream.sync()
         for free in self._free.values():
             free.clear()
+        self.large_cached = 0
         self._driver.cuMemPoolTrimTo(self._pool, 0)
 
     def alloc(self, nbytes: int) -> DeviceBuffer:
@@ -85,16 +114,18 @@ class MemoryPool:
             return self._empty
         if self.capture is not None:
             return self._alloc_captured(nbytes)
-        if nbytes > _SMALL:
-            return self._alloc(nbytes)
-        nbytes = (nbytes + 255) & ~255                   # size classes of 256 bytes
+        large = nbytes > _SMALL
+        nbytes = _large_class(nbytes) if large else (nbytes + 255) & ~255
         key = (self.backend.cur_stream, nbytes)
         free = self._free.get(key)
         if free is None:
-            free = self._free[key] = []
+            free = self._free[key] = _FreeList(_LARGE_MAX, self, nbytes) if large else \
+                _FreeList(_FREE_MAX)
         if free:
             d = DeviceBuffer.__new__(DeviceBuffer)
             d._buf, d.ptr = free.pop()
+            if large:
+                self.large_cached -= nbytes
             d.size, d._free = nbytes, free
             return d
         d = self._alloc(nbytes)
