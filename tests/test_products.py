@@ -147,22 +147,30 @@ def test_vector_dot_fast_path_leaves_other_cases():
 
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "int32"])
 @pytest.mark.parametrize("shapes", [((40, 50), (50, 30)), ((3, 4), (4, 5)), ((300, 2), (2, 80)),
-                                    ((0, 7), (7, 9)), ((6, 0), (0, 4))])
+                                    ((0, 7), (7, 9)), ((6, 0), (0, 4)), ((40, 50), (50,)),
+                                    ((50,), (50, 30)), ((0, 3), (3,)), ((3,), (3, 0)),
+                                    ((5, 0), (0,))])
 def test_matrix_product_fast_path_is_the_general_node(dtype, shapes):
-    """``a @ b`` of two 2-D arrays of one dtype builds, without matmul's general checks, the
-    node the general path builds (a library call, or the fused small product); values are
-    NumPy's, with a transposed operand among the layouts."""
+    """``a @ b`` of two 2-D arrays, or a matrix and a vector, of one dtype builds, without
+    matmul's general checks, the node the general path builds (a library call, or the
+    fused small product); values are NumPy's, with a transposed operand and a strided
+    vector among the layouts."""
     rng = np.random.default_rng(7)
     sa, sb = shapes
     x = (rng.standard_normal(sa) * 3).astype(dtype)
     y = (rng.standard_normal(sb[::-1]) * 3).astype(dtype).T      # a transposed view
     a, b = gp.asarray(x), gp.asarray(np.ascontiguousarray(y.T)).T
+    if len(sa) == 1:                                  # a strided vector
+        x2 = np.repeat(x, 2)
+        a, x = gp.asarray(x2)[::2], x2[::2]
     fast = a @ b
     general = gp.matmul(a, b, dtype=np.dtype(dtype))    # (dtype= takes the general path)
     assert _tree(fast._node) == _tree(general._node)
     # a sum of products: the dtype's tolerance scaled by the terms' size (cuBLAS and
     # NumPy's BLAS sum in different orders; an entry near zero is all rounding)
-    sc = float(np.abs(x).max(initial=0)) * float(np.abs(y).max(initial=0)) * sa[1]
+    sc = float(np.abs(x).max(initial=0)) * float(np.abs(y).max(initial=0)) * sa[-1]
     check(fast, x @ y, scale=sc)
     with pytest.raises(ValueError):
-        a @ gp.asarray(np.ones((sa[1] + 1, 2), dtype))
+        a @ gp.asarray(np.ones((sa[-1] + 1, 2), dtype))
+    with pytest.raises(ValueError):
+        a @ gp.asarray(np.ones(sa[-1] + 1, dtype))

@@ -112,20 +112,35 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
 
 
 def _matrix_product(a, b):
-    """``a @ b`` of two 2-D gnumpy arrays of one dtype and device, a product too large to
-    fuse: the library call's node, built without matmul's general checks (a kernel of
-    library calls pays this per call).  None for anything else."""
+    """``a @ b`` of two gnumpy arrays of one float or complex dtype and device, 2-D by 2-D
+    (a product too large to fuse) or a matrix-vector product (2-D by 1-D, 1-D by 2-D): the
+    library call's node, built without matmul's general checks (a kernel of library calls
+    pays this per call).  None for anything else."""
     cls = _common._ndarray
     if type(a) is not cls or type(b) is not cls:
         return None
     na, nb = a._node, b._node
     dt = na.dtype
-    sa, sb = na.shape, nb.shape
-    if len(sa) != 2 or len(sb) != 2 or sa[1] != sb[0] or nb.dtype is not dt or \
-            nb.device is not na.device or dt.kind not in "fc" or \
-            _fused_ok(dt) and sa[0] * sa[1] * sb[1] <= SMALL_MATMUL and sa[1] <= 256:
+    if nb.dtype is not dt or nb.device is not na.device or dt.kind not in "fc":
         return None
-    return wrap(ir.barrier("matmul", (na, nb), None, dt, (sa[0], sb[1])))
+    sa, sb = na.shape, nb.shape
+    la, lb = len(sa), len(sb)
+    if la == 2 and lb == 2:
+        if sa[1] != sb[0] or \
+                _fused_ok(dt) and sa[0] * sa[1] * sb[1] <= SMALL_MATMUL and sa[1] <= 256:
+            return None
+        shape = (sa[0], sb[1])
+    elif la == 2 and lb == 1:
+        if sa[1] != sb[0]:
+            return None
+        shape = sa[:1]
+    elif la == 1 and lb == 2:
+        if sa[0] != sb[0]:
+            return None
+        shape = sb[1:]
+    else:
+        return None
+    return wrap(ir.barrier("matmul", (na, nb), None, dt, shape))
 
 
 def vecdot(x1, x2, /, *, axis=-1):
