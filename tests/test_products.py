@@ -5,6 +5,7 @@ import pytest
 
 import gnumpy as gp
 from helpers import check, sample
+from test_fast_path import fake  # noqa: F401 - the fake CUDA backend fixture
 
 DTYPES = [np.int32, np.float32, np.float64, np.complex64, np.complex128]
 
@@ -174,3 +175,59 @@ def test_matrix_product_fast_path_is_the_general_node(dtype, shapes):
         a @ gp.asarray(np.ones((sa[-1] + 1, 2), dtype))
     with pytest.raises(ValueError):
         a @ gp.asarray(np.ones(sa[-1] + 1, dtype))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "int64"])
+@pytest.mark.parametrize("shapes", [((40, 50), (50, 30)), ((40, 50), (50,)), ((50,), (50, 30))])
+def test_scaled_operands_of_a_library_product(dtype, shapes):
+    """``s * A @ B``, ``A @ (B * s)`` and both scaled: NumPy's values, whether the scale is
+    folded into the library call (CUDA) or not; a scale of 0, inf or NaN is NumPy's
+    elementwise pass (0 * inf is NaN in A, not a skipped product)."""
+    rng = np.random.default_rng(3)
+    sa, sb = shapes
+    x = (rng.standard_normal(sa) * 3).astype(dtype)
+    y = (rng.standard_normal(sb) * 3).astype(dtype)
+    if dtype.startswith("float"):     # (complex inf: BLAS and NumPy's product differ in
+        x.flat[0] = np.inf              # NaN parts, folded or not)
+    a, b = gp.asarray(x), gp.asarray(y)
+    sc = float(np.abs(x[np.isfinite(x)]).max()) * float(np.abs(y).max()) * sa[-1] * 4
+    with np.errstate(all="ignore"):
+        for f in (lambda p, q: 2.5 * p @ q, lambda p, q: p @ (q * -1.5),
+                  lambda p, q: (0.5 * p) @ (q * 4), lambda p, q: 0.0 * p @ q,
+                  lambda p, q: p @ (q * np.nan), lambda p, q: np.inf * p @ q):
+            if dtype == "int64" and f.__code__.co_consts[1:2] != (2.5,):
+                continue
+            check(f(a, b), f(x, y), scale=sc)
+
+
+def test_a_scale_is_the_library_calls_alpha(fake, monkeypatch):
+    """On CUDA the scale of an operand is the cuBLAS call's alpha (no elementwise pass over
+    the operand); zero, inf, a product of arrays and integer products are not folded."""
+    import ctypes
+    from gnumpy.backends import cuda_libs
+    from gnumpy._graph.ir import BARRIER, LEAF
+    dev, be = fake
+    calls = []
+
+    class Record:
+        def __getattr__(self, name):
+            return lambda *args: calls.append((name, args))
+    monkeypatch.setitem(cuda_libs._BINDINGS, "cublas", Record())
+    A = gp.asarray(np.ones((40, 50)), device=dev)
+    B = gp.asarray(np.ones((50, 60)), device=dev)
+    x = gp.asarray(np.ones(50), device=dev)
+    cases = [(lambda: 2.5 * A @ B, 2.5, "dgemm", 6), (lambda: A @ (B * -3.0), -3.0, "dgemm", 6),
+             (lambda: (0.5 * A) @ (4.0 * B), 2.0, "dgemm", 6),
+             (lambda: (2.0 * A) @ x, 2.0, "dgemv", 4)]
+    for expr, alpha, name, at in cases:
+        e = expr()
+        n = e._node
+        assert n.kind == BARRIER and n.arg == alpha and all(s.kind == LEAF for s in n.srcs)
+        calls.clear()
+        gp.evaluate(e)
+        got = [c for c in calls if c[0] == name]
+        assert len(got) == 1 and ctypes.c_double.from_address(got[0][1][at]).value == alpha
+    for e in (0.0 * A @ B, np.inf * A @ B, (A * A) @ B,
+              gp.asarray(np.ones((40, 50), np.int64), device=dev) * 2 @
+              gp.asarray(np.ones((50, 60), np.int64), device=dev)):
+        assert e._node.arg is None

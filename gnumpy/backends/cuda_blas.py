@@ -148,15 +148,16 @@ def matmul(be, node, buf) -> None:
         be._check(be._driver.cuMemsetD8Async(buf.ptr, 0, p[1], be.stream.handle))
         return
     pa, pb, pc = _ptr(a), _ptr(b), buf.ptr
+    alpha = 1 if node.arg is None else node.arg     # a scale folded into the call
     if kind == "gemv":
-        return _gemv(be, dt, *p[1], pa, pb, pc)
+        return _gemv(be, dt, *p[1], pa, pb, pc, alpha)
     it = dt.itemsize
     for m, n, k, opb, opa, sb, sa, sc, count, ob, oa, oc in p[1]:
         _gemm(be, dt, m, n, k, opb, opa, pb + ob * it, sb, pa + oa * it, sa, pc + oc * it,
-              sc, count)
+              sc, count, alpha)
 
 
-def _gemm(be, dt, m, n, k, op1, op2, p1, s1, p2, s2, pc, sc, count) -> None:
+def _gemm(be, dt, m, n, k, op1, op2, p1, s1, p2, s2, pc, sc, count, alpha=1) -> None:
     """C (column-major m x n, ldc = m) = op1(M1) @ op2(M2), `count` times with the given
     batch strides (elements)."""
     cublas = bindings("cublas")
@@ -164,7 +165,7 @@ def _gemm(be, dt, m, n, k, op1, op2, p1, s1, p2, s2, pc, sc, count) -> None:
     h = lb.blas()
     (t1, ld1), (t2, ld2) = op1, op2
     if dt == np.float16:
-        one = lb.host_scalar(1.0, np.float32)
+        one = lb.host_scalar(alpha, np.float32)
         zero = lb.host_scalar(0.0, np.float32)
         T = DATA_TYPE[dt]
         if count == 1:
@@ -175,7 +176,7 @@ def _gemm(be, dt, m, n, k, op1, op2, p1, s1, p2, s2, pc, sc, count) -> None:
                                            ld2, s2, zero, pc, T, m, sc, count, _COMPUTE_32F,
                                            -1)
         return
-    one = lb.host_scalar(1, dt)
+    one = lb.host_scalar(alpha, dt)
     zero = lb.host_scalar(0, dt)
     name = _GEMM[dt]
     if count == 1:
@@ -185,19 +186,19 @@ def _gemm(be, dt, m, n, k, op1, op2, p1, s1, p2, s2, pc, sc, count) -> None:
                                                    ld2, s2, zero, pc, m, sc, count)
 
 
-def _gemv(be, dt, n, k, m, opa, opb, a_st, b_st, pa, pb, pc) -> None:
+def _gemv(be, dt, n, k, m, opa, opb, a_st, b_st, pa, pb, pc, alpha=1) -> None:
     """One matrix-vector product: ``A @ x`` (m == 1) or ``x @ B`` (n == 1)."""
     cublas = bindings("cublas")
     lb = libs(be)
     h = lb.blas()
-    one = lb.host_scalar(1, dt)
+    one = lb.host_scalar(alpha, dt)
     zero = lb.host_scalar(0, dt)
     f = getattr(cublas, _GEMM[dt][0] + "gemv")
     if m == 1:          # y (n) = A (n x k) x (k): A stored as opa describes
         t, ld = opa
         inc = b_st[-2] if k > 1 else 1
         if inc < 1:
-            return _gemm(be, dt, m, n, k, opb, opa, pb, 0, pa, 0, pc, 0, 1)
+            return _gemm(be, dt, m, n, k, opb, opa, pb, 0, pa, 0, pc, 0, 1, alpha)
         if t == _N:     # stored: A^T, column-major k x n
             f(h, _T, k, n, one, pa, ld, pb, inc, zero, pc, 1)
         else:           # stored: A, column-major n x k
@@ -206,7 +207,7 @@ def _gemv(be, dt, n, k, m, opa, opb, a_st, b_st, pa, pb, pc) -> None:
     t, ld = opb         # y (m) = x (k) B (k x m) = B^T x
     inc = a_st[-1] if k > 1 else 1
     if inc < 1:
-        return _gemm(be, dt, m, n, k, opb, opa, pb, 0, pa, 0, pc, 0, 1)
+        return _gemm(be, dt, m, n, k, opb, opa, pb, 0, pa, 0, pc, 0, 1, alpha)
     if t == _N:         # stored: B^T, column-major m x k
         f(h, _N, m, k, one, pb, ld, pa, inc, zero, pc, 1)
     else:               # stored: B, column-major k x m

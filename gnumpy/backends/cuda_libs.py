@@ -116,6 +116,7 @@ class Libs:
         self._cub = {}
         self._host_scalars = {}      # (value, dtype) -> address in _host_arrays
         self._host_arrays = []
+        self._host_spare = []
 
     # ------------------------------------------------------------------ streams
     def stream(self) -> int:
@@ -174,8 +175,14 @@ class Libs:
         p = self._host_scalars.get((value, dtype))
         if p is None:
             a = np.full(1, value, dtype=dtype)
-            p = self._host_scalars[(value, dtype)] = a.ctypes.data
-            self._host_arrays.append(a)
+            p = a.ctypes.data
+            if len(self._host_arrays) < 256:
+                self._host_scalars[(value, dtype)] = p
+                self._host_arrays.append(a)
+            else:       # values past these (a loop's changing alpha) are read by the
+                spare = self._host_spare        # call, in host pointer mode, before it
+                spare.append(a)                 # returns: the last few are held
+                del spare[:-4]
         return p
 
     def read_info(self, buf, n: int = 1) -> np.ndarray:
