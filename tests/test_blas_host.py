@@ -154,6 +154,7 @@ def _run(monkeypatch, a, b, la, lb, rng):
         dtype = dt
         shape = want.shape
         srcs = (na, nb)
+        arg = None          # (no scale folded into the call)
     cuda_blas.matmul(FakeBackend(), Node, _Buf(out))
     return out, want, fake
 

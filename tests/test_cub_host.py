@@ -183,6 +183,7 @@ class FakeBackend:
         self.arch = "host"
         self.pool = types.SimpleNamespace(alloc=_alloc)
         self.stream = types.SimpleNamespace(handle=0, sync=lambda: None)
+        self.stream_int = 0
         self._driver = types.SimpleNamespace(
             cuMemsetD8Async=lambda p, v, n, s: (ctypes.memset(p, v, n), 0)[1:],
             cuMemcpyDtoHAsync=lambda d, s, n, st: (ctypes.memmove(d, s, n), 0)[1:])

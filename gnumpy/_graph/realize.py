@@ -7,6 +7,7 @@ tests use to check fusion.
 """
 from __future__ import annotations
 
+import cmath
 import threading
 import weakref
 from threading import get_ident
@@ -496,6 +497,38 @@ def _substitute(n, d, v, memo):
     return r
 
 
+def _accumulate(be, dest, value) -> bool:
+    """``dest[...] = a @ b + dest`` or ``+ beta * dest`` (beta a finite nonzero constant,
+    the product's operands apart from dest's memory): the library call writes dest
+    itself with beta (NPBench's gemm, ``C[:] = alpha * A @ B + beta * C``: no temporary,
+    no elementwise pass).  False when the value has another form or the backend cannot
+    (``Backend.product_into``)."""
+    p, q = value.srcs
+    if p.kind != BARRIER or p.op != "matmul":
+        p, q = q, p
+        if p.kind != BARRIER or p.op != "matmul":
+            return False
+    beta = None
+    if q.kind == LEAF:
+        beta = 1 if same_place(q, dest) else None
+    elif q.kind == EW and q.op == "multiply" and q.dtype == dest.dtype:
+        s, t = q.srcs
+        if s.kind != SCALAR:
+            s, t = t, s
+        if s.kind == SCALAR and t.kind == LEAF and same_place(t, dest):
+            beta = complex(s.arg) if dest.dtype.kind == "c" else float(s.arg)
+    if beta is None or beta == 0 or not cmath.isfinite(beta) or \
+            reads_any(p, {id(dest.buf)}) or not be.product_into(dest, p, beta, True):
+        return False
+    todo = [s for s in p.srcs if s.kind != LEAF]
+    if todo:
+        materialize(todo)
+    be.product_into(dest, p, beta)
+    stats.groups += 1
+    stats.by_kind["barrier"] += 1
+    return True
+
+
 def _write(dest, value, _in_range) -> None:
     src = value.srcs[0] if value.kind == EW and value.op == "astype" else value
     if src.kind == LEAF and same_place(src, dest) and value.dtype == dest.dtype:
@@ -505,6 +538,9 @@ def _write(dest, value, _in_range) -> None:
         from ..profiler import write as ranged
         return ranged(dest, value)
     be = _backend_here(dest.device)
+    if value.kind == EW and value.op == "add" and be.product_into is not None and \
+            not _in_range and _accumulate(be, dest, value):
+        return
     fast = None if _in_range else be.fast
     if fast is not None:            # replayed: one kernel of a known signature
         r = fast.write(dest, value, _overlaps_unaligned)

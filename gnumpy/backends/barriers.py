@@ -7,6 +7,9 @@ writes one new buffer of ``shape``.  Implementations:
 * ``CPU[op](srcs, arg, dtype) -> numpy.ndarray`` with ``srcs`` NumPy arrays (views allowed);
 * ``CUDA[op](backend, node, buf) -> None`` writes the C-contiguous result into ``buf``;
   ``node.srcs`` are LEAF nodes (``buf``, ``offset``, ``strides`` in elements);
+* ``INTO[op](backend, dest, node, beta, check) -> bool`` (optional, CUDA): the library call
+  writes LEAF ``dest`` itself as ``node + beta * dest`` (``realize._accumulate``); False,
+  before any work, where it cannot; with ``check`` only the answer;
 * ``KERNELS[op](node) -> [(key, render)]``: the kernels the CUDA implementation would use
   for ``node``, ``render(name) -> CUDA source``.  CPU-only CI compiles them with NVRTC
   (``kernels/check.py``) for every barrier node the tests run, so the CUDA implementation
@@ -23,6 +26,7 @@ import threading
 CPU: dict = {}
 CUDA: dict = {}
 KERNELS: dict = {}
+INTO: dict = {}
 
 # Modules holding barrier implementations, imported on first lookup.
 _MODULES: tuple = ("gnumpy.backends.index_ops", "gnumpy.backends.random_ops",
@@ -32,7 +36,9 @@ _loaded = False
 _lock = threading.Lock()
 
 
-def register(op: str, *, cpu=None, cuda=None, kernels=None) -> None:
+def register(op: str, *, cpu=None, cuda=None, kernels=None, into=None) -> None:
+    if into is not None:
+        INTO[op] = into
     if cpu is not None:
         CPU[op] = cpu
     if cuda is not None:
@@ -67,6 +73,12 @@ def cuda_impl(op: str):
     if impl is None:
         raise NotImplementedError(f"{op} is not implemented on the CUDA backend yet")
     return impl
+
+
+def into_impl(op: str):
+    """The registered ``INTO`` implementation of `op`, or None."""
+    _load()
+    return INTO.get(op)
 
 
 def kernels_of(op: str):

@@ -34,6 +34,11 @@ class Backend:
         """A host NumPy array with the values of the LEAF `node` (a fresh copy)."""
         raise NotImplementedError
 
+    # optional: product_into(dest, product, beta, check) -> bool: the library call of
+    # matmul node `product` writes LEAF `dest` itself as ``product + beta * dest``
+    # (``realize._accumulate``); with `check`, only whether it can
+    product_into = None
+
     # True: a statement's write of one element runs at once (``write_element``), where
     # that costs less than deferring it (no launch to save by folding)
     writes_elements = False

@@ -382,6 +382,9 @@ class CudaBackend(Backend):
                                blocks_per_sm=self.blocks_per_sm)
 
     # ------------------------------------------------------------------ barriers
+    def product_into(self, dest, product, beta, check=False) -> bool:
+        return barriers.into_impl(product.op)(self, dest, product, beta, check)
+
     def _barrier(self, group, _in_range=False) -> None:
         if config.nvtx and not _in_range:   # profiling: the call inside an NVTX range
             from ..profiler import cuda_barrier

@@ -125,10 +125,32 @@ def _plan(dt, a_sh, a_st, b_sh, b_st, shape):
 
 
 def matmul(be, node, buf) -> None:
+    if node.dtype not in DATA_TYPE:
+        return _matmul_kernel(be, node, buf)
+    _product(be, node, buf.ptr, buf, 0)
+
+
+def product_into(be, dest, node, beta, check=False) -> bool:
+    """``dest[...] = node + beta * dest`` for matmul `node` (operands realized unless
+    `check`) as one cuBLAS call with beta, writing C-contiguous 1-D or 2-D LEAF `dest`
+    (NPBench's gemm, ``C[:] = alpha * A @ B + beta * C``); False, before any work, when
+    the call cannot (another dtype or layout, a batch, k == 0)."""
+    dt = node.dtype
+    a, b = node.srcs
+    if dt not in _GEMM or dest.dtype != dt or dest.shape != node.shape or \
+            len(node.shape) not in (1, 2) or not a.shape[-1] or \
+            not L.is_c_contiguous(dest.shape, dest.strides) or a.ndim > 2 or b.ndim > 2:
+        return False
+    if not check:
+        _product(be, node, _ptr(dest), None, beta)
+    return True
+
+
+def _product(be, node, pc, buf, beta) -> None:
+    """The cuBLAS calls of matmul `node` writing C-ordered output at `pc` (`buf`, when
+    given, is that fresh buffer) as ``node + beta * output``."""
     a, b = node.srcs
     dt = node.dtype
-    if dt not in DATA_TYPE:
-        return _matmul_kernel(be, node, buf)
     key = (dt, a.shape, a.strides, b.shape, b.strides)
     p = _PLANS.get(key)
     if p is None:
@@ -144,20 +166,21 @@ def matmul(be, node, buf) -> None:
         kind = p[0]
     if kind == "none":
         return
-    if kind == "zero":
+    if kind == "zero":          # (product_into takes no k == 0)
         be._check(be._driver.cuMemsetD8Async(buf.ptr, 0, p[1], be.stream.handle))
         return
-    pa, pb, pc = _ptr(a), _ptr(b), buf.ptr
-    alpha = 1 if node.arg is None else node.arg     # a scale folded into the call
+    pa, pb = _ptr(a), _ptr(b)
+    alpha = node.arg if node.arg is not None else 1     # a scale folded into the call
     if kind == "gemv":
-        return _gemv(be, dt, *p[1], pa, pb, pc, alpha)
+        return _gemv(be, dt, *p[1], pa, pb, pc, alpha, beta)
     it = dt.itemsize
     for m, n, k, opb, opa, sb, sa, sc, count, ob, oa, oc in p[1]:
         _gemm(be, dt, m, n, k, opb, opa, pb + ob * it, sb, pa + oa * it, sa, pc + oc * it,
-              sc, count, alpha)
+              sc, count, alpha, beta)
 
 
-def _gemm(be, dt, m, n, k, op1, op2, p1, s1, p2, s2, pc, sc, count, alpha=1) -> None:
+def _gemm(be, dt, m, n, k, op1, op2, p1, s1, p2, s2, pc, sc, count, alpha=1,
+          beta=0) -> None:
     """C (column-major m x n, ldc = m) = op1(M1) @ op2(M2), `count` times with the given
     batch strides (elements)."""
     cublas = bindings("cublas")
@@ -166,7 +189,7 @@ def _gemm(be, dt, m, n, k, op1, op2, p1, s1, p2, s2, pc, sc, count, alpha=1) -> 
     (t1, ld1), (t2, ld2) = op1, op2
     if dt == np.float16:
         one = lb.host_scalar(alpha, np.float32)
-        zero = lb.host_scalar(0.0, np.float32)
+        zero = lb.host_scalar(beta, np.float32)
         T = DATA_TYPE[dt]
         if count == 1:
             cublas.gemm_ex(h, t1, t2, m, n, k, one, p1, T, ld1, p2, T, ld2, zero, pc, T, m,
@@ -177,7 +200,7 @@ def _gemm(be, dt, m, n, k, op1, op2, p1, s1, p2, s2, pc, sc, count, alpha=1) -> 
                                            -1)
         return
     one = lb.host_scalar(alpha, dt)
-    zero = lb.host_scalar(0, dt)
+    zero = lb.host_scalar(beta, dt)
     name = _GEMM[dt]
     if count == 1:
         getattr(cublas, name)(h, t1, t2, m, n, k, one, p1, ld1, p2, ld2, zero, pc, m)
@@ -186,19 +209,19 @@ def _gemm(be, dt, m, n, k, op1, op2, p1, s1, p2, s2, pc, sc, count, alpha=1) -> 
                                                    ld2, s2, zero, pc, m, sc, count)
 
 
-def _gemv(be, dt, n, k, m, opa, opb, a_st, b_st, pa, pb, pc, alpha=1) -> None:
+def _gemv(be, dt, n, k, m, opa, opb, a_st, b_st, pa, pb, pc, alpha=1, beta=0) -> None:
     """One matrix-vector product: ``A @ x`` (m == 1) or ``x @ B`` (n == 1)."""
     cublas = bindings("cublas")
     lb = libs(be)
     h = lb.blas()
     one = lb.host_scalar(alpha, dt)
-    zero = lb.host_scalar(0, dt)
+    zero = lb.host_scalar(beta, dt)
     f = getattr(cublas, _GEMM[dt][0] + "gemv")
     if m == 1:          # y (n) = A (n x k) x (k): A stored as opa describes
         t, ld = opa
         inc = b_st[-2] if k > 1 else 1
         if inc < 1:
-            return _gemm(be, dt, m, n, k, opb, opa, pb, 0, pa, 0, pc, 0, 1, alpha)
+            return _gemm(be, dt, m, n, k, opb, opa, pb, 0, pa, 0, pc, 0, 1, alpha, beta)
         if t == _N:     # stored: A^T, column-major k x n
             f(h, _T, k, n, one, pa, ld, pb, inc, zero, pc, 1)
         else:           # stored: A, column-major n x k
@@ -207,7 +230,7 @@ def _gemv(be, dt, n, k, m, opa, opb, a_st, b_st, pa, pb, pc, alpha=1) -> None:
     t, ld = opb         # y (m) = x (k) B (k x m) = B^T x
     inc = a_st[-1] if k > 1 else 1
     if inc < 1:
-        return _gemm(be, dt, m, n, k, opb, opa, pb, 0, pa, 0, pc, 0, 1, alpha)
+        return _gemm(be, dt, m, n, k, opb, opa, pb, 0, pa, 0, pc, 0, 1, alpha, beta)
     if t == _N:         # stored: B^T, column-major m x k
         f(h, _N, m, k, one, pb, ld, pa, inc, zero, pc, 1)
     else:               # stored: B, column-major k x m
@@ -275,4 +298,4 @@ def _kernels(node):
     return [(("matmul", dt), lambda name: render_misc.matmul_source(dt, name, pre))]
 
 
-barriers.register("matmul", cuda=matmul, kernels=_kernels)
+barriers.register("matmul", cuda=matmul, kernels=_kernels, into=product_into)
