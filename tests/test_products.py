@@ -202,19 +202,27 @@ def test_scaled_operands_of_a_library_product(dtype, shapes):
             check(f(a, b), f(x, y), scale=sc, signed_zero=False)
 
 
-def test_a_scale_is_the_library_calls_alpha(fake, monkeypatch):
-    """On CUDA the scale of an operand is the cuBLAS call's alpha (no elementwise pass over
-    the operand); zero, inf, a product of arrays and integer products are not folded."""
-    import ctypes
+@pytest.fixture
+def cublas_calls(monkeypatch):
+    """The cuBLAS calls made, as (name, args), in place of the library (the fake CUDA
+    backend's buffers are no device memory)."""
     from gnumpy.backends import cuda_libs
-    from gnumpy._graph.ir import BARRIER, LEAF
-    dev, be = fake
     calls = []
 
     class Record:
         def __getattr__(self, name):
             return lambda *args: calls.append((name, args))
     monkeypatch.setitem(cuda_libs._BINDINGS, "cublas", Record())
+    return calls
+
+
+def test_a_scale_is_the_library_calls_alpha(fake, cublas_calls):
+    """On CUDA the scale of an operand is the cuBLAS call's alpha (no elementwise pass over
+    the operand); zero, inf, a product of arrays and integer products are not folded."""
+    import ctypes
+    from gnumpy._graph.ir import BARRIER, LEAF
+    dev, be = fake
+    calls = cublas_calls
     A = gp.asarray(np.ones((40, 50)), device=dev)
     B = gp.asarray(np.ones((50, 60)), device=dev)
     x = gp.asarray(np.ones(50), device=dev)
@@ -266,19 +274,13 @@ def test_product_accumulated_into_its_destination(name, dtype):
     check(g[3], arrs[3], scale=400.0)
 
 
-def test_product_into_its_destination_is_one_library_call(fake, monkeypatch):
+def test_product_into_its_destination_is_one_library_call(fake, cublas_calls):
     """On CUDA, ``C[:] = alpha * A @ B + beta * C`` is one cuBLAS call writing C (alpha and
     beta its scalars, no kernel); forms that cannot be (beta 0, a product reading C,
     columns of C) launch kernels."""
     import ctypes
-    from gnumpy.backends import cuda_libs
     dev, be = fake
-    calls = []
-
-    class Record:
-        def __getattr__(self, name):
-            return lambda *args: calls.append((name, args))
-    monkeypatch.setitem(cuda_libs._BINDINGS, "cublas", Record())
+    calls = cublas_calls
     arrs = [gp.asarray(np.ones(s), device=dev)
             for s in ((40, 60), (40, 50), (50, 60), (40,), (50,))]
     C, y = arrs[0], arrs[3]

@@ -153,31 +153,13 @@ def _library_product(na, nb, dt, shape):
     ``alpha * (A @ B)`` instead of NumPy's ``(alpha * A) @ B``: the same within rounding.)"""
     alpha = None
     if dt.kind in "fc" and na.device.kind == "cuda":
-        xa, sa = _scaled(na)
-        xb, sb = _scaled(nb)
+        xa, sa = ir.scaled(na)
+        xb, sb = ir.scaled(nb)
         if sa is not None or sb is not None:
             v = (1 if sa is None else sa) * (1 if sb is None else sb)
             if v != 0 and cmath.isfinite(v):
                 na, nb, alpha = xa, xb, v
     return ir.barrier("matmul", (na, nb), alpha, dt, shape)
-
-
-def _scaled(n):
-    """(X, s) when lazy `n` is ``s * X`` or ``X * s`` (SCALAR s, X of n's dtype and
-    shape), else (n, None)."""
-    if n.kind != ir.EW or n.op != "multiply":
-        return n, None
-    x, y = n.srcs
-    if x.kind == ir.SCALAR:
-        s, x = x.arg, y
-    elif y.kind == ir.SCALAR:
-        s = y.arg
-    else:
-        return n, None
-    if x.dtype is not n.dtype or x.shape != n.shape or x.kind == ir.SCALAR:
-        return n, None
-    s = complex(s) if n.dtype.kind == "c" else float(s)
-    return (x, s) if s != 0 and cmath.isfinite(s) else (n, None)
 
 
 def vecdot(x1, x2, /, *, axis=-1):

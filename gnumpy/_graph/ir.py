@@ -25,6 +25,7 @@ strict layer under the NumPy-semantics layer.  Building a node never runs anythi
 """
 from __future__ import annotations
 
+import cmath
 import warnings
 
 import numpy as np
@@ -118,6 +119,25 @@ def same_place(a: Node, b: Node) -> bool:
     dtype (one is the other's memory, element for element)?"""
     return a.buf is b.buf and a.offset == b.offset and a.shape == b.shape and \
         a.strides == b.strides and a.dtype == b.dtype
+
+
+def scaled(n):
+    """(X, s) when `n` is ``s * X`` or ``X * s``: a multiply by a constant s, finite and
+    nonzero (a Python float, or complex for a complex `n`), of an X of n's dtype and shape
+    that is no constant; else (n, None).  A library call takes s as its alpha or beta."""
+    if n.kind != EW or n.op != "multiply":
+        return n, None
+    x, y = n.srcs
+    if x.kind == SCALAR:
+        s, x = x.arg, y
+    elif y.kind == SCALAR:
+        s = y.arg
+    else:
+        return n, None
+    if x.dtype is not n.dtype or x.shape != n.shape or x.kind == SCALAR:
+        return n, None
+    s = complex(s) if n.dtype.kind == "c" else float(s)
+    return (x, s) if s != 0 and cmath.isfinite(s) else (n, None)
 
 
 _FMAX = {np.dtype(np.float16): 65504.0, np.dtype(np.float32): 3.4028234663852886e38,

@@ -7,7 +7,6 @@ tests use to check fusion.
 """
 from __future__ import annotations
 
-import cmath
 import threading
 import weakref
 from threading import get_ident
@@ -18,7 +17,7 @@ from .._memstate import forget_all, note_write, shared, shared_ids, write_epoch
 from .._device import backend
 from . import layout as L
 from .fuse import schedule, writes_into
-from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW, Node, same_place
+from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW, Node, same_place, scaled
 from .ir import copy as ir_copy
 
 
@@ -508,24 +507,17 @@ def _accumulate(be, dest, value) -> bool:
         p, q = q, p
         if p.kind != BARRIER or p.op != "matmul":
             return False
-    beta = None
-    if q.kind == LEAF:
-        beta = 1 if same_place(q, dest) else None
-    elif q.kind == EW and q.op == "multiply" and q.dtype == dest.dtype:
-        s, t = q.srcs
-        if s.kind != SCALAR:
-            s, t = t, s
-        if s.kind == SCALAR and t.kind == LEAF and same_place(t, dest):
-            beta = complex(s.arg) if dest.dtype.kind == "c" else float(s.arg)
-    if beta is None or beta == 0 or not cmath.isfinite(beta) or \
-            reads_any(p, {id(dest.buf)}) or not be.product_into(dest, p, beta, True):
+    t, beta = scaled(q)
+    if beta is None:
+        beta = 1
+    if t.kind != LEAF or not same_place(t, dest) or reads_any(p, {id(dest.buf)}) or \
+            not be.product_into(dest, p, beta, True):
         return False
     todo = [s for s in p.srcs if s.kind != LEAF]
     if todo:
         materialize(todo)
     be.product_into(dest, p, beta)
-    stats.groups += 1
-    stats.by_kind["barrier"] += 1
+    _count("barrier")
     return True
 
 

@@ -127,7 +127,7 @@ def _plan(dt, a_sh, a_st, b_sh, b_st, shape):
 def matmul(be, node, buf) -> None:
     if node.dtype not in DATA_TYPE:
         return _matmul_kernel(be, node, buf)
-    _product(be, node, buf.ptr, buf, 0)
+    _product(be, node, buf.ptr, 0)
 
 
 def product_into(be, dest, node, beta, check=False) -> bool:
@@ -142,13 +142,13 @@ def product_into(be, dest, node, beta, check=False) -> bool:
             not L.is_c_contiguous(dest.shape, dest.strides) or a.ndim > 2 or b.ndim > 2:
         return False
     if not check:
-        _product(be, node, _ptr(dest), None, beta)
+        _product(be, node, _ptr(dest), beta)
     return True
 
 
-def _product(be, node, pc, buf, beta) -> None:
-    """The cuBLAS calls of matmul `node` writing C-ordered output at `pc` (`buf`, when
-    given, is that fresh buffer) as ``node + beta * output``."""
+def _product(be, node, pc, beta) -> None:
+    """The cuBLAS calls of matmul `node` writing C-ordered output at `pc` as
+    ``node + beta * output``."""
     a, b = node.srcs
     dt = node.dtype
     key = (dt, a.shape, a.strides, b.shape, b.strides)
@@ -167,7 +167,7 @@ def _product(be, node, pc, buf, beta) -> None:
     if kind == "none":
         return
     if kind == "zero":          # (product_into takes no k == 0)
-        be._check(be._driver.cuMemsetD8Async(buf.ptr, 0, p[1], be.stream.handle))
+        be._check(be._driver.cuMemsetD8Async(pc, 0, p[1], be.stream.handle))
         return
     pa, pb = _ptr(a), _ptr(b)
     alpha = node.arg if node.arg is not None else 1     # a scale folded into the call
