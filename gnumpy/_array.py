@@ -25,8 +25,8 @@ from ._graph import layout as L
 from ._graph import realize as R
 from ._graph.ir import LEAF
 from ._graph.layout import basic_index as _basic_index
-from ._hostvals import read_element as _read_element
-from ._hostvals import value as _host_value
+from ._hostvals import (element_group as _element_group, read_element as _read_element,
+                        value as _host_value, written_element as _written_element)
 from ._memstate import share as _share
 from ._ops import EW_OPS
 from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _LAZY_VIEWS_MAX, _apply_vops, _at_ops,
@@ -330,7 +330,12 @@ class ndarray:
                 R.track(self)
         else:
             with R.lock:        # the readers flushed and the write, as one statement
+                n = self._node
+                g = _element_group(n) if node.kind == ir.SCALAR and not node.shape and \
+                    n.kind == LEAF else None
                 R.write(self._write_target(also=also), node, defer=defer)
+                if g is not None:
+                    _written_element(n, g, node.arg)
 
     def _write(self, node) -> None:
         with R.lock:
@@ -362,8 +367,11 @@ class ndarray:
         value itself; unless it is a temporary, `value` then reads the written memory."""
         self._has_views = True
         with R.lock:
+            g = _element_group(m) if vn.kind == ir.SCALAR and not m.shape else None
             R.flush_readers(m.buf, also=value)
             R.write(m, vn, defer=True)
+            if g is not None:       # a constant into an element: its known block holds
+                _written_element(m, g, vn.arg)
         if not temp and value._node is vn:
             _reads_written(value, m)
 

@@ -5,12 +5,18 @@ An element read (``int(a[i])``, ``bool(a[i])``) transfers the aligned block of 6
 holding it on CUDA and keeps it while the memory is unchanged (``_memstate``).  A 0-d
 expression over such known elements and constants (``bool(x[i] > t)``, ``crc & 1 ^ b & 1``
 in a loop over an unchanged array) is computed on the host with the op table's NumPy
-implementations, as the CPU backend computes it: no kernel and no transfer.  Expressions
-reading memory the program writes in place go to the device, as before.  Only ops
+implementations, as the CPU backend computes it: no kernel and no transfer.  Only ops
 whose host result has the device's bits are taken: integer and bool arithmetic, bitwise
 ops and shifts, comparisons, maximum/minimum, negation, abs, where, and casts that round
 alike (none from float to integer).  Float arithmetic is left to the device: its kernels
 contract ``a * b + c`` into one FMA, which rounds once where NumPy rounds twice.
+
+Memory the program writes keeps its known blocks across a write of one element whose
+value is known on the host (``a[i, j] = v`` with v a constant or computed here:
+nussinov's ``table[i, j] = max(table[i, j], table[i, k] + table[k + 1, j])``): the block
+is updated with the value the device will write (``written_element``).  Any other write
+makes the buffer's blocks unknown; an expression over written memory then reads at most
+one unknown block (what the device path would transfer), else goes to the device.
 """
 from __future__ import annotations
 
@@ -18,12 +24,78 @@ import operator
 
 import numpy as np
 
+import weakref
+
 from ._graph.ir import EW, LEAF, SCALAR, leaf
-from ._memstate import MISS, Memo, shared, written
+from ._memstate import MISS, last_write, shared, write_epoch, written
 from ._ops import EW_OPS
 
-ELEMENTS = Memo(1024)       # (buffer, (dtype, first element, count)) -> NumPy block
 BLOCK = 64
+
+
+class Blocks:
+    """Element blocks read from memory: (buffer, (dtype, first element, count)) -> NumPy
+    block, valid while the buffer is unchanged.  The blocks of one (buffer, dtype) read
+    since its last write form a group sharing one stamp (the write count they hold at):
+    a group is valid while ``last_write(buf)`` has not passed its stamp, and an element
+    write whose value is known here updates its block and moves the stamp past the write
+    (``written_element``), so the others hold too.  `limit` blocks at most."""
+
+    def __init__(self, limit: int) -> None:
+        self._d = {}
+        self._groups = {}       # (id(buf), dtype) -> (weakref of buf, [stamp])
+        self._limit = limit
+
+    def get(self, buf, key):
+        e = self._d.get((id(buf), key))
+        if e is None or e[0]() is not buf or last_write(buf) > e[1][0] or shared(buf):
+            return MISS
+        return e[2]
+
+    def put(self, buf, key, block, epoch) -> None:
+        """Keep `block`, read at write count `epoch` (taken before the transfer)."""
+        if shared(buf) or last_write(buf) > epoch:
+            return
+        if len(self._d) >= self._limit:
+            self.clear()
+        g = self._group(buf, key[0])
+        if g is None:
+            g = self._groups[(id(buf), key[0])] = (weakref.ref(buf), [epoch])
+        elif g[1][0] < epoch:
+            g[1][0] = epoch
+        self._d[(id(buf), key)] = (g[0], g[1], block)
+
+    def _group(self, buf, dtype):
+        """The valid group of (buf, dtype), or None."""
+        g = self._groups.get((id(buf), dtype))
+        if g is None or g[0]() is not buf or last_write(buf) > g[1][0] or shared(buf):
+            return None
+        return g
+
+    def clear(self) -> None:
+        self._d.clear()
+        self._groups.clear()
+
+
+ELEMENTS = Blocks(1024)
+
+
+def element_group(dest):
+    """Before a write of one element (0-d LEAF `dest`), under the execution lock and
+    before the write records itself: the valid group of its memory's known blocks, or
+    None.  Pass it to ``written_element`` after the write."""
+    return ELEMENTS._group(dest.buf, dest.dtype)
+
+
+def written_element(dest, group, value) -> None:
+    """The write of `value` (a NumPy scalar of dest's dtype, exactly what the device
+    writes) into 0-d LEAF `dest` has recorded itself: the block holding it takes the
+    value, and `group` (``element_group``'s, before the write) stays valid."""
+    start, count = _block(dest)
+    e = ELEMENTS._d.get((id(dest.buf), (dest.dtype, start, count)))
+    if e is not None and e[1] is group[1]:
+        e[2][dest.offset - start] = value
+    group[1][0] = write_epoch[0]
 
 _ANY_KIND = frozenset({"equal", "not_equal", "less", "less_equal", "greater",
                        "greater_equal", "maximum", "minimum", "fmax", "fmin", "negative",
@@ -56,7 +128,7 @@ def read_element(n, backend):
     key = (n.dtype, start, count)
     block = ELEMENTS.get(n.buf, key)
     if block is MISS:
-        epoch = ELEMENTS.epoch()
+        epoch = write_epoch[0]
         block = backend(n.device).to_numpy(leaf(n.buf, n.dtype, (count,), (1,), start,
                                                 n.device))
         ELEMENTS.put(n.buf, key, block, epoch)
@@ -74,38 +146,35 @@ def _exact(op, dtype, srcs) -> bool:
     return False
 
 
-def _plan(node, exact):
-    """(the ops of 0-d `node`, each after its sources; its LEAFs), or None when it holds
-    a node other than an elementwise op, a constant or a LEAF, a non-0-d node, or (with
-    `exact`) an op that might round otherwise on the device or a LEAF of memory the
-    program writes."""
-    if node.size > _MAX_NODES:
-        return None
-    order = []
-    leaves = []
-    seen = set()
-
-    def visit(n):           # (graphs of a statement are a few nodes deep)
-        seen.add(id(n))
-        if n.shape:
+def _plan(n, order, vals, todo, seen) -> bool:
+    """Walk 0-d `n` (a few nodes deep): its ops, each after its sources, onto `order`;
+    the elements of known blocks into `vals` (id -> NumPy scalar), the other LEAFs onto
+    `todo` as (leaf, block key, first element).  False when it holds a node other than an
+    elementwise op, a constant or a LEAF, a non-0-d node, or an op that might round
+    otherwise on the device."""
+    if n.shape:
+        return False
+    k = n.kind
+    if k == EW:
+        if not _exact(n.op, n.dtype, n.srcs):
             return False
-        k = n.kind
-        if k == EW:
-            if exact and not _exact(n.op, n.dtype, n.srcs):
-                return False
-            for s in n.srcs:
-                if s.kind != SCALAR and id(s) not in seen and not visit(s):
+        for s in n.srcs:
+            if s.kind != SCALAR and id(s) not in seen:
+                seen.add(id(s))
+                if not _plan(s, order, vals, todo, seen):
                     return False
-            order.append(n)
-            return True
-        if k == LEAF:
-            if exact and written(n.buf):
-                return False
-            leaves.append(n)
-            return True
-        return k == SCALAR
-
-    return (order, leaves) if visit(node) else None
+        order.append(n)
+        return True
+    if k == LEAF:
+        start, count = _block(n)
+        key = (n.dtype, start, count)
+        block = ELEMENTS.get(n.buf, key)
+        if block is MISS:
+            todo.append((n, key, start))
+        else:
+            vals[id(n)] = block[n.offset - start]
+        return True
+    return k == SCALAR
 
 
 # Ops whose Python operator on NumPy scalars is NumPy's scalar math: the ufunc's loop,
@@ -138,9 +207,24 @@ def _op(n, args):
     return r if r.dtype == dt else r.astype(dt)
 
 
+# Ops that never warn on NumPy scalars: computed without an errstate (a tenth of the cost)
+_QUIET = frozenset({"equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+                    "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or",
+                    "logical_xor", "logical_not", "where", "bitwise_and", "bitwise_or",
+                    "bitwise_xor", "invert"})
+
+
 def _run(order, vals):
     """Compute the ops in `order` (`vals`: id -> NumPy scalar of every LEAF) with no
     warnings.  Returns `vals` with every op's value."""
+    for n in order:
+        if n.op not in _QUIET and not (n.op == "astype" and n.srcs[0].dtype is n.dtype):
+            break
+    else:
+        for n in order:
+            vals[id(n)] = _op(n, [s.arg if s.kind == SCALAR else vals[id(s)]
+                                  for s in n.srcs])
+        return vals
     with np.errstate(all="ignore"):
         for n in order:
             vals[id(n)] = _op(n, [s.arg if s.kind == SCALAR else vals[id(s)]
@@ -150,18 +234,26 @@ def _run(order, vals):
 
 def value(node, backend):
     """The NumPy scalar of 0-d lazy `node` computed on the host, or None when an op in it
-    might round otherwise on the device or it reads memory the program writes in place
-    (that goes to the device, as it would without this).  Elements not known here are
-    read through ``backend(device)`` in their blocks, kept for later reads.  The ops
-    computed become constants (``Node.realize_constant``): what they read is fixed, and a
-    loop's chain over them (crc16's ``cur >>= 1``) stays a node deep."""
+    might round otherwise on the device or it reads more than one unknown block of memory
+    the program writes in place (that goes to the device: one transfer).  Elements not
+    known here are read through ``backend(device)`` in their blocks, kept for later
+    reads.  The ops computed become constants (``Node.realize_constant``): what they read
+    is fixed, and a loop's chain over them (crc16's ``cur >>= 1``) stays a node deep."""
     if node.kind == SCALAR:     # (another thread computed it meanwhile)
         return node.arg
-    p = _plan(node, True)
-    if p is None:
+    if node.size > _MAX_NODES:
         return None
-    order, leaves = p
-    vals = _run(order, {id(n): read_element(n, backend) for n in leaves})
+    order = []
+    vals = {}
+    todo = []
+    if not _plan(node, order, vals, todo, set()):
+        return None
+    if todo:
+        if len({(id(n.buf), key) for n, key, _ in todo if written(n.buf)}) > 1:
+            return None
+        for n, key, start in todo:
+            vals[id(n)] = read_element(n, backend)
+    _run(order, vals)
     for n in order:
         n.realize_constant(vals[id(n)])
     return vals[id(node)]

@@ -170,17 +170,64 @@ def test_host_values_match_numpy(reads, device_evals, name):
     assert (device_evals == []) is exact
 
 
-def test_memory_written_in_place_goes_to_the_device(reads, device_evals):
-    """Conditions over memory the program writes are computed by the device, as without
-    host values, and see every write."""
+def test_memory_written_in_place(reads, device_evals):
+    """Conditions over memory the program writes read at most one unknown block (what
+    the device path would transfer) and see every write: a constant written into an
+    element updates its known block (no transfer after it), any other write makes the
+    buffer's blocks unknown."""
     a = gp.asarray(np.arange(10, dtype=np.int32))
-    assert bool(a[3] > 2) and device_evals == []
-    a[3] = -5
-    assert not bool(a[3] > 2)
-    a[4] += 10
-    assert bool(a[4] == 14) and bool(a[3] == -5)
-    assert len(device_evals) == 3
-    assert int(a[3]) == -5 and int(a[4]) == 14
+    cpu = a.device.kind != "cuda"       # (the CPU backend's blocks are single elements)
+    assert bool(a[3] > 2) and len(reads) == 1
+    a[3] = -5                           # a constant: the block takes it
+    assert not bool(a[3] > 2) and len(reads) == 1
+    a[4] += 10                          # computed by the device: the block is read again
+    assert bool(a[4] == 14) and bool(a[3] == -5) and len(reads) == 2 + cpu
+    a[5] = a[6]                         # (a copy of an element: not a constant)
+    assert bool(a[5] == 6) and len(reads) == 3 + cpu
+    a[1:3] = 7                          # not one element
+    assert bool(a[2] == 7) and len(reads) == 4 + cpu
+    assert device_evals == []
+    assert int(a[3]) == -5 and int(a[4]) == 14 and a.get().tolist() == \
+        [0, 7, 7, -5, 14, 6, 6, 7, 8, 9]
+
+
+def test_a_condition_over_two_unknown_blocks_goes_to_the_device(reads, device_evals):
+    """Two blocks of written memory unknown: the device computes it (one transfer)."""
+    a = gp.asarray(np.arange(200, dtype=np.int64))
+    a[0] += 1
+    assert bool(a[10] < a[150]) and len(device_evals) == 1
+    cpu = a.device.kind != "cuda"           # (single-element blocks: two unknown)
+    assert bool(a[10] < a[20]) and len(device_evals) == 1 + cpu   # one block: read
+
+
+def _nussinov(np_, N, seq):
+    table = np_.zeros((N, N), np_.int32)
+    for i in range(N - 1, -1, -1):
+        for j in range(i + 1, N):
+            table[i, j] = max(table[i, j], table[i, j - 1])
+            table[i, j] = max(table[i, j], table[i + 1, j])
+            if i < j - 1:
+                m = 1 if seq[i] + seq[j] == 3 else 0
+                table[i, j] = max(table[i, j], table[i + 1, j - 1] + m)
+            else:
+                table[i, j] = max(table[i, j], table[i + 1, j - 1])
+            for k in range(i + 1, j):
+                table[i, j] = max(table[i, j], table[i, k] + table[k + 1, j])
+    return table
+
+
+@pytest.mark.parametrize("N", [9, 12])
+def test_a_table_updated_by_conditions(N, reads, device_evals):
+    """NPBench's nussinov: every condition reads elements of the table being written, and
+    every write is a value the host computed: NumPy's table; on CUDA each block read
+    once, no condition on the device."""
+    seq = np.random.default_rng(N).integers(0, 4, N).astype(np.int32)
+    got = _nussinov(gp, N, gp.asarray(seq))
+    want = _nussinov(np, N, seq)
+    check(got, want)
+    if got.device.kind == "cuda":       # (the CPU backend's blocks are single elements)
+        assert device_evals == []
+        assert len(reads) <= 4          # seq's block, the table's blocks (N * N <= 144)
 
 
 def test_computed_ops_become_constants(reads, device_evals):
