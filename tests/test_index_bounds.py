@@ -187,3 +187,52 @@ def test_a_view_as_another_dtype_is_checked_itself(transfers):
         x[idx]
     with pytest.raises(IndexError):
         x[idx] = 5.0
+
+
+def _narrowing(xp, n=24, iters=6):
+    """mandelbrot's loop: index arrays narrowed by a mask each iteration (``Xi = Xi[I]``)
+    and used to scatter (``N[Xi[I], Yi[I]] = i``)."""
+    r = np.random.default_rng(5)
+    Xi = xp.asarray(r.integers(0, 8, n))
+    Yi = xp.asarray(r.integers(-9, 9, n))
+    v = xp.asarray(r.standard_normal(n))
+    N = xp.zeros((8, 9), dtype=xp.int64)
+    for i in range(iters):
+        I = v > -0.4 + 0.1 * i
+        N[Xi[I], Yi[I]] = i + 1
+        N[Xi[I], Yi[I]] += 1
+        I = v < 0.8 - 0.1 * i
+        Xi, Yi, v = Xi[I], Yi[I], v[I]
+    return N, Xi, Yi
+
+
+def test_gathered_index_arrays_take_their_sources_bounds(transfers):
+    """The first check reduces the gathered arrays' sources too (one transfer); every later
+    index array is a gather of one whose bounds are known: no transfer."""
+    IB._DERIVED.clear()
+    got = _narrowing(gp)
+    for g, w in zip(got, _narrowing(np)):
+        check(g, w)
+    assert len(transfers) == 1 and transfers[0] == 4     # two indices, two sources
+
+
+def test_a_gathered_index_written_is_checked_again(transfers):
+    """A gather result written in place is checked itself: NumPy's IndexError."""
+    IB._DERIVED.clear()
+    src = gp.asarray(np.array([0, 1, 2, 3, 1]))
+    x = gp.arange(4.0)
+    idx = src[src > 0]
+    check(x[idx], np.arange(4.0)[[1, 2, 3, 1]])
+    idx2 = src[src < 3]
+    check(x[idx2], np.arange(4.0)[[0, 1, 2, 1]])
+    n = len(transfers)
+    idx2[1] = 7
+    with pytest.raises(IndexError):
+        x[idx2]
+    assert len(transfers) == n + 1
+    view = src[1:][src[1:] > 0]         # a gather from a view: the root's bounds
+    check(x[view], np.arange(4.0)[[1, 2, 3, 1]])
+    src[0] = -9                         # the source written after the gather
+    check(x[view], np.arange(4.0)[[1, 2, 3, 1]])
+    with pytest.raises(IndexError):
+        x[src[src < 0]]

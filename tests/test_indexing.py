@@ -820,8 +820,9 @@ def _count_compactions(monkeypatch):
 
 def test_mask_offsets_are_reused_until_memory_is_written(monkeypatch):
     """The offsets of a boolean mask index are computed once for a run of uses of the same
-    mask array (one count, one sync: mandelbrot's Z[I], C[I], Z[I] = ...), and again after
-    any write, whether to the mask (out=, setitem, in-place operator) or elsewhere."""
+    mask array (one count, one sync: mandelbrot's Z[I], C[I], Z[I] = ...), kept across
+    writes of other memory (mandelbrot's N_[Xi[I], Yi[I]] = i + 1), and computed again
+    after a write to the mask (out=, setitem, in-place operator)."""
     calls = _count_compactions(monkeypatch)
     rng = np.random.default_rng(11)
     zn, cn = rng.standard_normal(50), rng.standard_normal(50)
@@ -846,8 +847,12 @@ def test_mask_offsets_are_reused_until_memory_is_written(monkeypatch):
     del calls[:]
     check(c[I], cn[In])
     assert not calls
-    c[1:3] = 7.0                                # memory written elsewhere: computed again
+    c[1:3] = 7.0                                # memory written elsewhere: kept
     cn[1:3] = 7.0
+    check(c[I], cn[In])
+    assert not calls
+    I[2:5] = True                               # the mask's memory: computed again
+    In[2:5] = True
     check(c[I], cn[In])
     assert len(calls) == 1
     I2 = gp.abs(z) > 0.4

@@ -26,10 +26,11 @@ from .._graph import ir
 from .._graph import layout as L
 from .._graph import realize as R
 from .._graph.layout import normalize_slice
-from .._memstate import write_epoch
+from .._memstate import last_write, shared, write_epoch
 from ._common import as_node, host_to_node, is_array, wrap
 from ._common import value_node as _common_value_node
 from .index_bounds import bounds as _bounds
+from .index_bounds import derived as _derived
 
 _VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
           "or boolean arrays are valid indices")
@@ -460,9 +461,10 @@ _LAST_MASK = [None]
 
 def _mask_offsets(m):
     """``flat_nonzero(m)`` for boolean mask array `m` of an index.  The last mask's offsets
-    are reused while no memory was written since (``_memstate.write_epoch``; exporting
-    memory counts as a write) for the same array with the same node, or for a lazy mask
-    whose graph computes the same values from the same memory (`_value_key`:
+    are reused while neither the mask's memory nor the memory its expression read was
+    written since (``_memstate.last_write``) or seen outside gnumpy, for the same array
+    with the same node, or for a lazy mask whose graph computes the same values from the
+    same memory (`_value_key`:
     ``x[x > 0] = x[x > 0] ** -1.5`` builds the mask twice).  Only a base array with no
     views is kept: nothing but gnumpy's writes reaches its memory (exported and imported
     arrays count as viewed).  A loop's ``X[I]``, ``C[I]``, ``Z[I] = ...`` then counts (one
@@ -471,7 +473,7 @@ def _mask_offsets(m):
     n = m._node
     lazy = n.kind != ir.LEAF
     epoch = write_epoch[0]            # (read before the count: a write meanwhile voids it)
-    if c is not None and c[2] == epoch:
+    if c is not None and _unchanged(c[5], c[2]):
         if c[0]() is m and n is c[1]:
             return c[3]
         if lazy and c[4] is not None and _value_key(n)[0] == c[4][0]:
@@ -485,8 +487,18 @@ def _mask_offsets(m):
     if vk is not None and vk[0] is None:
         vk = None
     if m._base is None and not m._has_views and m._node.kind == ir.LEAF:
-        _LAST_MASK[0] = (weakref.ref(m), m._node, epoch, flat, vk)
+        bufs = [m._node.buf] + (vk[1] if vk is not None else [])
+        _LAST_MASK[0] = (weakref.ref(m), m._node, epoch, flat, vk, bufs)
     return flat
+
+
+def _unchanged(bufs, epoch) -> bool:
+    """Was none of `bufs` written in place since write count `epoch` (nor seen outside
+    gnumpy, where it may change unseen)?"""
+    for b in bufs:
+        if last_write(b) > epoch or shared(b):
+            return False
+    return True
 
 
 _EXACT = (int, str, bool, type(None))
@@ -563,7 +575,10 @@ def gather(a, vops, off, shape, mask=None):
     node = src_node(a)
     for vk, arg, shp in vops:
         node = ir.view(node, vk, arg, shp)
-    return wrap(ir.barrier("gather", (node, off), mask, a.dtype, shape))
+    r = ir.barrier("gather", (node, off), mask, a.dtype, shape)
+    if a.dtype.kind in "iu":
+        _derived(r, a)          # its values are a's: so are their bounds
+    return wrap(r)
 
 
 def value_node(dtype, value, device):
