@@ -375,3 +375,20 @@ def test_a_graph_replay_forgets_every_known_value(reads):
     n = len(reads)
     realize.flush_readers_of({})
     assert float(a[2]) == 2.0 and len(reads) == n + 1
+
+
+def test_a_constant_write_does_not_revive_stale_blocks(reads):
+    """Blocks made stale by another write stay stale through a later constant write
+    (the group's stamp moves only when it was valid before the write), and blocks read
+    as another dtype of the same memory are not updated by it: they are read again."""
+    a = gp.asarray(np.arange(10, dtype=np.int32))
+    u = a.view(np.uint32)
+    cpu = a.device.kind != "cuda"
+    assert int(a[3]) == 3 and int(u[3]) == 3 and len(reads) == 2
+    a[4] += 10                          # stale: a's and u's blocks
+    a[5] = -1                           # a constant, but the group was stale
+    assert int(a[3]) == 3 and len(reads) == 3
+    a[6] = -2                           # now a's group is valid: it takes the value
+    assert int(a[6]) == -2 and int(a[4]) == 14 and len(reads) == 3 + 2 * cpu
+    assert int(u[6]) == 2**32 - 2 and int(u[5]) == 2**32 - 1
+    assert a.get().tolist() == [0, 1, 2, 3, 14, -1, -2, 7, 8, 9]
