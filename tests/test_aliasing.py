@@ -561,3 +561,44 @@ def test_loop_with_reductions_stays_bounded():
         xn = xn - 0.01 * (xn - xn.mean())
         assert x._node.size <= gp.config.max_graph_nodes
     check(x, xn)
+
+
+@pytest.mark.parametrize("key", [slice(None), Ellipsis, (slice(None), slice(None))])
+def test_a_lazy_array_replaced_whole_takes_the_value_as_its_node(key):
+    """``D[:] = v`` into a lazy base with no views (stockham's ``D = np.empty(...);
+    D[:] = np.repeat(...)``) rebinds D's node: nothing is allocated or written, and every
+    reader of D's old value keeps it, as NumPy's copy would."""
+    r = np.random.default_rng(4)
+    vn = r.standard_normal((3, 4))
+    for xp in (np, gp):
+        D = xp.zeros((3, 4))
+        old = D + 1.0                       # a reader of the old value
+        D[key] = xp.asarray(vn) * 2         # (float into float; ints cast as NumPy does)
+        E = xp.full((3, 4), 5, dtype=xp.int32)
+        E[key] = xp.asarray(vn) * 3.7
+        F = xp.zeros((3, 4))
+        F[key] = F + 2.0                    # the value reads the array itself
+        G = xp.ones((3, 4))
+        G[key] = xp.asarray(vn[0])          # broadcast
+        if xp is np:
+            want = (D, old, E, F, G)
+        else:
+            got = (D, old, E, F, G)
+            assert D._node.kind != ir.LEAF and E.dtype == np.int32
+    for g, w in zip(got, want):
+        check(g, w)
+
+
+def test_a_lazy_array_with_a_view_is_written_through_the_view():
+    """A lazy base already viewed keeps the memory path: the view sees the value."""
+    a = gp.zeros(6)
+    v = a[2:]
+    a[:] = gp.arange(6.0)
+    check(v, np.arange(6.0)[2:])
+    check(a, np.arange(6.0))
+    with pytest.raises(ValueError):
+        a[:] = gp.ones(5)
+    b = gp.zeros(4)
+    with pytest.raises(ValueError):
+        b[:] = gp.ones(3)
+    check(b, np.zeros(4))

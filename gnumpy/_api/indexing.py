@@ -195,6 +195,9 @@ def setitem(a, key, value):
         key = _scalar_indices(a, key) or key
     if not _has_advanced(key):
         ops = view_ops(a.shape, key)
+        if not ops and a._base is None and not a._has_views and a._node.kind != ir.LEAF:
+            a._assign_from(value, strip=True)   # a lazy array replaced whole (D[:] = v
+            return                              # after np.empty): its node, no memory
         t = a._view(ops)
         if not t.shape and not _has_ellipsis(key) and _sequence(value):
             value = _element_sequence(value, a.dtype)
