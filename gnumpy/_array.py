@@ -25,9 +25,10 @@ from ._graph import layout as L
 from ._graph import realize as R
 from ._graph.ir import LEAF
 from ._graph.layout import basic_index as _basic_index
-from ._hostvals import (element_group as _element_group, read_element as _read_element,
-                        value as _host_value, written_element as _written_element)
-from ._memstate import share as _share
+from ._hostvals import (element_group as _element_group, known_value as _known_value,
+                        read_element as _read_element, value as _host_value,
+                        written_element as _written_element)
+from ._memstate import MISS as _MISS, share as _share
 from ._ops import EW_OPS
 from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _LAZY_VIEWS_MAX, _apply_vops, _at_ops,
                        _at_part, _derived, _prune_lazy_views)
@@ -367,11 +368,12 @@ class ndarray:
         value itself; unless it is a temporary, `value` then reads the written memory."""
         self._has_views = True
         with R.lock:
-            g = _element_group(m) if vn.kind == ir.SCALAR and not m.shape else None
+            v = _known_value(vn) if not m.shape else _MISS
+            g = _element_group(m) if v is not _MISS else None
             R.flush_readers(m.buf, also=value)
             R.write(m, vn, defer=True)
-            if g is not None:       # a constant into an element: its known block holds
-                _written_element(m, g, vn.arg)
+            if g is not None:       # a known value into an element: its block holds
+                _written_element(m, g, v)
         if not temp and value._node is vn:
             _reads_written(value, m)
 

@@ -12,9 +12,10 @@ alike (none from float to integer).  Float arithmetic is left to the device: its
 contract ``a * b + c`` into one FMA, which rounds once where NumPy rounds twice.
 
 Memory the program writes keeps its known blocks across a write of one element whose
-value is known on the host (``a[i, j] = v`` with v a constant or computed here:
-nussinov's ``table[i, j] = max(table[i, j], table[i, k] + table[k + 1, j])``): the block
-is updated with the value the device will write (``written_element``).  Any other write
+value is known on the host (``a[i, j] = v`` with v a constant, computed here, or a copy
+of a known element: nussinov's ``table[i, j] = max(table[i, j], table[i, k] + table[k +
+1, j])``): the block is updated with the value the device will write
+(``written_element``).  Any other write
 makes the buffer's blocks unknown; an expression over written memory then reads at most
 one unknown block (what the device path would transfer), else goes to the device.
 """
@@ -85,6 +86,22 @@ def element_group(dest):
     before the write records itself: the valid group of its memory's known blocks, or
     None.  Pass it to ``written_element`` after the write."""
     return ELEMENTS._group(dest.buf, dest.dtype)
+
+
+def known_value(node):
+    """The value `node` holds, when known on the host without a transfer: a constant, or
+    the copy of an element whose block is known (``a[i, j] = a[k, l]``); else MISS."""
+    k = node.kind
+    if k == SCALAR:
+        return node.arg
+    if k == EW and node.op == "astype":
+        s = node.srcs[0]
+        if s.kind == LEAF and s.dtype is node.dtype and not s.shape:
+            start, count = _block(s)
+            block = ELEMENTS.get(s.buf, (s.dtype, start, count))
+            if block is not MISS:
+                return block[s.offset - start]
+    return MISS
 
 
 def written_element(dest, group, value) -> None:

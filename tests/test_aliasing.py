@@ -602,3 +602,26 @@ def test_a_lazy_array_with_a_view_is_written_through_the_view():
     with pytest.raises(ValueError):
         b[:] = gp.ones(3)
     check(b, np.zeros(4))
+
+
+def test_an_op_reads_an_element_copy_from_memory_and_keeps_its_value():
+    """``a[i, j] * 2`` reads the element's memory (no copy node between: one node less a
+    statement), and still has the value it had when made after every kind of write."""
+    base = np.arange(12.0).reshape(3, 4)
+    for write in (lambda a: a.__setitem__((1, 2), 100.0), lambda a: a.__iadd__(1.0),
+                  lambda a: a.__setitem__(slice(None), 0.0),
+                  lambda a: gp.multiply(a, 3.0, out=a) if isinstance(a, gp.ndarray)
+                  else np.multiply(a, 3.0, out=a)):
+        got = []
+        for xp in (np, gp):
+            a = xp.asarray(base.copy())
+            x = a[1, 2] * 2 + a[0, 1]
+            y = 5.0 - a[1, 2]
+            z = a[2, 3] < a[1, 2]
+            write(a)
+            got.append((x, y, z, a))
+        for g, w in zip(got[1], got[0]):
+            check(g, w)
+    a = gp.asarray(base)
+    n = (a[1, 2] + a[0, 1])._node
+    assert all(s.kind == ir.LEAF for s in n.srcs)

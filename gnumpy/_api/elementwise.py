@@ -70,13 +70,24 @@ def out_dtype(op, loop: np.dtype) -> np.dtype:
     return np.dtype(rule)
 
 
+def _operand(n):
+    """Node `n` as an op's operand: an element's copy (``a[i, j]``, astype to its own
+    dtype of a 0-d LEAF) is read from its memory (the op's result is itself a pending
+    reader, materialized before that memory is written, as the copy would be)."""
+    if n.kind == ir.EW and n.op == "astype":
+        s = n.srcs[0]
+        if s.kind == ir.LEAF and s.dtype is n.dtype and not s.shape:
+            return s
+    return n
+
+
 def _classify(args):
     """-> (list of (node|None, weak_kind|None, value), device)."""
     items = []
     host = []
     for a in args:
         if is_array(a):
-            items.append([a._node, None, None])
+            items.append([_operand(a._node), None, None])
             continue
         k = D.weak_kind(a)
         if k is not None:
@@ -183,9 +194,13 @@ def apply2(name: str, a, b):
     cls = _common._ndarray or _cls()
     if type(a) is cls:
         na = a._node
+        if na.kind == ir.EW and na.op == "astype":
+            na = _operand(na)   # an element's copy (a[i, j]): its memory
         tb = type(b)
         if tb is cls:
             nb = b._node
+            if nb.kind == ir.EW and nb.op == "astype":
+                nb = _operand(nb)
             r = _FAST.get((name, na.dtype, nb.dtype))
             if r is None or na.device is not nb.device:
                 return None
@@ -214,6 +229,8 @@ def apply2(name: str, a, b):
     elif type(b) is cls:
         ta = type(a)
         nb = b._node
+        if nb.kind == ir.EW and nb.op == "astype":
+            nb = _operand(nb)
         if ta is float or ta is int:
             r = _FAST.get((name, ta, nb.dtype))
         elif isinstance(a, np.generic):
@@ -312,7 +329,7 @@ def _apply_fast(name, args, cls, loop, odt, bounds):
     same = True
     for a in args:
         if type(a) is cls:
-            n = a._node
+            n = _operand(a._node)
             if dev is None:
                 dev, shape = n.device, n.shape
             elif n.device is not dev and n.device != dev:
