@@ -60,6 +60,18 @@ def basic_index(shape, strides, offset, key):
         key = (key,)
     nk = len(key)
     nd = len(shape)
+    if nk == nd:            # an element (a[i, j]): ints only, the common loop statement
+        off = offset
+        for k, n, st in zip(key, shape, strides):
+            if type(k) is not int:
+                break
+            if k < 0:
+                k += n
+            if k < 0 or k >= n:
+                return None
+            off += k * st
+        else:
+            return (), (), off, True
     fill = 0                # the axes an Ellipsis stands for (counted once seen)
     for k in key:
         if k is None or k is Ellipsis:
