@@ -44,6 +44,9 @@ _api = None   # the gnumpy module, bound at import (functions the methods forwar
 _apply2 = None  # gnumpy._api.elementwise.apply2, bound at import (the operators' hot path)
 
 
+_LAST_KEY = [(None,) * 5]   # (key, shape, strides, offset, basic_index's layout): the last
+
+
 def _copied(n):
     """The LEAF lazy node `n` copies unchanged (``astype`` to its own dtype: an element
     read, ``a[i, j]``), or None."""
@@ -578,9 +581,15 @@ class ndarray:
         rn = (self._base if self._base is not None else self)._node
         if n.buf is not rn.buf:
             return None
-        lay = _basic_index(n.shape, n.strides, n.offset, key)
-        if lay is None:
-            return None
+        last = _LAST_KEY[0]             # a[k] += b passes one key object to both calls
+        if last[0] is key and last[1] is n.shape and last[2] is n.strides and \
+                last[3] == n.offset:
+            lay = last[4]
+        else:
+            lay = _basic_index(n.shape, n.strides, n.offset, key)
+            if lay is None:
+                return None
+            _LAST_KEY[0] = (key, n.shape, n.strides, n.offset, lay)
         shape, strides, off, element = lay
         return ir.leaf(n.buf, n.dtype, shape, strides, off, n.device), rn, element
 
