@@ -242,7 +242,20 @@ def ew(op: str, dtype, srcs, arg=None) -> Node:
     if mixed and not _mixed_ok(op, dtype, srcs):
         raise AssertionError(f"ir.ew({op!r}): sources of dtypes {[x.dtype for x in srcs]} "
                              f"(cast them to the loop dtype first)")
-    return Node(EW, op, dtype, shape, tuple(srcs), arg, s0.device, size)
+    n = _new_node(Node)         # Node(EW, ...) without the __init__ call (hot path)
+    n.kind = EW
+    n.op = op
+    n.dtype = dtype
+    n.shape = shape
+    n.srcs = srcs if type(srcs) is tuple else tuple(srcs)
+    n.arg = arg
+    n.device = s0.device
+    n.size = size
+    n.buf = None
+    n.strides = None
+    n.offset = 0
+    n.sig = None
+    return n
 
 
 def _mixed_ok(op, dtype, srcs) -> bool:
