@@ -182,13 +182,15 @@ def test_memory_written_in_place(reads, device_evals):
     assert not bool(a[3] > 2) and len(reads) == 1
     a[4] += 10                          # computed by the device: the block is read again
     assert bool(a[4] == 14) and bool(a[3] == -5) and len(reads) == 2 + cpu
-    a[5] = a[6]                         # (a copy of an element: not a constant)
-    assert bool(a[5] == 6) and len(reads) == 3 + cpu
+    a[5] = a[6]                         # a copy of a known element (on the CPU backend
+    assert bool(a[5] == 6) and len(reads) == 2 + 2 * cpu    # a[6] was not read: unknown)
+    a[7] = a[6] * 2                     # computed by the device
+    assert bool(a[7] == 12) and len(reads) == 3 + 2 * cpu
     a[1:3] = 7                          # not one element
-    assert bool(a[2] == 7) and len(reads) == 4 + cpu
+    assert bool(a[2] == 7) and len(reads) == 4 + 2 * cpu
     assert device_evals == []
     assert int(a[3]) == -5 and int(a[4]) == 14 and a.get().tolist() == \
-        [0, 7, 7, -5, 14, 6, 6, 7, 8, 9]
+        [0, 7, 7, -5, 14, 6, 6, 12, 8, 9]
 
 
 def test_a_condition_over_two_unknown_blocks_goes_to_the_device(reads, device_evals):
