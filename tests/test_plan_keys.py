@@ -133,3 +133,27 @@ def test_an_option_that_changes_the_source_changes_the_key(opt):
         for (k0, s0), (k1, s1) in zip(before, after):
             if s0 != s1:
                 assert k0 != k1, f"config.{opt.name}={value!r} changes the source, not the key"
+
+
+@pytest.mark.parametrize("n_masks, dt", [(60, np.bool_), (40, np.float32), (3, np.int8)])
+def test_many_inputs_hold_fewer_elements_a_thread(n_masks, dt):
+    """An elementwise kernel of many inputs loads fewer elements per thread (vector width
+    times unroll times inputs at most HELD_MAX: NVRTC took 31.6 s on mandelbrot1's 60-mask
+    kernel at 16-wide vectors unrolled 4 times); a few inputs keep the full width."""
+    rng = np.random.default_rng(1)
+    hs = [rng.standard_normal(4096).astype(dt) if dt != np.bool_ else rng.random(4096) > 0.5
+          for _ in range(n_masks)]
+    gs = [gp.asarray(h) for h in hs]
+    acc, want = gs[0], hs[0]
+    for g, h in zip(gs[1:], hs[1:]):                # an output of the inputs' dtype
+        acc, want = (acc ^ g, want ^ h) if dt == np.bool_ else (acc + g, want + h)
+    groups = [g for g in schedule([acc._node]) if g.kind != "barrier"]
+    p = build.plan_group(groups[-1], _PTR["aligned"], 132, 8)[1]
+    n_in = len([o for o in render_ew._operands(p.spec) if o.kind == "in"])
+    full = 16 // np.dtype(dt).itemsize
+    assert n_in == n_masks and n_masks * p.vec * p.unroll <= render_ew.HELD_MAX
+    if n_masks == 3:
+        assert p.vec == full         # (light kernels of few ops unroll once anyway)
+    else:
+        assert 1 < p.vec * p.unroll < full * gp.config.ew_unroll
+    np.testing.assert_allclose(acc.get(), want, rtol=1e-5)

@@ -94,6 +94,11 @@ def plan(spec, block: int, vector_ok: bool, ptr_of) -> EwPlan:
                     (nd == 1 or cshape[-1] % v == 0):
                 p.vec = v
                 p.unroll = max(1, config.ew_unroll)
+                n_in = sum(1 for o, _, _ in mem if o.kind != "out")
+                if n_in * v * p.unroll > HELD_MAX:     # many inputs: fewer held per thread
+                    p.unroll = 1
+                    while p.vec > 1 and n_in * p.vec > HELD_MAX:
+                        p.vec //= 2
     # light streaming kernels (SAXPY): 1024-thread blocks, one vector per operand per thread
     if p.vec > 1 and nd == 1 and config.ew_light and _light(spec):
         block = p.block = 1024
@@ -117,6 +122,10 @@ _LIGHT_OPS = frozenset(("add", "subtract", "multiply", "negative", "positive", "
                         "where", "greater", "greater_equal", "less", "less_equal", "equal",
                         "not_equal", "maximum", "minimum", "absolute"))
 LIGHT_MAX_OPS = 4
+# Elements of input vectors one thread holds at most (operands x vec x unroll): a kernel of
+# 60 bool inputs (NPBench mandelbrot1's N, a where per iteration over 60 masks) at 16-wide
+# vectors unrolled 4 times took NVRTC 31.6 s to compile; at 8-wide vectors, once, 0.6 s.
+HELD_MAX = 512
 
 
 def _light(spec) -> bool:
