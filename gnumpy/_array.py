@@ -390,9 +390,10 @@ class ndarray:
         sn = self._node
         shape, dt, dev = sn.shape, sn.dtype, sn.device
         if isinstance(value, ndarray):
-            vnode = value._node
+            vnode = vn0 = value._node
         else:
             vnode = _api._common.value_node(value, dt, dev)
+            vn0 = None
         if vnode.device is not dev and vnode.device != dev:
             raise ValueError(f"cannot write an array on {vnode.device} into one on {dev}")
         vs = vnode.shape
@@ -420,6 +421,9 @@ class ndarray:
             if not temp and value._node is vnode and vnode.kind != LEAF:
                 _reads_written(value, self._node)
             return
+        if (vnode is vn0 or vnode.kind == LEAF) and self._base is None and \
+                not self._has_views:    # its own node: never another array's node (once
+            vnode = ir.copy(vnode)      # computed, one memory) or memory
         del value
         self._set_node(vnode, defer=defer)
 

@@ -625,3 +625,81 @@ def test_an_op_reads_an_element_copy_from_memory_and_keeps_its_value():
     a = gp.asarray(base)
     n = (a[1, 2] + a[0, 1])._node
     assert all(s.kind == ir.LEAF for s in n.srcs)
+
+
+def test_a_lazy_array_replaced_whole_by_memory_copies_it():
+    """``D[:] = o`` with o in memory (a gnumpy array, a view of one, a NumPy array) copies
+    o: writing D afterwards leaves o as it was."""
+    base = np.arange(8.0)
+    cases = [(lambda: gp.asarray(base[:4].copy()), base[:4]),
+             (lambda: gp.asarray(base)[::2], base[::2]),
+             (lambda: base[:4].copy(), base[:4])]
+    for make, want in cases:
+        o = make()
+        D = gp.empty(4)
+        D[:] = o
+        D[0] = 9.0
+        D += 1
+        np.testing.assert_array_equal(gp.asarray(o).get(), want)
+        check(D, np.concatenate([[10.0], want[1:] + 1]))
+    E = gp.zeros((2, 3))
+    row = gp.asarray(np.arange(3.0))
+    E[...] = row                        # broadcast of memory: copied too
+    E[1, 1] = -1.0
+    check(row, np.arange(3.0))
+    check(E, np.array([[0.0, 1, 2], [0, -1, 2]]))
+
+
+def test_a_lazy_array_replaced_whole_by_a_lazy_value_does_not_share_it():
+    """``D[:] = v`` with v lazy: D and v are two arrays; computing and writing either
+    leaves the other as NumPy has it."""
+    for order in ("D first", "v first"):
+        got = []
+        for xp in (np, gp):
+            a = xp.asarray(np.arange(4.0))
+            v = a + 1
+            D = xp.empty(4)
+            D[:] = v
+            if order == "D first":
+                D[0] = 50.0
+                v[3] = -7.0
+            else:
+                v[3] = -7.0
+                D[0] = 50.0
+            D *= 2
+            got.append((v, D))
+        for g, w in zip(got[1], got[0]):
+            check(g, w)
+
+
+@pytest.mark.parametrize("src", ["memory", "lazy", "row", "cast"])
+def test_copyto_into_a_lazy_array_never_shares_the_source(src):
+    """``copyto(D, s)`` into an array with no views copies s (it rebinds D's node): writing
+    D or s afterwards leaves the other as NumPy has it."""
+    got = []
+    for xp in (np, gp):
+        a = xp.asarray(np.arange(4.0))
+        s = {"memory": a, "lazy": a + 1, "row": a[:3] * 2,
+             "cast": xp.asarray(np.arange(4, dtype=np.int32))}[src]
+        D = xp.zeros((2, 3)) if src == "row" else xp.zeros(4)
+        xp.copyto(D, s)
+        D[(0, 0) if src == "row" else 0] = 50.0
+        s[1] = -3
+        D += 1
+        got.append((a, s, D))
+    for g, w in zip(got[1], got[0]):
+        check(g, w)
+
+
+@pytest.mark.parametrize("shape", [(), (3,)])
+def test_fill_with_a_0d_array_copies_it(shape):
+    """``x.fill(b)`` with b a 0-d array in memory: x never shares b's memory (a broadcast
+    of b folds into a layout over it)."""
+    for xp in (np, gp):
+        b = xp.asarray(np.float64(2.5))
+        x = xp.zeros(shape)
+        x.fill(b)
+        x[(-1,) * len(shape)] = 4.0
+        assert float(b) == 2.5
+        if xp is gp:
+            check(x, np.array(4.0) if not shape else np.array([2.5, 2.5, 4.0]))

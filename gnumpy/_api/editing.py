@@ -334,5 +334,8 @@ def copyto(dst, src, casting="same_kind", where=True):
         broadcast_to_check(mnode.shape, dst.shape)
         old = dst._node if (dst._base is None and not dst._has_views) else dst._leaf()
         value = ir.where(ir.broadcast(mnode, dst.shape), value, old)
+    elif (value is snode or value.kind == ir.LEAF) and dst._base is None and \
+            not dst._has_views:
+        value = ir.copy(value)      # dst takes a node of its own, never src's node or memory
     dst._set_node(value)
 
