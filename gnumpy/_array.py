@@ -335,11 +335,11 @@ class ndarray:
         else:
             with R.lock:        # the readers flushed and the write, as one statement
                 n = self._node
-                g = _element_group(n) if node.kind == ir.SCALAR and not node.shape and \
-                    n.kind == LEAF else None
+                v = _known_value(node) if not n.shape and n.kind == LEAF else _MISS
+                g = _element_group(n) if v is not _MISS else None
                 R.write(self._write_target(also=also), node, defer=defer)
-                if g is not None:
-                    _written_element(n, g, node.arg)
+                if g is not None:       # a known value into an element: its block holds
+                    _written_element(n, g, v)
 
     def _write(self, node) -> None:
         with R.lock:
@@ -375,7 +375,7 @@ class ndarray:
             g = _element_group(m) if v is not _MISS else None
             R.flush_readers(m.buf, also=value)
             R.write(m, vn, defer=True)
-            if g is not None:       # a known value into an element: its block holds
+            if g is not None:
                 _written_element(m, g, v)
         if not temp and value._node is vn:
             _reads_written(value, m)

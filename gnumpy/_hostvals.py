@@ -15,17 +15,16 @@ Memory the program writes keeps its known blocks across a write of one element w
 value is known on the host (``a[i, j] = v`` with v a constant, computed here, or a copy
 of a known element: nussinov's ``table[i, j] = max(table[i, j], table[i, k] + table[k +
 1, j])``): the block is updated with the value the device will write
-(``written_element``).  Any other write
-makes the buffer's blocks unknown; an expression over written memory then reads at most
-one unknown block (what the device path would transfer), else goes to the device.
+(``written_element``).  Any other write makes the buffer's blocks unknown; an expression
+over written memory then reads at most one unknown block (what the device path would
+transfer), else goes to the device.
 """
 from __future__ import annotations
 
 import operator
+import weakref
 
 import numpy as np
-
-import weakref
 
 from ._graph.ir import EW, LEAF, SCALAR, leaf
 from ._memstate import MISS, last_write, shared, write_epoch, written
@@ -166,7 +165,7 @@ def _exact(op, dtype, srcs) -> bool:
 def _plan(n, order, vals, todo, seen) -> bool:
     """Walk 0-d `n` (a few nodes deep): its ops, each after its sources, onto `order`;
     the elements of known blocks into `vals` (id -> NumPy scalar), the other LEAFs onto
-    `todo` as (leaf, block key, first element).  False when it holds a node other than an
+    `todo` as (leaf, block key).  False when it holds a node other than an
     elementwise op, a constant or a LEAF, a non-0-d node, or an op that might round
     otherwise on the device."""
     if n.shape:
@@ -187,7 +186,7 @@ def _plan(n, order, vals, todo, seen) -> bool:
         key = (n.dtype, start, count)
         block = ELEMENTS.get(n.buf, key)
         if block is MISS:
-            todo.append((n, key, start))
+            todo.append((n, key))
         else:
             vals[id(n)] = block[n.offset - start]
         return True
@@ -266,9 +265,9 @@ def value(node, backend):
     if not _plan(node, order, vals, todo, set()):
         return None
     if todo:
-        if len({(id(n.buf), key) for n, key, _ in todo if written(n.buf)}) > 1:
+        if len({(id(n.buf), key) for n, key in todo if written(n.buf)}) > 1:
             return None
-        for n, key, start in todo:
+        for n, _ in todo:
             vals[id(n)] = read_element(n, backend)
     _run(order, vals)
     for n in order:

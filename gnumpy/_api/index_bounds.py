@@ -69,9 +69,8 @@ def _root_node(arr):
     return rn if rn.dtype == arr._node.dtype and rn.dtype.kind in "iu" else None
 
 
-def _bounds_of(arr):
-    """(lo, hi) known for the values of index array `arr`, or None."""
-    rn = _root_node(arr)
+def _bounds_of(rn):
+    """(lo, hi) known for the values of root node `rn` (``_root_node``'s), or None."""
     if rn is None:
         return None
     if rn.kind == ir.LEAF and not shared(rn.buf):
@@ -95,7 +94,7 @@ def derived(node, arr) -> None:
         if len(_DERIVED) >= 1024:
             _DERIVED.clear()
     _DERIVED[id(node)] = [weakref.ref(node), weakref.ref(rn), write_epoch[0],
-                          _bounds_of(arr)]
+                          _bounds_of(rn)]
 
 
 def bounds(items, minmax) -> list:
@@ -105,7 +104,8 @@ def bounds(items, minmax) -> list:
     out = [None] * len(items)
     todo, roots, sources = [], [], []
     for i, (node, arr, size) in enumerate(items):
-        k = _bounds_of(arr)
+        rt = _root_node(arr)
+        k = _bounds_of(rt)
         if k is not None and -size <= k[0] and k[1] < size:
             out[i] = k
             continue
@@ -114,11 +114,10 @@ def bounds(items, minmax) -> list:
                 L.prod(rn.shape) <= max(_ROOT_MAX, 4 * L.prod(node.shape)) and \
                 all(r is not rn for r in roots):
             roots.append(rn)
-        rt = _root_node(arr)
         e = None if rt is None else _entry(rt)
         if e is not None and e[3] is None:      # a gather's result: the array it read,
             s = e[1]()                          # unchanged since, is reduced with it
-            if s is not None and s.kind == ir.LEAF and s.dtype.kind in "iu" and \
+            if s is not None and s.kind == ir.LEAF and \
                     last_write(s.buf) <= e[2] and not shared(s.buf) and \
                     L.prod(s.shape) <= max(_ROOT_MAX, 4 * L.prod(node.shape)):
                 sources.append((e, s))

@@ -123,7 +123,7 @@ _LIGHT_OPS = frozenset(("add", "subtract", "multiply", "negative", "positive", "
                         "not_equal", "maximum", "minimum", "absolute"))
 LIGHT_MAX_OPS = 4
 # Elements of input vectors one thread holds at most (operands x vec x unroll): a kernel of
-# 60 bool inputs (NPBench mandelbrot1's N, a where per iteration over 60 masks) at 16-wide
+# 60 bool inputs and a bool output (NPBench mandelbrot1, one mask per iteration) at 16-wide
 # vectors unrolled 4 times took NVRTC 31.6 s to compile; at 8-wide vectors, once, 0.6 s.
 HELD_MAX = 512
 
