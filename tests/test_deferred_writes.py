@@ -33,7 +33,8 @@ def _run(prog, base):
 
 def test_pair_on_one_element_folds_into_one_write():
     """``a[i, j] += a[i, j-1]; a[i, j] /= 9`` is one deferred write on CUDA (the second
-    folds the first), run when the next statement writes elsewhere.  The CPU backend
+    folds the first); the next element's write, reading it, chains after it
+    (test_element_chains), and a host read runs them.  The CPU backend
     writes an element at once, as NumPy does (``CpuBackend.write_element``): folding saves
     no launch there."""
     a = gp.asarray(np.arange(40.0).reshape(4, 10))
@@ -47,8 +48,8 @@ def test_pair_on_one_element_folds_into_one_write():
         assert R._deferred[0] is None and a[3, 2].get() == (32.0 + 31.0) / 9.0
     else:
         assert R._deferred[0][0] is d0        # the same write, folded
-    a[3, 3] += a[3, 2]                        # another element: the pair ran
-    assert cpu or R._deferred[0][0] is not d0
+    a[3, 3] += a[3, 2]                        # another element: chained after the pair
+    assert cpu or R._deferred[0][0] is not d0 and len(R._elements) == 2
     ref = np.arange(40.0).reshape(4, 10)
     ref[3, 2] += ref[3, 1]
     ref[3, 2] /= 9.0

@@ -43,6 +43,12 @@ class Backend:
     # that costs less than deferring it (no launch to save by folding)
     writes_elements = False
 
+    # optional: write_elements(dests, values) writes lazy `values`, elementwise
+    # expressions of elements, into 0-d LEAFs `dests` (distinct elements) in one launch,
+    # every value computed from the memory as it was before any of them is stored (a
+    # chain of a loop's element writes: ``realize._chain``)
+    write_elements = None
+
     def write_element(self, dest, value) -> bool:
         """Run a statement's ``dest[()] = value`` (0-d LEAF `dest`) now (backends with
         ``writes_elements``); False to defer it as any write."""

@@ -15,6 +15,7 @@ import numpy as np
 from .. import _dtypes as D
 from .._config import config
 from .._graph import layout as L
+from .._graph.fuse import Group, schedule
 from .._graph.ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW, leaf
 from .._hostvals import compute
 from .._ops import EW_OPS, REDUCE_OPS
@@ -110,6 +111,21 @@ class CpuBackend(Backend):
         from .cpu_fast import CpuFast
         self.fast = CpuFast(self)
 
+    def write_elements(self, dests, values) -> None:
+        """``Backend.write_elements``: every value computed before any is stored (on this
+        backend only where ``writes_elements`` is turned off: tests of chained writes)."""
+        if config.check_kernels:    # the CUDA kernel of these writes
+            from ..kernels.check import check_group
+            check_group(Group("elementwise", list(values), dests[0].device, 0), list(dests))
+        vals = [compute(v, _element) for v in values]
+        if any(x is None for x in vals):
+            todo = [v for v in values if v.kind != LEAF]
+            for g in schedule(todo):
+                self.run(g)
+            vals = [leaf_array(v)[()] for v in values]
+        for d, x in zip(dests, vals):
+            leaf_array(d)[()] = x
+
     def write_element(self, dest, value) -> bool:
         """``dest[()] = value`` now, for 0-d LEAF `dest` and `value` an expression of
         elements (a scalar loop's statement, as NumPy runs it: no deferred write to fold
@@ -119,7 +135,6 @@ class CpuBackend(Backend):
         if v is None:
             return False
         if config.check_kernels:    # the CUDA kernel of this write
-            from .._graph.fuse import Group
             from ..kernels.check import check_group
             check_group(Group("elementwise", [value], dest.device, 0), dest)
         b = dest.buf
@@ -233,7 +248,6 @@ class CpuBackend(Backend):
 
     def write(self, dest, value, group=None) -> None:
         if config.check_kernels:
-            from .._graph.fuse import Group
             from ..kernels.check import check_group
             check_group(group if group is not None else
                         Group("elementwise", [value], dest.device, 0), dest)

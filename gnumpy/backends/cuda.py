@@ -334,6 +334,12 @@ class CudaBackend(Backend):
         g = group if group is not None else Group("elementwise", [value], dest.device, 0)
         self._run_planned(g, {}, dest)
 
+    def write_elements(self, dests, values) -> None:
+        if self.fast is not None and self.fast.write_elements(dests, values):
+            return
+        self._run_planned(Group("elementwise", list(values), dests[0].device, 0), {},
+                          list(dests))
+
     def _ptr_of(self, outs):
         def ptr_of(o):
             n = o.node

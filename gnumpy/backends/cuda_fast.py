@@ -268,6 +268,42 @@ class FastPath:
                 rp.launch(leaves, scalars, dest, None, None)
         return 1
 
+    def write_elements(self, dests, values) -> bool:
+        """Run ``Backend.write_elements`` as one replayed kernel (its template reads the
+        k-th output's pointer from ``dests[k]``, placed after the leaves); False to plan
+        it."""
+        sig, leaves, scalars, ok = _walk(None, values)
+        if not ok:
+            return False
+        if self.generation != config._generation:
+            self._options_changed()
+        key = ("elements", sig, tuple(_layout_id(d) if d.sig is None else d.sig
+                                      for d in dests))
+        rp = self.cache.get(key)
+        L_ext = leaves + dests
+        if rp is None:
+            if len(self.cache) >= _MAX_SIGNATURES:
+                self.cache.clear()
+            leaf_index = {id(n): i for i, n in enumerate(leaves)}
+            scalar_index = {id(n): i for i, n in enumerate(scalars)}
+            out_at = {id(d): i for i, d in enumerate(dests, len(leaves))}
+            rp = _stage(self.be, Group("elementwise", list(values), dests[0].device, 0),
+                        self.be._ptr_of({}), lambda n: leaf_index.get(id(n)),
+                        lambda n: scalar_index.get(id(n)), False, list(dests),
+                        out_index=lambda n: out_at.get(id(n)))
+            if rp is None or rp is _STATIC:
+                rp = False
+            else:
+                rp.lock = threading.Lock()
+            self.cache[key] = rp
+            if rp is False:
+                return False
+        elif rp is False:
+            return False
+        with rp.lock:               # one parameter block per signature
+            self._launch(rp, L_ext, scalars)
+        return True
+
     def _overlapping(self, dest, value, leaves, scalars, key, overlaps):
         """``dest[...] = value`` where `value` reads dest's buffer: None when it reads it
         element for element (the one-kernel replay goes on), else the kinds of a replay
@@ -483,11 +519,14 @@ _STATIC = object()      # _stage's answer when an offset cannot be a launch argu
 _APART = object()       # _overlapping's answer for reads of dest's memory that do not overlap
 
 
-def _stage(be, g, ptr_of, index_of, scalar_of, with_out, dest=None, dynamic=True):
-    """Plan group `g` (writing into LEAF `dest` when given), get its kernel and turn its
-    argument template into a Replay's: pointers become ("in", index_of(node), offset)
-    (with `with_out`, the output pointer stays ("out", 0, offset): the one output buffer
-    of a single-kernel replay, or dest's), scalars ("scv"/"scc", scalar_of(node), ...).
+def _stage(be, g, ptr_of, index_of, scalar_of, with_out, dest=None, dynamic=True,
+           out_index=None):
+    """Plan group `g` (writing into LEAF `dest` when given, or a list of one LEAF per
+    output), get its kernel and turn its argument template into a Replay's: pointers
+    become ("in", index_of(node), offset) (with `with_out`, the output pointer stays ("out",
+    0, offset): the one output buffer of a single-kernel replay, or dest's; with
+    `out_index`, the outputs' are ("in", out_index(node), ...) in output order), scalars
+    ("scv"/"scc", scalar_of(node), ...).
     None when an index is missing.  With `dynamic`, offsets are read from the leaves
     (and dest) at each launch ("ino"/"outo"), or _STATIC is returned where an offset does
     not travel with its pointer (an operand of several index levels); without, the
@@ -511,7 +550,7 @@ def _stage(be, g, ptr_of, index_of, scalar_of, with_out, dest=None, dynamic=True
                 tmpl.append(("out", 0, t.off) if dest is None else
                             ("outo", 0, it) if dynamic else ("outs", 0, t.off))
                 continue
-            i = index_of(n)
+            i = out_index(n) if out_index is not None and o.kind == "out" else index_of(n)
             if i is None:
                 return None
             tmpl.append(("ino", i, it) if dynamic else ("in", i, t.off))

@@ -132,9 +132,10 @@ def body(spec, roots, load_expr, iota_expr, acc_expr="acc_v", prefix="t"):
     return lines, names
 
 
-def ptr_decl(op, idx, is_out):
+def ptr_decl(op, idx, is_out, restrict=True):
     t = STORAGE[op.dtype]
-    return f"{t}* __restrict__ q{idx}" if is_out else f"const {t}* __restrict__ p{idx}"
+    r = " __restrict__" if restrict else ""
+    return f"{t}*{r} q{idx}" if is_out else f"const {t}*{r} p{idx}"
 
 
 def offset_expr(strides_cls, stride_params, idx_names):

@@ -56,6 +56,7 @@ class Spec:
         self.axes = ()              # reduce: reduced axes of `shape`
         self.phases = []            # rows: (rop, acc expr, node) per row reduction
         self.phase_of = {}          # rows: id(REDUCE node) -> phase index
+        self.aliased = False        # ew: outputs' memory may be memory the inputs read
         self._memo = {}
         self._ekeys = {}
         self._okeys = {}
@@ -163,9 +164,12 @@ def lower_group(group, dest=None) -> Spec:
     if group.kind == "elementwise":
         spec = Spec("ew")
         spec.shape = group.outputs[0].shape
-        for o in group.outputs:
-            e = spec.lower(o, "ew")
-            spec.add_output(e, o, dest if dest is not None else None)
+        dests = [dest] * len(group.outputs)
+        if type(dest) is list:          # one LEAF per output, their memory maybe read by
+            dests = dest                # the outputs' inputs
+            spec.aliased = True
+        for o, d in zip(group.outputs, dests):
+            spec.add_output(spec.lower(o, "ew"), o, d)
         return spec
     r = group.reduce
     spec = Spec("reduce")

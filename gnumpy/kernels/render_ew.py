@@ -33,6 +33,7 @@ class EwKey(NamedTuple):
     block: int
     tx: int                 # column threads per block of the 2-D layout (0: flat loop)
     tiles: bool             # config.ew_tiles: a thread's vectors a block apart
+    restrict: bool          # pointers declared __restrict__ (outputs apart from inputs)
 
     def render(self, name: str) -> str:
         return render(self, name)
@@ -113,7 +114,7 @@ def plan(spec, block: int, vector_ok: bool, ptr_of) -> EwPlan:
         p.tx = block if nvc >= block else max(32, 1 << (nvc - 1).bit_length())
     p.key = EwKey(spec=spec_key(spec), nd=nd, classes=p.classes, idx32=p.idx32, vec=p.vec,
                   unroll=p.unroll, block=block, tx=p.tx,
-                  tiles=bool(config.ew_tiles))
+                  tiles=bool(config.ew_tiles), restrict=not spec.aliased)
     return p
 
 
@@ -179,9 +180,9 @@ def render(p: EwKey, name: str) -> str:
     decls = []
     for k, o in enumerate(ops):
         if o.kind == "in":
-            decls.append(C.ptr_decl(o, k, False))
+            decls.append(C.ptr_decl(o, k, False, p.restrict))
         elif o.kind == "out":
-            decls.append(C.ptr_decl(o, k, True))
+            decls.append(C.ptr_decl(o, k, True, p.restrict))
     for k, dt in enumerate(spec.scalar_dtypes):
         decls.extend(param_decls(dt, f"s{k}"))
     for k, (o, cls) in enumerate(zip(ops, p.classes)):

@@ -1,0 +1,180 @@
+"""A loop's writes of single elements of one buffer wait as a chain (``realize._chain``):
+each value reads the chained elements' values instead of their memory, and the whole chain
+is one kernel when anything settles it.  On the CPU backend, which writes an element at
+once, the tests turn that off (``writes_elements``) so that the chain runs through
+``CpuBackend.write_elements``; on CUDA the chain is the backend's own behaviour.  Every
+observation sees NumPy's values."""
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import gnumpy as gp
+from gnumpy import _device
+from gnumpy._graph import realize as R
+from helpers import check
+
+
+@pytest.fixture
+def chains(monkeypatch):
+    """The default backend, with element writes chained (the CPU backend's turned on)."""
+    R.settle()
+    be = _device.backend(gp.asarray(0.0).device)
+    if be.write_elements is None:
+        pytest.skip("this backend writes no chains of elements")
+    monkeypatch.setattr(be, "writes_elements", False)
+    yield be
+    R.settle()
+
+
+def _kernels():
+    return R.stats.by_kind["elementwise"]
+
+
+@pytest.mark.parametrize("n", [5, 50, 200])
+def test_seidel_row_is_one_kernel_per_chain(chains, n):
+    """``A[i, j] += A[i, j-1]; A[i, j] /= 9.0`` for j along a row: one kernel per
+    ``ELEMENTS_MAX`` elements, not one per element, with NumPy's values; the next row
+    starts a chain of its own, cut in the same places."""
+    per_row = -(-(n - 2) // R.ELEMENTS_MAX)
+    base = np.random.default_rng(1).random((6, n))
+    a, ref = gp.asarray(base), base.copy()
+    gp.evaluate(a)
+    R.settle()
+    k0 = _kernels()
+    for i in (2, 3):
+        for j in range(1, n - 1):
+            a[i, j] += a[i, j - 1]
+            a[i, j] /= 9.0
+            ref[i, j] += ref[i, j - 1]
+            ref[i, j] /= 9.0
+            if j == 1 and i == 3:       # the row before ran when this one began
+                assert _kernels() - k0 == per_row
+                left = len(first)
+        if i == 2:
+            first = dict(R._elements)
+    assert len(R._elements) == left
+    R.settle()
+    assert _kernels() - k0 == 2 * per_row
+    check(a, ref)
+
+
+def test_chain_stops_at_other_work(chains):
+    """A row write, a read of an element, a reduction: each runs the chain first."""
+    base = np.linspace(-2.0, 3.0, 40).reshape(4, 10)
+    a, ref = gp.asarray(base), base.copy()
+    for xp, x in ((gp, a), (np, ref)):
+        x[1, 1] = x[1, 0] * 2.0
+        x[1, 2] = x[1, 1] + x[0, 2]
+        x[2, 1:5] = x[1, 0:4] + 1.0          # reads the chained elements
+        x[1, 3] = x[1, 2] - 1.0
+        x[1, 4] = x[1, 3] * x[1, 3]
+    assert float(a[1, 4]) == ref[1, 4]
+    a[1, 5] = a[1, 4] + a.sum()
+    ref[1, 5] = ref[1, 4] + ref.sum()
+    check(a, ref)
+
+
+def test_rewriting_a_chained_element(chains):
+    """An element written again after others keeps NumPy's order: a later write replaces
+    its entry, and values written before read its earlier value."""
+    base = np.arange(20.0).reshape(2, 10)
+    a, ref = gp.asarray(base), base.copy()
+    for x in (a, ref):
+        x[0, 1] = 1.5
+        x[0, 2] = x[0, 1] + 1.0
+        x[0, 1] = x[0, 2] * 3.0
+        x[0, 3] = x[0, 1] + x[0, 2]
+        x[0, 2] = x[0, 2] - x[0, 3]
+    check(a, ref)
+
+
+def test_an_element_read_before_it_is_written(chains):
+    """A value reads an element's memory, then a later write in the chain stores that
+    element without reading it: the kernel reads before it stores."""
+    base = np.arange(10.0) + 1.0
+    a, ref = gp.asarray(base), base.copy()
+    for x in (a, ref):
+        x[2] = x[1] * 2.0
+        x[1] = x[3] + 5.0
+        x[4] = x[1] - x[2]
+        x[3] = x[0] / 4.0
+    check(a, ref)
+
+
+def test_other_dtype_or_buffer_ends_the_chain(chains):
+    """An element of another dtype view of the memory, or of another array, is no element
+    of the chain: the chain runs first."""
+    base = np.arange(16.0)
+    a, ref = gp.asarray(base), base.copy()
+    b, bref = gp.asarray(base * 2), base * 2
+    a[1] = a[0] + 1.0
+    a[2] = a[1] * 2.0
+    n = a.view(np.int64)[1]         # the memory of a[1] as an integer
+    ref[1] = ref[0] + 1.0
+    ref[2] = ref[1] * 2.0
+    assert int(n) == int(ref.view(np.int64)[1])
+    a[3] = a[2] + 1.0
+    b[0] = a[3] + b[1]
+    a[4] = b[0] * 2.0
+    ref[3] = ref[2] + 1.0
+    bref[0] = ref[3] + bref[1]
+    ref[4] = bref[0] * 2.0
+    check(a, ref)
+    check(b, bref)
+
+
+def test_growing_values_settle_at_the_node_bound(chains):
+    """A value that doubles each step (Fibonacci over elements) stays under
+    ``ELEMENT_NODES``: the chain runs before it passes."""
+    base = np.ones(64)
+    a, ref = gp.asarray(base), base.copy()
+    for j in range(2, 60):
+        a[j] = a[j - 1] + a[j - 2] * 0.5
+        ref[j] = ref[j - 1] + ref[j - 2] * 0.5
+        assert not R._elements or R._deferred[0][1].size <= R.ELEMENT_NODES
+    check(a, ref)
+
+
+def test_integer_chain_and_views(chains):
+    """Integer elements (wrapping arithmetic) through a strided view of a matrix."""
+    base = np.arange(60, dtype=np.int32).reshape(6, 10) * 7919
+    a, ref = gp.asarray(base), base.copy()
+    va, vr = a[::2, 1::3], ref[::2, 1::3]
+    for j in range(1, 3):
+        for x in (va, vr):
+            with np.errstate(over="ignore"):
+                x[1, j] = x[1, j - 1] * 1013 + x[0, j]
+            x[2, j] ^= x[1, j]
+    check(a, ref)
+
+
+_OPS = ["+", "-", "*"]
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 11), st.integers(0, 11), st.integers(0, 11),
+                          st.sampled_from(_OPS), st.sampled_from(["=", "+="]),
+                          st.integers(0, 9)), min_size=1, max_size=60),
+       st.floats(-3, 3, allow_nan=False))
+def test_random_element_programs_match_numpy(chains, prog, c):
+    """Random statements ``a[d] (= or +=) a[s] op a[t]`` with constants, sometimes a read
+    of an element or a row write between them."""
+    base = np.random.default_rng(len(prog)).random(12) - 0.5
+    a, ref = gp.asarray(base), base.copy()
+    seen = []
+    for d, s, t, op, asg, extra in prog:
+        for x, out in ((a, None), (ref, seen)):
+            v = eval(f"x[{s}] {op} x[{t}]") * c
+            if asg == "=":
+                x[d] = v
+            else:
+                x[d] += v
+            if extra == 0 and out is not None:
+                out.append((float(a[s]), float(ref[s])))
+            if extra == 1:
+                x[6:9] = x[0:3] * 0.5
+    for g, n in seen:
+        assert g == pytest.approx(n, rel=1e-12, abs=1e-12)
+    check(a, ref)
