@@ -267,11 +267,6 @@ def held_inside(node) -> list:
     return out
 
 
-def reads_buffer(node, buf) -> bool:
-    """Does the lazy graph of `node` read memory of `buf`?"""
-    return reads_any(node, {id(buf)})
-
-
 def reads_any(node, buf_ids) -> bool:
     """Does the lazy graph of `node` read memory of a buffer whose id is in `buf_ids`?"""
     seen = set()
@@ -289,6 +284,27 @@ def reads_any(node, buf_ids) -> bool:
     return False
 
 
+def _reads(node, bid, clean) -> bool:
+    """``reads_any(node, {bid})``, skipping the nodes in `clean` (known to read nothing
+    of the buffer) and adding to it the nodes of a graph found to read nothing of it: the
+    pending arrays of a loop share most of their graphs."""
+    seen = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.kind == LEAF:
+            if id(n.buf) == bid:
+                return True
+            continue
+        i = id(n)
+        if i in seen or i in clean:
+            continue
+        seen.add(i)
+        stack.extend(n.srcs)
+    clean |= seen
+    return False
+
+
 def flush_readers(buf, skip=None, also=None) -> None:
     """Materialize every pending array that reads `buf` (before `buf` is overwritten),
     except `skip` and `also` (the write's own destination and a value the write computes
@@ -300,6 +316,8 @@ def flush_readers(buf, skip=None, also=None) -> None:
         write_epoch[0] += 1             # (under the lock: every write moves it)
         note_write(buf)
         views, others = [], []
+        clean = set()           # nodes whose graphs read nothing of buf (walked once)
+        bid = id(buf)
         for arr in _pending_arrays():
             if arr is skip or arr is also:
                 continue
@@ -307,7 +325,7 @@ def flush_readers(buf, skip=None, also=None) -> None:
             if n.kind == LEAF:
                 _drop(id(arr), _pending.get(id(arr)))
                 continue
-            if reads_buffer(n, buf):
+            if _reads(n, bid, clean):
                 (views if arr._base is not None else others).append(arr)
         if others:
             materialize([a._node for a in others])
