@@ -258,6 +258,28 @@ def ew(op: str, dtype, srcs, arg=None) -> Node:
     return n
 
 
+def with_srcs(n, srcs) -> Node:
+    """Inner node `n` (its kind, op, dtype, shape and arg) over other sources `srcs` (a
+    tuple of nodes of the same shapes and dtypes): a graph rewritten below `n`."""
+    m = _new_node(Node)
+    m.kind = n.kind
+    m.op = n.op
+    m.dtype = n.dtype
+    m.shape = n.shape
+    m.srcs = srcs
+    m.arg = n.arg
+    m.device = n.device
+    size = 1
+    for s in srcs:
+        size += s.size
+    m.size = size
+    m.buf = None
+    m.strides = None
+    m.offset = 0
+    m.sig = None
+    return m
+
+
 def _mixed_ok(op, dtype, srcs) -> bool:
     if op == "where":
         return len(srcs) == 3 and srcs[0].dtype.kind == "b" and \

@@ -17,7 +17,7 @@ from .._memstate import forget_all, note_write, shared, shared_ids, write_epoch
 from .._device import backend
 from . import layout as L
 from .fuse import schedule, writes_into
-from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW, Node, same_place, scaled
+from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW, same_place, scaled, with_srcs
 from .ir import copy as ir_copy
 
 
@@ -608,8 +608,7 @@ def _sub_elements(n, buf, dtype, els, memo):
             if new is None:
                 new = list(srcs)
             new[i] = t
-    r = n if new is None else Node(k, n.op, n.dtype, n.shape, tuple(new), n.arg, n.device,
-                                   1 + sum(s.size for s in new))
+    r = n if new is None else with_srcs(n, tuple(new))
     memo[id(n)] = r
     return r
 
@@ -648,11 +647,7 @@ def _substitute(n, d, v, memo):
                 if new is None:
                     new = list(srcs)
                 new[i] = t
-        if new is None:
-            r = n
-        else:
-            r = Node(k, n.op, n.dtype, n.shape, tuple(new), n.arg, n.device,
-                     1 + sum(s.size for s in new))
+        r = n if new is None else with_srcs(n, tuple(new))
         memo[id(n)] = r
     return r
 
