@@ -641,8 +641,12 @@ def _substitute(n, d, v, memo):
     if r is None:
         srcs = n.srcs
         new = None
+        db = d.buf
         for i, s in enumerate(srcs):
-            t = s if s.kind == SCALAR else _substitute(s, d, v, memo)
+            sk = s.kind
+            if sk == SCALAR or sk == LEAF and s.buf is not db:
+                continue
+            t = _substitute(s, d, v, memo)
             if t is not s:
                 if new is None:
                     new = list(srcs)
