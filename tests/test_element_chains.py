@@ -160,7 +160,7 @@ _OPS = ["+", "-", "*"]
        st.floats(-3, 3, allow_nan=False))
 def test_random_element_programs_match_numpy(chains, prog, c):
     """Random statements ``a[d] (= or +=) a[s] op a[t]`` with constants, sometimes a read
-    of an element or a row write between them."""
+    of an element, a row write or a Python ``max`` of two elements between them."""
     base = np.random.default_rng(len(prog)).random(12) - 0.5
     a, ref = gp.asarray(base), base.copy()
     seen = []
@@ -175,6 +175,8 @@ def test_random_element_programs_match_numpy(chains, prog, c):
                 out.append((float(a[s]), float(ref[s])))
             if extra == 1:
                 x[6:9] = x[0:3] * 0.5
+            if extra == 2:              # a condition over chained elements, on the host
+                x[t] = max(x[s], x[d])
     for g, n in seen:
         assert g == pytest.approx(n, rel=1e-12, abs=1e-12)
     check(a, ref)
