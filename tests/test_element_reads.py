@@ -337,6 +337,38 @@ def test_operators_are_numpys_scalar_math():
                     assert np.signbit(x) == np.signbit(y), (name, args, x, y)
 
 
+def test_float64_statements_on_python_floats_are_numpys():
+    """``_hostvals.compute`` evaluates float64 +, -, *, / and negation on Python floats (no
+    errstate): bit for bit NumPy's float64 scalar math over NaN, inf, -0, overflow and
+    division by zero (which falls back to NumPy's scalars), and no warning escapes."""
+    import warnings
+    from gnumpy._graph import ir
+    raw = [0.0, -0.0, 1.0, -2.5, 1e308, -1e-308, 5e-324, np.inf, -np.inf, np.nan, 3.0]
+    buf = np.array(raw)
+    dev = gp.asarray(0.0).device
+    leaves = [ir.leaf(buf, buf.dtype, (), (), k, dev) for k in range(len(raw))]
+    read = lambda n: n.buf[n.offset]      # noqa: E731
+    f64 = np.dtype(np.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for op, f in (("add", np.add), ("subtract", np.subtract), ("multiply", np.multiply),
+                      ("divide", np.divide)):
+            for i, x in enumerate(raw):
+                for j, y in enumerate(raw):
+                    node = ir.ew(op, f64, (leaves[i], leaves[j]))
+                    if op != "divide" or y != 0:        # (the Python-float path ran)
+                        assert _hostvals._eval_f64(node, read) is not None
+                    got = _hostvals.compute(node, read)
+                    with np.errstate(all="ignore"):
+                        ref = f(np.float64(x), np.float64(y))
+                    assert type(got) is np.float64
+                    assert got.tobytes() == ref.tobytes() or (got != got and ref != ref), \
+                        (op, x, y, got, ref)
+        for i, x in enumerate(raw):
+            got = _hostvals.compute(ir.ew("negative", f64, (leaves[i],)), read)
+            assert np.float64(-x).tobytes() == got.tobytes() or x != x
+
+
 def test_blocks_stay_inside_what_is_known_of_the_buffer():
     """A CUDA element read transfers a block only within the buffer's known size: an
     imported view (size not known, 0) and shared memory read the element alone."""
