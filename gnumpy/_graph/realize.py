@@ -526,10 +526,7 @@ def _chain(p, dest, value) -> bool:
         els[d.offset] = p
     elif dest.offset not in els and len(els) >= ELEMENTS_MAX:
         return False
-    try:
-        new = _sub_elements(value, d.buf, d.dtype, els, {})
-    except _Overlap:
-        new = None
+    new = _sub_elements(value, d.buf, d.dtype, els, {})
     if new is None or new.size > ELEMENT_NODES or new is value and dest.offset not in els \
             or started and not _simple_element(p[1], d.buf, d.dtype):
         if started:
@@ -569,13 +566,13 @@ def _simple_element(n, buf, dtype) -> bool:
 
 def _sub_elements(n, buf, dtype, els, memo):
     """`n` (an elementwise expression of elements) with each read of a chained element
-    replaced by its chained value (`n` itself when it reads none).  _Overlap for anything
+    replaced by its chained value (`n` itself when it reads none); None for anything
     else: another node kind, or a read of `buf` other than as one element of `dtype`."""
     k = n.kind
     if k == LEAF:
         if n.buf is buf:
             if n.dtype != dtype:
-                raise _Overlap
+                return None
             e = els.get(n.offset)
             if e is not None:
                 return e[1]
@@ -583,7 +580,7 @@ def _sub_elements(n, buf, dtype, els, memo):
     if k == SCALAR:
         return n
     if k != EW or n.shape:
-        raise _Overlap
+        return None
     r = memo.get(id(n))
     if r is not None:
         return r
@@ -597,13 +594,17 @@ def _sub_elements(n, buf, dtype, els, memo):
             if s.buf is not buf:
                 continue
             if s.dtype != dtype:
-                raise _Overlap
+                return None
             t = els.get(s.offset)
             if t is None:
                 continue
             t = t[1]
-        else:
+        elif sk == EW:
             t = _sub_elements(s, buf, dtype, els, memo)
+            if t is None:
+                return None
+        else:
+            return None
         if t is not s:
             if new is None:
                 new = list(srcs)
