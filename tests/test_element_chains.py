@@ -1,4 +1,4 @@
-"""A loop's writes of single elements of one buffer wait as a chain (``realize._chain``):
+"""A loop's writes of single elements of one buffer wait as a chain (``gnumpy._graph.chains``):
 each value reads the chained elements' values instead of their memory, and the whole chain
 is one kernel when anything settles it.  On the CPU backend, which writes an element at
 once, the tests turn that off (``writes_elements``) so that the chain runs through
@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import gnumpy as gp
 from gnumpy import _device
+from gnumpy._graph import chains as C
 from gnumpy._graph import realize as R
 from helpers import check
 
@@ -36,7 +37,7 @@ def test_seidel_row_is_one_kernel_per_chain(chains, n):
     """``A[i, j] += A[i, j-1]; A[i, j] /= 9.0`` for j along a row: one kernel per
     ``ELEMENTS_MAX`` elements, not one per element, with NumPy's values; the next row
     starts a chain of its own, cut in the same places."""
-    per_row = -(-(n - 2) // R.ELEMENTS_MAX)
+    per_row = -(-(n - 2) // C.ELEMENTS_MAX)
     base = np.random.default_rng(1).random((6, n))
     a, ref = gp.asarray(base), base.copy()
     gp.evaluate(a)
@@ -52,8 +53,8 @@ def test_seidel_row_is_one_kernel_per_chain(chains, n):
                 assert _kernels() - k0 == per_row
                 left = len(first)
         if i == 2:
-            first = dict(R._elements)
-    assert len(R._elements) == left
+            first = dict(C.elements)
+    assert len(C.elements) == left
     R.settle()
     assert _kernels() - k0 == 2 * per_row
     check(a, ref)
@@ -132,7 +133,7 @@ def test_growing_values_settle_at_the_node_bound(chains):
     for j in range(2, 60):
         a[j] = a[j - 1] + a[j - 2] * 0.5
         ref[j] = ref[j - 1] + ref[j - 2] * 0.5
-        assert not R._elements or R._deferred[0][1].size <= R.ELEMENT_NODES
+        assert not C.elements or R._deferred[0][1].size <= C.ELEMENT_NODES
     check(a, ref)
 
 

@@ -15,6 +15,7 @@ from .._config import config
 from .. import _device
 from .._memstate import forget_all, note_write, shared, shared_ids, write_epoch
 from .._device import backend
+from . import chains
 from . import layout as L
 from .fuse import schedule, writes_into
 from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW, same_place, scaled, with_srcs
@@ -428,9 +429,14 @@ def write(dest, value, _in_range=False, defer=False) -> None:
             defer = False       # the other side may change that memory before a deferred
                                 # write read it: NumPy's statement reads it now
         if p is not None:
-            if defer and (not dest.shape and not p[0].shape and _chain(p, dest, value) or
-                          not _elements and _fold(p, dest, value)):
-                return
+            if defer:
+                e = chains.extend(p, dest, value) if not dest.shape and not p[0].shape \
+                    else None
+                if e is not None:
+                    _deferred[0] = e
+                    return
+                if not chains.elements and _fold(p, dest, value):
+                    return
             settle()
         if defer and _in_range is False and value.kind != LEAF and not config.nvtx and \
                 not capturing[0] and not shared(dest.buf):
@@ -453,9 +459,8 @@ def settle() -> None:
         p = _deferred[0]
         if p is not None:
             _deferred[0] = None
-            if _elements:
-                entries = list(_elements.values())
-                _elements.clear()
+            if chains.elements:
+                entries = chains.take()
                 if len(entries) > 1:
                     return _write_elements(entries)
             _write(p[0], p[1], False)
@@ -482,136 +487,6 @@ def _fold(p, dest, value) -> bool:
         return False
     _deferred[0] = (d, new)
     return True
-
-
-# A loop's writes of single elements of one buffer (``A[i, j] += A[i, j - 1]; A[i, j] /=
-# 9.0`` for j in a row: NPBench seidel_2d) are chained while they wait: each write's value
-# reads the values of the chained writes instead of their memory, so all of them run as one
-# kernel of one thread, one output per element, when anything settles.  A chain holds at
-# most ELEMENTS_MAX elements and values of at most ELEMENT_NODES nodes (tree size).  A chain
-# starts at a write apart from the one before (a loop's first element of a row) and is cut
-# every ELEMENTS_MAX elements, in the same places each time the loop runs the row: a
-# statement pattern compiles a full chain's kernel and one per length of the rest (at most
-# ELEMENTS_MAX kernels, where rows of many lengths meet it), and launches once per
-# ELEMENTS_MAX elements.
-ELEMENTS_MAX = 32
-ELEMENT_NODES = 512
-_elements = {}          # offset -> (dest, value): the chain, in write order; the last one
-                        # is the deferred write (``_deferred[0]``)
-
-
-def _chain(p, dest, value) -> bool:
-    """Chain the write of `value` into 0-d LEAF `dest` after deferred element write `p`:
-    possible when both are elements of one buffer and dtype, the backend writes several
-    elements in one kernel (``Backend.write_elements``), every value is an elementwise
-    expression of elements that reads the chained elements only as the chain's values
-    (substituted here) and other memory apart from them, and the write depends on the
-    chain: it reads a chained element or writes one again (then it replaces its entry).
-    A write apart from the chain starts a new one: a loop's chains then take one shape
-    each time (a row of 48: 32 elements, then 16), not one per phase of the loop, and each
-    shape is a kernel to compile.  (The kernel loads everything before it stores, through
-    pointers that may alias: a value reading an element another entry writes reads it
-    first.)"""
-    d = p[0]
-    if dest.buf is not d.buf or dest.dtype != d.dtype:
-        return False
-    els = _elements
-    started = not els
-    if started:
-        if dest.offset == d.offset:
-            return False                # a fold of one element (``_fold``)
-        be = d.device._be
-        if be is None or be.write_elements is None:
-            return False
-        els[d.offset] = p
-    elif dest.offset not in els and len(els) >= ELEMENTS_MAX:
-        return False
-    new = _sub_elements(value, d.buf, d.dtype, els, {})
-    if new is None or new.size > ELEMENT_NODES or new is value and dest.offset not in els \
-            or started and not _simple_element(p[1], d.buf, d.dtype):
-        if started:
-            els.clear()
-        return False
-    if dest.offset != d.offset:
-        els.pop(dest.offset, None)      # (its value is in `new` where `value` read it)
-    els[dest.offset] = (dest, new)
-    _deferred[0] = (dest, new)
-    return True
-
-
-def _simple_element(n, buf, dtype) -> bool:
-    """Is `n` an elementwise expression of elements and constants (0-d), reading `buf`
-    only as single elements of `dtype`?"""
-    stack = [n]
-    seen = set()
-    while stack:
-        m = stack.pop()
-        k = m.kind
-        if k == SCALAR:
-            continue
-        if m.shape:
-            return False
-        if k == LEAF:
-            if m.buf is buf:
-                if m.dtype != dtype:
-                    return False
-            continue
-        if k != EW:
-            return False
-        if id(m) not in seen:
-            seen.add(id(m))
-            stack.extend(m.srcs)
-    return True
-
-
-def _sub_elements(n, buf, dtype, els, memo):
-    """`n` (an elementwise expression of elements) with each read of a chained element
-    replaced by its chained value (`n` itself when it reads none); None for anything
-    else: another node kind, or a read of `buf` other than as one element of `dtype`."""
-    k = n.kind
-    if k == LEAF:
-        if n.buf is buf:
-            if n.dtype != dtype:
-                return None
-            e = els.get(n.offset)
-            if e is not None:
-                return e[1]
-        return n
-    if k == SCALAR:
-        return n
-    if k != EW or n.shape:
-        return None
-    r = memo.get(id(n))
-    if r is not None:
-        return r
-    srcs = n.srcs
-    new = None
-    for i, s in enumerate(srcs):
-        sk = s.kind
-        if sk == SCALAR:
-            continue
-        if sk == LEAF:
-            if s.buf is not buf:
-                continue
-            if s.dtype != dtype:
-                return None
-            t = els.get(s.offset)
-            if t is None:
-                continue
-            t = t[1]
-        elif sk == EW:
-            t = _sub_elements(s, buf, dtype, els, memo)
-            if t is None:
-                return None
-        else:
-            return None
-        if t is not s:
-            if new is None:
-                new = list(srcs)
-            new[i] = t
-    r = n if new is None else with_srcs(n, tuple(new))
-    memo[id(n)] = r
-    return r
 
 
 def _write_elements(entries) -> None:
