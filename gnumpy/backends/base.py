@@ -46,7 +46,7 @@ class Backend:
     # optional: write_elements(dests, values) writes lazy `values`, elementwise
     # expressions of elements, into 0-d LEAFs `dests` (distinct elements) in one launch,
     # every value computed from the memory as it was before any of them is stored (a
-    # chain of a loop's element writes: ``realize._chain``)
+    # chain of a loop's element writes: ``_graph/chains.py``)
     write_elements = None
 
     def write_element(self, dest, value) -> bool:
