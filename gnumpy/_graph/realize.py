@@ -319,14 +319,14 @@ def flush_readers(buf, skip=None, also=None) -> None:
         views, others = [], []
         clean = set()           # nodes whose graphs read nothing of buf (walked once)
         bid = id(buf)
-        for arr in _pending_arrays():
+        for k, r in list(_pending.items()):     # (_pending_arrays, inlined: every write
+            arr = r()                           # of a loop's statement runs this)
+            if arr is None or id(arr) != k or arr._node.kind == LEAF:
+                _drop(k, r)
+                continue
             if arr is skip or arr is also:
                 continue
-            n = arr._node
-            if n.kind == LEAF:
-                _drop(id(arr), _pending.get(id(arr)))
-                continue
-            if _reads(n, bid, clean):
+            if _reads(arr._node, bid, clean):
                 (views if arr._base is not None else others).append(arr)
         if others:
             materialize([a._node for a in others])
