@@ -341,10 +341,6 @@ class ndarray:
                 if g is not None:       # a known value into an element: its block holds
                     _written_element(n, g, v)
 
-    def _write(self, node) -> None:
-        with R.lock:
-            R.write(self._write_target(), node)
-
     def _write_target(self, skip=True, also=None):
         """This array's LEAF, ready to be written in place: the pending readers of its
         memory (but `also`) are materialized first, and every pending view of its root is
