@@ -295,8 +295,7 @@ def compute(node, read):
 
 
 _F64 = np.dtype(np.float64)
-_F64_OPS = {"add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
-            "divide": operator.truediv}
+_F64_OPS = {op: _OPERATORS[op] for op in ("add", "subtract", "multiply", "divide")}
 
 
 def _eval_f64(n, read):
