@@ -77,9 +77,8 @@ def test_dot_nd_errors_and_out():
 
 
 def test_small_matmul_is_a_fused_reduction():
-    """Products of small blocks (NPBench's scattering: 3x3 blocks in a loop) are one fused
-    reduction with their operands and consumer, no library call; larger ones call the
-    library.  Values are NumPy's either way (single precision accumulates in double)."""
+    """Products of small blocks (NPBench's scattering: 3x3 blocks in a loop) are fused with
+    their operands and consumer, no library call; larger ones call the library.  Values are NumPy's either way (single precision accumulates in double)."""
     from gnumpy._api.matmul import SMALL_MATMUL
     rng = np.random.default_rng(5)
     for dt in (np.float32, np.float64, np.complex64, np.int64):
@@ -99,6 +98,43 @@ def test_small_matmul_is_a_fused_reduction():
     gp.stats.reset()
     check(gp.asarray(a) @ gp.asarray(a), a @ a)
     assert gp.stats.by_kind["barrier"] == 1
+
+
+@pytest.mark.parametrize("k", [1, 3, 4, 5])
+def test_products_of_few_terms_are_elementwise(fake, k):
+    """A product over at most UNROLL_K terms is elementwise: NPBench's scattering statement,
+    ``Sigma[i] += (G[j] @ dH) @ (dH * d)`` with 3x3 blocks, is one kernel with its write on
+    CUDA (a product over more terms is a reduction: more kernels).  Values and signed zeros
+    are NumPy's (real inputs as complex: imaginary parts that are sums of -0 products)."""
+    from gnumpy._api.matmul import UNROLL_K
+    from gnumpy._graph import realize
+    dev, be = fake
+    rng = np.random.default_rng(k)
+    for dt in (np.complex128, np.float64):
+        G = rng.standard_normal((3, 3, k)).astype(dt)
+        dH = rng.standard_normal((k, k)).astype(dt)
+        dH[0, 0] = -0.0
+        S = np.zeros((2, 3, k), dt)
+        gG, gH, gS = (gp.asarray(x, device=dev) for x in (G, dH, S))
+        gp.evaluate(gG, gH, gS)
+        realize.settle()
+        be.launches.clear()
+        gS[1] += (gG[2] @ gH) @ (gH * -0.5)
+        gp.evaluate(gS)
+        realize.settle()
+        if k <= 3:                  # (scattering's blocks)
+            assert len(be.launches) == 1, (k, len(be.launches))
+        if k > UNROLL_K:
+            assert len(be.launches) > 1, (k, len(be.launches))
+    for dt in (np.complex64, np.float32, np.int64):     # values, on the default device
+        a = (rng.standard_normal((2, 4, k)) * 3).astype(dt)
+        b = (rng.standard_normal((k, 3)) * 3).astype(dt)
+        ga, gb = gp.asarray(a), gp.asarray(b)
+        tol = 1e-5 if dt in (np.float32, np.complex64) else None
+        check(ga @ gb, a @ b, rtol=tol)
+        check((ga[1] @ gb) @ (gb.T * 2), (a[1] @ b) @ (b.T * 2), rtol=tol)
+        check(ga[:, ::-1].swapaxes(0, 1)[:, :, :k] @ gb, a[:, ::-1].swapaxes(0, 1) @ b,
+              rtol=tol)
 
 
 def _tree(n):

@@ -30,15 +30,67 @@ def _fused_ok(dt) -> bool:
 def _small_product(an, bn, batch, dt):
     """The node of ``a @ b`` (both at least 2-D, batch dims `batch`) as a multiply over
     (batch, m, k, n) summed over k; single precision accumulates in double (as accurate
-    as the library's FMA chains, whatever order they take)."""
+    as the library's FMA chains, whatever order they take).  A product over at most
+    UNROLL_K terms is elementwise (``_unrolled``)."""
     acc = D.promote(dt, D.float64) if dt.kind in "fc" else dt
     m, k = an.shape[-2:]
     n = bn.shape[-1]
+    if 0 < k <= UNROLL_K:
+        return ir.cast(_unrolled(ir.cast(an, acc), ir.cast(bn, acc), batch, acc), dt)
     full = batch + (m, k, n)
     an = ir.reshape(ir.cast(an, acc), _lead(an.shape[:-2], batch) + (m, k, 1))
     bn = ir.reshape(ir.cast(bn, acc), _lead(bn.shape[:-2], batch) + (1, k, n))
     prod = ir.ew("multiply", acc, (ir.broadcast(an, full), ir.broadcast(bn, full)))
     return ir.cast(ir.reduce("sum", prod, (len(full) - 2,), False, acc), dt)
+
+
+# Products over at most this many terms (3x3 blocks, NPBench's scattering_self_energies)
+# are sums of k column-times-row products: elementwise, so a product of products and the
+# statement writing it are one kernel, where a reduction over k is one kernel per product.
+UNROLL_K = 4
+
+
+def _unrolled(an, bn, batch, acc):
+    """``a @ b`` (dtype `acc`, k terms) as ``a[..., :, 0:1] * b[..., 0:1, :] + ...``."""
+    m, k = an.shape[-2:]
+    n = bn.shape[-1]
+    full = batch + (m, n)
+    cols = _terms(an, full, True)
+    rows = _terms(bn, full, False)
+    total = None
+    for i in range(k):
+        t = ir.ew("multiply", acc, (cols[i], rows[i]))
+        total = t if total is None else ir.ew("add", acc, (total, t))
+    if acc.kind in "fc":    # a zero sum is +0, as the library's (and NumPy's) from 0
+        total = ir.ew("add", acc, (total, ir.scalar(0, acc, full, an.device)))
+    return total
+
+
+def _terms(x, full, col):
+    """The k columns (`col`) or rows of `x` (..., m, k) or (..., k, n), each broadcast to
+    `full`: LEAFs of x's memory where x is one, else views."""
+    k = x.shape[-1] if col else x.shape[-2]
+    nb = len(full) - 2
+    if x.kind == ir.LEAF:
+        lead = len(full) - len(x.shape)
+        st = [0] * lead + [s if d != 1 else 0 for d, s in zip(x.shape[:-2], x.strides[:-2])]
+        if col:
+            st += [x.strides[-2], 0]
+            step = x.strides[-1]
+        else:
+            st += [0, x.strides[-1]]
+            step = x.strides[-2]
+        st = tuple(st)
+        return [ir.leaf(x.buf, x.dtype, full, st, x.offset + i * step, x.device)
+                for i in range(k)]
+    ones = ((0, 1),) * (len(x.shape) - 2)
+    sh = x.shape[:-1] + (1,) if col else x.shape[:-2] + (1, x.shape[-1])
+    lead = _lead(x.shape[:-2], full[:nb])
+    out = []
+    for i in range(k):
+        v = ir.view(x, "slice", ones + (((0, 1), (i, 1)) if col else ((i, 1), (0, 1))), sh)
+        out.append(ir.broadcast(ir.reshape(v, lead + sh[-2:]), full))
+    return out
 
 
 def _lead(dims, batch):
@@ -115,9 +167,10 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
 
 def _matrix_product(a, b):
     """``a @ b`` of two gnumpy arrays of one float or complex dtype and device, 2-D by 2-D
-    (a product too large to fuse) or a matrix-vector product (2-D by 1-D, 1-D by 2-D): the
+    (a small product fused, a larger one the library's) or a matrix-vector product (2-D by 1-D, 1-D by 2-D): the
     library call's node, built without matmul's general checks (a kernel of library calls
-    pays this per call).  None for anything else."""
+    pays this per call, and a loop of 3x3 blocks its small products).  None for anything
+    else."""
     cls = _common._ndarray
     if type(a) is not cls or type(b) is not cls:
         return None
@@ -128,9 +181,10 @@ def _matrix_product(a, b):
     sa, sb = na.shape, nb.shape
     la, lb = len(sa), len(sb)
     if la == 2 and lb == 2:
-        if sa[1] != sb[0] or \
-                _fused_ok(dt) and sa[0] * sa[1] * sb[1] <= SMALL_MATMUL and sa[1] <= 256:
+        if sa[1] != sb[0]:
             return None
+        if _fused_ok(dt) and sa[0] * sa[1] * sb[1] <= SMALL_MATMUL and sa[1] <= 256:
+            return wrap(_small_product(na, nb, (), dt))
         shape = (sa[0], sb[1])
     elif la == 2 and lb == 1:
         if sa[1] != sb[0]:
