@@ -478,12 +478,16 @@ def _fold(p, dest, value) -> bool:
     d, v = p
     if not same_place(dest, d):
         return False
+    cap = getattr(d.device._be, "fold_nodes", None)     # (not backend(): it settles)
+    if cap is None:
+        cap = config.max_graph_nodes
+    if value.size > cap:        # (the substitution only grows it)
+        return False
     try:
         new = _substitute(value, d, v, {})
     except _Overlap:
         return False
-    cap = getattr(d.device._be, "fold_nodes", None)     # (not backend(): it settles)
-    if new.size > (config.max_graph_nodes if cap is None else cap):
+    if new.size > cap:
         return False
     _deferred[0] = (d, new)
     return True
