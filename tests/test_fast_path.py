@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import gnumpy as gp
+from helpers import check
 from gnumpy import _device
 from gnumpy._graph import layout as L
 from gnumpy._graph.fuse import schedule
@@ -296,3 +297,45 @@ def test_constant_statement_writes_wait_and_fold(fake):
         a[2, 3:6] *= a[0, 3:6]
         gp.evaluate(a)
         assert len(be.launches) == 2, j
+
+
+def _overlapping_statements(xp, n):
+    """Writes whose values read the memory they overwrite other than element for element
+    (each a separate statement, several times: the replays), on a fresh array: seidel's
+    row, durbin's flip, a 2-D block, complex values; `n` elements in the durbin write."""
+    rng = np.random.default_rng(n)
+    A = xp.asarray(rng.standard_normal((6, n + 2)))
+    y = xp.asarray(rng.standard_normal(n + 8))
+    Z = xp.asarray(rng.standard_normal((5, 7)) + 1j * rng.standard_normal((5, 7)))
+    for i in range(1, min(5, n)):
+        A[i, 1:-1] += A[i - 1, :-2] + A[i, 2:] * 0.5 - A[i + 1, 1:-1]
+        y[:n - i] += 0.25 * xp.flip(y[:n - i])
+        y[i:n] = y[:n - i] * -1.5
+        Z[1:4, 2:6] = Z[0:3, 1:5] * (1 - 2j) + Z[1:4, 2:6]
+    return A, y, Z
+
+
+@pytest.mark.parametrize("n", [3, 48, 1000, 1024, 1025])
+def test_overlapping_small_writes_are_one_kernel(fake, n):
+    """A write whose value reads the memory it overwrites other than element for element,
+    of at most SYNC_MAX elements, is one kernel of one block that loads before it stores
+    (seidel's row, durbin's flip); a larger one computes a temporary, then copies (two).
+    Values are NumPy's, on the default device (the synced kernel where it is CUDA)."""
+    dev, be = fake
+    small = n <= 1024               # (render_ew.SYNC_MAX)
+    rng = np.random.default_rng(0)
+    y = gp.asarray(rng.standard_normal(n + 8), device=dev)
+    A = gp.asarray(rng.standard_normal((4, n + 2)), device=dev)
+    gp.evaluate(y, A)
+    for k in range(3):              # the build, then replays
+        be.launches.clear()
+        y[:n] += 0.25 * gp.flip(y[:n])
+        gp.evaluate(y)
+        A[2, 1:-1] += A[1, :-2] + A[2, 2:]
+        gp.evaluate(A)
+        assert len(be.launches) == (2 if small else 4), (k, len(be.launches))
+    synced = [key[0] for key in be.kernels.mem if getattr(key[0], "sync", False)]
+    assert bool(synced) == small
+    assert all(not key.restrict and key.vec == 1 for key in synced)
+    for g, e in zip(_overlapping_statements(gp, n), _overlapping_statements(np, n)):
+        check(g, e)

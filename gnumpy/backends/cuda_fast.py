@@ -17,7 +17,7 @@ from .._config import config
 from .._graph import layout as L
 from .._graph.fuse import Group, schedule, writes_into
 from .._graph.ir import EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
-from ..kernels import build
+from ..kernels import build, render_ew
 from ..kernels.compile import KERNEL_NAME
 from ..kernels.launch import COUNTERS, PARTIALS, Ptr, Scalar
 from ..kernels.types import PARAM_NP
@@ -321,15 +321,39 @@ class FastPath:
                 st = self.copied[okey] = _APART
                 return None
             groups = schedule([value])
-            st = self._build_write_stages(dest, value, leaves, scalars, groups, copy=True)
+            st = self._build_synced(dest, value, leaves, scalars, groups)
+            if st is None:
+                st = self._build_write_stages(dest, value, leaves, scalars, groups,
+                                              copy=True)
             self.copied[okey] = st
-            return 2 if st is False else st.kind
+            return 2 if st is False else 1 if type(st) is Replay else st.kind
         if st is _APART:
             return None
         if st is False:
             return 2
+        if type(st) is Replay:
+            with st.lock:
+                self._launch(st, leaves, scalars, dest)
+            return 1
         self._replay_write_stages(st, dest, leaves, scalars)
         return st.kind
+
+    def _build_synced(self, dest, value, leaves, scalars, groups):
+        """The one-block kernel (``render_ew.SYNC_MAX``) of a write whose value reads dest's
+        memory, run once: its Replay, or None when the write is larger or takes more than
+        one elementwise group."""
+        if len(groups) != 1 or groups[0].kind != "elementwise" or \
+                groups[0].outputs != [value] or L.prod(dest.shape) > render_ew.SYNC_MAX:
+            return None
+        leaf_index = {id(n): i for i, n in enumerate(leaves)}
+        scalar_index = {id(n): i for i, n in enumerate(scalars)}
+        rp = _stage(self.be, groups[0], self.be._ptr_of({}), lambda n: leaf_index.get(id(n)),
+                    lambda n: scalar_index.get(id(n)), True, dest, sync=True)
+        if rp is None or rp is _STATIC:
+            return None
+        rp.lock = threading.Lock()
+        self._launch(rp, leaves, scalars, dest)
+        return rp
 
     def _build_write(self, dest, value, leaves, scalars, dynamic=True):
         groups = schedule([value]) if value.kind != LEAF else \
@@ -520,7 +544,7 @@ _APART = object()       # _overlapping's answer for reads of dest's memory that 
 
 
 def _stage(be, g, ptr_of, index_of, scalar_of, with_out, dest=None, dynamic=True,
-           out_index=None):
+           out_index=None, sync=False):
     """Plan group `g` (writing into LEAF `dest` when given, or a list of one LEAF per
     output), get its kernel and turn its argument template into a Replay's: pointers
     become ("in", index_of(node), offset) (with `with_out`, the output pointer stays ("out",
@@ -530,8 +554,8 @@ def _stage(be, g, ptr_of, index_of, scalar_of, with_out, dest=None, dynamic=True
     None when an index is missing.  With `dynamic`, offsets are read from the leaves
     (and dest) at each launch ("ino"/"outo"), or _STATIC is returned where an offset does
     not travel with its pointer (an operand of several index levels); without, the
-    offsets of this graph are constants of the template."""
-    _, plan = build.plan_group(g, ptr_of, be.sm_count, be.blocks_per_sm, dest)
+    offsets of this graph are constants of the template.  `sync`: build.plan_group's."""
+    _, plan = build.plan_group(g, ptr_of, be.sm_count, be.blocks_per_sm, dest, sync)
     kernel = be.kernels.get(plan.key, lambda: plan.source(KERNEL_NAME))
     if plan.spec.kind == "reduce":
         plan.fit(be.resident(kernel, plan.block), be.sm_count)

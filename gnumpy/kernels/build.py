@@ -55,13 +55,15 @@ class KernelCache:
         return k
 
 
-def plan_group(group, ptr_of, sm_count, blocks_per_sm, dest=None):
+def plan_group(group, ptr_of, sm_count, blocks_per_sm, dest=None, sync=False):
     """(renderer module, plan) for an elementwise, reduce or rows group; the plan is a
-    plan.Plan (the interface the backends call), its key the kernel's cache key."""
+    plan.Plan (the interface the backends call), its key the kernel's cache key.  `sync`:
+    an elementwise write into `dest` that reads dest's memory, as one block that loads
+    before it stores (``render_ew.SYNC_MAX``)."""
     spec = lower_group(group, dest)
     block = config.block_size
     if spec.kind == "ew":
-        return render_ew, render_ew.plan(spec, block, config.vector_loads, ptr_of)
+        return render_ew, render_ew.plan(spec, block, config.vector_loads, ptr_of, sync)
     if spec.kind == "rows":
         return render_rows, render_rows.plan(spec, sm_count, blocks_per_sm,
                                              config.vector_loads, ptr_of)

@@ -34,6 +34,7 @@ class EwKey(NamedTuple):
     tx: int                 # column threads per block of the 2-D layout (0: flat loop)
     tiles: bool             # config.ew_tiles: a thread's vectors a block apart
     restrict: bool          # pointers declared __restrict__ (outputs apart from inputs)
+    sync: bool              # one block: every thread loads and computes, then all store
 
     def render(self, name: str) -> str:
         return render(self, name)
@@ -57,13 +58,26 @@ def _operands(spec):
     return list(spec.operands) + [o for _, o in spec.outputs]
 
 
-def plan(spec, block: int, vector_ok: bool, ptr_of) -> EwPlan:
-    """Plan an 'ew' spec.  `ptr_of(operand)` gives the base device pointer (int)."""
+# A write whose value reads the memory it overwrites other than element for element (a
+# stencil row ``A[i, 1:-1] += A[i, 2:] + ...``, durbin's ``y[:k] += a * flip(y[:k])``) of
+# at most SYNC_MAX elements is one kernel of one block: every thread computes its element,
+# the block synchronizes, then every thread stores (NumPy's temporary, held in registers).
+SYNC_MAX = 1024
+
+
+def plan(spec, block: int, vector_ok: bool, ptr_of, sync: bool = False) -> EwPlan:
+    """Plan an 'ew' spec.  `ptr_of(operand)` gives the base device pointer (int); `sync`:
+    the one-block kernel that loads everything before it stores (at most SYNC_MAX
+    elements)."""
     p = EwPlan()
     p.spec = spec
+    p.n = L.prod(spec.shape)
+    if sync:
+        assert 0 < p.n <= SYNC_MAX
+        block = max(32, 1 << (p.n - 1).bit_length())
+        vector_ok = False
     p.block = block
     ops = _operands(spec)
-    p.n = L.prod(spec.shape)
     cshape, cstrides, _ = collapse(spec.shape, [o.levels[0][1] for o in ops])
     p.cshape, p.cstrides = cshape, cstrides
     p.classes = tuple(tuple(stride_class(s) for s in st) for st in cstrides)
@@ -101,7 +115,7 @@ def plan(spec, block: int, vector_ok: bool, ptr_of) -> EwPlan:
                     while p.vec > 1 and n_in * p.vec > HELD_MAX:
                         p.vec //= 2
     # light streaming kernels (SAXPY): 1024-thread blocks, one vector per operand per thread
-    if p.vec > 1 and nd == 1 and config.ew_light and _light(spec):
+    if p.vec > 1 and nd == 1 and config.ew_light and _light(spec) and not sync:
         block = p.block = 1024
         p.unroll = 1
     # a 2-D space with an operand broadcast across rows (X - X.mean(0)): threads stay on
@@ -114,7 +128,8 @@ def plan(spec, block: int, vector_ok: bool, ptr_of) -> EwPlan:
         p.tx = block if nvc >= block else max(32, 1 << (nvc - 1).bit_length())
     p.key = EwKey(spec=spec_key(spec), nd=nd, classes=p.classes, idx32=p.idx32, vec=p.vec,
                   unroll=p.unroll, block=block, tx=p.tx,
-                  tiles=bool(config.ew_tiles), restrict=not spec.aliased)
+                  tiles=bool(config.ew_tiles), restrict=not (spec.aliased or sync),
+                  sync=sync)
     return p
 
 
@@ -230,6 +245,13 @@ def render(p: EwKey, name: str) -> str:
     src = [C.preamble(spec)] + helpers
     src.append(f'extern "C" __global__ void __launch_bounds__({B}) {name}('
                + ", ".join(decls) + ") {")
+    if p.sync:          # (a thread past n computes element 0, which exists, and stores none)
+        src.append(f"  const bool gn_live = threadIdx.x < n;\n"
+                   f"  const {IDX} i = gn_live ? ({IDX})threadIdx.x : 0;\n  "
+                   + "\n  ".join(unravel + offs + lines)
+                   + "\n  __syncthreads();\n  if (gn_live) {\n    "
+                   + "\n    ".join(stores) + "\n  }\n}")
+        return "\n".join(src)
     if p.tx:
         src.append(_columns_loop(p, spec, ops, roots, IDX, offset))
         src.append("}")
