@@ -209,10 +209,10 @@ def test_unique_by_ops(dtype):
                 # nan-2j of [nan-2j, nan+nanj] but nan+nanj of this sample
                 x, y = got[0].get(), exp[0]
                 assert np.isnan(x[-1]) and np.isnan(y[-1])
-                same(got[0][:-1], y[:-1])
+                same(got[0][:-1], y[:-1], signed_zero=False)
                 got, exp = got[1:], exp[1:]
-            for x, y in zip(got, exp):
-                same(x, y)
+            for x, y in zip(got, exp):      # (which of -0.0 and +0.0 is kept is unspecified:
+                same(x, y, signed_zero=False)   # NumPy's own depends on its sort kernel)
     if a.dtype.kind != "c":
         b = dup_sample(dtype, (5, 6), rng, special=False)
         got = sets.unique_by_ops(gp.asarray(b), 1, True, True, True, True)
