@@ -250,7 +250,8 @@ def _broadcast2(na, nb, loop):
     """Nodes `na` and `nb` cast to `loop` and broadcast to their common shape (NumPy's
     ValueError when they do not broadcast); a lazy 0-d operand broadcast over a larger
     shape counts one reuse (``realize.reused_scalar``), as on the general path."""
-    shape = broadcast_shapes(na.shape, nb.shape)
+    sa, sb = na.shape, nb.shape
+    shape = sa if not sb or sa == sb else sb if not sa else broadcast_shapes(sa, sb)
     out = []
     for n in (na, nb):
         if not n.shape and shape and n.kind != ir.LEAF:
