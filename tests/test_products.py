@@ -135,6 +135,12 @@ def test_products_of_few_terms_are_elementwise(fake, k):
         check((ga[1] @ gb) @ (gb.T * 2), (a[1] @ b) @ (b.T * 2), rtol=tol)
         check(ga[:, ::-1].swapaxes(0, 1)[:, :, :k] @ gb, a[:, ::-1].swapaxes(0, 1) @ b,
               rtol=tol)
+    # past SMALL_MATMUL, few terms stay elementwise (stockham's butterfly, dft @ (R, N/R))
+    a = rng.standard_normal((2, k)) + 1j * rng.standard_normal((2, k))
+    b = rng.standard_normal((k, 40000)) + 1j * rng.standard_normal((k, 40000))
+    gp.stats.reset()
+    check(gp.asarray(a) @ gp.asarray(b), a @ b)
+    assert gp.stats.by_kind["barrier"] == (0 if k <= 4 else 1)
 
 
 def _tree(n):

@@ -156,7 +156,7 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
         prod = apply("multiply", wrap(ir.cast(a._node, dt)), wrap(ir.cast(b._node, dt)))
         return finish("matmul", sum_(prod, dtype=dt), out, casting=casting)
     if a.ndim >= 2 and b.ndim >= 2 and _fused_ok(dt) and \
-            L.prod(shape) * ka <= SMALL_MATMUL and ka <= 256:
+            (L.prod(shape) * ka <= SMALL_MATMUL and ka <= 256 or 0 < ka <= UNROLL_K):
         # a small product (3x3 blocks in a loop): a fused, lazy reduction over k, not a
         # library call; it replays, and fuses with its operands and its consumer
         return finish("matmul", wrap(_small_product(a._node, b._node, batch, dt)), out,
@@ -183,7 +183,8 @@ def _matrix_product(a, b):
     if la == 2 and lb == 2:
         if sa[1] != sb[0]:
             return None
-        if _fused_ok(dt) and sa[0] * sa[1] * sb[1] <= SMALL_MATMUL and sa[1] <= 256:
+        if _fused_ok(dt) and (sa[0] * sa[1] * sb[1] <= SMALL_MATMUL and sa[1] <= 256 or
+                              0 < sa[1] <= UNROLL_K):
             return wrap(_small_product(na, nb, (), dt))
         shape = (sa[0], sb[1])
     elif la == 2 and lb == 1:
