@@ -319,10 +319,13 @@ def flush_readers(buf, skip=None, also=None) -> None:
         views, others = [], []
         clean = set()           # nodes whose graphs read nothing of buf (walked once)
         bid = id(buf)
+        pop = _pending.pop
         for k, r in list(_pending.items()):     # (_pending_arrays, inlined: every write
             arr = r()                           # of a loop's statement runs this)
             if arr is None or id(arr) != k or arr._node.kind == LEAF:
-                _drop(k, r)
+                v = pop(k, None)                # (_drop, inlined)
+                if v is not None and v is not r:
+                    _pending.setdefault(k, v)
                 continue
             if arr is skip or arr is also:
                 continue
