@@ -887,10 +887,12 @@ def _inplace(name):
             return NotImplemented
         if self._ro:
             raise ValueError("output array is read-only")
-        r = _apply2(name, self, other) if fast else None    # the hot path
-        if r is not None and r._node.dtype is self._node.dtype and \
-                r._node.shape == self._node.shape:
-            node = r._node
+        node = _apply2(name, self, other, True) if fast else None    # the hot path
+        if node is not None and node.dtype is self._node.dtype and \
+                node.shape == self._node.shape:
+            if node.size > _BOUND_CHECK_SIZE[0] or _BOUND_CHECK_SIZE[1] != config._generation:
+                _bound(node)        # (what _from_node asks of a new array's node)
+            r = None
         else:
             odt = _api._elementwise.result_dtype(name, self, other)
             if type(other) is int and self._node.dtype.kind == "b" and odt.kind in "iu" \

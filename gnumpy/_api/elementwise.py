@@ -187,10 +187,11 @@ def apply(name: str, *args, dtype=None):
     return _apply_general(name, args, dtype)
 
 
-def apply2(name: str, a, b):
+def apply2(name: str, a, b, node_only=False):
     """The operator hot path, ``a <op> b`` with two same-shape arrays or an array and a
-    Python float/int or NumPy scalar: one cache lookup and one node.  None when the case is not that
-    simple or not cached yet (``apply`` then takes its general paths)."""
+    Python float/int or NumPy scalar: one cache lookup and one node (`node_only`: the node,
+    not an array over it: an in-place operator's).  None when the case is not that simple
+    or not cached yet (``apply`` then takes its general paths)."""
     cls = _common._ndarray or _cls()
     if type(a) is cls:
         na = a._node
@@ -215,7 +216,8 @@ def apply2(name: str, a, b):
                     na = ir.cast(na, loop)
                 if nb.dtype != loop:
                     nb = ir.cast(nb, loop)
-            return cls._from_node(ir.ew(name, r[1], (na, nb)))
+            node = ir.ew(name, r[1], (na, nb))
+            return node if node_only else cls._from_node(node)
         if tb is float or tb is int:
             r = _FAST.get((name, na.dtype, tb))
         elif isinstance(b, np.generic):
@@ -243,7 +245,7 @@ def apply2(name: str, a, b):
         node = _scalar_ew(name, r, nb, a, ta, True)
     else:
         return None
-    return None if node is None else cls._from_node(node)
+    return node if node is None or node_only else cls._from_node(node)
 
 
 def _broadcast2(na, nb, loop):
