@@ -38,9 +38,10 @@ from ._api import elementwise as _elementwise
 from ._api.ufunc import ufunc
 from ._lazy import load as __getattr__, namespace_dir as __dir__  # the rest: on first use
 from ._lazy import public_names as _public_names_all
-from ._api.elementwise import astype, clip, frexp, ldexp, modf, where
-from ._api.elementwise import divmod_ as divmod
-from ._api.elementwise import round_ as round
+from ._api.elementwise import astype, where
+from ._api.ewspecial import clip, frexp, ldexp, modf
+from ._api.ewspecial import divmod_ as divmod
+from ._api.ewspecial import round_ as round
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"

@@ -559,7 +559,3 @@ def cast_array(x, dtype, copy, device, casting, stacklevel):
         return x._copy() if copy else x
     D.warn_complex_to_real(x.dtype, dt, stacklevel)
     return wrap(ir.cast(x._node, dt))
-
-
-# the functions with quirks of their own live in ewspecial.py (re-exported here)
-from .ewspecial import clip, divmod_, frexp, ldexp, modf, round_  # noqa: E402,F401

@@ -105,7 +105,7 @@ def _as_2d(x, dtype):
 
 def _check_weights(w, name, nobs, integer):
     from .reductions import all as all_, any as any_
-    from .elementwise import round_
+    from .ewspecial import round_
     w = astype(_arr(w), D.float64, copy=False)
     if integer and not builtins.bool(all_(apply("equal", w, round_(w)))):
         raise TypeError("fweights must be integer")
@@ -203,7 +203,7 @@ def corrcoef(x, y=None, rowvar=True, *, dtype=None):
            [-1.,  1.]])
     """
     from .creation import eye
-    from .elementwise import clip
+    from .ewspecial import clip
     from .reductions import sum as sum_
     c = cov(x, y, rowvar, dtype=dtype)
     if c.ndim == 0:
