@@ -30,7 +30,7 @@ def _bool(s: str) -> bool:
 
 
 def _nvtx_check(on) -> None:
-    from .profiler import require_nvtx
+    from ._nvtx import require_nvtx
     require_nvtx(bool(on))
 
 

@@ -35,6 +35,7 @@ import time
 
 import numpy as np
 
+from . import _nvtx
 from ._api._common import evaluate
 
 __all__ = ["benchmark", "BenchmarkResult", "time_range", "record_ranges"]
@@ -44,70 +45,11 @@ def __dir__():
     return sorted(__all__)
 
 
-_binding = []          # [(push(name), pop())] once resolved
-_local = threading.local()
-_recorders: list = []  # lists that record_ranges() appends range names to
+# ------------------------------------------------------------------ NVTX ranges
+# (the bindings: _nvtx.py)
 
-
-# ------------------------------------------------------------------ NVTX bindings
-
-def _resolve():
-    """(push, pop) of the first NVTX binding that imports, or None."""
-    try:
-        import nvtx
-        domain = nvtx.get_domain("gnumpy")
-        attrs = {}
-
-        def push(name):
-            a = attrs.get(name)
-            if a is None:
-                a = attrs[name] = domain.get_event_attributes(message=name)
-            domain.push_range(a)
-        return push, domain.pop_range
-    except Exception:       # noqa: BLE001 - not installed (or broken): try the next
-        pass
-    try:
-        from cupy.cuda import nvtx as cnvtx
-        return cnvtx.RangePush, cnvtx.RangePop
-    except Exception:       # noqa: BLE001
-        pass
-    try:
-        from torch.cuda import nvtx as tnvtx
-        return tnvtx.range_push, tnvtx.range_pop
-    except Exception:       # noqa: BLE001
-        pass
-    return None
-
-
-def _get_binding():
-    if not _binding:
-        _binding.append(_resolve())
-    return _binding[0]
-
-
-def require_nvtx(on=True) -> None:
-    """Raise RuntimeError when `on` and no NVTX binding can be imported (and no
-    ``record_ranges`` block is active); ``config.set(nvtx=True)`` calls this."""
-    if on and not _recorders and _get_binding() is None:
-        raise RuntimeError(
-            "gnumpy.config.nvtx needs an NVTX binding and none imports here: install "
-            "NVIDIA's nvtx package (pip install nvtx), or CuPy or PyTorch with CUDA")
-
-
-def _push(name: str) -> None:
-    for rec in _recorders:
-        rec.append(name)
-    b = _get_binding()
-    if b is not None:
-        b[0](name)
-    elif not _recorders:
-        require_nvtx()
-
-
-def _pop() -> None:
-    b = _get_binding()
-    if b is not None:
-        b[1]()
+_push, _pop = _nvtx.push, _nvtx.pop
+require_nvtx = _nvtx.require_nvtx
 
 
 @contextlib.contextmanager
@@ -126,11 +68,11 @@ def record_ranges():
     ['materialize[multiply]', 'elementwise[multiply]']
     """
     names: list = []
-    _recorders.append(names)
+    _nvtx.recorders.append(names)
     try:
         yield names
     finally:
-        _recorders.remove(names)
+        _nvtx.recorders.remove(names)
 
 
 @contextlib.contextmanager

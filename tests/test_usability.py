@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import gnumpy as gp
-from gnumpy import _info, _lazy, profiler
+from gnumpy import _info, _lazy, _nvtx, profiler
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ON_CPU = gp.asarray(0).device.kind == "cpu"
@@ -109,7 +109,7 @@ class _FakeNvtx:
 @pytest.fixture
 def fake_nvtx(monkeypatch):
     f = _FakeNvtx()
-    monkeypatch.setattr(profiler, "_binding", [(f.push, f.pop)])
+    monkeypatch.setattr(_nvtx, "_binding", [(f.push, f.pop)])
     yield f
     assert f.depth == 0, "unbalanced NVTX ranges"
 
@@ -167,7 +167,7 @@ def test_cuda_barrier_range_wraps_dispatch(fake_nvtx):
 
 
 def test_record_ranges_without_binding(monkeypatch):
-    monkeypatch.setattr(profiler, "_binding", [None])
+    monkeypatch.setattr(_nvtx, "_binding", [None])
     with pytest.raises(RuntimeError, match="pip install nvtx"):
         gp.config.set(nvtx=True)
     assert gp.config.nvtx is False
@@ -180,14 +180,14 @@ def test_record_ranges_without_binding(monkeypatch):
 
 def test_real_binding_when_installed():
     pytest.importorskip("nvtx")
-    profiler._binding.clear()
+    _nvtx._binding.clear()
     try:
         with gp.config.override(nvtx=True):
             gp.evaluate(gp.ones(3) * 2)
             with profiler.time_range("outer"):
                 float(gp.arange(5.0).sum())
     finally:
-        profiler._binding.clear()
+        _nvtx._binding.clear()
 
 
 def test_env_switch_is_read():
