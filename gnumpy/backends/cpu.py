@@ -21,25 +21,7 @@ from .._hostvals import compute
 from .._ops import EW_OPS, REDUCE_OPS
 from . import barriers
 from .base import Backend
-
-
-def leaf_array(node) -> np.ndarray:
-    """NumPy view of a LEAF node's memory (no copy)."""
-    buf = node.buf
-    shape = node.shape
-    if len(shape) == 1 and buf.dtype is node.dtype:     # a slice of the buffer: faster
-        n = shape[0]                                    # than the ndarray constructor
-        s = node.strides[0]
-        o = node.offset
-        if s == 1:
-            return buf[o:o + n]
-        if s > 1 and n:
-            return buf[o:o + (n - 1) * s + 1:s]
-    it = node.dtype.itemsize
-    if 0 in shape:
-        return np.empty(shape, node.dtype)
-    return np.ndarray(node.shape, node.dtype, buffer=buf, offset=node.offset * it,
-                      strides=tuple(s * it for s in node.strides))
+from .cpu_arrays import _fresh, _use_counts, leaf_array, view_array
 
 
 def _element(n):
@@ -58,23 +40,6 @@ def iota_array(node) -> np.ndarray:
             shp[d] = n
             out = out + (np.arange(n, dtype=np.int64) * s).reshape(shp)
     return np.broadcast_to(out, node.shape)
-
-
-def view_array(v: np.ndarray, node) -> np.ndarray:
-    vk, arg, shape = node.op, node.arg, node.shape
-    if vk == "broadcast":
-        return np.broadcast_to(v, shape)
-    if vk == "permute":
-        return v.transpose(arg)
-    if vk == "slice":
-        idx = []
-        for (start, step), n in zip(arg, shape):
-            stop = start + step * n
-            idx.append(slice(start, None if stop < 0 else stop, step))
-        return v[tuple(idx)]
-    if vk == "reshape":
-        return v.reshape(shape)
-    raise ValueError(vk)
 
 
 def _cumulative(f):
@@ -269,27 +234,3 @@ def _shared_leaf(arr: np.ndarray, device):
     flat = np.lib.stride_tricks.as_strided(low, shape=(hi - lo + 1,), strides=(it,))
     return leaf(flat, D.to_dtype(arr.dtype), arr.shape, tuple(s // it for s in arr.strides),
                 -lo, device)
-
-
-def _use_counts(roots) -> dict:
-    """How many parents inside the group each lazy node has (roots count once more)."""
-    uses = {}
-    seen = set()
-    stack = list(roots)
-    for r in roots:
-        uses[id(r)] = uses.get(id(r), 0) + 1
-    while stack:
-        n = stack.pop()
-        if id(n) in seen or n.kind == LEAF:
-            continue
-        seen.add(id(n))
-        for s in n.srcs:
-            uses[id(s)] = uses.get(id(s), 0) + 1
-            stack.append(s)
-    return uses
-
-
-def _fresh(v: np.ndarray, node) -> bool:
-    """True when `v` is a temporary we own (safe to keep as the node's buffer)."""
-    return (isinstance(v, np.ndarray) and v.base is None and v.flags.c_contiguous
-            and v.flags.writeable and v.dtype == node.dtype and v.shape == node.shape)

@@ -19,7 +19,7 @@ from .._config import config
 from .._graph.ir import EW, LEAF, REDUCE, SCALAR, VIEW
 from .._ops import EW_OPS, REDUCE_OPS
 from .._graph import layout as L
-from .cpu import _fresh, _use_counts, leaf_array, view_array
+from .cpu_arrays import _fresh, _use_counts, leaf_array, view_array
 
 
 def _walk(root):
