@@ -302,17 +302,22 @@ def test_constant_statement_writes_wait_and_fold(fake):
 def _overlapping_statements(xp, n):
     """Writes whose values read the memory they overwrite other than element for element
     (each a separate statement, several times: the replays), on a fresh array: seidel's
-    row, durbin's flip, a 2-D block, complex values; `n` elements in the durbin write."""
+    row, durbin's flip, a 2-D block, complex values, int32 and float32 with a cast; `n`
+    elements in the durbin write."""
     rng = np.random.default_rng(n)
     A = xp.asarray(rng.standard_normal((6, n + 2)))
     y = xp.asarray(rng.standard_normal(n + 8))
     Z = xp.asarray(rng.standard_normal((5, 7)) + 1j * rng.standard_normal((5, 7)))
+    K = xp.asarray(rng.integers(-50, 50, n + 3, dtype=np.int32))
+    F = xp.asarray(rng.standard_normal(n + 3).astype(np.float32))
     for i in range(1, min(5, n)):
         A[i, 1:-1] += A[i - 1, :-2] + A[i, 2:] * 0.5 - A[i + 1, 1:-1]
         y[:n - i] += 0.25 * xp.flip(y[:n - i])
         y[i:n] = y[:n - i] * -1.5
         Z[1:4, 2:6] = Z[0:3, 1:5] * (1 - 2j) + Z[1:4, 2:6]
-    return A, y, Z
+        K[1:n + 1] -= K[:n] * 3 - K[2:n + 2]
+        F[1:n + 1] = F[::-1][1:n + 1] + K[:n]
+    return A, y, Z, K, F
 
 
 @pytest.mark.parametrize("n", [3, 48, 1000, 1024, 1025])
