@@ -78,7 +78,8 @@ def test_dot_nd_errors_and_out():
 
 def test_small_matmul_is_a_fused_reduction():
     """Products of small blocks (NPBench's scattering: 3x3 blocks in a loop) are fused with
-    their operands and consumer, no library call; larger ones call the library.  Values are NumPy's either way (single precision accumulates in double)."""
+    their operands and consumer, no library call; larger ones call the library.  Values
+    are NumPy's either way (single precision accumulates in double)."""
     from gnumpy._api.matmul import SMALL_MATMUL
     rng = np.random.default_rng(5)
     for dt in (np.float32, np.float64, np.complex64, np.int64):

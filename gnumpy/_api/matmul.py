@@ -157,8 +157,9 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
         return finish("matmul", sum_(prod, dtype=dt), out, casting=casting)
     if a.ndim >= 2 and b.ndim >= 2 and _fused_ok(dt) and \
             (L.prod(shape) * ka <= SMALL_MATMUL and ka <= 256 or 0 < ka <= UNROLL_K):
-        # a small product (3x3 blocks in a loop): a fused, lazy reduction over k, not a
-        # library call; it replays, and fuses with its operands and its consumer
+        # a small product (3x3 blocks in a loop) or one of few terms: a fused, lazy
+        # reduction over k (elementwise over at most UNROLL_K terms), not a library call;
+        # it replays, and fuses with its operands and its consumer
         return finish("matmul", wrap(_small_product(a._node, b._node, batch, dt)), out,
                       casting=casting)
     node = _library_product(ir.cast(a._node, dt), ir.cast(b._node, dt), dt, shape)
@@ -167,10 +168,10 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
 
 def _matrix_product(a, b):
     """``a @ b`` of two gnumpy arrays of one float or complex dtype and device, 2-D by 2-D
-    (a small product fused, a larger one the library's) or a matrix-vector product (2-D by 1-D, 1-D by 2-D): the
-    library call's node, built without matmul's general checks (a kernel of library calls
-    pays this per call, and a loop of 3x3 blocks its small products).  None for anything
-    else."""
+    (a small product fused, a larger one the library's) or a matrix-vector product (2-D by
+    1-D, 1-D by 2-D, the library's), built without matmul's general checks (a kernel of
+    library calls pays them per call, a loop of 3x3 blocks per product).  None for
+    anything else."""
     cls = _common._ndarray
     if type(a) is not cls or type(b) is not cls:
         return None
