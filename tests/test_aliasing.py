@@ -538,6 +538,26 @@ def test_long_inplace_loop_graph_stays_bounded():
     check(x, xn)
 
 
+@pytest.mark.parametrize("limit", [4, 32])
+def test_scalar_recurrence_stays_bounded(limit):
+    """A 0-d recurrence (NPBench durbin's ``beta *= 1 - alpha * alpha``) is materialized
+    when its elementwise chain passes ``config.max_scalar_graph_nodes``, so no kernel reading
+    it recomputes a longer chain; values are NumPy's."""
+    from gnumpy._graph.realize import _scalar_chain
+    with gp.config.override(max_scalar_graph_nodes=limit):
+        alpha, beta = gp.asarray(np.float64(0.3)), gp.asarray(np.float64(1.0))
+        an, bn = np.float64(0.3), np.float64(1.0)
+        for k in range(200):
+            beta *= 1.0 - alpha * alpha
+            alpha = alpha * 0.99 + 0.001 * k / beta
+            bn *= 1.0 - an * an
+            an = an * 0.99 + 0.001 * k / bn
+            assert _scalar_chain(beta._node, 10 * limit) <= limit
+            assert _scalar_chain(alpha._node, 10 * limit) <= limit
+    check(beta, bn)
+    check(alpha, an)
+
+
 def test_loop_bounded_with_a_small_limit():
     with gp.config.override(max_graph_nodes=16):
         x = gp.asarray(np.arange(5.0))

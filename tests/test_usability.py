@@ -404,3 +404,21 @@ def test_npbench_timed_calls_charge_a_timeout_to_the_framework_it_cut():
     spent = Short(0.0)          # no budget left at all: every framework is charged
     ts, errors = npbench.timed_calls(runs, args, spent, 100.0)
     assert set(errors) == set(runs) and not any(ts.values())
+
+
+def test_implicit_host_conversion_can_be_turned_off():
+    """``config.allow_implicit_host=False`` makes NumPy's implicit conversion raise
+    TypeError, as CuPy does; ``.get()`` and ``gnumpy.asnumpy`` still copy.  On (the
+    default), NumPy takes the values."""
+    x = gp.asarray(np.arange(6.0).reshape(2, 3)) * 2
+    np.testing.assert_array_equal(np.asarray(x), np.arange(6.0).reshape(2, 3) * 2)
+    with gp.config.override(allow_implicit_host=False):
+        with pytest.raises(TypeError, match="allow_implicit_host"):
+            np.asarray(x)
+        with pytest.raises(TypeError, match="allow_implicit_host"):
+            np.array(x[0], dtype=np.float32)
+        assert isinstance(np.add(np.ones(3), x[0]), gp.ndarray)    # (a ufunc dispatches:
+                                                                    # no conversion)
+        np.testing.assert_array_equal(x.get(), np.arange(6.0).reshape(2, 3) * 2)
+        np.testing.assert_array_equal(gp.asnumpy(x[1]), [6.0, 8.0, 10.0])
+    np.testing.assert_array_equal(np.asarray(x[1]), [6.0, 8.0, 10.0])
