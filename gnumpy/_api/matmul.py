@@ -27,6 +27,12 @@ def _fused_ok(dt) -> bool:
     return dt.kind in "iuc" or dt.kind == "f" and dt.itemsize > 2
 
 
+def _fuses(dt, outputs, k) -> bool:
+    """Is a product of dtype `dt`, `outputs` elements and `k` terms a fused one (small, or
+    of few terms) rather than a library call?"""
+    return _fused_ok(dt) and (outputs * k <= SMALL_MATMUL and k <= 256 or 0 < k <= UNROLL_K)
+
+
 def _small_product(an, bn, batch, dt):
     """The node of ``a @ b`` (both at least 2-D, batch dims `batch`) as a multiply over
     (batch, m, k, n) summed over k; single precision accumulates in double (as accurate
@@ -155,8 +161,7 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
         # A[i, j] -= dot(A[i, :j], A[j, :j]) is then one kernel with its write)
         prod = apply("multiply", wrap(ir.cast(a._node, dt)), wrap(ir.cast(b._node, dt)))
         return finish("matmul", sum_(prod, dtype=dt), out, casting=casting)
-    if a.ndim >= 2 and b.ndim >= 2 and _fused_ok(dt) and \
-            (L.prod(shape) * ka <= SMALL_MATMUL and ka <= 256 or 0 < ka <= UNROLL_K):
+    if a.ndim >= 2 and b.ndim >= 2 and _fuses(dt, L.prod(shape), ka):
         # a small product (3x3 blocks in a loop) or one of few terms: a fused, lazy
         # reduction over k (elementwise over at most UNROLL_K terms), not a library call;
         # it replays, and fuses with its operands and its consumer
@@ -184,8 +189,7 @@ def _matrix_product(a, b):
     if la == 2 and lb == 2:
         if sa[1] != sb[0]:
             return None
-        if _fused_ok(dt) and (sa[0] * sa[1] * sb[1] <= SMALL_MATMUL and sa[1] <= 256 or
-                              0 < sa[1] <= UNROLL_K):
+        if _fuses(dt, sa[0] * sb[1], sa[1]):
             return wrap(_small_product(na, nb, (), dt))
         shape = (sa[0], sb[1])
     elif la == 2 and lb == 1:

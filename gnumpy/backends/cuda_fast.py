@@ -345,12 +345,18 @@ class FastPath:
         if len(groups) != 1 or groups[0].kind != "elementwise" or \
                 groups[0].outputs != [value] or L.prod(dest.shape) > render_ew.SYNC_MAX:
             return None
+        rp = self._write_replay(groups[0], dest, leaves, scalars, sync=True)
+        return None if rp is _STATIC else rp
+
+    def _write_replay(self, g, dest, leaves, scalars, dynamic=True, sync=False):
+        """The Replay of elementwise group `g` writing into `dest`, run once; None or
+        _STATIC (``_stage``'s answers) when it cannot replay."""
         leaf_index = {id(n): i for i, n in enumerate(leaves)}
         scalar_index = {id(n): i for i, n in enumerate(scalars)}
-        rp = _stage(self.be, groups[0], self.be._ptr_of({}), lambda n: leaf_index.get(id(n)),
-                    lambda n: scalar_index.get(id(n)), True, dest, sync=True)
+        rp = _stage(self.be, g, self.be._ptr_of({}), lambda n: leaf_index.get(id(n)),
+                    lambda n: scalar_index.get(id(n)), True, dest, dynamic, sync=sync)
         if rp is None or rp is _STATIC:
-            return None
+            return rp
         rp.lock = threading.Lock()
         self._launch(rp, leaves, scalars, dest)
         return rp
@@ -363,15 +369,8 @@ class FastPath:
             if dynamic:     # (it takes at most config.fast_stages kernels)
                 return self._build_write_stages(dest, value, leaves, scalars, groups)
             return False
-        leaf_index = {id(n): i for i, n in enumerate(leaves)}
-        scalar_index = {id(n): i for i, n in enumerate(scalars)}
-        rp = _stage(self.be, groups[0], self.be._ptr_of({}), lambda n: leaf_index.get(id(n)),
-                    lambda n: scalar_index.get(id(n)), True, dest, dynamic)
-        if rp is None or rp is _STATIC:
-            return rp if rp is _STATIC else False
-        rp.lock = threading.Lock()
-        self._launch(rp, leaves, scalars, dest)
-        return rp
+        rp = self._write_replay(groups[0], dest, leaves, scalars, dynamic)
+        return False if rp is None else rp
 
     def _build(self, root, leaves, scalars, dynamic=True):
         groups = schedule([root])

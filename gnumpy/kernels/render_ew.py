@@ -115,7 +115,7 @@ def plan(spec, block: int, vector_ok: bool, ptr_of, sync: bool = False) -> EwPla
                     while p.vec > 1 and n_in * p.vec > HELD_MAX:
                         p.vec //= 2
     # light streaming kernels (SAXPY): 1024-thread blocks, one vector per operand per thread
-    if p.vec > 1 and nd == 1 and config.ew_light and _light(spec) and not sync:
+    if p.vec > 1 and nd == 1 and config.ew_light and _light(spec):
         block = p.block = 1024
         p.unroll = 1
     # a 2-D space with an operand broadcast across rows (X - X.mean(0)): threads stay on
