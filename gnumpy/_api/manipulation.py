@@ -11,6 +11,7 @@ import operator
 from .. import _dtypes as D
 from .._broadcast import broadcast_shapes, broadcast_to_check
 from .._graph import ir
+from .._graph.ir import LEAF
 from .._graph import layout as L
 from ._common import MAX_INTP, as_node, check_device_match, is_array, normalize_axis, normalize_axes, wrap
 from ._views import folds, fortran_only, layout_of
@@ -21,6 +22,13 @@ def _arr(x):
 
 
 def _resolve_shape(shape, size):
+    if type(shape) is tuple:            # the common call: a tuple of sizes that fits
+        for d in shape:
+            if type(d) is not int or d < 0:
+                break
+        else:
+            if size and math.prod(shape) == size:
+                return shape
     if isinstance(shape, (tuple, list)):
         shape = tuple(operator.index(d) for d in shape)
     else:
@@ -68,7 +76,13 @@ def reshape(x, /, shape, *, order="C", copy=None, newshape=None):
         x = x._copy()
     if shape == x.shape:
         return x if copy else x._view(())
-    if folds(x, [("reshape", None, shape)]):
+    n = x._node
+    root = x._base if x._base is not None else x
+    if n.kind == LEAF and root._node.kind == LEAF and n.buf is root._node.buf:
+        st = L.fold_reshape(n.shape, n.strides, shape)  # (memory: the view at once)
+        if st is not None:
+            return x._strided_view(shape, st, n.offset)
+    elif folds(x, [("reshape", None, shape)]):
         return x._view([("reshape", None, shape)])
     if copy is False:
         raise ValueError("Unable to avoid creating a copy while reshaping.")

@@ -136,10 +136,11 @@ def schedule(roots) -> list:
         if r.kind == BARRIER and all(s.kind == LEAF for s in r.srcs):
             return [Group("barrier", [r], r.device, 1, barrier=r)]   # a library call
     sig, inner = _structure(roots)
-    if sig is None:
-        return _schedule(roots)
     key = (config._generation, sig)
-    plan = _SCHEDULES.get(key)
+    try:
+        plan = _SCHEDULES.get(key)
+    except TypeError:           # an argument that is not hashable
+        return _schedule(roots)
     if plan is None:
         groups = _schedule(roots)
         if len(_SCHEDULES) >= _MAX_SCHEDULES:
@@ -162,9 +163,10 @@ def _structure(roots):
     """(signature, inner nodes in visit order) of the graphs under `roots`: a pre-order
     encoding of every node's kind and fields (a node met again is a back-reference to its
     visit number; leaves by their own identity, dtype and shape, since scheduling compares
-    reduction sources by identity).  Scalar values and barrier arguments (a compaction's
-    count) do not change a schedule and are left out.  (None, None) when an argument is
-    not hashable."""
+    reduction sources by identity; devices by identity too: as fine as equality or finer,
+    and hashed in C).  Scalar values and barrier arguments (a compaction's count) do not
+    change a schedule and are left out.  An argument may be unhashable: the caller's
+    lookup raises TypeError then."""
     sig = [len(roots)]
     seen = {}
     leaves = {}
@@ -187,14 +189,9 @@ def _structure(roots):
         inner.append(n)
         srcs = n.srcs
         sig += (k, n.op, n.dtype, n.shape, None if k == SCALAR or k == BARRIER else n.arg,
-                len(srcs), n.device)
+                len(srcs), id(n.device))
         stack.extend(srcs[::-1])
-    sig = tuple(sig)
-    try:
-        hash(sig)
-    except TypeError:
-        return None, None
-    return sig, inner
+    return tuple(sig), inner
 
 
 def _encode(groups, inner):
