@@ -33,8 +33,9 @@ from ._ops import EW_OPS
 from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _LAZY_VIEWS_MAX, _apply_vops, _at_ops,
                        _at_part, _derived, _prune_lazy_views)
 
-_BOUND_CHECK_SIZE = [0, -1]  # graphs above [0] nodes are checked against the bounds: the
-                             # smaller bound of config at its generation [1]
+_BOUND_CHECK_SIZE = [0, -1, 0]  # graphs above [0] nodes are checked against the bounds:
+                                # the smaller bound of config at its generation [1]; [2] the
+                                # bound of graphs that are not 0-d
 _QUICK_SIZE = 1 << 26       # new arrays of up to this many elements (1 GiB) skip the
 _SMALL_SHAPE = [()]         # memory check; the last shape found that small
 _pending = R._pending
@@ -62,8 +63,9 @@ def _bound(node) -> None:
     graph can pass them refreshed when config changes."""
     if _BOUND_CHECK_SIZE[1] != config._generation:
         _BOUND_CHECK_SIZE[:] = [min(config.max_graph_nodes, config.max_scalar_graph_nodes),
-                                config._generation]
-    if node.size > _BOUND_CHECK_SIZE[0]:
+                                config._generation, config.max_graph_nodes]
+    s = node.size
+    if s > _BOUND_CHECK_SIZE[0] and (not node.shape or s > _BOUND_CHECK_SIZE[2]):
         R.bounded(node)
 
 

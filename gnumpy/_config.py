@@ -54,7 +54,7 @@ _OPTIONS = [
     Option("max_graph_nodes", "GNUMPY_MAX_GRAPH_NODES", 384, int, False,
            "A lazy expression larger than this many nodes is materialized when it is built "
            "(bounds memory and recursion in long Python loops)."),
-    Option("max_scalar_graph_nodes", "GNUMPY_MAX_SCALAR_GRAPH_NODES", 32, int, False,
+    Option("max_scalar_graph_nodes", "GNUMPY_MAX_SCALAR_GRAPH_NODES", 8, int, False,
            "A lazy 0-d expression whose elementwise chain (above its reductions and "
            "leaves) is longer than this is materialized when it is built: a scalar "
            "recurrence in a loop (beta *= 1 - alpha**2) would otherwise be recomputed "

@@ -538,7 +538,7 @@ def test_long_inplace_loop_graph_stays_bounded():
     check(x, xn)
 
 
-@pytest.mark.parametrize("limit", [4, 32])
+@pytest.mark.parametrize("limit", [4, 8, 32])
 def test_scalar_recurrence_stays_bounded(limit):
     """A 0-d recurrence (NPBench durbin's ``beta *= 1 - alpha * alpha``) is materialized
     when its elementwise chain passes ``config.max_scalar_graph_nodes``, so no kernel reading
@@ -556,6 +556,25 @@ def test_scalar_recurrence_stays_bounded(limit):
             assert _scalar_chain(alpha._node, 10 * limit) <= limit
     check(beta, bn)
     check(alpha, an)
+
+
+def test_the_scalar_bound_leaves_other_graphs_lazy():
+    """The 0-d bound (``config.max_scalar_graph_nodes``) is the smaller one, but a graph
+    that is not 0-d is materialized only past ``config.max_graph_nodes``."""
+    from gnumpy._graph.realize import _scalar_chain
+    with gp.config.override(max_scalar_graph_nodes=2, max_graph_nodes=64):
+        x = gp.asarray(np.linspace(0.0, 1.0, 7))
+        xn = np.linspace(0.0, 1.0, 7)
+        for _ in range(10):
+            x = x * 0.5 + 1.0
+            xn = xn * 0.5 + 1.0
+        assert x._node.kind != ir.LEAF and x._node.size >= 20   # one graph, under 64
+        s = x.sum() * 2.0 + 1.0
+        s = s * s - 3.0         # a 0-d chain of 4 above its reduction: past the bound
+        assert _scalar_chain(s._node, 8) <= 2
+    check(x, xn)
+    sn = xn.sum() * 2.0 + 1.0
+    check(s, sn * sn - 3.0)
 
 
 def test_loop_bounded_with_a_small_limit():
