@@ -56,7 +56,17 @@ def basic_index(shape, strides, offset, key):
     (no arrays; NumPy's rules); element: every axis is indexed by an int, with no None or
     Ellipsis (NumPy's scalar).  None for any other key, or one that raises (the general
     indexing path then gives NumPy's error)."""
-    if type(key) is not tuple:
+    tk = type(key)
+    if tk is slice and len(shape) == 1:        # a[i:j] of a vector: the loop statement
+        try:
+            start, stop, step = key.indices(shape[0])
+        except (TypeError, ValueError):
+            return None
+        n = (stop - start + step - 1) // step if step > 0 else \
+            (start - stop - step - 1) // -step
+        return (n if n > 0 else 0,), (step * strides[0],), offset + start * strides[0], \
+            False
+    if tk is not tuple:
         key = (key,)
     nk = len(key)
     nd = len(shape)
