@@ -171,9 +171,14 @@ def test_histogram_by_ops(dtype):
     same(_by_ops(x, [-50, 0, 50], None, wi), np.histogram(x, [-50, 0, 50], weights=wi)[0])
 
 
+@pytest.mark.parametrize("host", [True, False], ids=["host-edges", "device-edges"])
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int16, np.uint8],
                          ids=str)
-def test_equal_bin_edges_are_numpys(dtype):
+def test_equal_bin_edges_are_numpys(dtype, host, monkeypatch):
+    """Equal bins' edges are NumPy's linspace, bit for bit: computed on the host up to
+    ``_HOST_EDGES`` bins, per element on the device past it."""
+    if not host:
+        monkeypatch.setattr(H, "_HOST_EDGES", 0)
     rng = np.random.default_rng(41)
     x = (rng.standard_normal(500) * 20).astype(dtype)
     for bins in (1, 3, 10, 333):
@@ -182,6 +187,43 @@ def test_equal_bin_edges_are_numpys(dtype):
                  np.histogram_bin_edges(x, bins, range=r))
     same(gp.histogram_bin_edges(gp.asarray(np.full(5, 3, dtype)), 4),
          np.histogram_bin_edges(np.full(5, 3, dtype), 4))
+
+
+def test_a_histograms_data_range_is_read_once_while_unwritten(monkeypatch):
+    """The automatic range of a histogram is one transfer, remembered for the memory while
+    nothing writes it: a second histogram of the same array (azimint's counts, then its
+    weight sums) reduces nothing; a write, another view or a lazy array reduces again."""
+    reduced = []
+    real = H.min_
+
+    def counting_min(a, *args, **kw):
+        reduced.append(a.shape)
+        return real(a, *args, **kw)
+    monkeypatch.setattr(H, "min_", counting_min)
+    rng = np.random.default_rng(43)
+    xn = rng.standard_normal(3000)
+    wn = rng.random(3000)
+    x = gp.asarray(xn)
+    gp.evaluate(x)
+    same(gp.histogram(x, 50)[0], np.histogram(xn, 50)[0])
+    check(gp.histogram(x, 50, weights=gp.asarray(wn))[0], np.histogram(xn, 50, weights=wn)[0],
+          rtol=1e-12, atol=1e-12)
+    same(gp.histogram(x, 7)[1], np.histogram(xn, 7)[1])
+    assert len(reduced) == 1
+    x[5] = 40.0                 # written: the range is read again, and holds the new value
+    xn[5] = 40.0
+    same(gp.histogram(x, 50)[0], np.histogram(xn, 50)[0])
+    same(gp.histogram(x, 50)[1], np.histogram(xn, 50)[1])
+    assert len(reduced) == 2
+    same(gp.histogram(x[10:], 20)[0], np.histogram(xn[10:], 20)[0])    # another layout
+    same(gp.histogram(x * 2, 20)[0], np.histogram(xn * 2, 20)[0])      # lazy: not kept
+    same(gp.histogram(x * 2, 20)[0], np.histogram(xn * 2, 20)[0])
+    assert len(reduced) == 5
+    xn[7] = np.nan
+    x[7] = np.nan               # NaN: NumPy's error, each time
+    for _ in range(2):
+        with pytest.raises(ValueError, match="not finite"):
+            gp.histogram(x, 5)
 
 
 def test_bincount_by_ops():

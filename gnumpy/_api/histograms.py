@@ -5,8 +5,10 @@
 its bin (one fused elementwise expression: NumPy's scaled index with its edge corrections
 for equal bins, a binary search in the edges otherwise) and the ``bincount`` barrier counts
 them (CUB's histogram; weighted sums with float64 atomics).  The edges of equal bins are
-NumPy's linspace, computed per element by the expression the corrections use.  Syncs: the
-size of bincount, the data range of histograms with automatic range, the checks of bins.
+NumPy's linspace: computed on the host (up to ``_HOST_EDGES`` bins) or per element by the
+expression the corrections use, which gives the same values.  Syncs: the size of
+bincount, the data range of histograms with automatic range (one transfer for min and
+max, remembered for memory nothing has written since), the checks of given bins.
 """
 from __future__ import annotations
 
@@ -17,8 +19,9 @@ import numpy as np
 
 from .. import _dtypes as D
 from .._graph import ir
+from .._memstate import MISS, Memo
 from ._common import as_node, is_array, wrap
-from .creation import zeros
+from .creation import asarray, zeros
 from .elementwise import apply, astype, where
 from .manipulation import ravel, reshape
 from .reductions import any as any_, argmax, max as max_, min as min_
@@ -263,15 +266,40 @@ def _get_outer_edges(a, range_):
     elif a.size == 0:
         first_edge, last_edge = 0, 1
     else:
-        lo, hi = min_(a), max_(a)
-        _evaluate(lo, hi)
-        first_edge, last_edge = lo.get()[()], hi.get()[()]
+        first_edge, last_edge = _data_range(a)
         if not (np.isfinite(first_edge) and np.isfinite(last_edge)):
             raise ValueError(f"autodetected range of [{first_edge}, {last_edge}] is not finite")
     if first_edge == last_edge:
         first_edge = first_edge - 0.5
         last_edge = last_edge + 0.5
     return first_edge, last_edge
+
+
+_RANGES = Memo(64)          # data of histograms: buffer, layout -> (min, max)
+_HOST_EDGES = 1 << 16       # equal bins up to this many: edges from NumPy's linspace
+
+
+def _data_range(a):
+    """(min, max) of non-empty `a` as host scalars of its dtype: one transfer for both,
+    and none for memory whose range was read since it was last written (azimint's
+    histograms of one array, counts then weight sums)."""
+    n = a._node
+    key = (n.dtype, n.shape, n.strides, n.offset) if n.kind == ir.LEAF else None
+    if key is not None:
+        v = _RANGES.get(n.buf, key)
+        if v is not MISS:
+            return v
+    epoch = _RANGES.epoch()
+    dev = a.device
+    pos = ir.axis_iota((2,), 0, dev)
+    first = ir.ew("equal", D.bool_, (pos, ir.scalar(0, D.int64, (2,), dev)))
+    both = ir.where(first, ir.broadcast(min_(a)._node, (2,)),
+                    ir.broadcast(max_(a)._node, (2,)))
+    vals = wrap(both).get()
+    v = (vals[0], vals[1])
+    if key is not None:
+        _RANGES.put(n.buf, key, v, epoch)
+    return v
 
 
 def _get_bin_edges(a, bins, range_, weights):
@@ -318,9 +346,16 @@ def _get_bin_edges(a, bins, range_, weights):
     bin_type = D.result_type(first_edge, last_edge, a.dtype)
     if bin_type.kind in "iu":
         bin_type = D.result_type(bin_type, 1.0)
-    k = wrap(ir.axis_iota((n_equal_bins + 1,), 0, a.device))
-    edges = _uniform_edges(k, first_edge, last_edge, n_equal_bins, bin_type)
-    if bool(any_(apply("greater_equal", edges[:-1], edges[1:]))):
+    if n_equal_bins <= _HOST_EDGES:     # NumPy's edges and check, on the host: no sync
+        e = np.linspace(first_edge, last_edge, n_equal_bins + 1, endpoint=True,
+                        dtype=bin_type)
+        bad = bool(np.any(e[:-1] >= e[1:]))
+        edges = None if bad else asarray(e, device=a.device)
+    else:
+        k = wrap(ir.axis_iota((n_equal_bins + 1,), 0, a.device))
+        edges = _uniform_edges(k, first_edge, last_edge, n_equal_bins, bin_type)
+        bad = bool(any_(apply("greater_equal", edges[:-1], edges[1:])))
+    if bad:
         raise ValueError(f"Too many bins for data range. Cannot create {n_equal_bins} "
                          f"finite-sized bins.")
     return edges, (first_edge, last_edge, n_equal_bins)
