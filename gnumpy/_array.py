@@ -33,9 +33,9 @@ from ._ops import EW_OPS
 from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _LAZY_VIEWS_MAX, _apply_vops, _at_ops,
                        _at_part, _derived, _prune_lazy_views)
 
-_BOUND_CHECK_SIZE = [0, -1, 0]  # graphs above [0] nodes are checked against the bounds:
-                                # the smaller bound of config at its generation [1]; [2] the
-                                # bound of graphs that are not 0-d
+_BOUND_CHECK_SIZE = [0, -1, 0]  # graphs above [0] nodes (0-d ones) or [2] (others) are
+                                # checked against the bounds of config at generation [1]:
+                                # [0] the smaller bound, [2] the bound of graphs not 0-d
 _QUICK_SIZE = 1 << 26       # new arrays of up to this many elements (1 GiB) skip the
 _SMALL_SHAPE = [()]         # memory check; the last shape found that small
 _pending = R._pending
@@ -99,7 +99,8 @@ class ndarray:
         self._vops = ()
         self._has_views = False
         self._ro = False
-        if node.kind != LEAF and (node.size > _BOUND_CHECK_SIZE[0] or
+        if node.kind != LEAF and (node.size > _BOUND_CHECK_SIZE[0] and
+                                  (not node.shape or node.size > _BOUND_CHECK_SIZE[2]) or
                                   _BOUND_CHECK_SIZE[1] != config._generation):
             _bound(node)
         if node.kind != LEAF:
@@ -294,7 +295,8 @@ class ndarray:
     def _new_view(self, node, vops):
         root = self._base if self._base is not None else self
         root._has_views = True
-        if node.kind != LEAF and (node.size > _BOUND_CHECK_SIZE[0] or
+        if node.kind != LEAF and (node.size > _BOUND_CHECK_SIZE[0] and
+                                  (not node.shape or node.size > _BOUND_CHECK_SIZE[2]) or
                                   _BOUND_CHECK_SIZE[1] != config._generation):
             _bound(node)
         v = object.__new__(ndarray)             # _from_node(node, root), inlined
@@ -892,7 +894,9 @@ def _inplace(name):
         node = _apply2(name, self, other, True) if fast else None    # the hot path
         if node is not None and node.dtype is self._node.dtype and \
                 node.shape == self._node.shape:
-            if node.size > _BOUND_CHECK_SIZE[0] or _BOUND_CHECK_SIZE[1] != config._generation:
+            if node.size > _BOUND_CHECK_SIZE[0] and (not node.shape or node.size >
+                                                     _BOUND_CHECK_SIZE[2]) or \
+                    _BOUND_CHECK_SIZE[1] != config._generation:
                 _bound(node)        # (what _from_node asks of a new array's node)
             r = None
         else:
