@@ -125,10 +125,37 @@ def _scalar_indices(a, key):
     return tuple(out)
 
 
+def _int_key(a, key):
+    """`_scalar_indices` for a tuple key of ints, slices, None and Ellipsis with 0-d
+    integer arrays among them (``G[k, E - w, idx[a, b]]`` in a loop), in one pass; None
+    for any other key, or one with no array."""
+    out = None
+    dev = a._node.device
+    for i, k in enumerate(key):
+        tk = type(k)
+        if tk is int or tk is slice or k is None or k is Ellipsis:
+            continue
+        if is_array(k):
+            n = k._node
+            if n.shape or n.dtype.kind not in "iu" or n.device is not dev and n.device != dev:
+                return None
+        elif tk is not np.ndarray or k.ndim or k.dtype.kind not in "iu":
+            return None
+        if out is None:
+            out = list(key)
+        out[i] = int(k)
+    return None if out is None else tuple(out)
+
+
 def getitem(a, key):
     """``a[key]``: a view of `a` for basic indices, a new array for advanced ones.  An
     element (every axis indexed by an integer, no Ellipsis) is a new 0-d array: NumPy
     returns a scalar there, which later writes into `a` do not change."""
+    if type(key) is tuple:
+        ints = _int_key(a, key)
+        if ints is not None:            # a copy, as advanced indexing gives
+            r = a[ints]
+            return r if r._base is None else r._copy()
     if _has_advanced(key):
         if len(a.shape) == 1 and is_array(key) and key.ndim and key.dtype.kind in "iu" \
                 and key.device == a.device:
