@@ -205,6 +205,57 @@ def test_chain_of_pending_expressions_and_repeated_writes():
     check(x, xn)
 
 
+def test_a_reader_found_clean_for_one_buffer_is_checked_again_for_another():
+    """A write marks the graphs of pending arrays that read nothing of its buffer, for that
+    buffer only (``realize._reads``): when a node of such a graph is later materialized
+    into memory of its own and that memory is written, the reader still keeps its values;
+    and the marks hold across many writes and buffers made and dropped (a loop)."""
+    an = np.arange(6.0)
+    a = gp.asarray(an)
+    x = a * 2.0                 # lazy, owned by x
+    p = x + 1.0                 # pending: reads x's node
+    other = gp.asarray(np.zeros(6))
+    other[1] = 5.0              # a write elsewhere: p's graph is marked clean for it
+    other[2] = 6.0              # (and meets the mark)
+    gp.evaluate(x)              # x's node becomes memory of its own
+    x[0] = 100.0                # writing that memory must flush p first
+    check(p, an * 2.0 + 1.0)
+    check(x, np.concatenate([[100.0], an[1:] * 2.0]))
+    check(other, np.array([0.0, 5.0, 6.0, 0.0, 0.0, 0.0]))
+    for _ in range(20):         # the marked buffer dropped, the reader's node realized
+        a = gp.asarray(an)      # into new memory (often where the dropped buffer's object
+        x = a * 2.0             # was: buffers are told apart by number, not by id)
+        p = x + 1.0
+        other = gp.asarray(np.zeros(6))
+        other[1] = 5.0
+        del other
+        gp.evaluate(x)
+        x[0] = 100.0
+        check(p, an * 2.0 + 1.0)
+    rng = np.random.default_rng(7)
+    sn, wn = rng.random(8), rng.random(8)
+    s, w = gp.asarray(sn), gp.asarray(wn)
+    keep, keepn = [], []
+    for k in range(40):         # buffers made and dropped, readers of old and new ones
+        t = gp.asarray(rng.random(8))
+        tn = t.get()
+        r = t * 3.0 + s
+        keep.append(r)
+        keepn.append(tn * 3.0 + sn)
+        w[k % 8] = float(k)     # a write the readers do not read
+        wn[k % 8] = float(k)
+        t[k % 8] = -1.0         # a write one reader reads
+        s[(k + 3) % 8] += 0.5   # and one they all read
+        sn[(k + 3) % 8] += 0.5
+        if len(keep) > 5:
+            keep.pop(0)
+            keepn.pop(0)
+    for r, rn in zip(keep, keepn):
+        check(r, rn)
+    check(w, wn)
+    check(s, sn)
+
+
 def test_dlpack_export_materializes_pending_readers():
     # DLPack export is a materialization point: expressions pending at export time must not
     # see writes the consumer makes afterwards
