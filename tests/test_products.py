@@ -350,3 +350,30 @@ def test_product_into_its_destination_is_one_library_call(fake, cublas_calls):
         _UPDATES[name](*arrs)
         gp.evaluate(C)
         assert be.launches, name
+
+
+@pytest.mark.parametrize("write", ["block", "source", "none"])
+def test_a_product_of_an_indexed_block_keeps_numpys_values(write):
+    """A few-term product over an advanced index's block (``G[k, e, idx[a, b]] @ dH``, a
+    copy) reads the block's memory directly: it keeps the values of the statement whether
+    the copy or the memory it came from is written afterwards."""
+    rng = np.random.default_rng(5)
+    gn = rng.standard_normal((2, 3, 4, 3, 3)) + 1j * rng.standard_normal((2, 3, 4, 3, 3))
+    hn = rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3))
+    g, h = gp.asarray(gn), gp.asarray(hn)
+    idx = gp.asarray(np.array(2))
+    t = g[1, 0, idx]                    # a copy (advanced indexing)
+    p = t @ h
+    q = (t @ h) @ t                     # a product of products over the copy
+    tn = gn[1, 0, 2].copy()
+    pn, qn = tn @ hn, (tn @ hn) @ tn
+    if write == "block":
+        t[0, 0] = 99.0
+        tn[0, 0] = 99.0
+    elif write == "source":
+        g[1, 0, 2] = -1.0
+        gn[1, 0, 2] = -1.0
+    check(p, pn)
+    check(q, qn)
+    check(t, tn)
+    check(g, gn)

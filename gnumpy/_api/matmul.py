@@ -74,9 +74,14 @@ def _unrolled(an, bn, batch, acc):
 
 def _terms(x, full, col):
     """The k columns (`col`) or rows of `x` (..., m, k) or (..., k, n), each broadcast to
-    `full`: LEAFs of x's memory where x is one, else views."""
+    `full`: LEAFs of x's memory where x is one (or a copy of one: an advanced index's
+    block, ``G[k, e, idx[a, b]]``; the product, a pending reader of that memory like the
+    copy, reads it), else views."""
     k = x.shape[-1] if col else x.shape[-2]
     nb = len(full) - 2
+    if x.kind == ir.EW and x.op == "astype" and x.srcs[0].kind == ir.LEAF and \
+            x.srcs[0].dtype is x.dtype:
+        x = x.srcs[0]
     if x.kind == ir.LEAF:
         lead = len(full) - len(x.shape)
         st = [0] * lead + [s if d != 1 else 0 for d, s in zip(x.shape[:-2], x.strides[:-2])]
