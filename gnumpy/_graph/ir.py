@@ -38,7 +38,7 @@ KIND_NAMES = ("leaf", "scalar", "iota", "ew", "view", "reduce", "barrier")
 
 class Node:
     __slots__ = ("kind", "op", "dtype", "shape", "srcs", "arg", "size", "device",
-                 "buf", "strides", "offset", "sig", "clean", "__weakref__")
+                 "buf", "strides", "offset", "sig", "__weakref__")
 
     def __init__(self, kind, op, dtype, shape, srcs, arg, device, size=1):
         self.kind = kind
@@ -53,8 +53,6 @@ class Node:
         self.strides = None
         self.offset = 0
         self.sig = None         # a LEAF's layout signature, cached by the launch fast path
-        self.clean = 0          # an inner node: the serial of a buffer its graph was found
-                                # not to read (``realize._reads``)
 
     @property
     def ndim(self) -> int:
@@ -257,7 +255,6 @@ def ew(op: str, dtype, srcs, arg=None) -> Node:
     n.strides = None
     n.offset = 0
     n.sig = None
-    n.clean = 0
     return n
 
 
@@ -280,7 +277,6 @@ def with_srcs(n, srcs) -> Node:
     m.strides = None
     m.offset = 0
     m.sig = None
-    m.clean = 0
     return m
 
 

@@ -285,38 +285,11 @@ def reads_any(node, buf_ids) -> bool:
     return False
 
 
-_SERIALS: dict = {}     # id(buffer) -> (a weak reference to it, its serial)
-_next_serial = [0]
-
-
-def _serial(buf) -> int:
-    """A number of live buffer `buf` that no other buffer ever gets (0: none, for a buffer
-    that takes no weak reference)."""
-    e = _SERIALS.get(id(buf))
-    if e is not None and e[0]() is buf:
-        return e[1]
-    try:
-        ref = weakref.ref(buf)
-    except TypeError:
-        return 0
-    if len(_SERIALS) >= 4096:           # dead buffers go; if most live, all go (a
-        for k, (r, _) in list(_SERIALS.items()):       # buffer numbered again is only
-            if r() is None:                             # walked again)
-                del _SERIALS[k]
-        if len(_SERIALS) >= 2048:
-            _SERIALS.clear()
-    _next_serial[0] += 1
-    _SERIALS[id(buf)] = (ref, _next_serial[0])
-    return _next_serial[0]
-
-
-def _reads(node, bid, serial) -> bool:
-    """``reads_any(node, {bid})`` for buffer `bid` of number `serial`, skipping the inner
-    nodes found before to read nothing of that buffer and marking those of a graph that
-    reads nothing of it.  A mark holds while the buffer lives: a node's graph changes only
-    when a node in it is realized, into a new buffer, or becomes a constant (the pending
-    arrays of a loop share most of their graphs, and they meet the same writes again)."""
-    seen = {}
+def _reads(node, bid, clean) -> bool:
+    """``reads_any(node, {bid})``, skipping the nodes in `clean` (known to read nothing
+    of the buffer) and adding to it the nodes of a graph found to read nothing of it: the
+    pending arrays of a loop share most of their graphs."""
+    seen = set()
     stack = [node]
     while stack:
         n = stack.pop()
@@ -324,16 +297,12 @@ def _reads(node, bid, serial) -> bool:
             if id(n.buf) == bid:
                 return True
             continue
-        if serial and n.clean == serial:
-            continue
         i = id(n)
-        if i in seen:
+        if i in seen or i in clean:
             continue
-        seen[i] = n
+        seen.add(i)
         stack.extend(n.srcs)
-    if serial:
-        for n in seen.values():
-            n.clean = serial
+    clean |= seen
     return False
 
 
@@ -348,7 +317,7 @@ def flush_readers(buf, skip=None, also=None) -> None:
         write_epoch[0] += 1             # (under the lock: every write moves it)
         note_write(buf)
         views, others = [], []
-        serial = -1             # buf's number, asked when a graph is walked
+        clean = set()           # nodes whose graphs read nothing of buf (walked once)
         bid = id(buf)
         pop = _pending.pop
         for k, r in list(_pending.items()):     # (_pending_arrays, inlined: every write
@@ -360,10 +329,7 @@ def flush_readers(buf, skip=None, also=None) -> None:
                 continue
             if arr is skip or arr is also:
                 continue
-            if serial < 0:
-                e = _SERIALS.get(bid)           # (_serial, inlined)
-                serial = e[1] if e is not None and e[0]() is buf else _serial(buf)
-            if _reads(arr._node, bid, serial):
+            if _reads(arr._node, bid, clean):
                 (views if arr._base is not None else others).append(arr)
         if others:
             materialize([a._node for a in others])
