@@ -33,9 +33,9 @@ from ._ops import EW_OPS
 from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _LAZY_VIEWS_MAX, _apply_vops, _at_ops,
                        _at_part, _derived, _prune_lazy_views)
 
-_BOUND_CHECK_SIZE = [0, -1, 0]  # graphs above [0] nodes (0-d ones) or [2] (others) are
-                                # checked against the bounds of config at generation [1]:
-                                # [0] the smaller bound, [2] the bound of graphs not 0-d
+_BOUND_CHECK_SIZE = [0, -1, 0]  # graphs of more nodes than [0] (not 0-d: the graph bound)
+                                # or [2] (0-d: the smaller bound) are checked against the
+                                # bounds of config at its generation [1]
 _QUICK_SIZE = 1 << 26       # new arrays of up to this many elements (1 GiB) skip the
 _SMALL_SHAPE = [()]         # memory check; the last shape found that small
 _pending = R._pending
@@ -62,10 +62,9 @@ def _bound(node) -> None:
     """The graph-size bounds of config (``realize.bounded``), with the size below which no
     graph can pass them refreshed when config changes."""
     if _BOUND_CHECK_SIZE[1] != config._generation:
-        _BOUND_CHECK_SIZE[:] = [min(config.max_graph_nodes, config.max_scalar_graph_nodes),
-                                config._generation, config.max_graph_nodes]
-    s = node.size
-    if s > _BOUND_CHECK_SIZE[0] and (not node.shape or s > _BOUND_CHECK_SIZE[2]):
+        _BOUND_CHECK_SIZE[:] = [config.max_graph_nodes, config._generation,
+                                min(config.max_graph_nodes, config.max_scalar_graph_nodes)]
+    if node.size > _BOUND_CHECK_SIZE[0 if node.shape else 2]:
         R.bounded(node)
 
 
@@ -99,8 +98,7 @@ class ndarray:
         self._vops = ()
         self._has_views = False
         self._ro = False
-        if node.kind != LEAF and (node.size > _BOUND_CHECK_SIZE[0] and
-                                  (not node.shape or node.size > _BOUND_CHECK_SIZE[2]) or
+        if node.kind != LEAF and (node.size > _BOUND_CHECK_SIZE[0 if node.shape else 2] or
                                   _BOUND_CHECK_SIZE[1] != config._generation):
             _bound(node)
         if node.kind != LEAF:
@@ -295,8 +293,7 @@ class ndarray:
     def _new_view(self, node, vops):
         root = self._base if self._base is not None else self
         root._has_views = True
-        if node.kind != LEAF and (node.size > _BOUND_CHECK_SIZE[0] and
-                                  (not node.shape or node.size > _BOUND_CHECK_SIZE[2]) or
+        if node.kind != LEAF and (node.size > _BOUND_CHECK_SIZE[0 if node.shape else 2] or
                                   _BOUND_CHECK_SIZE[1] != config._generation):
             _bound(node)
         v = object.__new__(ndarray)             # _from_node(node, root), inlined
@@ -894,8 +891,7 @@ def _inplace(name):
         node = _apply2(name, self, other, True) if fast else None    # the hot path
         if node is not None and node.dtype is self._node.dtype and \
                 node.shape == self._node.shape:
-            if node.size > _BOUND_CHECK_SIZE[0] and (not node.shape or node.size >
-                                                     _BOUND_CHECK_SIZE[2]) or \
+            if node.size > _BOUND_CHECK_SIZE[0 if node.shape else 2] or \
                     _BOUND_CHECK_SIZE[1] != config._generation:
                 _bound(node)        # (what _from_node asks of a new array's node)
             r = None

@@ -37,6 +37,20 @@ def wrap(node, base=None):
     return (_ndarray or _cls())._from_node(node, base)
 
 
+def fetch_scalars(nodes) -> np.ndarray:
+    """The values of 0-d `nodes` (one dtype and device) with one device-to-host transfer:
+    an elementwise gather of them into one vector, fetched as a NumPy array."""
+    k = len(nodes)
+    dev = nodes[0].device
+    pos = ir.axis_iota((k,), 0, dev)
+    acc = None
+    for i, n in enumerate(nodes):
+        r = ir.broadcast(n, (k,))
+        acc = r if acc is None else \
+            ir.where(ir.ew("equal", D.bool_, (pos, ir.scalar(i, D.int64, (k,), dev))), r, acc)
+    return wrap(acc).get()
+
+
 def evaluate(*arrays) -> None:
     """Materialize `arrays` now, fusing their pending work into as few kernels as possible
     (``gnumpy.evaluate``; a step of a loop that must not grow a graph).

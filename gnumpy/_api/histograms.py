@@ -20,7 +20,7 @@ import numpy as np
 from .. import _dtypes as D
 from .._graph import ir
 from .._memstate import MISS, Memo
-from ._common import as_node, is_array, wrap
+from ._common import as_node, fetch_scalars, is_array, wrap
 from .creation import asarray, zeros
 from .elementwise import apply, astype, where
 from .manipulation import ravel, reshape
@@ -290,12 +290,7 @@ def _data_range(a):
         if v is not MISS:
             return v
     epoch = _RANGES.epoch()
-    dev = a.device
-    pos = ir.axis_iota((2,), 0, dev)
-    first = ir.ew("equal", D.bool_, (pos, ir.scalar(0, D.int64, (2,), dev)))
-    both = ir.where(first, ir.broadcast(min_(a)._node, (2,)),
-                    ir.broadcast(max_(a)._node, (2,)))
-    vals = wrap(both).get()
+    vals = fetch_scalars([min_(a)._node, max_(a)._node])
     v = (vals[0], vals[1])
     if key is not None:
         _RANGES.put(n.buf, key, v, epoch)

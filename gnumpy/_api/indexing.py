@@ -27,7 +27,7 @@ from .._graph import layout as L
 from .._graph import realize as R
 from .._graph.layout import normalize_slice
 from .._memstate import last_write, shared, write_epoch
-from ._common import as_node, host_to_node, is_array, wrap
+from ._common import as_node, fetch_scalars, host_to_node, is_array, wrap
 from ._common import value_node as _common_value_node
 from .index_bounds import bounds as _bounds
 from .index_bounds import derived as _derived
@@ -109,29 +109,15 @@ def _has_advanced(key) -> bool:
 
 
 def _scalar_indices(a, key):
-    """`key` with its advanced indices read as Python ints when every one is a 0-d integer
-    array (``G[k, idx[a, b]]``), else None.  Such an index selects what the ints select
-    (NumPy broadcasts the advanced indices to shape ()), so one element read replaces a
-    bounds check and a gather kernel."""
-    ks = key if isinstance(key, tuple) else (key,)
-    out = []
-    for k in ks:
-        if _is_advanced(k):
-            if not (is_array(k) or isinstance(k, np.ndarray)) or k.ndim or \
-                    k.dtype.kind not in "iu" or is_array(k) and k.device != a.device:
-                return None
-            k = int(k)
-        out.append(k)
-    return tuple(out)
-
-
-def _int_key(a, key):
-    """`_scalar_indices` for a tuple key of ints, slices, None and Ellipsis with 0-d
-    integer arrays among them (``G[k, E - w, idx[a, b]]`` in a loop), in one pass; None
-    for any other key, or one with no array."""
+    """`key` (as a tuple) with its advanced indices read as Python ints when every one is a
+    0-d integer array (``G[k, E - w, idx[a, b]]`` in a loop), else None (also for a key
+    with no array).  Such an index selects what the ints select (NumPy broadcasts the
+    advanced indices to shape ()), so one element read replaces a bounds check and a
+    gather kernel.  One pass over the key: a loop's statement pays it."""
+    ks = key if type(key) is tuple else (key,)
     out = None
     dev = a._node.device
-    for i, k in enumerate(key):
+    for i, k in enumerate(ks):
         tk = type(k)
         if tk is int or tk is slice or k is None or k is Ellipsis:
             continue
@@ -139,10 +125,15 @@ def _int_key(a, key):
             n = k._node
             if n.shape or n.dtype.kind not in "iu" or n.device is not dev and n.device != dev:
                 return None
-        elif tk is not np.ndarray or k.ndim or k.dtype.kind not in "iu":
+        elif isinstance(k, np.ndarray):
+            if k.ndim or k.dtype.kind not in "iu":
+                return None
+        elif _is_advanced(k):
             return None
+        else:
+            continue
         if out is None:
-            out = list(key)
+            out = list(ks)
         out[i] = int(k)
     return None if out is None else tuple(out)
 
@@ -151,11 +142,10 @@ def getitem(a, key):
     """``a[key]``: a view of `a` for basic indices, a new array for advanced ones.  An
     element (every axis indexed by an integer, no Ellipsis) is a new 0-d array: NumPy
     returns a scalar there, which later writes into `a` do not change."""
-    if type(key) is tuple:
-        ints = _int_key(a, key)
-        if ints is not None:            # a copy, as advanced indexing gives
-            r = a[ints]
-            return r if r._base is None else r._copy()
+    ints = _scalar_indices(a, key)
+    if ints is not None:                # a copy, as advanced indexing gives
+        r = a[ints]
+        return r if r._base is None else r._copy()
     if _has_advanced(key):
         if len(a.shape) == 1 and is_array(key) and key.ndim and key.dtype.kind in "iu" \
                 and key.device == a.device:
@@ -165,10 +155,6 @@ def getitem(a, key):
         if whole:       # ``a[m]``, a mask of a's shape: its flat offsets, as plan gives them
             flat = _mask_offsets(key)
             return gather(a, (), flat, flat.shape, ("mask", key._node, write_epoch[0]))
-        ints = _scalar_indices(a, key)
-        if ints is not None:            # a copy, as advanced indexing gives
-            r = a[ints]
-            return r if r._base is None else r._copy()
         p = plan(a, key)
         return gather(a, p.vops, p.off, p.shape)
     ops = view_ops(a.shape, key)
@@ -472,17 +458,11 @@ def minmax(nodes):
     """[(min, max)] of int64 nodes (each non-empty), with one device->host transfer: the
     reductions and an elementwise gather of their results into one vector (no barrier:
     a loop of fancy indexing replays them)."""
-    k = 2 * len(nodes)
-    dev = nodes[0].device
-    pos = ir.axis_iota((k,), 0, dev)
-    acc = None
-    for i, n in enumerate(nodes):
+    red = []
+    for n in nodes:
         flat = ir.reshape(n, (L.prod(n.shape),))
-        for j, rop in enumerate(("min", "max")):
-            r = ir.broadcast(ir.reduce(rop, flat, (0,), False, I64), (k,))
-            at = ir.ew("equal", D.bool_, (pos, ir.scalar(2 * i + j, I64, (k,), dev)))
-            acc = r if acc is None else ir.where(at, r, acc)
-    vals = wrap(acc).get().tolist()
+        red += [ir.reduce(rop, flat, (0,), False, I64) for rop in ("min", "max")]
+    vals = fetch_scalars(red).tolist()
     return [(vals[2 * i], vals[2 * i + 1]) for i in range(len(nodes))]
 
 
