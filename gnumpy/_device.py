@@ -93,16 +93,16 @@ def as_device(device) -> Device:
 _creating = threading.Lock()
 
 # The last statement's write, deferred by the materialization layer (``realize.write``):
-# (dest, value) or None.  Whatever uses a backend runs it first, so every kernel, copy,
-# library call and host read sees memory as the program wrote it.
-deferred = [None]
+# [0] is (dest, value) or None, [1] the function that runs it (``realize.settle``), stored
+# with it.  Whatever uses a backend runs it first, so every kernel, copy, library call and
+# host read sees memory as the program wrote it.
+deferred = [None, None]
 
 
 def settle() -> None:
     """Run the deferred write, if one is pending (before anything uses a backend)."""
     if deferred[0] is not None:
-        from ._graph.realize import settle as run
-        run()
+        deferred[1]()
 
 
 def backend(device: Device):

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import threading
 import time
 
 import numpy as np
@@ -94,107 +93,6 @@ def time_range(message: str):
     _push(message)
     try:
         yield
-    finally:
-        _pop()
-
-
-# ------------------------------------------------------------------ range names
-
-def _ops(roots, barriers: bool, limit: int = 8) -> list:
-    """The distinct operations of the lazy graph under `roots`, in evaluation order, at
-    most `limit`: realized inputs excluded, and barriers below the roots (with their
-    inputs) unless `barriers`."""
-    from ._graph.ir import BARRIER, EW, LEAF, REDUCE
-    out, seen = [], set()
-
-    def walk(n, top):
-        if id(n) in seen or n.kind == LEAF or (n.kind == BARRIER and not (top or barriers)):
-            return
-        seen.add(id(n))
-        if n.kind != BARRIER or barriers:
-            for s in n.srcs:
-                walk(s, False)
-        if n.kind == EW or n.kind == BARRIER:
-            name = n.op
-        elif n.kind == REDUCE:
-            name = n.arg[0]
-        else:
-            return
-        if name not in out and len(out) < limit:
-            out.append(name)
-    for r in roots:
-        walk(r, True)
-    return out
-
-
-def _label(kind: str, roots) -> str:
-    from ._graph.ir import REDUCE
-    ops = _ops(roots, barriers=kind in ("materialize", "write"))
-    reds = [r.arg[0] for r in roots if r.kind == REDUCE]
-    if reds and kind in ("reduce", "materialize"):
-        rest = [o for o in ops if o not in reds]
-        return f"{kind}[{','.join(dict.fromkeys(reds))}: {','.join(rest)}]".replace(": ]", "]")
-    return f"{kind}[{','.join(ops) or 'copy'}]"
-
-
-def group_name(group) -> str:
-    """The NVTX range name of a scheduled group: its kind and its operations."""
-    if group.kind == "barrier":
-        return f"barrier[{group.barrier.op}]"
-    roots = list(group.outputs)
-    if group.reduce is not None and group.reduce not in roots:
-        roots.append(group.reduce)
-    return _label(group.kind, roots)
-
-
-def node_name(node) -> str:
-    """The NVTX range name of materializing `node`."""
-    return _label("materialize", [node])
-
-
-# ------------------------------------------------------------------ the wrapped entry points
-# (called by realize, libcall and the CUDA backend only while config.nvtx is on)
-
-def materialize_one(node) -> None:
-    from ._graph import realize
-    _push(node_name(node))
-    try:
-        realize.materialize_one(node, _in_range=True)
-    finally:
-        _pop()
-
-
-def run_group(group) -> None:
-    from ._device import backend
-    _push(group_name(group))
-    try:
-        backend(group.device).run(group)
-    finally:
-        _pop()
-
-
-def write(dest, value) -> None:
-    from ._graph import realize
-    _push(_label("write", [value]))
-    try:
-        realize.write(dest, value, _in_range=True)
-    finally:
-        _pop()
-
-
-def library_call(op: str, arrays, kw: dict):
-    from .backends import libcall
-    _push(f"library[{op}]")
-    try:
-        return libcall.call(op, arrays, _in_range=True, **kw)
-    finally:
-        _pop()
-
-
-def cuda_barrier(be, group) -> None:
-    _push(f"cuda.barrier[{group.barrier.op}]")
-    try:
-        be._barrier(group, _in_range=True)
     finally:
         _pop()
 

@@ -1,4 +1,4 @@
-"""Run gnumpy's cuSOLVER code (``gnumpy/backends/cuda_solver.py``) on the host.
+"""Run gnumpy's cuSOLVER code (``gnumpy/linalg/_cusolver.py``) on the host.
 
 ``emulated()`` is a context manager under which every ``gnumpy.linalg`` library call on
 the CPU backend goes to the CUDA implementations instead, with:
@@ -326,7 +326,7 @@ class _Stream:
 
 
 class FakeBackend:
-    """The CUDA backend's surface ``cuda_solver`` uses, over the CPU backend."""
+    """The CUDA backend's surface ``_cusolver`` uses, over the CPU backend."""
 
     def __init__(self, cpu) -> None:
         self.cpu = cpu
@@ -343,31 +343,31 @@ class FakeBackend:
 
 @contextlib.contextmanager
 def emulated():
-    """Route gnumpy.linalg's library calls on the CPU backend through cuda_solver."""
+    """Route gnumpy.linalg's library calls on the CPU backend through _cusolver."""
     import gnumpy as gp
     from gnumpy._api._common import wrap
     from gnumpy._device import backend
     from gnumpy._graph.realize import materialize
-    from gnumpy.backends import cuda_solver, libcall
+    from gnumpy._api import libcall
+    from gnumpy.linalg import _cusolver
     cus = FakeCusolver()
     be = FakeBackend(backend(gp.asarray(0).device))
-    saved = (libcall.call, cuda_solver.libs, cuda_solver.bindings)
+    saved = (libcall.call, _cusolver.libs, _cusolver.bindings)
 
-    def call(op, arrays, **kw):
-        libcall._load()
-        if op not in libcall.CUDA:          # a CPU-only call (lstsq: CUDA builds it from svd)
-            return saved[0](op, arrays, **kw)
+    def call(op, arrays, cpu=None, cuda=None, **kw):
+        if cuda is None:                    # a CPU-only call (lstsq: CUDA builds it from svd)
+            return saved[0](op, arrays, cpu=cpu, **kw)
         nodes = [a._node for a in arrays]
         materialize(nodes)
-        outs = libcall.CUDA[op](be, *nodes, **kw)
+        outs = cuda(be, *nodes, **kw)
         for o in outs:
             assert o is None or o.kind == 0 or o.buf is not None, (op, o)
         return tuple(None if o is None else wrap(o) for o in outs)
 
     libcall.call = call
-    cuda_solver.libs = FakeLibs
-    cuda_solver.bindings = lambda name: cus
+    _cusolver.libs = FakeLibs
+    _cusolver.bindings = lambda name: cus
     try:
         yield cus
     finally:
-        libcall.call, cuda_solver.libs, cuda_solver.bindings = saved
+        libcall.call, _cusolver.libs, _cusolver.bindings = saved

@@ -20,7 +20,7 @@ import pytest
 
 import cusolver_host
 import gnumpy as gp
-from gnumpy.backends import cuda_solver
+from gnumpy.linalg import _cusolver
 from gnumpy.linalg import _svd
 from helpers import sample, strided_pair
 
@@ -631,19 +631,19 @@ def test_dispatch_and_namespace():
 # ------------------------------------------------------------------ cuSOLVER layouts
 
 def test_stack_strides_and_svd_plan():
-    assert cuda_solver.stack_strides((2, 3, 4), False) == (12, 4, 1)
-    assert cuda_solver.stack_strides((2, 3, 4), True) == (12, 1, 3)
-    assert cuda_solver.stack_strides((3, 4), True) == (1, 3)
-    p = cuda_solver.svd_plan(5, 3, True)        # tall: gesvd of A, U 5 x 5, V^H 3 x 3
+    assert _cusolver.stack_strides((2, 3, 4), False) == (12, 4, 1)
+    assert _cusolver.stack_strides((2, 3, 4), True) == (12, 1, 3)
+    assert _cusolver.stack_strides((3, 4), True) == (1, 3)
+    p = _cusolver.svd_plan(5, 3, True)        # tall: gesvd of A, U 5 x 5, V^H 3 x 3
     assert (p["flip"], p["rows"], p["cols"], p["ucols"]) == (False, 5, 3, 5)
     assert p["u"] == ((5, 5), True) and p["vh"] == ((3, 3), True)
-    p = cuda_solver.svd_plan(3, 5, False)       # wide: gesvd of A^T, the buffers swap
+    p = _cusolver.svd_plan(3, 5, False)       # wide: gesvd of A^T, the buffers swap
     assert (p["flip"], p["rows"], p["cols"], p["ucols"], p["u_from"]) == (True, 5, 3, 3, "vt")
     assert p["u"] == ((3, 3), False) and p["vh"] == ((3, 5), False)
 
 
 def test_emulation_reaches_cusolver():
-    """The emulated path really runs cuda_solver's calls (a guard on the harness)."""
+    """The emulated path really runs _cusolver's calls (a guard on the harness)."""
     if not ON_CPU:
         pytest.skip("CPU backend only")
     with cusolver_host.emulated() as cus:

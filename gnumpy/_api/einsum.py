@@ -236,7 +236,7 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     >>> gp.einsum("ij,j->i", a, gp.ones(3))
     array([ 3., 12.])
     """
-    from .ufunc import finish
+    from .outargs import finish
     if not operands:
         raise ValueError("No input operands")
     if isinstance(operands[0], str):

@@ -509,12 +509,11 @@ def where(condition, x=None, y=None, /):
     array([1., 6.])
     """
     if x is None and y is None:
-        from .index_tricks import nonzero
         if not is_array(condition) and np.ndim(condition) == 0:
             raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
                              "np.atleast_1d(scalar).nonzero() instead. If the context of this "
                              "error is of the form `arr[nonzero(cond)]`, just use `arr[cond]`.")
-        return nonzero(condition)
+        return (condition if is_array(condition) else wrap(as_node(condition))).nonzero()
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     items, dev = _classify([condition, x, y])

@@ -51,7 +51,7 @@ def clip(x, /, min=None, max=None, out=None, **kw):
         r = apply("minimum", r, hi)
     if r._node is x0:           # no bound: a copy (NumPy's positive)
         r = apply("positive", r)
-    from .ufunc import finish
+    from .outargs import finish
     return finish("clip", r, out, casting=casting)
 
 
@@ -63,7 +63,7 @@ def round_(x, /, decimals=0, out=None):
     x = x if is_array(x) else wrap(as_node(x))
     decimals = operator.index(decimals)
     if out is not None:
-        from .ufunc import check_out_shape
+        from .outargs import check_out_shape
         check_out_shape("round", x.shape, out, "invalid output shape")
     if x.dtype.kind == "c":     # each part on its own (inf and NaN parts stay exact)
         from .mathmisc import complex_from_parts
@@ -88,7 +88,7 @@ def round_(x, /, decimals=0, out=None):
         r = apply("divide", _rint_keep(apply("multiply", x, f)), f) if decimals > 0 else \
             apply("multiply", _rint_keep(apply("divide", x, 10.0 ** -decimals)), 10.0 **
                   -decimals)
-    from .ufunc import finish
+    from .outargs import finish
     return finish("rint", r, out)
 
 
@@ -134,9 +134,9 @@ def frexp(x, /):
 def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
           subok=True):
     """x1 * 2**x2 (x2 integer), with the ufunc keywords of NumPy's ``ldexp``."""
-    from .ufunc import _single_out, check_casting, check_order, finish
+    from .outargs import single_out, check_casting, check_order, finish
     if out is not None:
-        out = _single_out(out)
+        out = single_out(out)
     check_casting(casting)
     check_order(order)
     r = _ldexp(x1, x2, casting, None if dtype is None else D.to_dtype(dtype), out)
@@ -193,8 +193,8 @@ def _ldexp(x1, x2, casting, dtype, out=None):
         raise TypeError(f"Cannot cast ufunc 'ldexp' input 1 from {d2!r} to {D.int32!r} with "
                         f"casting rule {casting!r}")
     if out is not None:         # NumPy checks the output cast before broadcasting
-        from .ufunc import _check_out_cast
-        _check_out_cast("ldexp", loop, out, casting)
+        from .outargs import check_out_cast
+        check_out_cast("ldexp", loop, out, casting)
     shape = broadcast_shapes(*[it[0].shape for it in items if it[0] is not None])
     a = ir.broadcast(ir.cast(n1, loop), shape) if n1 is not None else \
         ir.scalar(v1, loop, shape, dev)

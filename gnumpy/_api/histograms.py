@@ -1,7 +1,7 @@
 """Counting and binning: bincount, digitize, histogram, histogram_bin_edges.
 
-``bincount`` and the counts of ``histogram`` are library calls (``backends/sort_ops``):
-``np.bincount`` / ``np.histogram`` on the CPU backend; on CUDA, gnumpy ops give each value
+``bincount`` and the counts of ``histogram`` are library calls (``libcall``):
+``np.bincount`` / ``np.histogram`` on the CPU backend (``backends/sort_ops``); on CUDA, gnumpy ops give each value
 its bin (one fused elementwise expression: NumPy's scaled index with its edge corrections
 for equal bins, a binary search in the edges otherwise) and the ``bincount`` barrier counts
 them (CUB's histogram; weighted sums with float64 atomics).  The edges of equal bins are
@@ -20,6 +20,8 @@ import numpy as np
 from .. import _dtypes as D
 from .._graph import ir
 from .._memstate import MISS, Memo
+from ..backends import sort_ops
+from . import libcall
 from ._common import as_node, fetch_scalars, is_array, wrap
 from .creation import asarray, zeros
 from .elementwise import apply, astype, where
@@ -108,8 +110,9 @@ def bincount(x, /, weights=None, minlength=0):
             raise ValueError("The weights and list don't have the same length.")
     if xa.shape[0] == 0:
         return zeros((minlength,), dtype=D.int64 if w is None else D.float64, device=xa.device)
-    from ..backends import libcall
-    return libcall.call("bincount", [xa] + ([] if w is None else [w]), minlength=minlength)[0]
+    srcs = [xa] + ([] if w is None else [w])
+    r = libcall.call("bincount", srcs, cpu=sort_ops.np_bincount, minlength=minlength)
+    return bincount_by_ops(*srcs, minlength=minlength) if r is NotImplemented else r[0]
 
 
 def _monotonicity(b):
@@ -467,14 +470,15 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     >>> gp.histogram(gp.asarray([1, 2, 1]), bins=[0, 1, 2, 3])[0]
     array([0, 2, 1])
     """
-    from ..backends import libcall
     a, w = _ravel_and_check_weights(a, weights)
     edges, uniform = _get_bin_edges(a, bins, range, w)
     simple = w is None or D.can_cast(w.dtype, D.float64) or D.can_cast(w.dtype, D.complex128)
     if not simple:
         uniform = None
     srcs = [a] + ([] if w is None else [w]) + ([edges] if uniform is None else [])
-    n = libcall.call("histogram", srcs, uniform=uniform, weighted=w is not None)[0]
+    kw = dict(uniform=uniform, weighted=w is not None)
+    n = libcall.call("histogram", srcs, cpu=sort_ops.np_histogram, **kw)
+    n = histogram_by_ops(*srcs, **kw) if n is NotImplemented else n[0]
     if density:
         db = astype(apply("subtract", *_diff_pair(edges)), D.float64)
         return apply("divide", apply("divide", n, db), n.sum()), edges

@@ -649,11 +649,10 @@ def scatter(a, vops, off, vnode, at=None, unique=False):
     from ..backends import index_ops
     vstep = 0 if L.prod(vnode.shape) == 1 else 1
     if at is None:
-        index_ops.run_inplace(index_ops.SCATTER, dest, (off, vnode), (vstep, unique))
+        R.run_inplace(index_ops.SCATTER, dest, (off, vnode), (vstep, unique))
     else:
         name, nin, odt = at
-        index_ops.run_inplace(index_ops.SCATTER_AT, dest, (off, vnode), (name, nin, vstep,
-                                                                           odt))
+        R.run_inplace(index_ops.SCATTER_AT, dest, (off, vnode), (name, nin, vstep, odt))
 
 
 def _copied(leaf):

@@ -18,7 +18,7 @@ from .._broadcast import broadcast_shapes
 from ._common import as_node, is_array, wrap
 from .elementwise import _classify, _promote, apply, astype
 from .elementwise import where as where_
-from .ufunc import finish
+from .outargs import finish
 
 _WEAK = (int, float, complex)
 

@@ -15,7 +15,7 @@ from .._graph import ir
 from ._common import as_node, is_array, normalize_axis, wrap
 from .elementwise import apply, astype
 from .elementwise import where as where_
-from .ufunc import finish
+from .outargs import finish
 
 
 def _arr(x, device=None):

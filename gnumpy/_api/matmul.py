@@ -15,7 +15,7 @@ from . import _common
 from ._common import as_node, check_device_match, is_array, wrap
 from .elementwise import apply
 from .reductions import sum as sum_
-from .ufunc import finish
+from .outargs import finish
 
 
 SMALL_MATMUL = 1 << 15     # products of at most this many multiply-adds are fused reductions

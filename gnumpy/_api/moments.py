@@ -15,7 +15,7 @@ from .. import _dtypes as D
 from ._common import as_node, is_array, normalize_axis, wrap
 from .elementwise import apply, astype
 from .elementwise import where as where_
-from .ufunc import check_out_shape, finish
+from .outargs import check_out_shape, finish
 
 
 def _arr(x, device=None):

@@ -23,6 +23,7 @@ from . import reductions as R
 from ._common import as_node, is_array, wrap
 from .elementwise import apply, astype
 from .elementwise import where as where_
+from .outargs import single_out
 
 _ALL_NAN = "All-NaN slice encountered"
 
@@ -245,7 +246,7 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 # ------------------------------------------------------------------ min, max, argmin, argmax
 
 def _nan_extreme(rop, a, axis, out, keepdims, initial, where):
-    R._single_out(out)          # a read-only out first, as NumPy's fmax.reduce
+    single_out(out)             # a read-only out first, as NumPy's fmax.reduce
     keepdims = R._kd(keepdims)
     x = _arr(a)
     name = "fmax" if rop == "max" else "fmin"

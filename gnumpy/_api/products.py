@@ -21,7 +21,7 @@ from .elementwise import apply, astype
 from .manipulation import broadcast_to, concat, expand_dims, moveaxis, stack
 from .matmul import matmul, vector_dot
 from .reductions import sum as sum_
-from .ufunc import finish
+from .outargs import finish
 
 
 def _arr(x, device=None):

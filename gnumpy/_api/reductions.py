@@ -18,7 +18,7 @@ from .._memstate import write_epoch
 from ._common import as_node, is_array, normalize_axes, normalize_axis, wrap
 from .elementwise import apply, astype
 from .elementwise import where as where_
-from .ufunc import _single_out, check_out_shape, finish
+from .outargs import single_out, check_out_shape, finish
 
 _NAMES = {"max": "maximum", "min": "minimum", "argmax": "argmax", "argmin": "argmin"}
 
@@ -126,7 +126,7 @@ def prod(x, /, axis=None, dtype=None, out=None, keepdims=False, initial=None, wh
 
 def _sum_or_prod(rop, x, axis, dtype, out, keepdims, initial, where):
     ufunc = "add" if rop == "sum" else "multiply"
-    _single_out(out)             # a read-only out first, as ufunc.reduce
+    single_out(out)             # a read-only out first, as ufunc.reduce
     keepdims = _kd(keepdims)
     x = _arr(x)
     axes = _axes(axis, x)
@@ -139,7 +139,7 @@ def _sum_or_prod(rop, x, axis, dtype, out, keepdims, initial, where):
 
 
 def _minmax(rop, x, axis, out, keepdims, initial, where):
-    _single_out(out)             # a read-only out first, as ufunc.reduce
+    single_out(out)             # a read-only out first, as ufunc.reduce
     keepdims = _kd(keepdims)
     x = _arr(x)
     axes = _axes(axis, x)
@@ -204,7 +204,7 @@ def argmin(x, /, axis=None, out=None, *, keepdims=False):
 
 
 def _bool_reduce(rop, x, axis, out, keepdims, where):
-    _single_out(out)             # a read-only out first, as ufunc.reduce
+    single_out(out)             # a read-only out first, as ufunc.reduce
     keepdims = _kd(keepdims)
     x = _arr(x)
     axes = _axes(axis, x)
@@ -288,7 +288,7 @@ def mean(x, /, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """
     x = _arr(x)
     axes = normalize_axes(axis, x.ndim)
-    _single_out(out)
+    single_out(out)
     keepdims = _kd(keepdims)        # (after the axes and out, as NumPy's _mean)
     cdt, rdt = _float_dtypes(x.dtype, dtype)
     s = _np_sum(_mask(x, where, 0), axes, keepdims, cdt)
@@ -312,7 +312,7 @@ def var(x, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     axes = normalize_axes(axis, x.ndim)
-    _single_out(out)
+    single_out(out)
     keepdims = _kd(keepdims)        # (after the axes and out, as NumPy's _var)
     cdt, rdt = _float_dtypes(x.dtype, dtype)
     if dtype is not None:
@@ -383,7 +383,7 @@ def std(x, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     """Standard deviation over `axis` (square root of ``var``, in var's dtype)."""
     x = _arr(x)
     normalize_axes(axis, x.ndim)
-    _single_out(out)                # (NumPy's order: the axes, out, then the rest)
+    single_out(out)                # (NumPy's order: the axes, out, then the rest)
     v = var(x, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where, mean=mean,
             correction=correction, _into=out.dtype if is_array(out) else None)
     tgt = out.dtype if is_array(out) else v.dtype

@@ -10,92 +10,12 @@ import numpy as np
 
 from .. import _dtypes as D
 from .._graph import ir
-from .elementwise import apply
+from . import indexing as IX
+from . import reductions as R
+from .elementwise import _classify, apply, out_dtype, resolve, scalar_errors
+from .elementwise import where as where_
 from ._common import as_node, is_array, wrap
-
-
-CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
-
-
-def check_casting(casting) -> None:
-    """NumPy's errors for a `casting=` that is not one of its five rules."""
-    if not isinstance(casting, str):
-        raise TypeError(f"casting must be str, not {type(casting).__name__}")
-    if casting not in CASTINGS:
-        raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', "
-                         f"'unsafe' (got {casting!r})")
-
-
-def check_order(order) -> None:
-    if order not in ("C", "F", "A", "K", None):
-        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-
-
-def check_out_shape(name, shape, out, exact=None) -> None:
-    """NumPy's ValueError when `out` cannot hold a result of `shape`: a ufunc's `out` may
-    be larger (the result broadcasts into it); a reduction's (`exact` = 'reduce') and
-    other ops' (`exact` = their message) must have the result's shape."""
-    oshape = out.shape
-    if oshape == shape:
-        return
-    if exact == "reduce":
-        if len(oshape) != len(shape):
-            raise ValueError(f"output parameter for reduction operation {name} has the wrong "
-                             f"number of dimensions: Found {len(oshape)} but expected "
-                             f"{len(shape)}")
-        raise ValueError(f"operands could not be broadcast together with remapped shapes: "
-                         f"output {oshape} and result {shape}")
-    if exact is not None:
-        raise ValueError(exact)
-    from .._broadcast import broadcast_shapes
-    try:
-        b = broadcast_shapes(shape, oshape)
-    except ValueError:
-        b = None
-    if b != oshape:
-        raise ValueError(f"non-broadcastable output operand with shape {oshape} doesn't "
-                         f"match the broadcast shape {shape}")
-
-
-def _check_out_cast(name, dt, out, casting):
-    if not D.can_cast(dt, out.dtype, casting):
-        raise TypeError(f"Cannot cast ufunc '{name}' output from {dt!r} to {out.dtype!r} with "
-                        f"casting rule {casting!r}")
-
-
-def _single_out(out):
-    if isinstance(out, tuple):
-        if len(out) != 1:
-            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
-        out = out[0]
-    if out is not None:
-        if not is_array(out):
-            raise TypeError("return arrays must be of ArrayType (a gnumpy ndarray)")
-        if out._ro:
-            raise ValueError("output array is read-only")
-    return out
-
-
-def finish(name, r, out=None, where=True, casting="same_kind", exact=None):
-    """Apply ufunc `out=`/`where=` semantics to the lazy result `r` (`exact`: see
-    ``check_out_shape``); every check runs before anything is written."""
-    out = _single_out(out)
-    if out is not None:         # NumPy checks the cast, then the shape
-        _check_out_cast(name, r.dtype, out, casting)
-        check_out_shape(name, r.shape, out, exact)
-    if where is not True:
-        from .elementwise import where as where_
-        mask = where if is_array(where) else wrap(as_node(where))
-        if out is not None:
-            # cast first: out's masked-off elements stay exactly as they are
-            r = where_(mask, r.astype(out.dtype, copy=False), out)
-        # Note: without out=, NumPy leaves masked-off elements uninitialized; gnumpy
-        # returns the computed values there.
-    if out is None:
-        return r
-    _check_out_cast(name, r.dtype, out, casting)
-    out._assign_from(r)
-    return out
+from .outargs import check_casting, check_order, check_out_cast, finish, single_out
 
 
 def _loop_for(uf, args, dtype, casting):
@@ -103,7 +23,6 @@ def _loop_for(uf, args, dtype, casting):
     resolve from the inputs), with NumPy's errors: TypeError when no loop has `dtype` as
     its output, UFuncTypeError (a TypeError) when an input cannot be cast to the loop
     under `casting` (a Python float or complex counts as float64 or complex128)."""
-    from .elementwise import _classify, resolve
     op = uf._op
     items, _ = _classify(args)
     if dtype is not None:
@@ -144,7 +63,6 @@ def _loop_for(uf, args, dtype, casting):
                                                  check.kind in "iu"):
             raise TypeError(f"cannot cast Python {_PY_NAME[k]} to {check} under the casting "
                             f"rule 'equiv'")
-    from .elementwise import scalar_errors
     scalar_errors(op.name, items, check)
     for i, it in enumerate(items):
         if not _in_cast_ok(it, check, casting, weak):
@@ -215,7 +133,7 @@ class ufunc:
         if len(args) == self.nin + 1 and out is None:
             *args, out = args
         if out is not None:
-            out = _single_out(out)
+            out = single_out(out)
         if casting != "same_kind":
             check_casting(casting)
         if order != "K":
@@ -224,14 +142,12 @@ class ufunc:
             dtype = _loop_for(self, args, dtype, casting)
         if out is not None:
             # NumPy resolves the loop (and checks the output cast) before broadcasting
-            from .elementwise import _classify, resolve, scalar_errors
             items = _classify(args)[0]
             loop, odt = resolve(self._op, items, dtype)
             scalar_errors(self._op.name, items, loop)
-            _check_out_cast(self.__name__, odt, out, casting)
+            check_out_cast(self.__name__, odt, out, casting)
         if where is not True and self._op.name == "power" and is_array(args[1]):
             # masked-off exponents are never used: NumPy does not check them
-            from .elementwise import where as where_
             mask = where if is_array(where) else wrap(as_node(where))
             args = [args[0], where_(mask, args[1], 0)]
         r = apply(self._op.name, *args, dtype=dtype)
@@ -242,7 +158,6 @@ class ufunc:
         """The loops, as NumPy lists them: input type codes, '->', the output's (the op
         table's output rule: '?' for comparisons and predicates, the real type of a
         complex loop for ``absolute``, ``bitwise_count``'s 'B')."""
-        from .elementwise import out_dtype
         return [c * self.nin + "->" + out_dtype(self._op, np.dtype(c)).char
                 for c in self._op.loops]
 
@@ -252,7 +167,6 @@ class ufunc:
 
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=None,
                where=True):
-        from . import reductions as R
         rop = self._op.reduce_op
         if rop is None:
             raise NotImplementedError(f"{self.__name__}.reduce is not implemented yet")
@@ -266,7 +180,6 @@ class ufunc:
         return finish(self.__name__, r, out, casting="unsafe", exact="reduce")
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
-        from . import reductions as R
         if self._op.name == "add":
             r = R.cumulative_sum(array, axis=axis, dtype=dtype)
         elif self._op.name == "multiply":
@@ -298,8 +211,6 @@ class ufunc:
         >>> a
         array([2., 0., 1.])
         """
-        from . import indexing as IX
-        from .elementwise import _classify, resolve
         op = self._op
         name = self.__name__
         if not is_array(a):

@@ -7,46 +7,23 @@ tests use to check fusion.
 """
 from __future__ import annotations
 
-import threading
 import weakref
 from threading import get_ident
 
+import numpy as np
+
 from .._config import config
+from ..backends import barriers
 from .. import _device
 from .._memstate import forget_all, note_write, shared, shared_ids, write_epoch
 from .._device import backend
 from . import chains
 from . import layout as L
-from .fuse import schedule, writes_into
+from .fuse import Group, schedule, writes_into
 from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW, same_place, scaled, with_srcs
-from .ir import copy as ir_copy
-
-
-class Stats:
-    """Counters of materialization work (reset with ``reset()``)."""
-
-    __slots__ = ("groups", "materializations", "by_kind")
-
-    def __init__(self) -> None:
-        self.reset()
-
-    def reset(self) -> None:
-        self.groups = 0
-        self.materializations = 0
-        self.by_kind = {"elementwise": 0, "reduce": 0, "rows": 0, "barrier": 0, "copy": 0}
-
-    def __repr__(self) -> str:
-        return f"Stats(groups={self.groups}, materializations={self.materializations}, " \
-               f"by_kind={self.by_kind})"
-
-
-stats = Stats()
-
-# One lock over execution: materializing, writing and the pending registry's scans.  Graph
-# building (operators, views) needs none; whatever reads or realizes nodes, or scans
-# `_pending`, holds it, so threads run statements in some serial order (NumPy's
-# guarantee); on CUDA the backend orders the threads' streams in that order (``bind_thread``).
-lock = threading.RLock()
+from .ir import barrier as ir_barrier, copy as ir_copy
+from .ranges import group_name, label, node_name, span
+from .running import lock, stats
 
 
 def materialize(nodes) -> None:
@@ -74,10 +51,10 @@ def materialize_one(node, _in_range=False) -> None:
 
 def _materialize_one(node, _in_range) -> None:
     if config.nvtx and not _in_range:   # profiling: the same work inside an NVTX range
-        from ..profiler import materialize_one as ranged
-        return ranged(node)
+        with span(node_name(node)):
+            return _materialize_one(node, True)
     stats.materializations += 1
-    be = _backend_here(node.device)
+    be = backend_here(node.device)
     fast = be.fast if not _in_range else None     # profiling: every group gets its range
     kind = fast(node) if fast is not None else False
     if kind:
@@ -90,7 +67,7 @@ def _materialize_one(node, _in_range) -> None:
         _run(g)
 
 
-def _backend_here(dev):
+def backend_here(dev):
     """`dev`'s backend, bound to the calling thread (under the lock); the deferred write
     runs first."""
     if _deferred[0] is not None:
@@ -109,7 +86,7 @@ def _count(kind) -> None:
 
 
 def _run(g) -> None:
-    be = _backend_here(g.device)
+    be = backend_here(g.device)
     fast = be.fast              # a group of a larger schedule replays like a statement
     if fast is not None and g.kind != "barrier" and not config.nvtx:
         if len(g.outputs) > 1:
@@ -136,9 +113,30 @@ def _run_planned(be, g) -> None:
     stats.groups += 1
     stats.by_kind[g.kind] += 1
     if config.nvtx:                     # profiling: the group inside an NVTX range
-        from ..profiler import run_group
-        return run_group(g)
+        with span(group_name(g)):
+            return be.run(g)
     be.run(g)
+
+
+def run_inplace(op: str, dest, srcs, arg) -> None:
+    """Run in-place barrier op `op` (``index_ops``' ``scatter``/``scatter_at``) now: writes
+    into LEAF `dest`, reading the LEAF nodes `srcs` (materialized; pending readers of dest
+    already flushed)."""
+    node = ir_barrier(op, (dest,) + tuple(srcs), arg, dest.dtype, dest.shape)
+    with lock:
+        be = backend_here(dest.device)
+        stats.groups += 1
+        stats.by_kind["barrier"] += 1
+        if be.name == "cpu":
+            if config.check_kernels:
+                from ..kernels.check import check_group
+                check_group(Group("barrier", [node], dest.device, 0, barrier=node))
+            from ..backends.cpu import leaf_array
+            with np.errstate(all="ignore"):
+                barriers.cpu_impl(op)([leaf_array(dest)] + [leaf_array(s) for s in srcs],
+                                      arg, dest.dtype)
+        else:
+            barriers.cuda_impl(op)(be, node, dest.buf)
 
 
 # ------------------------------------------------------------------ the graph-size bound
@@ -436,14 +434,14 @@ def write(dest, value, _in_range=False, defer=False) -> None:
                 e = chains.extend(p, dest, value) if not dest.shape and not p[0].shape \
                     else None
                 if e is not None:
-                    _deferred[0] = e
+                    _deferred[0], _deferred[1] = e, settle
                     return
                 if not chains.elements and _fold(p, dest, value):
                     return
             settle()
         if defer and _in_range is False and value.kind != LEAF and not config.nvtx and \
                 not capturing[0] and not shared(dest.buf):
-            _deferred[0] = (dest, value)
+            _deferred[0], _deferred[1] = (dest, value), settle
             return
         _write(dest, value, _in_range)
 
@@ -492,13 +490,13 @@ def _fold(p, dest, value) -> bool:
         return False
     if new.size > cap:
         return False
-    _deferred[0] = (d, new)
+    _deferred[0], _deferred[1] = (d, new), settle
     return True
 
 
 def _write_elements(entries) -> None:
     """Run a chain of element writes, [(dest, value)], as one kernel."""
-    be = _backend_here(entries[0][0].device)
+    be = backend_here(entries[0][0].device)
     be.write_elements([d for d, _ in entries], [v for _, v in entries])
     _count("elementwise")
 
@@ -570,9 +568,9 @@ def _write(dest, value, _in_range) -> None:
         return      # the memory already holds it (a[k] += b on a view; a[i, j] = a[i, j],
                     # a copy of the element itself, from max(a[i, j], b) in a loop)
     if config.nvtx and not _in_range:   # profiling: the write inside an NVTX range
-        from ..profiler import write as ranged
-        return ranged(dest, value)
-    be = _backend_here(dest.device)
+        with span(label("write", [value])):
+            return _write(dest, value, True)
+    be = backend_here(dest.device)
     if value.kind == EW and value.op == "add" and be.product_into is not None and \
             not _in_range and _accumulate(be, dest, value):
         return

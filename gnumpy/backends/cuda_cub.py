@@ -39,7 +39,7 @@ SCAN_CUB_DTYPES = frozenset(np.dtype(t) for t in (
     np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
     np.float16, np.float32, np.float64))
 
-_UINT = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32),
+UINT = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32),
          8: np.dtype(np.uint64)}
 I64 = np.dtype(np.int64)
 U64 = np.dtype(np.uint64)
@@ -128,13 +128,13 @@ def histogram_even(be, n, sdt, samples, hist, nbins, cdt=np.int32) -> None:
 
 # ------------------------------------------------------------------ helpers
 
-def _alloc(be, nbytes):
+def alloc(be, nbytes):
     return be.pool.alloc(max(int(nbytes), 1))
 
 
-def _iota(be, n):
+def iota(be, n):
     """A buffer holding int64 0 .. n-1."""
-    buf = _alloc(be, n * 8)
+    buf = alloc(be, n * 8)
     be.write(leaf(buf, I64, (n,), (1,), 0, be.device), ir.axis_iota((n,), 0, be.device))
     return buf
 
@@ -143,7 +143,7 @@ def _ptr(node) -> int:
     return node.buf.ptr + node.offset * node.dtype.itemsize
 
 
-def _read_int64(be, buf) -> int:
+def read_int64(be, buf) -> int:
     """The int64 at device buffer `buf` (one device-to-host sync)."""
     out = np.zeros(1, np.int64)
     be._check(be._driver.cuMemcpyDtoHAsync(out.ctypes.data, buf.ptr, 8, be.stream.handle))
@@ -151,7 +151,7 @@ def _read_int64(be, buf) -> int:
     return int(out[0])
 
 
-def _out(be, buf, dt, n):
+def out_leaf(be, buf, dt, n):
     return leaf(buf, np.dtype(dt), (n,), (1,), 0, be.device)
 
 
@@ -166,7 +166,7 @@ def canonical(node, zeros=True):
     return ir.where(ir.ew("equal", D.bool_, (k, zero)), zero, k)
 
 
-def _flat_keys(be, x):
+def flat_keys(be, x):
     """(pointer, keep-alive) of `x` flattened in C order, contiguous, floats canonical."""
     n = L.prod(x.shape)
     if x.dtype.kind != "f" and L.is_c_contiguous(x.shape, x.strides):
@@ -174,8 +174,8 @@ def _flat_keys(be, x):
     v = x if x.ndim == 1 else ir.reshape(x, (n,))
     if x.dtype.kind == "f":
         v = canonical(v)
-    buf = _alloc(be, n * x.dtype.itemsize)
-    be.write(_out(be, buf, x.dtype, n), v)
+    buf = alloc(be, n * x.dtype.itemsize)
+    be.write(out_leaf(be, buf, x.dtype, n), v)
     return buf.ptr, buf
 
 
@@ -184,16 +184,16 @@ def _flat_keys(be, x):
 def radix_sort_rows(be, dt, x, out, rows, n, descending, values) -> None:
     """Sort `rows` contiguous rows of `n` elements at pointer `x` into `out`: the values
     (`values`) or int64 indices within each row.  One CUB call per row."""
-    kdt = _UINT[1] if dt.kind == "b" else dt
+    kdt = UINT[1] if dt.kind == "b" else dt
     it = dt.itemsize
     if values:
         for r in range(rows):
             radix_sort(be, n, kdt, x + r * n * it, out + r * n * it, descending=descending)
         return
-    iota = _iota(be, n)
-    keys = _alloc(be, n * it)           # the sorted keys, not needed
+    seq = iota(be, n)
+    keys = alloc(be, n * it)           # the sorted keys, not needed
     for r in range(rows):
-        radix_sort(be, n, kdt, x + r * n * it, keys.ptr, I64, iota.ptr, out + r * n * 8,
+        radix_sort(be, n, kdt, x + r * n * it, keys.ptr, I64, seq.ptr, out + r * n * 8,
                    descending)
 
 
@@ -218,13 +218,13 @@ def scan_lines(be, op, src, buf, outer, length, inner, include_initial) -> None:
     x, xkeep = _ptr(src), None
     ybuf = buf
     if inner > 1:
-        xkeep = _alloc(be, lines * length * it)
+        xkeep = alloc(be, lines * length * it)
         view = leaf(src.buf, dt, (outer, inner, length), (length * inner, 1, inner),
                     src.offset, dev)
         be.write(leaf(xkeep, dt, (outer, inner, length), L.c_strides((outer, inner, length)),
                       0, dev), view)
         x = xkeep.ptr
-        ybuf = _alloc(be, lines * lo * it)
+        ybuf = alloc(be, lines * lo * it)
     for line in range(lines):
         inclusive_scan(be, length, dt, x + line * length * it,
                        ybuf.ptr + (line * lo + shift) * it, op)
@@ -237,98 +237,6 @@ def scan_lines(be, op, src, buf, outer, length, inner, include_initial) -> None:
                  leaf(ybuf, dt, shape, L.c_strides(shape), 0, dev))
 
 
-# ------------------------------------------------------------------ unique
-
-def unique(be, x, *, return_index=False, return_inverse=False, return_counts=False,
-           equal_nan=True, axis=None):
-    """``np.unique`` of the LEAF `x` (flattened): (values, index, inverse (1-D), counts),
-    None where not asked for.  Real dtypes: sort (pairs with indices when index or inverse
-    are wanted), CUB unique-by-key over the sorted keys with the run starts as items, one
-    sync for the number of runs.  Complex values (no radix sort) and ``axis`` take the
-    gnumpy composition in ``_api.sets``."""
-    dt = x.dtype
-    n = L.prod(x.shape)
-    if axis is not None or dt.kind == "c" or n == 0:
-        from .._api._common import wrap
-        from .._api.sets import unique_by_ops
-        from .._graph.realize import materialize
-        outs = unique_by_ops(wrap(x), axis, return_index, return_inverse, return_counts,
-                             equal_nan)
-        materialize([o._node for o in outs if o is not None])
-        return tuple(None if o is None else o._node for o in outs)
-    it = dt.itemsize
-    kdt = _UINT[1] if dt.kind == "b" else dt
-    # runs compare bit patterns when NaNs are one value (canonical keys: one NaN, +0.0),
-    # values otherwise (NaN != NaN)
-    edt = _UINT[it] if dt.kind == "f" and equal_nan else kdt
-    keys, keep = _flat_keys(be, x)
-    iota = _iota(be, n)
-    skeys = _alloc(be, n * it)
-    perm = None
-    if return_index or return_inverse:
-        perm = _alloc(be, n * 8)
-        radix_sort(be, n, kdt, keys, skeys.ptr, I64, iota.ptr, perm.ptr)
-    else:
-        radix_sort(be, n, kdt, keys, skeys.ptr)
-    del keep
-    ukeys, starts, num = _alloc(be, n * it), _alloc(be, n * 8), _alloc(be, 8)
-    unique_by_key(be, n, edt, skeys.ptr, iota.ptr, ukeys.ptr, starts.ptr, num.ptr)
-    m = _read_int64(be, num)
-    values = _copy(be, ukeys, dt, m)
-    index = inverse = counts = None
-    if return_index:                    # the first occurrence: the stable sort's run head
-        from . import sort_ops
-        ibuf = _alloc(be, m * 8)
-        sort_ops.gather(sort_ops.CudaDev(be), 8, perm.ptr, starts.ptr, ibuf.ptr, 1, m, 0, 0)
-        index = _out(be, ibuf, I64, m)
-    if return_counts:
-        counts = _counts(be, starts, m, n)
-    if return_inverse:
-        inverse = _inverse(be, skeys, edt, perm, n)
-    return values, index, inverse, counts
-
-
-def _copy(be, src_buf, dt, m):
-    buf = _alloc(be, m * dt.itemsize)
-    if m:
-        be.write(_out(be, buf, dt, m), _out(be, src_buf, dt, m))
-    return _out(be, buf, dt, m)
-
-
-def _counts(be, starts, m, n):
-    """counts[i] = starts[i + 1] - starts[i], the last n - starts[m - 1]."""
-    dev = be.device
-    buf = _alloc(be, m * 8)
-    if m > 1:
-        nxt = leaf(starts, I64, (m - 1,), (1,), 1, dev)
-        cur = leaf(starts, I64, (m - 1,), (1,), 0, dev)
-        be.write(_out(be, buf, I64, m - 1), ir.ew("subtract", I64, (nxt, cur)))
-    last = leaf(starts, I64, (1,), (1,), m - 1, dev)
-    be.write(leaf(buf, I64, (1,), (1,), m - 1, dev),
-             ir.ew("subtract", I64, (ir.scalar(n, I64, (1,), dev), last)))
-    return _out(be, buf, I64, m)
-
-
-def _inverse(be, skeys, edt, perm, n):
-    """inverse[perm[j]] = the run of sorted key j: an inclusive scan of the run heads
-    (compared as `edt`, as the unique-by-key call did), scattered through the sort's
-    permutation."""
-    from . import sort_ops
-    dev = be.device
-    heads = _alloc(be, n * 8)
-    be.write(leaf(heads, I64, (1,), (1,), 0, dev), ir.scalar(0, I64, (1,), dev))
-    if n > 1:
-        a = leaf(skeys, edt, (n - 1,), (1,), 1, dev)
-        b = leaf(skeys, edt, (n - 1,), (1,), 0, dev)
-        be.write(leaf(heads, I64, (n - 1,), (1,), 1, dev),
-                 ir.cast(ir.ew("not_equal", D.bool_, (a, b)), I64))
-    runs = _alloc(be, n * 8)
-    inclusive_scan(be, n, I64, heads.ptr, runs.ptr, "cumsum")
-    inv = _alloc(be, n * 8)
-    sort_ops.scatter(sort_ops.CudaDev(be), 8, runs.ptr, perm.ptr, 0, inv.ptr, n)
-    return _out(be, inv, I64, n)
-
-
 # ------------------------------------------------------------------ counting
 
 def count_bins(be, x, buf, nbins) -> None:
@@ -339,6 +247,6 @@ def count_bins(be, x, buf, nbins) -> None:
     n = x.shape[0]
     if n >= 2**31 - 1:
         return histogram_even(be, n, x.dtype, _ptr(x), buf.ptr, nbins, U64)
-    tmp = _alloc(be, nbins * 4)
+    tmp = alloc(be, nbins * 4)
     histogram_even(be, n, x.dtype, _ptr(x), tmp.ptr, nbins, np.int32)
-    be.write(_out(be, buf, I64, nbins), ir.cast(_out(be, tmp, np.int32, nbins), I64))
+    be.write(out_leaf(be, buf, I64, nbins), ir.cast(out_leaf(be, tmp, np.int32, nbins), I64))

@@ -14,15 +14,13 @@ backend and the reference meaning), its CUDA implementation and its kernel liste
   ``dest.flat[off[i]] = op(dest.flat[off[i]], val[i * vstep])`` once per index, so duplicate
   indices accumulate; ``val`` holds the op's loop dtype.
 
-In-place ops are not scheduled: ``run_inplace`` runs them at once on materialized LEAF
+In-place ops are not scheduled: ``realize.run_inplace`` runs them at once on materialized LEAF
 nodes (the caller has flushed pending readers of the destination).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .._config import config
-from .._graph import ir
 from .._graph import layout as L
 from ..kernels import render_index as RI
 from . import barriers
@@ -166,7 +164,7 @@ def _cuda_scatter(be, node, buf) -> None:
     if sorted_:
         from . import cuda_cub
         skeys, perm = be.pool.alloc(n * 8), be.pool.alloc(n * 8)
-        iota = cuda_cub._iota(be, n)
+        iota = cuda_cub.iota(be, n)
         cuda_cub.radix_sort(be, n, np.int64, po, skeys.ptr, np.int64, iota.ptr, perm.ptr)
         keep += [skeys, perm, iota]
         po, pp = skeys.ptr, perm.ptr
@@ -218,27 +216,3 @@ barriers.register(NONZERO, cpu=_cpu_nonzero, cuda=_cuda_nonzero, kernels=_nonzer
 barriers.register(SCATTER, cpu=_cpu_scatter, cuda=_cuda_scatter, kernels=_scatter_kernels)
 barriers.register(SCATTER_AT, cpu=_cpu_scatter_at, cuda=_cuda_scatter_at,
                   kernels=_scatter_at_kernels)
-
-
-# ------------------------------------------------------------------ running in-place ops
-
-def run_inplace(op: str, dest, srcs, arg) -> None:
-    """Run in-place op `op` (``scatter``/``scatter_at``) now: writes into LEAF `dest`,
-    reading the LEAF nodes `srcs` (materialized; pending readers of dest already flushed)."""
-    from .._device import backend
-    from .._graph.fuse import Group
-    from .._graph.realize import stats
-    node = ir.barrier(op, (dest,) + tuple(srcs), arg, dest.dtype, dest.shape)
-    be = backend(dest.device)
-    stats.groups += 1
-    stats.by_kind["barrier"] += 1
-    if be.name == "cpu":
-        if config.check_kernels:
-            from ..kernels.check import check_group
-            check_group(Group("barrier", [node], dest.device, 0, barrier=node))
-        from .cpu import leaf_array
-        with np.errstate(all="ignore"):
-            barriers.cpu_impl(op)([leaf_array(dest)] + [leaf_array(s) for s in srcs], arg,
-                                  dest.dtype)
-    else:
-        barriers.cuda_impl(op)(be, node, dest.buf)

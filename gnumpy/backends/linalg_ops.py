@@ -1,6 +1,5 @@
-"""Linear-algebra library calls (``libcall`` ops): NumPy's ``numpy.linalg`` on the CPU
-backend, cuSOLVER on CUDA (``cuda_solver``, imported on the first CUDA call so the CPU
-path never imports nvmath).
+"""The CPU implementations of ``gnumpy.linalg``'s library calls (``_api/libcall``):
+NumPy's ``numpy.linalg``.  On CUDA the same ops run cuSOLVER (``linalg/_cusolver``).
 
 Every op takes stacks already validated by ``gnumpy.linalg`` (working dtype float32,
 float64, complex64 or complex128; square where the op needs it; equal batch shapes; no
@@ -30,8 +29,6 @@ the status cuSOLVER reports on CUDA.
 from __future__ import annotations
 
 import numpy as np
-
-from . import libcall
 
 
 def _solve(a, b):
@@ -87,17 +84,6 @@ def _lstsq(a, b, rcond=None):
     return tuple(np.linalg.lstsq(a, b, rcond=rcond))
 
 
-def _cuda(name):
-    """The cuSOLVER implementation of op `name`, imported at its first call."""
-    def impl(be, *nodes, **kw):
-        from . import cuda_solver
-        return getattr(cuda_solver, name)(be, *nodes, **kw)
-    impl.__name__ = f"cuda_{name}"
-    return impl
-
-
-for _op, _cpu in (("solve", _solve), ("inv", _inv), ("det", _det), ("slogdet", _slogdet),
-                  ("cholesky", _cholesky), ("qr", _qr), ("eigh", _eigh), ("eig", _eig),
-                  ("svd", _svd)):
-    libcall.register(_op, cpu=_cpu, cuda=_cuda(_op))
-libcall.register("lstsq", cpu=_lstsq)
+# NumPy's routine of each op, the CPU implementation of ``gnumpy.linalg``'s library calls
+CPU = {"solve": _solve, "inv": _inv, "det": _det, "slogdet": _slogdet, "cholesky": _cholesky,
+       "qr": _qr, "eigh": _eigh, "eig": _eig, "svd": _svd, "lstsq": _lstsq}

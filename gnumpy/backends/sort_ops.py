@@ -1,5 +1,6 @@
 """Barrier ops of sorting, searching and counting, registered with ``barriers``, and the
-library calls (``libcall``) of ``unique``, ``histogram`` and ``bincount``:
+CPU implementations of the library calls (``_api/libcall``) of ``unique``, ``histogram``
+and ``bincount``:
 
 * ``sort`` / ``argsort``: stable sort of the contiguous rows of ``srcs[0]`` (the last axis),
   ``arg`` = descending; ``sort`` gives the values, ``argsort`` int64 indices within rows;
@@ -23,9 +24,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _dtypes as D
+from .._graph import ir
 from .._graph import layout as L
 from ..kernels import render_sort as RS
-from . import barriers, cuda_cub, libcall
+from . import barriers, cuda_cub
+from . import cuda_cub as C
 
 i64, i32 = np.int64, np.int32
 MAX_BLOCKS = 1 << 16
@@ -114,22 +118,88 @@ def np_bincount(x, *rest, minlength=0):
     return (np.bincount(x, weights=rest[0] if rest else None, minlength=minlength),)
 
 
-def _cuda_call(name):
-    """The CUDA implementation of library call `name`: gnumpy ops (CUB barriers inside) over
-    the operands, materialized (``_api.histograms``)."""
-    def impl(be, *nodes, **kw):
-        from .._api import histograms
-        from .._api._common import wrap
-        from .._graph.realize import materialize
-        r = getattr(histograms, name)(*(wrap(n) for n in nodes), **kw)
-        materialize([r._node])
-        return (r._node,)
-    return impl
+# ------------------------------------------------------------------ unique (CUDA)
+
+def cuda_unique(be, x, *, return_index=False, return_inverse=False, return_counts=False,
+                equal_nan=True, axis=None):
+    """``np.unique`` of the LEAF `x` (flattened): (values, index, inverse (1-D), counts),
+    None where not asked for.  Real dtypes: sort (pairs with indices when index or inverse
+    are wanted), CUB unique-by-key over the sorted keys with the run starts as items, one
+    sync for the number of runs.  ``NotImplemented`` for complex values (no radix sort),
+    ``axis`` and empty input: ``_api.sets`` composes those from gnumpy ops."""
+    dt = x.dtype
+    n = L.prod(x.shape)
+    if axis is not None or dt.kind == "c" or n == 0:
+        return NotImplemented
+    it = dt.itemsize
+    kdt = C.UINT[1] if dt.kind == "b" else dt
+    # runs compare bit patterns when NaNs are one value (canonical keys: one NaN, +0.0),
+    # values otherwise (NaN != NaN)
+    edt = C.UINT[it] if dt.kind == "f" and equal_nan else kdt
+    keys, keep = C.flat_keys(be, x)
+    iota = C.iota(be, n)
+    skeys = C.alloc(be, n * it)
+    perm = None
+    if return_index or return_inverse:
+        perm = C.alloc(be, n * 8)
+        C.radix_sort(be, n, kdt, keys, skeys.ptr, C.I64, iota.ptr, perm.ptr)
+    else:
+        C.radix_sort(be, n, kdt, keys, skeys.ptr)
+    del keep
+    ukeys, starts, num = C.alloc(be, n * it), C.alloc(be, n * 8), C.alloc(be, 8)
+    C.unique_by_key(be, n, edt, skeys.ptr, iota.ptr, ukeys.ptr, starts.ptr, num.ptr)
+    m = C.read_int64(be, num)
+    values = _copy_leaf(be, ukeys, dt, m)
+    index = inverse = counts = None
+    if return_index:                    # the first occurrence: the stable sort's run head
+        ibuf = C.alloc(be, m * 8)
+        gather(CudaDev(be), 8, perm.ptr, starts.ptr, ibuf.ptr, 1, m, 0, 0)
+        index = C.out_leaf(be, ibuf, C.I64, m)
+    if return_counts:
+        counts = _counts(be, starts, m, n)
+    if return_inverse:
+        inverse = _inverse(be, skeys, edt, perm, n)
+    return values, index, inverse, counts
 
 
-libcall.register("unique", cpu=np_unique, cuda=cuda_cub.unique)
-libcall.register("histogram", cpu=np_histogram, cuda=_cuda_call("histogram_by_ops"))
-libcall.register("bincount", cpu=np_bincount, cuda=_cuda_call("bincount_by_ops"))
+def _copy_leaf(be, src_buf, dt, m):
+    buf = C.alloc(be, m * dt.itemsize)
+    if m:
+        be.write(C.out_leaf(be, buf, dt, m), C.out_leaf(be, src_buf, dt, m))
+    return C.out_leaf(be, buf, dt, m)
+
+
+def _counts(be, starts, m, n):
+    """counts[i] = starts[i + 1] - starts[i], the last n - starts[m - 1]."""
+    dev = be.device
+    buf = C.alloc(be, m * 8)
+    if m > 1:
+        nxt = ir.leaf(starts, C.I64, (m - 1,), (1,), 1, dev)
+        cur = ir.leaf(starts, C.I64, (m - 1,), (1,), 0, dev)
+        be.write(C.out_leaf(be, buf, C.I64, m - 1), ir.ew("subtract", C.I64, (nxt, cur)))
+    last = ir.leaf(starts, C.I64, (1,), (1,), m - 1, dev)
+    be.write(ir.leaf(buf, C.I64, (1,), (1,), m - 1, dev),
+             ir.ew("subtract", C.I64, (ir.scalar(n, C.I64, (1,), dev), last)))
+    return C.out_leaf(be, buf, C.I64, m)
+
+
+def _inverse(be, skeys, edt, perm, n):
+    """inverse[perm[j]] = the run of sorted key j: an inclusive scan of the run heads
+    (compared as `edt`, as the unique-by-key call did), scattered through the sort's
+    permutation."""
+    dev = be.device
+    heads = C.alloc(be, n * 8)
+    be.write(ir.leaf(heads, C.I64, (1,), (1,), 0, dev), ir.scalar(0, C.I64, (1,), dev))
+    if n > 1:
+        a = ir.leaf(skeys, edt, (n - 1,), (1,), 1, dev)
+        b = ir.leaf(skeys, edt, (n - 1,), (1,), 0, dev)
+        be.write(ir.leaf(heads, C.I64, (n - 1,), (1,), 1, dev),
+                 ir.cast(ir.ew("not_equal", D.bool_, (a, b)), C.I64))
+    runs = C.alloc(be, n * 8)
+    C.inclusive_scan(be, n, C.I64, heads.ptr, runs.ptr, "cumsum")
+    inv = C.alloc(be, n * 8)
+    scatter(CudaDev(be), 8, runs.ptr, perm.ptr, 0, inv.ptr, n)
+    return C.out_leaf(be, inv, C.I64, n)
 
 
 # ------------------------------------------------------------------ kernels and listers

@@ -1,6 +1,6 @@
 """Argument handling shared by gnumpy.linalg: NumPy's dtype rule for linear algebra, its
 shape checks and messages, the result named tuples, and the one way a factorization
-reaches a library (``call``: ``gnumpy.backends.libcall``).
+reaches a library (``call``: ``gnumpy._api.libcall``).
 """
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ from collections import namedtuple
 import numpy as np
 
 from .. import _dtypes as D
+from .._api import libcall
 from .._api._common import is_array
 from .._api.creation import asarray, eye, zeros
 from .._api.manipulation import broadcast_to
+from ..backends import linalg_ops
 
 LinAlgError = np.linalg.LinAlgError
 
@@ -80,10 +82,24 @@ def uplo(UPLO) -> str:
 
 
 def call(op, arrays, **kw):
-    """Run linalg op `op` now (``libcall``): NumPy's routine on the CPU backend, cuSOLVER
-    on CUDA; a tuple of gnumpy arrays."""
-    from ..backends import libcall
-    return libcall.call(op, arrays, **kw)
+    """Run linalg op `op` now (``_api/libcall``): NumPy's routine on the CPU backend,
+    cuSOLVER on CUDA (``_cusolver``, imported at the first CUDA call: the CPU path never
+    imports nvmath); a tuple of gnumpy arrays."""
+    r = libcall.call(op, arrays, cpu=linalg_ops.CPU.get(op), cuda=_cuda(op), **kw)
+    if r is NotImplemented:
+        raise NotImplementedError(f"linalg op {op} is not implemented on the "
+                                  f"{arrays[0].device.kind.upper()} backend")
+    return r
+
+
+def _cuda(op):
+    """The cuSOLVER implementation of `op`, or None (``lstsq``: built from ``svd``)."""
+    if op == "lstsq":
+        return None
+    def impl(be, *nodes, **kw):
+        from . import _cusolver
+        return getattr(_cusolver, op)(be, *nodes, **kw)
+    return impl
 
 
 def eye_stack(n, cols, dt, batch, device):

@@ -1,4 +1,4 @@
-"""cuSOLVER implementations of the linear-algebra library calls (``linalg_ops``) on the
+"""cuSOLVER implementations of the linear-algebra library calls (``_common.call``) on the
 CUDA backend.
 
 Each function takes the backend and LEAF nodes (stacks validated by ``gnumpy.linalg``: one
@@ -42,7 +42,7 @@ from .._api.manipulation import broadcast_to, concat
 from .._api.reductions import any as any_, count_nonzero, prod as prod_, sum as sum_
 from .._graph import layout as L
 from .._graph.ir import leaf
-from .cuda_libs import DATA_TYPE, bindings, libs
+from ..backends.cuda_libs import DATA_TYPE, bindings, libs
 
 LinAlgError = np.linalg.LinAlgError
 
