@@ -34,7 +34,6 @@ from ._graph.ir import VIEW as _VIEW
 from ._graph.realize import stats
 from ._ops import public_names as _public_names
 from ._api import _common
-from ._api import elementwise as _elementwise
 from ._api.ufunc import ufunc
 from ._lazy import load as __getattr__, namespace_dir as __dir__  # the rest: on first use
 from ._lazy import public_names as _public_names_all
@@ -133,11 +132,6 @@ def size(a, axis=None) -> int:
         return a.size if isinstance(a, ndarray) else _np.size(a)
     return a.shape[axis]
 
-
-from . import _array as _array_mod  # noqa: E402
-
-_array_mod._api = __import__(__name__)
-_array_mod._apply2 = _elementwise.apply2
 
 # every public name, loaded or not: the eager ones above and the lazy ones of _lazy.py
 __all__ = _public_names_all()

@@ -15,9 +15,10 @@ from math import prod as _prod
 import numpy as np
 
 from . import _dtypes as D
+from . import _lazy
 from ._broadcast import broadcast_to_check
 from ._config import config
-from ._device import backend as _backend
+from ._device import as_device as _as_device, backend as _backend
 from ._elide import stored_temporary as _stored_temporary
 from ._elide import temporary as _temporary
 from ._graph import ir
@@ -29,7 +30,8 @@ from ._hostvals import (element_group as _element_group, known_value as _known_v
                         read_element as _read_element, value as _host_value,
                         written_element as _written_element)
 from ._memstate import MISS as _MISS, share as _share
-from ._ops import EW_OPS
+from ._sizes import check_nbytes as _check_nbytes
+from ._ops import EW_OPS, INTERNAL_EW
 from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _LAZY_VIEWS_MAX, _apply_vops, _at_ops,
                        _at_part, _derived, _prune_lazy_views)
 
@@ -41,8 +43,10 @@ _SMALL_SHAPE = [()]         # memory check; the last shape found that small
 _pending = R._pending
 _prune_at = R._prune_at
 _ref = weakref.ref
-_api = None   # the gnumpy module, bound at import (functions the methods forward to)
-_apply2 = None  # gnumpy._api.elementwise.apply2, bound at import (the operators' hot path)
+# The gnumpy namespace: the methods that are NumPy functions forward to it by name, and it
+# loads their modules on first use (``_lazy``), as it does for every caller.  This layer
+# names no module above it.
+_ns = _lazy.package()
 
 
 _LAST_KEY = [(None,) * 5]   # (key, shape, strides, offset, basic_index's layout): the last
@@ -88,7 +92,7 @@ class ndarray:
                                       "gnumpy.asarray")
         shape = (operator.index(shape),) if not isinstance(shape, (tuple, list)) else \
             tuple(operator.index(d) for d in shape)
-        return _api.empty(shape, dtype=dtype)
+        return _ns.empty(shape, dtype=dtype)
 
     @classmethod
     def _from_node(cls, node, base=None):
@@ -106,7 +110,7 @@ class ndarray:
             if base is None and sh is not _SMALL_SHAPE[0]:  # a new array: NumPy's size
                 n = _prod(sh)                               # errors at the call
                 if n > _QUICK_SIZE or (not n and len(sh) > 1):
-                    _api._common.check_nbytes(sh, node.dtype, node.device)
+                    _check_nbytes(sh, node.dtype, node.device)
                 else:
                     _SMALL_SHAPE[0] = sh    # (loops reuse one shape tuple: one `is` test)
             _pending[id(self)] = _ref(self)            # R.track(self), inlined (hot path)
@@ -128,7 +132,7 @@ class ndarray:
         if self._base is None and n.kind == LEAF and not L.is_c_contiguous(n.shape, n.strides):
             raise bad
         try:
-            v = _api.reshape(self, value, copy=False)
+            v = _ns.reshape(self, value, copy=False)
         except ValueError as e:
             if "copy" in str(e):
                 raise bad from None
@@ -179,7 +183,7 @@ class ndarray:
     def mT(self):
         if self.ndim < 2:
             raise ValueError("matrix transpose with ndim < 2 is undefined")
-        return _api.swapaxes(self, -1, -2)
+        return _ns.swapaxes(self, -1, -2)
 
     @property
     def real(self):
@@ -217,8 +221,7 @@ class ndarray:
 
     @property
     def flags(self):
-        from ._api import array_methods
-        return array_methods.Flags(self)
+        return _ns._array_methods.Flags(self)
 
     @property
     def flat(self):
@@ -389,7 +392,7 @@ class ndarray:
         if isinstance(value, ndarray):
             vnode = vn0 = value._node
         else:
-            vnode = _api._common.value_node(value, dt, dev)
+            vnode = _ns._common.value_node(value, dt, dev)
             vn0 = None
         if vnode.device is not dev and vnode.device != dev:
             raise ValueError(f"cannot write an array on {vnode.device} into one on {dev}")
@@ -460,35 +463,32 @@ class ndarray:
         return self.get().tobytes(order)
 
     def to_device(self, device, /, *, stream=None):
-        from ._device import as_device, backend
-        dev = as_device(device)
+        dev = _as_device(device)
         if dev == self.device:
             return self
-        return ndarray._from_node(backend(dev).from_numpy(self.get(), copy=False))
+        return ndarray._from_node(_backend(dev).from_numpy(self.get(), copy=False))
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-        from ._device import backend
         n = self._write_target(skip=False)   # the consumer may write: readers go first
         self._mark_shared()
-        return backend(n.device).dlpack_export(n, stream=stream, max_version=max_version,
+        return _backend(n.device).dlpack_export(n, stream=stream, max_version=max_version,
                                                dl_device=dl_device, copy=copy)
 
     @property
     def __cuda_array_interface__(self):
         if self.device.kind != "cuda":
             raise AttributeError("__cuda_array_interface__ is only defined for CUDA arrays")
-        return _api._interop.cuda_array_interface(self)
+        return _ns._interop.cuda_array_interface(self)
 
     def __dlpack_device__(self):
-        from ._device import backend
-        return backend(self.device).dlpack_device()
+        return _backend(self.device).dlpack_device()
 
     # ------------------------------------------------------------------ Python protocol
     def __array_namespace__(self, /, *, api_version=None):
         if api_version is not None and api_version not in ("2021.12", "2022.12", "2023.12",
                                                            "2024.12"):
             raise ValueError(f"unsupported Array API version {api_version!r}")
-        return _api
+        return _ns
 
     def _scalar(self, kind):
         n = self._node
@@ -571,7 +571,7 @@ class ndarray:
         return self.copy()
 
     def __reduce__(self):
-        return (_api.asarray, (self.get(),))
+        return (_ns.asarray, (self.get(),))
 
     def _basic(self, key):
         """The hot path of indexing: (LEAF of the selection, root node, every axis indexed
@@ -597,7 +597,7 @@ class ndarray:
     def __getitem__(self, key):
         b = self._basic(key)
         if b is None:
-            return _api._indexing.getitem(self, key)
+            return _ns._indexing.getitem(self, key)
         m, rn, element = b
         if element:                 # NumPy's scalar: a copy, which later writes miss
             return ndarray._from_node(ir.ew("astype", m.dtype, (m,)))
@@ -627,7 +627,7 @@ class ndarray:
             t = self._new_view(m, (("at", (m.strides, m.offset, m.dtype, rn), m.shape),))
             t._assign_from(value, strip=True, temp=temp, defer=True)
             return
-        _api._indexing.setitem(self, key, value)
+        _ns._indexing.setitem(self, key, value)
 
     # ------------------------------------------------------------------ NumPy interop
     def __array_ufunc__(self, uf, method, *inputs, **kwargs):
@@ -635,11 +635,11 @@ class ndarray:
             name = _UFUNC_OPS.get(uf.__name__)
             if name is not None:
                 if len(inputs) == 2:        # a NumPy scalar <op> an array: the hot path
-                    r = _apply2(name, inputs[0], inputs[1])
+                    r = _ns._elementwise.apply2(name, inputs[0], inputs[1])
                     if r is not None:
                         return r
-                return _api._elementwise.apply(name, *inputs)
-        f = getattr(_api, uf.__name__, None)
+                return _ns._elementwise.apply(name, *inputs)
+        f = getattr(_ns, uf.__name__, None)
         if f is None:
             return NotImplemented
         if method == "__call__":
@@ -650,11 +650,11 @@ class ndarray:
     def __array_function__(self, func, types, args, kwargs):
         mod = func.__module__ or ""
         name = func.__name__
-        target = _api
+        target = _ns
         if mod.startswith("numpy.linalg"):
-            target = getattr(_api, "linalg", None)
+            target = getattr(_ns, "linalg", None)
         elif mod.startswith("numpy.fft"):
-            target = getattr(_api, "fft", None)
+            target = getattr(_ns, "fft", None)
         f = getattr(target, name, None) if target is not None else None
         if f is None or not callable(f):
             return NotImplemented
@@ -662,7 +662,7 @@ class ndarray:
 
     # ------------------------------------------------------------------ methods
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
-        return _api._elementwise.cast_array(self, dtype, copy, None, casting, 4)
+        return _ns._elementwise.cast_array(self, dtype, copy, None, casting, 4)
 
     def copy(self, order="C"):
         return self._copy()
@@ -673,149 +673,138 @@ class ndarray:
     def reshape(self, *shape, order="C", copy=None):
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = shape[0]
-        return _api.reshape(self, shape, order=order, copy=copy)
+        return _ns.reshape(self, shape, order=order, copy=copy)
 
     def ravel(self, order="C"):
-        return _api.ravel(self, order=order)
+        return _ns.ravel(self, order=order)
 
     def flatten(self, order="C"):
-        from ._api.manipulation import flatten
-        return flatten(self, order=order)
+        return _ns._array_methods.flatten(self, order=order)
 
     def repeat(self, repeats, axis=None):
-        return _api.repeat(self, repeats, axis=axis)
+        return _ns.repeat(self, repeats, axis=axis)
 
     def diagonal(self, offset=0, axis1=0, axis2=1):
-        return _api.diagonal(self, offset, axis1, axis2)
+        return _ns.diagonal(self, offset, axis1, axis2)
 
     def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-        return _api.trace(self, offset, axis1, axis2, dtype=dtype, out=out)
+        return _ns.trace(self, offset, axis1, axis2, dtype=dtype, out=out)
 
     def resize(self, *new_shape, refcheck=True):
-        from ._api.shaping import resize_inplace
-        resize_inplace(self, new_shape, refcheck=refcheck)
+        _ns._array_methods.resize(self, new_shape, refcheck=refcheck)
 
     def transpose(self, *axes):
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
             axes = axes[0]
-        return _api.transpose(self, axes if axes else None)
+        return _ns.transpose(self, axes if axes else None)
 
     def swapaxes(self, axis1, axis2):
-        return _api.swapaxes(self, axis1, axis2)
+        return _ns.swapaxes(self, axis1, axis2)
 
     def squeeze(self, axis=None):
-        return _api.squeeze(self, axis=axis)
+        return _ns.squeeze(self, axis=axis)
 
     def conj(self):
         # Note: like NumPy's method, a real array is returned as is (np.conjugate copies)
-        return _api.conjugate(self) if self.dtype.kind == "c" else self
+        return _ns.conjugate(self) if self.dtype.kind == "c" else self
 
     conjugate = conj
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False, **kw):
-        return _api.sum(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, **kw)
+        return _ns.sum(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, **kw)
 
     def prod(self, axis=None, dtype=None, out=None, keepdims=False, **kw):
-        return _api.prod(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, **kw)
+        return _ns.prod(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, **kw)
 
     def mean(self, axis=None, dtype=None, out=None, keepdims=False, **kw):
-        return _api.mean(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, **kw)
+        return _ns.mean(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, **kw)
 
     def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, **kw):
-        return _api.var(self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+        return _ns.var(self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
                         **kw)
 
     def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, **kw):
-        return _api.std(self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+        return _ns.std(self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
                         **kw)
 
     def min(self, axis=None, out=None, keepdims=False, **kw):
-        return _api.min(self, axis=axis, out=out, keepdims=keepdims, **kw)
+        return _ns.min(self, axis=axis, out=out, keepdims=keepdims, **kw)
 
     def max(self, axis=None, out=None, keepdims=False, **kw):
-        return _api.max(self, axis=axis, out=out, keepdims=keepdims, **kw)
+        return _ns.max(self, axis=axis, out=out, keepdims=keepdims, **kw)
 
     def argmin(self, axis=None, out=None, *, keepdims=False):
-        return _api.argmin(self, axis=axis, out=out, keepdims=keepdims)
+        return _ns.argmin(self, axis=axis, out=out, keepdims=keepdims)
 
     def argmax(self, axis=None, out=None, *, keepdims=False):
-        return _api.argmax(self, axis=axis, out=out, keepdims=keepdims)
+        return _ns.argmax(self, axis=axis, out=out, keepdims=keepdims)
 
     def any(self, axis=None, out=None, keepdims=False, **kw):
-        return _api.any(self, axis=axis, out=out, keepdims=keepdims, **kw)
+        return _ns.any(self, axis=axis, out=out, keepdims=keepdims, **kw)
 
     def all(self, axis=None, out=None, keepdims=False, **kw):
-        return _api.all(self, axis=axis, out=out, keepdims=keepdims, **kw)
+        return _ns.all(self, axis=axis, out=out, keepdims=keepdims, **kw)
 
     def cumsum(self, axis=None, dtype=None, out=None):
-        return _api.cumsum(self, axis=axis, dtype=dtype, out=out)
+        return _ns.cumsum(self, axis=axis, dtype=dtype, out=out)
 
     def cumprod(self, axis=None, dtype=None, out=None):
-        return _api.cumprod(self, axis=axis, dtype=dtype, out=out)
+        return _ns.cumprod(self, axis=axis, dtype=dtype, out=out)
 
     def round(self, decimals=0, out=None):
-        return _api.round(self, decimals=decimals, out=out)
+        return _ns.round(self, decimals=decimals, out=out)
 
     def clip(self, min=None, max=None, out=None, **kw):
-        return _api.clip(self, min, max, out=out, **kw)
+        return _ns.clip(self, min, max, out=out, **kw)
 
     def dot(self, b, out=None):
-        return _api.dot(self, b, out=out)
+        return _ns.dot(self, b, out=out)
 
     # sorting and searching (gnumpy/_api/sorting.py)
     def sort(self, axis=-1, kind=None, order=None, *, stable=None):
         """Sort in place (the sorted values are written into this array's memory)."""
-        self._assign_from(_api.sort(self, axis=axis, kind=kind, order=order, stable=stable))
+        self._assign_from(_ns.sort(self, axis=axis, kind=kind, order=order, stable=stable))
 
     def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
-        return _api.argsort(self, axis=axis, kind=kind, order=order, stable=stable)
+        return _ns.argsort(self, axis=axis, kind=kind, order=order, stable=stable)
 
     def partition(self, kth, axis=-1, kind="introselect", order=None):
         """Partition in place (a full sort, written into this array's memory)."""
-        self._assign_from(_api.partition(self, kth, axis=axis, kind=kind, order=order))
+        self._assign_from(_ns.partition(self, kth, axis=axis, kind=kind, order=order))
 
     def argpartition(self, kth, axis=-1, kind="introselect", order=None):
-        return _api.argpartition(self, kth, axis=axis, kind=kind, order=order)
+        return _ns.argpartition(self, kth, axis=axis, kind=kind, order=order)
 
     def searchsorted(self, v, side="left", sorter=None):
-        return _api.searchsorted(self, v, side=side, sorter=sorter)
+        return _ns.searchsorted(self, v, side=side, sorter=sorter)
 
     # memory reinterpretation and serialization (gnumpy/_api/array_methods.py)
     def view(self, dtype=None, type=None):
-        from ._api import array_methods
-        return array_methods.view(self, dtype, type)
+        return _ns._array_methods.view(self, dtype, type)
 
     def getfield(self, dtype, offset=0):
-        from ._api import array_methods
-        return array_methods.getfield(self, dtype, offset)
+        return _ns._array_methods.getfield(self, dtype, offset)
 
     def setfield(self, val, dtype, offset=0):
-        from ._api import array_methods
-        array_methods.setfield(self, val, dtype, offset)
+        _ns._array_methods.setfield(self, val, dtype, offset)
 
     def byteswap(self, inplace=False):
-        from ._api import array_methods
-        return array_methods.byteswap(self, inplace)
+        return _ns._array_methods.byteswap(self, inplace)
 
     def setflags(self, write=None, align=None, uic=None):
-        from ._api import array_methods
-        array_methods.setflags(self, write, align, uic)
+        _ns._array_methods.setflags(self, write, align, uic)
 
     def dumps(self):
-        from ._api import array_methods
-        return array_methods.dumps(self)
+        return _ns._array_methods.dumps(self)
 
     def dump(self, file):
-        from ._api import array_methods
-        array_methods.dump(self, file)
+        _ns._array_methods.dump(self, file)
 
     def tofile(self, fid, sep="", format="%s"):
-        from ._api import array_methods
-        array_methods.tofile(self, fid, sep, format)
+        _ns._array_methods.tofile(self, fid, sep, format)
 
     def __contains__(self, value):
-        from ._api import array_methods
-        return array_methods.contains(self, value)
+        return _ns._array_methods.contains(self, value)
 
     def __delitem__(self, key):
         raise ValueError("cannot delete array elements")
@@ -823,20 +812,19 @@ class ndarray:
     __class_getitem__ = classmethod(__import__("types").GenericAlias)
 
     def take(self, indices, axis=None, out=None, mode="raise"):
-        return _api.take(self, indices, axis=axis, out=out, mode=mode)
+        return _ns.take(self, indices, axis=axis, out=out, mode=mode)
 
     def put(self, indices, values, mode="raise"):
-        _api.put(self, indices, values, mode=mode)
+        _ns.put(self, indices, values, mode=mode)
 
     def nonzero(self):
-        return _api.nonzero(self)
+        return _ns.nonzero(self)
 
     def compress(self, condition, axis=None, out=None):
-        return _api.compress(condition, self, axis=axis, out=out)
+        return _ns.compress(condition, self, axis=axis, out=out)
 
 
 def _ufunc_ops():
-    from ._ops import EW_OPS, INTERNAL_EW
     return {n: n for n, r in EW_OPS.items() if n not in INTERNAL_EW and
             not r.extra.get("special") and isinstance(getattr(np, n, None), np.ufunc)}
 
@@ -846,8 +834,7 @@ _UFUNC_OPS = _ufunc_ops()
 
 def _host_view(a: ndarray) -> np.ndarray:
     n = a._leaf()
-    from ._device import backend
-    be = backend(n.device)
+    be = _backend(n.device)
     hv = getattr(be, "host_view", None)
     return hv(n) if hv is not None else be.to_numpy(n)
 
@@ -865,17 +852,17 @@ def _binary(name, reflected=False):
 
     def op(self, other):
         if fast:                    # the hot path: arrays and scalars, signature cached
-            r = _apply2(name, other, self) if reflected else _apply2(name, self, other)
+            r = _ns._elementwise.apply2(name, other, self) if reflected else _ns._elementwise.apply2(name, self, other)
             if r is not None:
                 return r
         if other is None and name in ("equal", "not_equal"):
-            return _api.full(self.shape, name == "not_equal", device=self.device)
+            return _ns.full(self.shape, name == "not_equal", device=self.device)
         if not _operand_ok(other):
             return NotImplemented
         if name == "power" and not reflected:
-            return _api._elementwise.power_operator(self, other)
-        return _api._elementwise.apply(name, other, self) if reflected else \
-            _api._elementwise.apply(name, self, other)
+            return _ns._elementwise.power_operator(self, other)
+        return _ns._elementwise.apply(name, other, self) if reflected else \
+            _ns._elementwise.apply(name, self, other)
     op.__name__ = name
     return op
 
@@ -888,7 +875,7 @@ def _inplace(name):
             return NotImplemented
         if self._ro:
             raise ValueError("output array is read-only")
-        node = _apply2(name, self, other, True) if fast else None    # the hot path
+        node = _ns._elementwise.apply2(name, self, other, True) if fast else None    # the hot path
         if node is not None and node.dtype is self._node.dtype and \
                 node.shape == self._node.shape:
             if node.size > _BOUND_CHECK_SIZE[0 if node.shape else 2] or \
@@ -896,15 +883,15 @@ def _inplace(name):
                 _bound(node)        # (what _from_node asks of a new array's node)
             r = None
         else:
-            odt = _api._elementwise.result_dtype(name, self, other)
+            odt = _ns._elementwise.result_dtype(name, self, other)
             if type(other) is int and self._node.dtype.kind == "b" and odt.kind in "iu" \
                     and not -2**63 <= other < 2**63:
                 raise OverflowError("Python int too large to convert to C long")
             if not D.can_cast(odt, self.dtype, "same_kind"):
                 raise TypeError(f"Cannot cast ufunc '{name}' output from {odt!r} to "
                                 f"{self.dtype!r} with casting rule 'same_kind'")
-            r = _api._elementwise.power_operator(self, other) if name == "power" else \
-                _api._elementwise.apply(name, self, other)
+            r = _ns._elementwise.power_operator(self, other) if name == "power" else \
+                _ns._elementwise.apply(name, self, other)
             if not D.can_cast(r.dtype, self.dtype, "same_kind"):
                 raise TypeError(f"Cannot cast ufunc '{name}' output from {r.dtype!r} to "
                                 f"{self.dtype!r} with casting rule 'same_kind'")
@@ -932,7 +919,7 @@ def _operand_ok(x) -> bool:
 
 def _unary(name):
     def op(self):
-        return _api._elementwise.apply(name, self)
+        return _ns._elementwise.apply(name, self)
     op.__name__ = name
     return op
 
@@ -952,19 +939,19 @@ for _op in EW_OPS.values():         # the operators, from the op table
 def _matmul(self, other):
     if not _operand_ok(other):
         return NotImplemented
-    return _api.matmul(self, other)
+    return _ns.matmul(self, other)
 
 
 def _rmatmul(self, other):
     if not _operand_ok(other):
         return NotImplemented
-    return _api.matmul(other, self)
+    return _ns.matmul(other, self)
 
 
 def _imatmul(self, other):
     if self._ro:
         raise ValueError("output array is read-only")
-    r = _api.matmul(self, other)
+    r = _ns.matmul(self, other)
     if not D.can_cast(r.dtype, self.dtype, "same_kind"):
         raise TypeError(f"Cannot cast ufunc 'matmul' output from {r.dtype!r} to "
                         f"{self.dtype!r} with casting rule 'same_kind'")
@@ -977,13 +964,13 @@ def _imatmul(self, other):
 def _divmod(self, other):
     if not _operand_ok(other):
         return NotImplemented
-    return _api.divmod(self, other)
+    return _ns.divmod(self, other)
 
 
 def _rdivmod(self, other):
     if not _operand_ok(other):
         return NotImplemented
-    return _api.divmod(other, self)
+    return _ns.divmod(other, self)
 
 
 ndarray.__matmul__ = _matmul

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import ctypes
 
-import numpy as np
-
 
 class DLDevice(ctypes.Structure):
     _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]

@@ -21,9 +21,11 @@ _FROM = {
     "_info": "show_config",
     "profiler": "benchmark",
     "_api.creation": (
-        "arange array asarray asnumpy copy empty empty_like eye from_dlpack full "
+        "arange array asarray asnumpy copy empty empty_like eye full "
         "full_like identity linspace logspace meshgrid ones ones_like tri tril triu zeros "
         "zeros_like"),
+    "_api.interop": (
+        "from_dlpack"),
     "_api.info": (
         "__array_namespace_info__"),
     "_api.advanced": (
@@ -107,7 +109,9 @@ _FROM = {
 # submodules loaded on first use: namespace name -> module (relative to gnumpy)
 _MODULES = {"random": "random", "linalg": "linalg", "fft": "fft", "cuda": "cuda",
             "testing": "testing", "profiler": "profiler",
-            "_indexing": "_api.indexing", "_interop": "_api.interop"}
+            "_indexing": "_api.indexing", "_interop": "_api.interop",
+            "_elementwise": "_api.elementwise", "_common": "_api._common",
+            "_array_methods": "_api.array_methods"}
 
 # NumPy names for data gnumpy arrays never hold
 _NO_DTYPE = frozenset({"str_", "bytes_", "object_", "void", "datetime64", "timedelta64",
@@ -132,13 +136,15 @@ def _numpy_has(name: str) -> bool:
     return name in _numpy_names[0]
 
 
-def _package():
+def package():
+    """The gnumpy package: the namespace, looked up by name (while the package's
+    ``__init__`` runs too, it is the module object the import is filling in)."""
     return sys.modules[__package__]
 
 
 def load(name: str):
     """The namespace attribute `name`: imported, bound in the package, returned."""
-    pkg = _package()
+    pkg = package()
     hit = LAZY.get(name)
     if hit is not None:
         value = getattr(importlib.import_module("." + hit[0], __package__), hit[1])
@@ -169,13 +175,13 @@ def missing(name: str) -> AttributeError:
         else:
             msg += (f": gnumpy does not implement numpy.{name} (yet); docs/coverage.md lists "
                     "what it covers")
-    return AttributeError(msg, name=name, obj=_package())
+    return AttributeError(msg, name=name, obj=package())
 
 
 def public_names() -> list:
     """Every public name of the namespace, loaded or not (the package's ``__all__``, computed
     once at the end of its ``__init__``)."""
-    pkg = _package()
+    pkg = package()
     names = {n for n, v in vars(pkg).items()
              if not n.startswith("_") and n != "annotations"
              and not (type(v) is type(sys) and n not in _MODULES)}
@@ -188,6 +194,6 @@ def public_names() -> list:
 def namespace_dir() -> list:
     """``dir(gnumpy)``: the public names and the dunders (``__version__``, ...), not the
     package's private modules and helpers."""
-    pkg = _package()
+    pkg = package()
     dunders = {n for n in vars(pkg) if n.startswith("__") and n.endswith("__")}
     return sorted(dunders | set(getattr(pkg, "__all__", ())) | set(LAZY))

@@ -5,9 +5,7 @@ NumPy's exception types.
 """
 from __future__ import annotations
 
-import math
 import operator
-import os
 import warnings
 
 import numpy as np
@@ -15,26 +13,19 @@ from numpy.exceptions import AxisError
 
 from .. import _dtypes as D
 from .._device import as_device, backend, default_device
+from .._array import ndarray
 from .._graph import ir, realize
+from .._sizes import MAX_INTP, TOO_BIG, capacity, check_nbytes, check_shape  # noqa: F401,E501
+from .interop import from_dlpack
 
 
-_ndarray = None
-
-
-def _cls():
-    global _ndarray
-    if _ndarray is None:
-        from .._array import ndarray
-        _ndarray = ndarray
-    return _ndarray
 
 
 def is_array(x) -> bool:
-    return isinstance(x, _ndarray or _cls())
+    return isinstance(x, ndarray)
 
 
-def wrap(node, base=None):
-    return (_ndarray or _cls())._from_node(node, base)
+wrap = ndarray._from_node       # a new array over `node` (and `base`, for a view)
 
 
 def fetch_scalars(nodes) -> np.ndarray:
@@ -62,15 +53,14 @@ def evaluate(*arrays) -> None:
     >>> gp.evaluate(y, z)
     """
     realize.settle()            # the last statement's deferred write, if any
-    cls = _ndarray or _cls()
-    if len(arrays) == 1 and type(arrays[0]) is cls and arrays[0]._base is None:
+    if len(arrays) == 1 and type(arrays[0]) is ndarray and arrays[0]._base is None:
         n = arrays[0]._node
         if n.kind != ir.LEAF:
             realize.materialize_one(n)
         return
     nodes, views = [], []
     for a in arrays:
-        if not isinstance(a, cls):
+        if not isinstance(a, ndarray):
             raise TypeError(f"evaluate() takes gnumpy arrays, not {type(a).__name__}")
         if a._base is not None and a._node.kind == ir.VIEW:
             nodes.append(a._base._node)
@@ -105,7 +95,6 @@ def as_node(x, device=None):
     if is_array(x):
         return x._node
     if hasattr(x, "__dlpack__") and not isinstance(x, np.ndarray):
-        from .creation import from_dlpack
         return from_dlpack(x, device=device)._node
     return host_to_node(x, device=device)
 
@@ -172,69 +161,3 @@ def value_node(value, dtype, device):
     if isinstance(value, (list, tuple)) and not any(is_array(v) for v in value):
         return host_to_node(value, dtype=dtype, device=device)
     return ir.cast(as_node(value, device=device), dtype)
-
-
-MAX_INTP = 2**63 - 1
-TOO_BIG = ("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
-           "possible size.")
-_CAPACITY: dict = {}
-
-
-def capacity(device) -> int:
-    """Bytes of memory `device` has (host RAM for the CPU backend, the GPU's global memory
-    for CUDA); 0 when unknown (then only NumPy's intp limit applies)."""
-    c = _CAPACITY.get(device)
-    if c is None:
-        c = 0
-        try:
-            if device.kind == "cpu":
-                c = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-            else:
-                be = backend(device)
-                err, _free, total = be._driver.cuMemGetInfo()
-                if int(err) == 0:
-                    c = int(total)
-        except Exception:
-            c = 0
-        _CAPACITY[device] = c
-    return c
-
-
-def check_shape(shape) -> None:
-    """NumPy's ValueErrors for a shape no array can have: a dimension past intp, or
-    ``size * itemsize`` past intp even for itemsize 1 (checked with the dtype by
-    ``check_nbytes``)."""
-    for d in shape:
-        if d > MAX_INTP:
-            raise ValueError("Maximum allowed dimension exceeded")
-        if d < 0:
-            raise ValueError("negative dimensions are not allowed")
-
-
-def check_nbytes(shape, dtype, device) -> None:
-    """NumPy's errors for a new array of `shape` and `dtype` that cannot be allocated, at
-    the call that asks for it: ValueError when ``size * itemsize`` (zero dimensions left
-    out, as NumPy counts) passes intp, MemoryError when it passes the device's memory."""
-    check_shape(shape)
-    nb = dtype.itemsize * math.prod(d for d in shape if d)
-    if nb > MAX_INTP:
-        raise ValueError(TOO_BIG)
-    if 0 in shape:
-        return
-    cap = capacity(device)
-    if cap and nb > cap:
-        raise MemoryError(f"Unable to allocate {_fmt_bytes(nb)} for an array with shape "
-                          f"{tuple(shape)} and data type {dtype} (the {device} has "
-                          f"{_fmt_bytes(cap)})")
-
-
-def _fmt_bytes(n) -> str:
-    """Bytes as NumPy's MemoryError writes them (``8.00 TiB``)."""
-    units = ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
-    i = 0
-    v = float(n)
-    while v >= 1024 and i < len(units) - 1:
-        v /= 1024
-        i += 1
-    return f"{int(v)} bytes" if i == 0 else f"{v:.3g} {units[i]}" if v >= 100 else \
-        f"{v:.2f} {units[i]}" if v < 10 else f"{v:.1f} {units[i]}"

@@ -1,6 +1,6 @@
-"""ndarray methods that reinterpret memory or serialize an array: ``view`` (with a dtype),
+"""ndarray methods that are no NumPy function: ``view`` (with a dtype),
 ``getfield``/``setfield``, ``byteswap``, ``flags``, ``setflags``, ``dump``/``dumps``,
-``tofile``.
+``tofile``, ``flatten`` and the in-place ``resize``.
 
 The IR has no bitcast op, so a dtype view is a materialized reinterpretation: the array is
 materialized and a new LEAF reads the same buffer with the new dtype.  It shares memory with
@@ -13,13 +13,15 @@ import os
 import pickle
 
 from .. import _dtypes as D
+from .._array import ndarray
 from .._graph import ir
 from .._graph import layout as L
-
-
-def _cls():
-    from .._array import ndarray
-    return ndarray
+from .._graph import realize as R
+from ._common import wrap
+from ._views import int_tuple, layout_of
+from .elementwise import apply
+from .manipulation import concat, ravel
+from .reductions import any as any_
 
 
 def _reinterpret(x, dt, shape, byte_strides, byte_offset):
@@ -39,7 +41,7 @@ def _reinterpret(x, dt, shape, byte_strides, byte_offset):
 def view(x, dtype=None, type=None):
     """``x.view(dtype)``: the same memory seen as another dtype (NumPy's rules for itemsize
     changes: the last axis must be contiguous and its size in bytes divisible)."""
-    nd = _cls()
+    nd = ndarray
     if isinstance(dtype, builtins.type) and issubclass(dtype, nd):
         dtype, type = None, dtype
     if type is not None and not (isinstance(type, builtins.type) and issubclass(type, nd)):
@@ -89,7 +91,6 @@ def setfield(x, val, dtype, offset=0):
 
 def byteswap(x, inplace=False):
     """``x.byteswap()``: each element's bytes reversed (complex: each part's)."""
-    from .elementwise import apply
     size = x.dtype.itemsize // (2 if x.dtype.kind == "c" else 1)
     if size == 1:
         return x if inplace else x._copy()
@@ -119,7 +120,6 @@ class Flags:
         object.__setattr__(self, "_x", x)
 
     def _strides(self):
-        from ._views import layout_of
         return layout_of(self._x)[0]
 
     @property
@@ -239,6 +239,47 @@ def tofile(x, fid, sep="", format="%s") -> None:
 
 def contains(x, value) -> bool:
     """``value in x``: whether any element equals `value`."""
-    from .elementwise import apply
-    from .reductions import any as any_
     return bool(any_(apply("equal", x, value)))
+
+
+def flatten(x, order="C"):
+    """``ndarray.flatten``: like ravel, but always a copy."""
+    r = ravel(x, order=order)
+    return r._copy() if (r._base is not None or r._node is x._node) else r
+
+
+def resize(a, new_shape, refcheck=True):
+    """``ndarray.resize``: change the shape and size of `a` in place; new elements are
+    zeros (as NumPy).  Views cannot be resized (they do not own their memory); an array
+    with views only with ``refcheck=False``.
+    """
+    if len(new_shape) == 1 and (new_shape[0] is None or isinstance(new_shape[0],
+                                                                    (tuple, list))):
+        new_shape = () if new_shape[0] is None else new_shape[0]
+    shape = int_tuple(new_shape)
+    if any(d < 0 for d in shape):
+        raise ValueError("negative dimensions not allowed")
+    if a._base is not None:
+        raise ValueError("cannot resize this array: it does not own its data")
+    if a._has_views and refcheck:
+        raise ValueError("cannot resize an array that references or is referenced\n"
+                         "by another array in this way.\nUse the np.resize function or "
+                         "refcheck=False")
+    if a._has_views:
+        # Note: with refcheck=False, existing views keep the old memory (NumPy leaves them
+        # dangling): pending ones are folded onto it before the array gets new memory
+        R.flush_readers(a._leaf().buf)
+    size, old = L.prod(shape), a.size
+    flat = ir.reshape(a._node, (old,))
+    if size <= old:
+        node = ir.view(flat, "slice", ((0, 1),), (size,)) if size < old else flat
+    else:
+        pad = ir.scalar(0, a.dtype, (size - old,), a.device)
+        node = concat([wrap(flat), wrap(pad)])._node if old else pad
+    node = ir.reshape(node, shape)
+    if node.kind == ir.LEAF:
+        node = ir.ew("astype", node.dtype, (node,))
+    a._node = node
+    a._vops = ()
+    a._has_views = False
+    R.track(a)

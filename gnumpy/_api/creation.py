@@ -16,6 +16,7 @@ from .._device import as_device, backend
 from .._graph import ir
 from ._common import check_nbytes, check_shape, host_to_node, is_array, wrap
 from .elementwise import apply, astype
+from .interop import from_cuda_array_interface, from_dlpack
 from .elementwise import where as where_
 
 
@@ -55,7 +56,6 @@ def asarray(obj, /, dtype=None, order=None, *, device=None, copy=None, like=None
         return x if dtype is None else asarray(x, dtype=dtype, copy=False if copy is False
                                                else None)
     if hasattr(obj, "__cuda_array_interface__"):
-        from .interop import from_cuda_array_interface
         x = from_cuda_array_interface(obj, device=device, copy=copy)
         return x if dtype is None else asarray(x, dtype=dtype)
     if isinstance(obj, (list, tuple)) and obj and any(is_array(e) for e in obj):
@@ -93,27 +93,6 @@ def asnumpy(a, stream=None, order="C", out=None) -> np.ndarray:
         out[...] = r
         return out
     return r
-
-
-def from_dlpack(x, /, *, device=None, copy=None):
-    """Import an array from any DLPack producer (zero-copy where the device allows)."""
-    if is_array(x):
-        r = x._view(()) if not copy else x._copy()
-        return r if device is None else asarray(r, device=device)
-    dev_type, dev_id = x.__dlpack_device__()
-    if int(dev_type) in (1, 3):   # kDLCPU, kDLCUDAHost
-        arr = np.from_dlpack(x) if copy is not True else np.array(np.from_dlpack(x))
-        target = as_device(device) if device is not None else as_device("cpu")
-        if target.kind == "cpu":
-            r = wrap(backend(target).from_numpy(arr, copy=bool(copy)))
-            if not copy:
-                r._mark_shared()        # the producer's memory: writes go to it
-            return r
-        return wrap(backend(target).from_numpy(arr, copy=True))
-    if int(dev_type) in (2, 13):  # kDLCUDA, kDLCUDAManaged
-        from .interop import from_cuda_dlpack
-        return from_cuda_dlpack(x, device=device, copy=copy)
-    raise BufferError(f"unsupported DLPack device type {dev_type}")
 
 
 # ------------------------------------------------------------------ constants

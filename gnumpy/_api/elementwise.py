@@ -15,8 +15,8 @@ from .._broadcast import broadcast_shapes
 from .._graph import ir
 from .._graph import realize as R
 from .._ops import EW_OPS
-from ._common import _cls, as_node, check_device_match, is_array, wrap
-from . import _common
+from .._array import ndarray
+from ._common import as_node, check_device_match, is_array, wrap
 
 _LOOP_CACHE: dict = {}
 
@@ -160,7 +160,7 @@ def apply(name: str, *args, dtype=None):
             out = apply2(name, args[0], args[1])
             if out is not None:
                 return out
-        cls = _common._ndarray or _cls()
+        cls = ndarray
         sig = [name]
         for a in args:
             t = type(a)
@@ -192,7 +192,7 @@ def apply2(name: str, a, b, node_only=False):
     Python float/int or NumPy scalar: one cache lookup and one node (`node_only`: the node,
     not an array over it: an in-place operator's).  None when the case is not that simple
     or not cached yet (``apply`` then takes its general paths)."""
-    cls = _common._ndarray or _cls()
+    cls = ndarray
     if type(a) is cls:
         na = a._node
         if na.kind == ir.EW and na.op == "astype":

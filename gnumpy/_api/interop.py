@@ -1,15 +1,21 @@
-"""Zero-copy import of foreign CUDA arrays (DLPack and ``__cuda_array_interface__``).
+"""Arrays in and out of other libraries: ``from_dlpack`` (any DLPack producer), zero-copy
+import of foreign CUDA arrays (DLPack and ``__cuda_array_interface__``), and the
+``__cuda_array_interface__`` of gnumpy's own.
 
-The imported array shares the producer's memory; the producer object is kept alive for
+An imported array shares the producer's memory; the producer object is kept alive for
 as long as any gnumpy node refers to the memory.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .. import _dtypes as D
+from .._array import ndarray
 from .._device import Device, as_device, backend
 from .._graph import ir
 from .._graph import layout as L
-from ._common import wrap
+
+wrap = ndarray._from_node
 
 
 def _from_view(view, device, copy):
@@ -31,6 +37,26 @@ def _from_view(view, device, copy):
         x = x.to_device(device)
     del be
     return x
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """Import an array from any DLPack producer (zero-copy where the device allows)."""
+    if isinstance(x, ndarray):
+        r = x._view(()) if not copy else x._copy()
+        return r if device is None else r.to_device(device)
+    dev_type, dev_id = x.__dlpack_device__()
+    if int(dev_type) in (1, 3):   # kDLCPU, kDLCUDAHost
+        arr = np.from_dlpack(x) if copy is not True else np.array(np.from_dlpack(x))
+        target = as_device(device) if device is not None else as_device("cpu")
+        if target.kind == "cpu":
+            r = wrap(backend(target).from_numpy(arr, copy=bool(copy)))
+            if not copy:
+                r._mark_shared()        # the producer's memory: writes go to it
+            return r
+        return wrap(backend(target).from_numpy(arr, copy=True))
+    if int(dev_type) in (2, 13):  # kDLCUDA, kDLCUDAManaged
+        return from_cuda_dlpack(x, device=device, copy=copy)
+    raise BufferError(f"unsupported DLPack device type {dev_type}")
 
 
 def from_cuda_dlpack(obj, device=None, copy=None):

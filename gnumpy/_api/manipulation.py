@@ -126,12 +126,6 @@ def ravel(x, /, order="C"):
     return r if view or x.size <= 1 or r._base is None else r._copy()
 
 
-def flatten(x, order="C"):
-    """``ndarray.flatten``: like ravel, but always a copy."""
-    r = ravel(x, order=order)
-    return r._copy() if (r._base is not None or r._node is x._node) else r
-
-
 def _keep_order(shape, strides):
     """Axes outermost first in memory order: NumPy's iterator axis ordering (a stable
     insertion sort by absolute stride, where a zero stride compares as ambiguous)."""

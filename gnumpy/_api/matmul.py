@@ -8,10 +8,10 @@ from __future__ import annotations
 import cmath
 
 from .. import _dtypes as D
+from .._array import ndarray
 from .._broadcast import broadcast_shapes
 from .._graph import ir
 from .._graph import layout as L
-from . import _common
 from ._common import as_node, check_device_match, is_array, wrap
 from .elementwise import apply
 from .reductions import sum as sum_
@@ -118,7 +118,7 @@ def vector_dot(a, b):
     node ``matmul`` builds for them (a lazy multiply-and-sum), built without its general
     checks (a solver's inner step, ``dot(A[i, :j], A[j, :j])``, in a loop).  None for
     anything else."""
-    cls = _common._ndarray
+    cls = ndarray
     if type(a) is not cls or type(b) is not cls:
         return None
     na, nb = a._node, b._node
@@ -182,7 +182,7 @@ def _matrix_product(a, b):
     1-D, 1-D by 2-D, the library's), built without matmul's general checks (a kernel of
     library calls pays them per call, a loop of 3x3 blocks per product).  None for
     anything else."""
-    cls = _common._ndarray
+    cls = ndarray
     if type(a) is not cls or type(b) is not cls:
         return None
     na, nb = a._node, b._node

@@ -297,45 +297,6 @@ def resize(a, new_shape):
     return fresh(ir.reshape(cyclic(a._node, 0, 0, size), shape), a)
 
 
-def resize_inplace(a, new_shape, refcheck=True):
-    """``ndarray.resize``: change the shape and size of `a` in place; new elements are
-    zeros (as NumPy).  Views cannot be resized (they do not own their memory); an array
-    with views only with ``refcheck=False``.
-    """
-    if len(new_shape) == 1 and (new_shape[0] is None or isinstance(new_shape[0],
-                                                                    (tuple, list))):
-        new_shape = () if new_shape[0] is None else new_shape[0]
-    shape = int_tuple(new_shape)
-    if any(d < 0 for d in shape):
-        raise ValueError("negative dimensions not allowed")
-    if a._base is not None:
-        raise ValueError("cannot resize this array: it does not own its data")
-    if a._has_views and refcheck:
-        raise ValueError("cannot resize an array that references or is referenced\n"
-                         "by another array in this way.\nUse the np.resize function or "
-                         "refcheck=False")
-    if a._has_views:
-        # Note: with refcheck=False, existing views keep the old memory (NumPy leaves them
-        # dangling): pending ones are folded onto it before the array gets new memory
-        from .._graph import realize as R
-        R.flush_readers(a._leaf().buf)
-    size, old = L.prod(shape), a.size
-    flat = ir.reshape(a._node, (old,))
-    if size <= old:
-        node = ir.view(flat, "slice", ((0, 1),), (size,)) if size < old else flat
-    else:
-        pad = ir.scalar(0, a.dtype, (size - old,), a.device)
-        node = concat([wrap(flat), wrap(pad)])._node if old else pad
-    node = ir.reshape(node, shape)
-    if node.kind == ir.LEAF:
-        node = ir.ew("astype", node.dtype, (node,))
-    a._node = node
-    a._vops = ()
-    a._has_views = False
-    from .._graph import realize as R
-    R.track(a)
-
-
 # ---------------------------------------------------------------- memory layout requests
 
 def ascontiguousarray(a, dtype=None, *, like=None):

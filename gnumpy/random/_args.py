@@ -11,17 +11,13 @@ import operator
 
 import numpy as np
 
+from .._array import ndarray
 from .. import _dtypes as D
 from .._broadcast import broadcast_shapes
 from .._device import default_device
 
 F64 = np.dtype(np.float64)
 F32 = np.dtype(np.float32)
-
-
-def _ndarray():
-    from .._array import ndarray
-    return ndarray
 
 
 def shape_of(size):
@@ -61,7 +57,7 @@ def float_dtype(dtype, fname):
 
 def check_out(out, shape, dtype):
     """Validate ``out=`` like NumPy (type, shape vs size, contiguity); -> the result shape."""
-    if not isinstance(out, _ndarray()):
+    if not isinstance(out, ndarray):
         raise TypeError(f"out must be a gnumpy array, not {type(out).__name__}")
     if out.dtype != dtype:
         raise TypeError(f"Supplied output array has the wrong type. Expected {dtype}, got "
@@ -108,7 +104,7 @@ class Params:
     for a host scalar, else a gnumpy array.  ``shape`` is the output shape."""
 
     def __init__(self, size, values, dtype=F64):
-        cls = _ndarray()
+        cls = ndarray
         self.dtype = dtype
         on_dev = [v for v in values if isinstance(v, cls)]
         self.device = on_dev[0].device if on_dev else default_device()
@@ -141,7 +137,7 @@ class Params:
         if not self.raw:
             return False
         c = cond(*self.raw)
-        if isinstance(c, _ndarray()):
+        if isinstance(c, ndarray):
             from .._api.reductions import any as any_
             return bool(any_(c))
         return bool(np.any(c))

@@ -9,16 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._array import ndarray
 from . import _transforms as T
 from ._args import int_dtype, result_shape, shape_of
 
 MASK64 = (1 << 64) - 1
 U64 = np.dtype(np.uint64)
-
-
-def _ndarray():
-    from .._array import ndarray
-    return ndarray
 
 
 def _bounds(dt):
@@ -41,7 +37,7 @@ def integers(bg, low, high=None, size=None, dtype=np.int64, endpoint=False, devi
     high_none = high is None
     if high_none:
         low, high = 0, low
-    cls = _ndarray()
+    cls = ndarray
     if not isinstance(low, cls) and not isinstance(high, cls) and np.ndim(low) == 0 \
             and np.ndim(high) == 0:
         return _scalar_bounds(bg, int(low), int(high), size, dt, endpoint, high_none, device)
@@ -82,7 +78,7 @@ def _host(v):
 def _array_bounds(bg, low, high, size, dt, endpoint, high_none, device):
     from .._api.creation import asarray
     from .._api.reductions import any as any_
-    cls = _ndarray()
+    cls = ndarray
     lo, hi = (v if isinstance(v, cls) else _host(v) for v in (low, high))
     on_dev = [v for v in (lo, hi) if isinstance(v, cls)]
     if on_dev:

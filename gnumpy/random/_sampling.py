@@ -16,16 +16,12 @@ import operator
 import numpy as np
 from numpy.exceptions import AxisError
 
+from .._array import ndarray
 from .._graph import layout as L
 from ._args import shape_of
 
 U64 = np.dtype(np.uint64)
 I64 = np.dtype(np.int64)
-
-
-def _ndarray():
-    from .._array import ndarray
-    return ndarray
 
 
 def _argsort(keys, axis=-1):
@@ -54,7 +50,7 @@ def perm_indices(gen, n, device=None):
 
 def _as_array(x):
     from .._api.creation import asarray
-    return x if isinstance(x, _ndarray()) else asarray(x)
+    return x if isinstance(x, ndarray) else asarray(x)
 
 
 def _is_int_like(x) -> bool:
@@ -78,7 +74,7 @@ def permutation(gen, x, axis=0):
 
 
 def shuffle(gen, x, axis=0):
-    cls = _ndarray()
+    cls = ndarray
     if isinstance(x, cls):
         if x.ndim == 0:
             raise TypeError("len() of unsized object")
@@ -106,7 +102,7 @@ def permuted(gen, x, axis=None, out=None):
     if arr.ndim == 0:
         raise TypeError("len() of unsized object")
     if out is not None:
-        if not isinstance(out, _ndarray()):
+        if not isinstance(out, ndarray):
             raise TypeError(f"out must be a gnumpy array, not {type(out).__name__}")
         if out.shape != arr.shape:
             raise ValueError("out must have the same shape as x")
@@ -135,7 +131,7 @@ def permuted(gen, x, axis=None, out=None):
 
 def _population(a, axis):
     """(array or None, population size, normalized axis)."""
-    cls = _ndarray()
+    cls = ndarray
     if not isinstance(a, cls):
         if np.ndim(a) == 0 and not isinstance(a, np.ndarray):
             if not _is_int_like(a):
@@ -151,7 +147,7 @@ def _population(a, axis):
 
 
 def _check_p(p, n):
-    cls = _ndarray()
+    cls = ndarray
     if isinstance(p, cls):
         from .._api.reductions import any as any_, sum as sum_
         pd = p.astype(np.float64)

@@ -1,0 +1,74 @@
+"""NumPy's errors for arrays that cannot exist: a dimension or a byte size past intp
+(``ValueError``) and more bytes than the device has (``MemoryError``), raised at the call
+that asks for the array, before anything is allocated."""
+from __future__ import annotations
+
+import math
+import os
+
+from ._device import backend
+
+MAX_INTP = 2**63 - 1
+TOO_BIG = ("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+           "possible size.")
+_CAPACITY: dict = {}
+
+
+def capacity(device) -> int:
+    """Bytes of memory `device` has (host RAM for the CPU backend, the GPU's global memory
+    for CUDA); 0 when unknown (then only NumPy's intp limit applies)."""
+    c = _CAPACITY.get(device)
+    if c is None:
+        c = 0
+        try:
+            if device.kind == "cpu":
+                c = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+            else:
+                be = backend(device)
+                err, _free, total = be._driver.cuMemGetInfo()
+                if int(err) == 0:
+                    c = int(total)
+        except Exception:
+            c = 0
+        _CAPACITY[device] = c
+    return c
+
+
+def check_shape(shape) -> None:
+    """NumPy's ValueErrors for a shape no array can have: a dimension past intp, or
+    ``size * itemsize`` past intp even for itemsize 1 (checked with the dtype by
+    ``check_nbytes``)."""
+    for d in shape:
+        if d > MAX_INTP:
+            raise ValueError("Maximum allowed dimension exceeded")
+        if d < 0:
+            raise ValueError("negative dimensions are not allowed")
+
+
+def check_nbytes(shape, dtype, device) -> None:
+    """NumPy's errors for a new array of `shape` and `dtype` that cannot be allocated, at
+    the call that asks for it: ValueError when ``size * itemsize`` (zero dimensions left
+    out, as NumPy counts) passes intp, MemoryError when it passes the device's memory."""
+    check_shape(shape)
+    nb = dtype.itemsize * math.prod(d for d in shape if d)
+    if nb > MAX_INTP:
+        raise ValueError(TOO_BIG)
+    if 0 in shape:
+        return
+    cap = capacity(device)
+    if cap and nb > cap:
+        raise MemoryError(f"Unable to allocate {_fmt_bytes(nb)} for an array with shape "
+                          f"{tuple(shape)} and data type {dtype} (the {device} has "
+                          f"{_fmt_bytes(cap)})")
+
+
+def _fmt_bytes(n) -> str:
+    """Bytes as NumPy's MemoryError writes them (``8.00 TiB``)."""
+    units = ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
+    i = 0
+    v = float(n)
+    while v >= 1024 and i < len(units) - 1:
+        v /= 1024
+        i += 1
+    return f"{int(v)} bytes" if i == 0 else f"{v:.3g} {units[i]}" if v >= 100 else \
+        f"{v:.2f} {units[i]}" if v < 10 else f"{v:.1f} {units[i]}"
