@@ -170,11 +170,6 @@ def main():
         if "runs" in fc:
             lines[-1] += (f"  The run's first process (which may also read the NVRTC libraries "
                           f"from disk): {fc['runs'][0][0]:.1f} ms cold.")
-        w = fc.get("nvrtc_warmup")
-        if w:
-            lines[-1] += (f"  With `config.nvrtc_warmup` (NVRTC started on a thread when the "
-                          f"backend starts): {w['cold_ms']:.1f} ms and {w['warm_disk_ms']:.1f} "
-                          "ms.")
     firsts = []
     for lib, r in res["libs"].items():
         c = r["cases"].get("tiny", {})

@@ -18,8 +18,13 @@ Node kinds:
 * ``REDUCE``  a reduction over ``axes`` (``arg = (rop, axes, keepdims)``).
 * ``BARRIER`` a non-fusible op (scan, matmul, ...) that reads materialized sources.
 
-Constructors check nothing the API layer promised (equal shapes and dtypes); they are the
-strict layer under the NumPy-semantics layer.  Building a node never runs anything; ``size``
+Constructors check what the API layer promised and raise ``AssertionError`` (a bug above,
+not a user error) on a mismatch: an elementwise node's op is one the IR knows, with its
+number of sources, sources of one shape, device and dtype (two ops take mixed ones), a
+source dtype among the op's loops and the output dtype the op gives; a view's shape fits
+its source (a broadcast of compatible dimensions, a reshape of as many elements, a
+permutation of the axes); a reduction's axes lie in its source.  They are the strict layer
+under the NumPy-semantics layer, which promotes and broadcasts once, explicitly.  Building a node never runs anything; ``size``
 (the graph's tree size) lets the layer that makes arrays bound graph growth
 (``realize.bounded``).
 """
@@ -30,6 +35,7 @@ import warnings
 
 import numpy as np
 
+from .. import _ops
 from . import layout as L
 
 LEAF, SCALAR, IOTA, EW, VIEW, REDUCE, BARRIER = range(7)
@@ -112,6 +118,21 @@ def leaf(buf, dtype, shape, strides, offset, device) -> Node:
 
 
 _new_node = object.__new__
+
+
+def _ew_signatures() -> dict:
+    """{op: (number of sources, output rule, loops)} for every elementwise op the IR
+    builds: the op table's, and ``astype`` (a cast) and ``where``, which are not ufuncs.
+    The rule: 'same' (the loop dtype), a dtype kind ('b', 'i', 'u'), or None (unchecked:
+    casts, and ops whose output is a complex input's real dtype)."""
+    kinds = {"same": "same", "bool": "b", "int32": "i", "B": "u", "real": None}
+    sig = {name: (r.nin, kinds[r.out], r.loops) for name, r in _ops.EW_OPS.items()}
+    sig["astype"] = (1, None, None)
+    sig["where"] = (3, None, None)
+    return sig
+
+
+_EW_SIG = _ew_signatures()
 
 
 def same_place(a: Node, b: Node) -> bool:
@@ -242,6 +263,15 @@ def ew(op: str, dtype, srcs, arg=None) -> Node:
     if mixed and not _mixed_ok(op, dtype, srcs):
         raise AssertionError(f"ir.ew({op!r}): sources of dtypes {[x.dtype for x in srcs]} "
                              f"(cast them to the loop dtype first)")
+    sig = _EW_SIG.get(op)
+    if sig is None or sig[0] != len(srcs):
+        raise AssertionError(f"ir.ew({op!r}) of {len(srcs)} sources: "
+                             + ("no such op" if sig is None else f"it takes {sig[0]}"))
+    rule = sig[1]
+    if rule is not None and (rule != dtype.kind if rule != "same" else
+                             (dtype is not d0 and dtype != d0)) or \
+            sig[2] is not None and d0.char not in sig[2]:
+        raise AssertionError(f"ir.ew({op!r}) of {d0} sources gives no {dtype}")
     n = _new_node(Node)         # Node(EW, ...) without the __init__ call (hot path)
     n.kind = EW
     n.op = op
@@ -315,6 +345,7 @@ def view(src: Node, vkind: str, arg, shape) -> Node:
     (start, step) per dim, `shape` the new sizes) or 'reshape' (to `shape`, C order).
     """
     shape = tuple(shape)
+    _check_view(src.shape, vkind, arg, shape)
     k = src.kind
     if k == SCALAR:
         return Node(SCALAR, "scalar", src.dtype, shape, (), src.arg, src.device)
@@ -330,6 +361,25 @@ def view(src: Node, vkind: str, arg, shape) -> Node:
         if merged is not None:
             return merged
     return Node(VIEW, vkind, src.dtype, shape, (src,), arg, src.device, src.size + 1)
+
+
+def _check_view(have, vkind, arg, shape) -> None:
+    """AssertionError unless view `vkind` of a node of shape `have` can give `shape`."""
+    if vkind == "broadcast":
+        k = len(shape) - len(have)
+        ok = k >= 0 and all(d == 1 or d == shape[k + i] for i, d in enumerate(have))
+    elif vkind == "reshape":
+        ok = L.prod(have) == L.prod(shape)
+    elif vkind == "permute":
+        ok = sorted(arg) == list(range(len(have))) and \
+            tuple(have[a] for a in arg) == shape
+    elif vkind == "slice":
+        ok = len(arg) == len(have) == len(shape)
+    else:
+        ok = False
+    if not ok:
+        raise AssertionError(f"ir.view: no {vkind} {'' if arg is None else arg} of shape "
+                             f"{have} gives shape {shape}")
 
 
 def _merge(src: Node, vkind: str, arg, shape):
@@ -379,6 +429,9 @@ def permute(src: Node, axes) -> Node:
 # ------------------------------------------------------------------ reductions and barriers
 
 def reduce(rop: str, src: Node, axes: tuple, keepdims: bool, dtype) -> Node:
+    nd = len(src.shape)
+    if len(set(axes)) != len(axes) or not all(0 <= a < nd for a in axes):
+        raise AssertionError(f"ir.reduce: axes {axes} of a node of shape {src.shape}")
     shape = tuple((1 if i in axes else d) for i, d in enumerate(src.shape) if keepdims or
                   i not in axes)
     return Node(REDUCE, "reduce", dtype, shape, (src,), (rop, tuple(axes), bool(keepdims)),

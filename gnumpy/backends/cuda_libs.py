@@ -1,12 +1,12 @@
 """NVIDIA's libraries for the CUDA backend, in one place.
 
-cuBLAS, cuBLASLt, cuSOLVER and cuFFT are reached through nvmath-python's low-level bindings
+cuBLAS, cuSOLVER and cuFFT are reached through nvmath-python's low-level bindings
 (``nvmath.bindings.*``: plain integer handles, device pointers and stream handles, which is
 what gnumpy holds); CUB through ``cuda.compute`` (cuda-cccl).  One ``Libs`` object per CUDA
 backend (``backend.libs``) owns:
 
 * the handles, created on first use and bound to gnumpy's current stream before every call
-  (``blas()``, ``blaslt()``, ``solver()`` return a handle already bound to it);
+  (``blas()`` and ``solver()`` return a handle already bound to it);
 * workspace from gnumpy's memory pool (``workspace(nbytes)``): a ``DeviceBuffer`` freed in
   stream order once the caller drops it, so a library call never allocates behind the pool;
 * an LRU cache of cuFFT plans (``fft_plan``), which are costly to make and cheap to reuse;
@@ -48,7 +48,7 @@ _BINDINGS: dict = {}
 
 
 def bindings(name: str):
-    """``nvmath.bindings.<name>`` (cublas, cublasLt, cusolverDn, cufft), with a clear error
+    """``nvmath.bindings.<name>`` (cublas, cusolverDn, cufft), with a clear error
     when nvmath-python or the library itself is missing (looked up once: every library
     call asks)."""
     m = _BINDINGS.get(name)
@@ -109,7 +109,6 @@ class Libs:
     def __init__(self, backend) -> None:
         self.be = backend
         self._blas = self._blas_stream = None
-        self._blaslt = None
         self._solver = self._solver_stream = None
         self._params = None
         self._plans = collections.OrderedDict()
@@ -138,12 +137,6 @@ class Libs:
             cublas.set_stream(self._blas, s)
             self._blas_stream = s
         return self._blas
-
-    def blaslt(self) -> int:
-        """The cuBLASLt handle (its calls take the stream as an argument)."""
-        if self._blaslt is None:
-            self._blaslt = bindings("cublasLt").create()
-        return self._blaslt
 
     def solver(self) -> int:
         """The cuSOLVER dense handle, bound to the current stream."""
