@@ -34,13 +34,13 @@ from ._graph.ir import VIEW as _VIEW
 from ._graph.realize import stats
 from ._ops import public_names as _public_names
 from ._api import _common
-from ._api.ufunc import ufunc
+from ._api.elementwise.ufunc import ufunc
 from ._lazy import load as __getattr__, namespace_dir as __dir__  # the rest: on first use
 from ._lazy import public_names as _public_names_all
-from ._api.elementwise import astype, where
-from ._api.ewspecial import clip, frexp, ldexp, modf
-from ._api.ewspecial import divmod_ as divmod
-from ._api.ewspecial import round_ as round
+from ._api.elementwise.elementwise import astype, where
+from ._api.elementwise.ewspecial import clip, frexp, ldexp, modf
+from ._api.elementwise.ewspecial import divmod_ as divmod
+from ._api.elementwise.ewspecial import round_ as round
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"

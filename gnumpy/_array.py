@@ -760,7 +760,7 @@ class ndarray:
     def dot(self, b, out=None):
         return _ns.dot(self, b, out=out)
 
-    # sorting and searching (gnumpy/_api/sorting.py)
+    # sorting and searching (gnumpy/_api/sorting/sorting.py)
     def sort(self, axis=-1, kind=None, order=None, *, stable=None):
         """Sort in place (the sorted values are written into this array's memory)."""
         self._assign_from(_ns.sort(self, axis=axis, kind=kind, order=order, stable=stable))
@@ -852,7 +852,8 @@ def _binary(name, reflected=False):
 
     def op(self, other):
         if fast:                    # the hot path: arrays and scalars, signature cached
-            r = _ns._elementwise.apply2(name, other, self) if reflected else _ns._elementwise.apply2(name, self, other)
+            apply2 = _ns._elementwise.apply2
+            r = apply2(name, other, self) if reflected else apply2(name, self, other)
             if r is not None:
                 return r
         if other is None and name in ("equal", "not_equal"):
@@ -875,7 +876,7 @@ def _inplace(name):
             return NotImplemented
         if self._ro:
             raise ValueError("output array is read-only")
-        node = _ns._elementwise.apply2(name, self, other, True) if fast else None    # the hot path
+        node = _ns._elementwise.apply2(name, self, other, True) if fast else None  # hot path
         if node is not None and node.dtype is self._node.dtype and \
                 node.shape == self._node.shape:
             if node.size > _BOUND_CHECK_SIZE[0 if node.shape else 2] or \

@@ -20,97 +20,97 @@ import sys
 _FROM = {
     "_info": "show_config",
     "profiler": "benchmark",
-    "_api.creation": (
+    "_api.creation.creation": (
         "arange array asarray asnumpy copy empty empty_like eye full "
         "full_like identity linspace logspace meshgrid ones ones_like tri tril triu zeros "
         "zeros_like"),
-    "_api.interop": (
+    "_api.creation.interop": (
         "from_dlpack"),
     "_api.info": (
         "__array_namespace_info__"),
-    "_api.advanced": (
+    "_api.indexing.advanced": (
         "choose compress extract place put put_along_axis putmask take take_along_axis"),
-    "_api.index_tricks": (
+    "_api.indexing.index_tricks": (
         "argwhere diag_indices diag_indices_from flatnonzero ix_ nonzero "
         "ravel_multi_index unravel_index"),
-    "_api.grids": (
+    "_api.creation.grids": (
         "c_ index_exp mgrid ogrid r_ s_"),
-    "_api.manipulation": (
+    "_api.shape.manipulation": (
         "broadcast_arrays broadcast_to concat concatenate expand_dims matrix_transpose "
         "moveaxis permute_dims ravel reshape squeeze stack swapaxes transpose"),
-    "_api.shaping": (
+    "_api.shape.shaping": (
         "ascontiguousarray asfortranarray broadcast_shapes flip fliplr flipud repeat "
         "require resize roll rollaxis rot90 tile"),
-    "_api.joining": (
+    "_api.shape.joining": (
         "append array_split atleast_1d atleast_2d atleast_3d block column_stack dsplit "
         "dstack hsplit hstack row_stack split unstack vsplit vstack"),
-    "_api.padding": (
+    "_api.shape.padding": (
         "pad"),
-    "_api.bits": (
+    "_api.elementwise.bits": (
         "packbits unpackbits"),
-    "_api.functional": (
+    "_api.elementwise.functional": (
         "apply_along_axis apply_over_axes"),
-    "_api.polynomial": (
+    "_api.products.polynomial": (
         "poly polyadd polyder polydiv polyfit polyint polymul polysub roots"),
-    "_api.npyio": (
+    "_api.io.npyio": (
         "frombuffer fromfile fromiter fromregex fromstring genfromtxt load loadtxt save "
         "savetxt savez savez_compressed"),
-    "_api.printing": (
+    "_api.io.printing": (
         "array2string array_repr array_str base_repr binary_repr format_float_positional "
         "format_float_scientific get_printoptions printoptions set_printoptions"),
-    "_api.editing": (
+    "_api.shape.editing": (
         "copyto delete insert trim_zeros"),
-    "_api.diagonals": (
+    "_api.shape.diagonals": (
         "diag diagflat diagonal fill_diagonal fromfunction indices mask_indices trace "
         "tril_indices tril_indices_from triu_indices triu_indices_from"),
-    "_api.matmul": (
+    "_api.products.matmul": (
         "matmul matvec vecdot vecmat"),
-    "_api.nanfunctions": (
+    "_api.reductions.nanfunctions": (
         "nanargmax nanargmin nancumprod nancumsum nanmax nanmean nanmin nanprod nanstd "
         "nansum nanvar"),
-    "_api.logic": (
+    "_api.elementwise.logic": (
         "allclose array_equal array_equiv iscomplex iscomplexobj isclose isfortran "
         "isneginf isposinf isreal isrealobj iterable may_share_memory piecewise "
         "real_if_close select shares_memory"),
-    "_api.mathmisc": (
+    "_api.elementwise.mathmisc": (
         "angle ediff1d fix geomspace gradient i0 nan_to_num polyval sinc trapezoid unwrap "
         "vander"),
-    "_api.windows": (
+    "_api.creation.windows": (
         "bartlett blackman hamming hanning kaiser"),
-    "_api.moments": (
+    "_api.reductions.moments": (
         "average corrcoef cov ptp"),
-    "_api.products": (
+    "_api.products.products": (
         "convolve correlate cross dot inner kron outer tensordot vdot"),
-    "_api.einsum": (
+    "_api.products.einsum": (
         "einsum einsum_path"),
-    "_api.interpolation": (
+    "_api.elementwise.interpolation": (
         "interp"),
     "_numpy_compat": (
         "False_ True_ asanyarray asarray_chkfinite character common_type errstate "
         "exceptions flexible getbufsize geterr geterrcall little_endian long "
         "min_scalar_type mintypecode promote_types setbufsize seterr seterrcall typecodes "
         "typename ulong"),
-    "_api.reductions": (
+    "_api.reductions.reductions": (
         "all any argmax argmin count_nonzero cumprod cumsum cumulative_prod "
         "cumulative_sum diff max mean min prod std sum var amax=max amin=min"),
-    "_api.sorting": (
+    "_api.sorting.sorting": (
         "argpartition argsort lexsort partition searchsorted sort sort_complex"),
-    "_api.sets": (
+    "_api.sorting.sets": (
         "intersect1d isin setdiff1d setxor1d union1d unique unique_all unique_counts "
         "unique_inverse unique_values"),
-    "_api.statistics": (
+    "_api.reductions.statistics": (
         "median nanmedian nanpercentile nanquantile percentile quantile"),
-    "_api.histograms": (
+    "_api.reductions.histograms": (
         "bincount digitize histogram histogram_bin_edges"),
-    "_api.histogramdd": (
+    "_api.reductions.histogramdd": (
         "histogram2d histogramdd"),
 }
 
 # submodules loaded on first use: namespace name -> module (relative to gnumpy)
 _MODULES = {"random": "random", "linalg": "linalg", "fft": "fft", "cuda": "cuda",
             "testing": "testing", "profiler": "profiler",
-            "_indexing": "_api.indexing", "_interop": "_api.interop",
-            "_elementwise": "_api.elementwise", "_common": "_api._common",
+            "_indexing": "_api.indexing.indexing", "_interop": "_api.creation.interop",
+            "_elementwise": "_api.elementwise.elementwise", "_common": "_api._common",
             "_array_methods": "_api.array_methods"}
 
 # NumPy names for data gnumpy arrays never hold

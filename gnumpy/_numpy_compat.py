@@ -285,7 +285,7 @@ def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     >>> gp.asanyarray([1, 2]).dtype
     dtype('int64')
     """
-    from ._api.creation import asarray
+    from ._api.creation.creation import asarray
     return asarray(a, dtype=dtype, device=device, copy=copy)
 
 
@@ -298,9 +298,9 @@ def asarray_chkfinite(a, dtype=None, order=None):
     >>> gp.asarray_chkfinite([1.0, 2.0])
     array([1., 2.])
     """
-    from ._api.creation import asarray
-    from ._api.elementwise import apply
-    from ._api.reductions import all as all_
+    from ._api.creation.creation import asarray
+    from ._api.elementwise.elementwise import apply
+    from ._api.reductions.reductions import all as all_
     x = asarray(a, dtype=dtype)
     if x.dtype.kind in "fc" and not bool(all_(apply("isfinite", x))):
         raise ValueError("array must not contain infs or NaNs")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import gnumpy as gp
-from gnumpy._api import histograms as H
+from gnumpy._api.reductions import histograms as H
 from helpers import check
 from sort_helpers import dup_sample, nw, same
 

@@ -1,4 +1,4 @@
-"""Bounds of index arrays remembered per memory (``_api/index_bounds``): slices of one index
+"""Bounds of index arrays remembered per memory (``_api/indexing/index_bounds``): slices of one index
 array checked against the whole array's bounds without a transfer, every kind of write to
 that memory voiding them, and NumPy's IndexError whenever an index is out of range.
 
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import gnumpy as gp
-from gnumpy._api import index_bounds as IB
-from gnumpy._api import indexing as IX
+from gnumpy._api.indexing import index_bounds as IB
+from gnumpy._api.indexing import indexing as IX
 from helpers import check, count_calls
 
 
@@ -154,7 +154,7 @@ IDX = {
 def test_one_dimensional_take_matches_the_plan(name):
     """``a[idx]`` for 1-D `a` takes indexing's short path (``_take1``): the same values
     as NumPy and as the general plan."""
-    from gnumpy._api import indexing as IX
+    from gnumpy._api.indexing import indexing as IX
     idx = IDX[name]
     x = np.random.default_rng(6).standard_normal(6)
     gx, gi = gp.asarray(x), gp.asarray(idx)

@@ -775,7 +775,7 @@ def test_empty_boolean_mask_of_another_shape(xs, ms):
 def test_scatter_knows_when_offsets_are_distinct(key, unique):
     """Masks select each element once, so their scatters skip the search for repeated
     offsets (the O(n^2) or sorted last-wins kernels on CUDA); integer arrays may repeat."""
-    from gnumpy._api import indexing
+    from gnumpy._api.indexing import indexing
     a = gp.asarray(np.arange(24.0).reshape(4, 6))
     assert indexing.plan(a, key).unique is unique
     n = a.get()
@@ -807,7 +807,7 @@ def test_fancy_assignment_with_duplicates_last_wins(n):
 
 def _count_compactions(monkeypatch):
     """A list that gets one entry per mask compaction (``indexing.flat_nonzero`` call)."""
-    from gnumpy._api import indexing
+    from gnumpy._api.indexing import indexing
     calls = []
     real = indexing.flat_nonzero
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import gnumpy as gp
-from gnumpy._api import npyio, printing
+from gnumpy._api.io import npyio, printing
 from helpers import check, pair, sample
 
 ALL = [np.dtype(t) for t in (np.bool_, np.int8, np.uint16, np.int32, np.int64, np.uint64,

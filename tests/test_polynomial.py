@@ -1,4 +1,4 @@
-"""gnumpy's polynomial functions (gnumpy/_api/polynomial.py) against NumPy's: poly, polyadd,
+"""gnumpy's polynomial functions (gnumpy/_api/products/polynomial.py) against NumPy's: poly, polyadd,
 polysub, polymul, polyder, polyint, polydiv and polyfit on every backend; roots and poly of a
 matrix on the CPU backend (NotImplementedError at the call on CUDA).  Dtypes, shapes,
 values, leading-zero trimming, empty and 0-d inputs, and the exceptions NumPy raises.
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import gnumpy as gp
-from gnumpy._api import polynomial as P
+from gnumpy._api.products import polynomial as P
 from helpers import check, sample
 
 ON_CPU = gp.asarray(0).device.kind == "cpu"
@@ -214,14 +214,14 @@ def test_polydiv_edges():
 # ------------------------------------------------------------------ poly
 
 # A known difference (issue 21): with a zero root, gnumpy's poly gives -0.0 where NumPy's
-# convolve (a sum that starts at +0) gives +0.0 (gnumpy/_api/polynomial.py, the end terms).
+# convolve (a sum that starts at +0) gives +0.0 (gnumpy/_api/products/polynomial.py, the end terms).
 # The value tests above ignore the sign of zero for poly only; this test pins the
 # difference and fails (strict xfail) once it is fixed: then set POLY_SIGNED_ZERO = True.
 POLY_SIGNED_ZERO = False
 
 
 @pytest.mark.xfail(strict=True, reason="poly of a zero root gives -0.0 where NumPy gives "
-                                       "+0.0 (gnumpy/_api/polynomial.py)")
+                                       "+0.0 (gnumpy/_api/products/polynomial.py)")
 def test_poly_sign_of_zero_matches_numpy():
     for z in ([0.0, 1.0, 2.0], [0.0, -0.0, 1.0]):
         z = np.asarray(z)

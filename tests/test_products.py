@@ -80,7 +80,7 @@ def test_small_matmul_is_a_fused_reduction():
     """Products of small blocks (NPBench's scattering: 3x3 blocks in a loop) are fused with
     their operands and consumer, no library call; larger ones call the library.  Values
     are NumPy's either way (single precision accumulates in double)."""
-    from gnumpy._api.matmul import SMALL_MATMUL
+    from gnumpy._api.products.matmul import SMALL_MATMUL
     rng = np.random.default_rng(5)
     for dt in (np.float32, np.float64, np.complex64, np.int64):
         a = (rng.standard_normal((4, 3, 3)) * 4).astype(dt)
@@ -107,7 +107,7 @@ def test_products_of_few_terms_are_elementwise(fake, k):
     ``Sigma[i] += (G[j] @ dH) @ (dH * d)`` with 3x3 blocks, is one kernel with its write on
     CUDA (a product over more terms is a reduction: more kernels).  Values and signed zeros
     are NumPy's (real inputs as complex: imaginary parts that are sums of -0 products)."""
-    from gnumpy._api.matmul import UNROLL_K
+    from gnumpy._api.products.matmul import UNROLL_K
     from gnumpy._graph import realize
     dev, be = fake
     rng = np.random.default_rng(k)

@@ -957,9 +957,11 @@ def test_multivariate_normal(method):
 
 def _needs_sort_and_take():
     try:
-        from gnumpy._api import advanced, sorting  # noqa: F401
+        from gnumpy._api.indexing import advanced  # noqa: F401
+        from gnumpy._api.sorting import sorting  # noqa: F401
     except ImportError:
-        pytest.skip("needs gnumpy/_api/sorting.py (argsort) and advanced.py (take)")
+        pytest.skip("needs gnumpy/_api/sorting/sorting.py (argsort) and "
+                    "gnumpy/_api/indexing/advanced.py (take)")
 
 
 def test_permutation_is_a_permutation():

@@ -273,7 +273,7 @@ def test_sum_prod_where_initial(dtype, c, data):
 
 # Known differences (issue 21), pinned by strict xfails so a fix is noticed: NumPy starts a
 # reduction from `initial` (acc = initial; acc = op(acc, x) ...), gnumpy reduces the
-# elements and then combines the result with `initial` (gnumpy/_api/reductions.py).  The
+# elements and then combines the result with `initial` (gnumpy/_api/reductions/reductions.py).  The
 # values agree; the sign of a zero does not: prod([x], initial=0) of complex x, and
 # max([-0.0], initial=0) (NumPy -0.0, gnumpy 0.0).  The value tests above ignore the sign
 # of zero in exactly these cases.

@@ -12,7 +12,7 @@ import pytest
 from numpy.exceptions import AxisError
 
 import gnumpy as gp
-from gnumpy._api import sets
+from gnumpy._api.sorting import sets
 from helpers import DTYPES
 from sort_helpers import dup_sample, same
 

@@ -117,7 +117,7 @@ def test_products_special_values_and_layouts(name, dtype):
 @pytest.mark.xfail(strict=True, reason="convolve/correlate: a non-finite element makes the "
                                        "edge outputs NaN (0 * inf in the padded terms) "
                                        "where NumPy sums only the overlapping terms "
-                                       "(gnumpy/_api/products.py _full_convolution)")
+                                       "(gnumpy/_api/products/products.py _full_convolution)")
 @pytest.mark.parametrize("f", ["convolve", "correlate"])
 def test_convolve_edges_of_nonfinite_inputs(f):
     a, v = np.array([1.0, 2.0, 3.0, 4.0]), np.array([np.nan, -np.inf, np.inf])
@@ -127,7 +127,7 @@ def test_convolve_edges_of_nonfinite_inputs(f):
 
 @pytest.mark.xfail(strict=True, reason="nanmedian([-0.0]) is -0.0, NumPy's +0.0 (a mean of "
                                        "the middle values, summed from +0) "
-                                       "(gnumpy/_api/statistics.py nanmedian)")
+                                       "(gnumpy/_api/reductions/statistics.py nanmedian)")
 def test_nanmedian_of_negative_zero():
     for a in (np.array([-0.0]), np.asarray(-0.0), np.array([-0.0, np.nan])):
         check(gp.nanmedian(gp.asarray(a)), np.nanmedian(a))
@@ -135,7 +135,7 @@ def test_nanmedian_of_negative_zero():
 
 @pytest.mark.xfail(strict=True, reason="nanquantile of an all-NaN input with an array q: "
                                        "NumPy returns the input's dtype (its all-NaN path), "
-                                       "gnumpy float64 (gnumpy/_api/statistics.py)")
+                                       "gnumpy float64 (gnumpy/_api/reductions/statistics.py)")
 def test_nanquantile_all_nan_dtype():
     a = np.array([np.nan, np.nan], np.float32)
     check(nw(gp.nanquantile, gp.asarray(a), [0.25, 1.0]), nw(np.nanquantile, a, [0.25, 1.0]))

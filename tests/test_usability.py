@@ -244,7 +244,7 @@ def test_typo_keeps_plain_message(name):
 # ------------------------------------------------------------------ lazy import
 
 HEAVY = ("gnumpy.random", "gnumpy.linalg", "gnumpy.fft", "gnumpy.cuda", "gnumpy.profiler",
-         "gnumpy._api.sorting", "gnumpy._api.creation", "gnumpy.kernels.build")
+         "gnumpy._api.sorting.sorting", "gnumpy._api.creation.creation", "gnumpy.kernels.build")
 
 
 def test_import_loads_submodules_on_first_use():

@@ -15,8 +15,7 @@ from .. import _dtypes as D
 from .._device import as_device, backend, default_device
 from .._array import ndarray
 from .._graph import ir, realize
-from .._sizes import MAX_INTP, TOO_BIG, capacity, check_nbytes, check_shape  # noqa: F401,E501
-from .interop import from_dlpack
+from .creation.interop import from_dlpack
 
 
 

@@ -18,10 +18,10 @@ from .._graph import ir
 from .._graph import layout as L
 from .._graph import realize as R
 from ._common import wrap
-from ._views import int_tuple, layout_of
-from .elementwise import apply
-from .manipulation import concat, ravel
-from .reductions import any as any_
+from .shape._views import int_tuple, layout_of
+from .elementwise.elementwise import apply
+from .shape.manipulation import concat, ravel
+from .reductions.reductions import any as any_
 
 
 def _reinterpret(x, dt, shape, byte_strides, byte_offset):

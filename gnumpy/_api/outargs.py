@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .. import _dtypes as D
 from ._common import as_node, is_array, wrap
-from .elementwise import where as where_
+from .elementwise.elementwise import where as where_
 
 
 CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")

@@ -24,9 +24,9 @@ number of sources, sources of one shape, device and dtype (two ops take mixed on
 source dtype among the op's loops and the output dtype the op gives; a view's shape fits
 its source (a broadcast of compatible dimensions, a reshape of as many elements, a
 permutation of the axes); a reduction's axes lie in its source.  They are the strict layer
-under the NumPy-semantics layer, which promotes and broadcasts once, explicitly.  Building a node never runs anything; ``size``
-(the graph's tree size) lets the layer that makes arrays bound graph growth
-(``realize.bounded``).
+under the NumPy-semantics layer, which promotes and broadcasts once, explicitly.  Building
+a node never runs anything; ``size`` (the graph's tree size) lets the layer that makes
+arrays bound graph growth (``realize.bounded``).
 """
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ NumPy's order from bit-ordering sorts: radix sort orders floats by their bits, s
 NaNs would sort first and every NaN payload would be its own key.  Sort inputs reach CUB with
 one NaN bit pattern (and +0.0 for -0.0 where indices or runs are produced): the sort API
 builds that canonicalization as a fused elementwise pass into the sort's input
-(``_api.sorting``); ``unique`` does it here.  CUB's radix sort is stable in both directions,
+(``_api.sorting.sorting``); ``unique`` does it here.  CUB's radix sort is stable in both directions,
 so descending sorts keep equal keys in their original order, as gnumpy's CPU semantics
 (``sort_ops.np_argsort``) do.  bool keys are sorted as their uint8 bytes.
 """

@@ -126,7 +126,7 @@ def cuda_unique(be, x, *, return_index=False, return_inverse=False, return_count
     None where not asked for.  Real dtypes: sort (pairs with indices when index or inverse
     are wanted), CUB unique-by-key over the sorted keys with the run starts as items, one
     sync for the number of runs.  ``NotImplemented`` for complex values (no radix sort),
-    ``axis`` and empty input: ``_api.sets`` composes those from gnumpy ops."""
+    ``axis`` and empty input: ``_api.sorting.sets`` composes those from gnumpy ops."""
     dt = x.dtype
     n = L.prod(x.shape)
     if axis is not None or dt.kind == "c" or n == 0:
@@ -355,7 +355,7 @@ def _cuda_sort(be, node, buf) -> None:
     src = be._contig(node.srcs[0])
     desc, values = bool(node.arg), node.op == "sort"
     if use_cub_sort(src.dtype, rows, n):
-        # float keys arrive canonical (one NaN, +0.0 for argsort): _api.sorting.sort_last
+        # float keys arrive canonical (one NaN, +0.0 for argsort): _api.sorting.sorting.sort_last
         return cuda_cub.radix_sort_rows(be, src.dtype, _ptr(src), buf.ptr, rows, n, desc,
                                         values)
     sort_rows(CudaDev(be), src.dtype, _ptr(src), buf.ptr, rows, n, desc, values)

@@ -21,8 +21,8 @@ import numpy as np
 
 from .. import _dtypes as D
 from .._api._common import is_array, wrap
-from .._api._views import cyclic, fresh, slice_axis
-from .._api.elementwise import apply, where
+from .._api.shape._views import cyclic, fresh, slice_axis
+from .._api.elementwise.elementwise import apply, where
 from .._graph import ir
 from .._graph import layout as L
 from ..backends import fft_ops

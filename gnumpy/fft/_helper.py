@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtypes as D
-from .._api._views import arr
-from .._api.creation import arange
-from .._api.elementwise import where
-from .._api.shaping import roll
+from .._api.shape._views import arr
+from .._api.creation.creation import arange
+from .._api.elementwise.elementwise import where
+from .._api.shape.shaping import roll
 
 __all__ = ["fftfreq", "rfftfreq", "fftshift", "ifftshift"]
 

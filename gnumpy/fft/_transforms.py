@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .. import _dtypes as D
 from .._api._common import normalize_axis
-from .._api._views import arr
+from .._api.shape._views import arr
 from . import _core as C
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn", "fft2",

@@ -12,8 +12,8 @@ import numpy as np
 from .. import _dtypes as D
 from .._api import libcall
 from .._api._common import is_array
-from .._api.creation import asarray, eye, zeros
-from .._api.manipulation import broadcast_to
+from .._api.creation.creation import asarray, eye, zeros
+from .._api.shape.manipulation import broadcast_to
 from ..backends import linalg_ops
 
 LinAlgError = np.linalg.LinAlgError

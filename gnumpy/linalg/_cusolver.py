@@ -35,11 +35,11 @@ from __future__ import annotations
 import numpy as np
 
 from .._api._common import wrap as _wrap
-from .._api.creation import arange, eye, tril, triu, zeros
-from .._api.diagonals import diagonal
-from .._api.elementwise import apply, where
-from .._api.manipulation import broadcast_to, concat
-from .._api.reductions import any as any_, count_nonzero, prod as prod_, sum as sum_
+from .._api.creation.creation import arange, eye, tril, triu, zeros
+from .._api.shape.diagonals import diagonal
+from .._api.elementwise.elementwise import apply, where
+from .._api.shape.manipulation import broadcast_to, concat
+from .._api.reductions.reductions import any as any_, count_nonzero, prod as prod_, sum as sum_
 from .._graph import layout as L
 from .._graph.ir import leaf
 from ..backends.cuda_libs import DATA_TYPE, bindings, libs

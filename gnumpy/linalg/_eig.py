@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._api.elementwise import apply
-from .._api.reductions import all as all_
+from .._api.elementwise.elementwise import apply
+from .._api.reductions.reductions import all as all_
 from ._common import (EigResult, EighResult, LinAlgError, arr, assert_stacked_square, call,
                       empty, real_of, result_dtype, uplo)
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 import warnings
 
-from .._api.creation import ones, zeros
-from .._api.manipulation import broadcast_to, matrix_transpose
-from .._api.shaping import broadcast_shapes
+from .._api.creation.creation import ones, zeros
+from .._api.shape.manipulation import broadcast_to, matrix_transpose
+from .._api.shape.shaping import broadcast_shapes
 from ._common import (LinAlgError, QRResult, SlogdetResult, arr, assert_stacked_2d,
                       assert_stacked_square, call, empty, eye_stack, nbatch, real_of,
                       result_dtype)

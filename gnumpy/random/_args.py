@@ -116,7 +116,7 @@ class Params:
                 raw.append(np.asarray(v, dtype=dtype))
         self.host = not on_dev
         if not self.host:
-            from .._api.creation import asarray
+            from .._api.creation.creation import asarray
             raw = [r if isinstance(r, cls) else asarray(r, device=self.device) for r in raw]
         self.raw = raw
         self.shape = result_shape(size, [r.shape for r in raw])
@@ -128,7 +128,7 @@ class Params:
                 v = r[()]
                 return int(v) if r.dtype.kind in "iu" else (
                     bool(v) if r.dtype.kind == "b" else float(v))
-            from .._api.creation import asarray
+            from .._api.creation.creation import asarray
             return asarray(r, device=self.device)
         return r
 
@@ -138,7 +138,7 @@ class Params:
             return False
         c = cond(*self.raw)
         if isinstance(c, ndarray):
-            from .._api.reductions import any as any_
+            from .._api.reductions.reductions import any as any_
             return bool(any_(c))
         return bool(np.any(c))
 
@@ -150,14 +150,14 @@ class Params:
 def isnan(x):
     if isinstance(x, np.ndarray):
         return np.isnan(x)
-    from .._api.elementwise import apply
+    from .._api.elementwise.elementwise import apply
     return apply("isnan", x)
 
 
 def notfinite(x):
     if isinstance(x, np.ndarray):
         return ~np.isfinite(x)
-    from .._api.elementwise import apply
+    from .._api.elementwise.elementwise import apply
     return apply("logical_not", apply("isfinite", x))
 
 

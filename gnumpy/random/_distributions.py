@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from .._api.elementwise import apply, where
+from .._api.elementwise.elementwise import apply, where
 from ._args import Params, isnan
 
 _INT64_CAP = float(2 ** 63 - 1024)     # the largest float64 below 2**63

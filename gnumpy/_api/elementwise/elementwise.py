@@ -1,0 +1,560 @@
+"""Elementwise functions: NumPy semantics (NEP 50 promotion, broadcasting, ufunc loop
+resolution) on top of the strict IR.
+
+``apply(op, *args)`` is the one path every elementwise function, operator and ufunc call
+takes: classify operands (arrays strong, Python scalars weak), promote with the one
+``result_type`` lattice, pick the op's loop dtype like NumPy's ufunc type resolution, cast
+and broadcast explicitly, and build one IR node.  Errors are raised here, at the call.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ... import _dtypes as D
+from ..._broadcast import broadcast_shapes
+from ..._graph import ir
+from ..._graph import realize as R
+from ..._ops import EW_OPS
+from ..._array import ndarray
+from .._common import as_node, check_device_match, is_array, wrap
+
+_LOOP_CACHE: dict = {}
+
+_CMP_OUT_OF_RANGE = {  # op -> (result when the weak int is above max, below min)
+    "equal": (False, False), "not_equal": (True, True),
+    "less": (True, False), "less_equal": (True, False),
+    "greater": (False, True), "greater_equal": (False, True),
+}
+_SWAPPED = {"less": "greater", "less_equal": "greater_equal", "greater": "less",
+            "greater_equal": "less_equal", "equal": "equal", "not_equal": "not_equal"}
+
+
+def loop_dtype(op, dts) -> np.dtype:
+    """The loop an op runs for input dtypes `dts` (a dtype or a tuple of them): the first
+    of the op's loops every input casts to safely, as NumPy's ufunc type resolution."""
+    if isinstance(dts, np.dtype):
+        dts = (dts,)
+    key = (op.name, dts)
+    r = _LOOP_CACHE.get(key)
+    if r is not None:
+        return r
+    if op.bool_error and all(d.kind == "b" for d in dts):
+        raise TypeError(op.bool_error)
+    r = None
+    if op.cast_all:
+        r = np.dtype(op.cast_all)
+    elif op.int_loop and all(d.kind in "biu" for d in dts):
+        r = np.dtype(op.int_loop)
+    else:
+        for c in op.loops:
+            cand = np.dtype(c)
+            if all(D.can_cast(d, cand, "safe") for d in dts):
+                r = cand
+                break
+    if r is None:
+        raise TypeError(f"ufunc '{op.name}' not supported for the input types, and the inputs "
+                        f"could not be safely coerced to any supported types according to the "
+                        f"casting rule ''safe''")
+    _LOOP_CACHE[key] = r
+    return r
+
+
+def out_dtype(op, loop: np.dtype) -> np.dtype:
+    rule = op.out
+    if rule == "same":
+        return loop
+    if rule == "bool":
+        return D.bool_
+    if rule == "real":
+        return D.real_dtype(loop)
+    return np.dtype(rule)
+
+
+def _operand(n):
+    """Node `n` as an op's operand: an element's copy (``a[i, j]``, astype to its own
+    dtype of a 0-d LEAF) is read from its memory (the op's result is itself a pending
+    reader, materialized before that memory is written, as the copy would be)."""
+    if n.kind == ir.EW and n.op == "astype":
+        s = n.srcs[0]
+        if s.kind == ir.LEAF and s.dtype is n.dtype and not s.shape:
+            return s
+    return n
+
+
+def _classify(args):
+    """-> (list of (node|None, weak_kind|None, value), device)."""
+    items = []
+    host = []
+    for a in args:
+        if is_array(a):
+            items.append([_operand(a._node), None, None])
+            continue
+        k = D.weak_kind(a)
+        if k is not None:
+            items.append([None, k, a])
+        elif isinstance(a, np.generic):
+            items.append([None, "strong", a])
+        else:
+            items.append([None, "host", a])
+            host.append(len(items) - 1)
+    arrays = [it[0] for it in items if it[0] is not None]
+    dev = check_device_match(arrays) if arrays else None
+    for i in host:
+        items[i] = [as_node(items[i][2], device=dev), None, None]
+    if dev is None:
+        arrays = [it[0] for it in items if it[0] is not None]
+        dev = check_device_match(arrays)
+    return items, dev
+
+
+def _promote(items) -> np.dtype:
+    strongs = _strong_dtypes(items)
+    weak = [k for node, k, v in items if node is None and k != "strong"]
+    if not strongs:
+        return D.result_type(*[v for _, _, v in items])
+    strong = D.promote_many(strongs)
+    for k in weak:
+        strong = D.apply_weak(strong, k)
+    return strong
+
+
+def _strong_dtypes(items):
+    out = []
+    for node, k, v in items:
+        if node is not None:
+            out.append(node.dtype)
+        elif k == "strong":
+            out.append(D.to_dtype(v.dtype))
+    return out
+
+
+def resolve(op, items, dtype=None):
+    """(loop dtype, output dtype) of `op` on classified operands."""
+    if dtype is not None:
+        loop = loop_dtype(op, (D.to_dtype(dtype),))
+    else:
+        strongs = _strong_dtypes(items)
+        pdt = _promote(items)
+        if not strongs:
+            dts = (pdt,)
+        elif len(strongs) == len(items):
+            dts = tuple(strongs)
+        else:
+            # weak Python scalars only matter when they change the kind (int array + 1.5)
+            dts = tuple(strongs) + ((pdt,) if pdt != D.promote_many(strongs) else ())
+        loop = loop_dtype(op, dts)
+    return loop, out_dtype(op, loop)
+
+
+_FAST: dict = {}          # (name, operand signature) -> (loop, out dtype, int bounds)
+_WEAK = (int, float, bool, complex)
+
+
+def apply(name: str, *args, dtype=None):
+    """Build the lazy node of elementwise op `name` applied to `args`; returns an ndarray.
+
+    The hot path: operands that are gnumpy arrays or Python scalars, with the dtype
+    resolution cached per signature; anything unusual takes the general path."""
+    if dtype is None:
+        if len(args) == 2:
+            out = apply2(name, args[0], args[1])
+            if out is not None:
+                return out
+        cls = ndarray
+        sig = [name]
+        for a in args:
+            t = type(a)
+            if t is cls:
+                sig.append(a._node.dtype)
+            elif t in _WEAK:
+                sig.append(t)
+            elif isinstance(a, np.generic):
+                sig.append(("np", a.dtype))
+            else:
+                break
+        else:
+            r = _FAST.get(tuple(sig))
+            if r is not None:
+                out = _apply_fast(name, args, cls, *r)
+                if out is not None:
+                    return out
+            else:
+                out = _apply_general(name, args, None)
+                entry = _fast_entry(name, args)
+                if entry is not None:
+                    _FAST[tuple(sig)] = entry
+                return out
+    return _apply_general(name, args, dtype)
+
+
+def apply2(name: str, a, b, node_only=False):
+    """The operator hot path, ``a <op> b`` with two same-shape arrays or an array and a
+    Python float/int or NumPy scalar: one cache lookup and one node (`node_only`: the node,
+    not an array over it: an in-place operator's).  None when the case is not that simple
+    or not cached yet (``apply`` then takes its general paths)."""
+    cls = ndarray
+    if type(a) is cls:
+        na = a._node
+        if na.kind == ir.EW and na.op == "astype":
+            na = _operand(na)   # an element's copy (a[i, j]): its memory
+        tb = type(b)
+        if tb is cls:
+            nb = b._node
+            if nb.kind == ir.EW and nb.op == "astype":
+                nb = _operand(nb)
+            r = _FAST.get((name, na.dtype, nb.dtype))
+            if r is None or na.device is not nb.device:
+                return None
+            loop = r[0]
+            if na.shape != nb.shape:        # (an element times a row: x[i] * y[:i])
+                try:
+                    na, nb = _broadcast2(na, nb, loop)
+                except ValueError:          # the general path raises NumPy's error,
+                    return None             # after its other checks (casting for a*=b)
+            else:
+                if na.dtype != loop:
+                    na = ir.cast(na, loop)
+                if nb.dtype != loop:
+                    nb = ir.cast(nb, loop)
+            node = ir.ew(name, r[1], (na, nb))
+            return node if node_only else cls._from_node(node)
+        if tb is float or tb is int:
+            r = _FAST.get((name, na.dtype, tb))
+        elif isinstance(b, np.generic):
+            tb = np.generic
+            r = _FAST.get((name, na.dtype, ("np", b.dtype)))
+        else:
+            return None
+        if r is None:
+            return None
+        node = _scalar_ew(name, r, na, b, tb, False)
+    elif type(b) is cls:
+        ta = type(a)
+        nb = b._node
+        if nb.kind == ir.EW and nb.op == "astype":
+            nb = _operand(nb)
+        if ta is float or ta is int:
+            r = _FAST.get((name, ta, nb.dtype))
+        elif isinstance(a, np.generic):
+            ta = np.generic
+            r = _FAST.get((name, ("np", a.dtype), nb.dtype))
+        else:
+            return None
+        if r is None:
+            return None
+        node = _scalar_ew(name, r, nb, a, ta, True)
+    else:
+        return None
+    return node if node is None or node_only else cls._from_node(node)
+
+
+def _broadcast2(na, nb, loop):
+    """Nodes `na` and `nb` cast to `loop` and broadcast to their common shape (NumPy's
+    ValueError when they do not broadcast); a lazy 0-d operand broadcast over a larger
+    shape counts one reuse (``realize.reused_scalar``), as on the general path."""
+    sa, sb = na.shape, nb.shape
+    shape = sa if not sb or sa == sb else sb if not sa else broadcast_shapes(sa, sb)
+    out = []
+    for n in (na, nb):
+        if not n.shape and shape and n.kind != ir.LEAF:
+            R.reused_scalar(n)
+        if n.dtype != loop:
+            n = ir.cast(n, loop)
+        out.append(n if n.shape == shape else ir.broadcast(n, shape))
+    return out
+
+
+def _scalar_ew(name, r, n, v, t, scalar_first):
+    """The node of `name` on array node `n` and scalar `v`: a Python float or int (weak)
+    or, with `t` np.generic, a NumPy scalar (strong, its dtype already in the loop)."""
+    loop, odt, bounds = r
+    if t is int:
+        if bounds is None:
+            if loop.kind == "b":
+                return None
+        elif not bounds[0] <= v <= bounds[1] or (name == "power" and v < 0):
+            return None                  # range checks and special cases: general path
+    elif t is np.generic and name == "power" and loop.kind in "iu" and \
+            v.dtype.kind in "iu" and v < 0:
+        return None
+    if n.dtype != loop:
+        n = ir.cast(n, loop)
+    sn = ir.Node(ir.SCALAR, "scalar", loop, n.shape, (), ir.scalar_value(v, loop), n.device)
+    return ir.ew(name, odt, (sn, n) if scalar_first else (n, sn))
+
+
+def _mixed_u64(items) -> bool:
+    """A signed integer operand beside a uint64 one (NumPy 2 compares them exactly)?"""
+    kinds = [(D.to_dtype(v.dtype) if k == "strong" else node.dtype) for node, k, v in items
+             if node is not None or k == "strong"]
+    return len(kinds) == 2 and D.uint64 in kinds and any(d.kind == "i" for d in kinds)
+
+
+def _compare_u64(name, items, dev):
+    """Comparison `name` of a signed integer and a uint64 operand without rounding either
+    (NumPy 2's 'qQ->?' loops): a negative signed value is below every uint64; others
+    compare as uint64."""
+    nodes = []
+    for node, k, v in items:
+        nodes.append(node if node is not None else ir.scalar(v, D.to_dtype(v.dtype), (),
+                                                             dev))
+    shape = broadcast_shapes(*[n.shape for n in nodes])
+    swap = nodes[0].dtype == D.uint64
+    s_node, u_node = (nodes[1], nodes[0]) if swap else (nodes[0], nodes[1])
+    op = _SWAPPED[name] if swap else name
+    si = ir.broadcast(ir.cast(s_node, D.int64), shape)
+    u = ir.broadcast(u_node, shape)
+    neg = ir.ew("less", D.bool_, (si, ir.scalar(0, D.int64, shape, dev)))
+    cmp = ir.ew(op, D.bool_, (ir.cast(si, D.uint64), u))
+    if op in ("less", "less_equal", "not_equal"):
+        return wrap(ir.ew("logical_or", D.bool_, (neg, cmp)))
+    return wrap(ir.ew("logical_and", D.bool_, (ir.ew("logical_not", D.bool_, (neg,)), cmp)))
+
+
+def _fast_entry(name, args):
+    """The cached resolution of a signature, or None when every call must take the
+    general path (an integer power with a signed integer exponent array: its values are
+    checked)."""
+    items, _ = _classify(args)
+    loop, odt = resolve(EW_OPS[name], items)
+    if name == "power" and _signed_exponents(loop, items):
+        return None
+    if name in _CMP_OUT_OF_RANGE and _mixed_u64(items):
+        return None
+    bounds = D.int_bounds(loop) if loop.kind in "iu" else None
+    return loop, odt, bounds
+
+
+def _apply_fast(name, args, cls, loop, odt, bounds):
+    nodes = []
+    dev = None
+    shape = None
+    same = True
+    for a in args:
+        if type(a) is cls:
+            n = _operand(a._node)
+            if dev is None:
+                dev, shape = n.device, n.shape
+            elif n.device is not dev and n.device != dev:
+                return None
+            elif n.shape != shape:
+                same = False
+            nodes.append(n)
+        elif isinstance(a, np.generic):
+            if name == "power" and a.dtype.kind in "iu" and a < 0 and loop.kind in "iu":
+                return None
+            nodes.append(a)
+        else:
+            if type(a) is int and (bounds is None or not bounds[0] <= a <= bounds[1]):
+                if bounds is not None or loop.kind == "b":
+                    return None                 # range checks and special cases
+            if name == "power" and type(a) is int and a < 0 and loop.kind in "iu":
+                return None
+            nodes.append(a)
+    if dev is None:
+        return None
+    if not same:
+        shape = broadcast_shapes(*[n.shape for n in nodes if type(n) is ir.Node])
+    srcs = []
+    for n in nodes:
+        if type(n) is ir.Node:
+            if not n.shape and shape and n.kind != ir.LEAF:
+                R.reused_scalar(n)
+            if n.dtype != loop:
+                n = ir.cast(n, loop)
+            if n.shape != shape:
+                n = ir.broadcast(n, shape)
+        else:
+            n = ir.Node(ir.SCALAR, "scalar", loop, shape, (), ir.scalar_value(n, loop), dev)
+        srcs.append(n)
+    return wrap(_ew_node(name, odt, srcs))
+
+
+def _apply_general(name, args, dtype):
+    op = EW_OPS[name]
+    if len(args) != op.nin:
+        raise TypeError(f"{name}() takes {op.nin} positional argument"
+                        f"{'s' if op.nin > 1 else ''} but {len(args)} were given")
+    items, dev = _classify(args)
+    if name in _CMP_OUT_OF_RANGE and dtype is None and _mixed_u64(items):
+        return _compare_u64(name, items, dev)
+    loop, odt = resolve(op, items, dtype)
+    shape = broadcast_shapes(*[it[0].shape for it in items if it[0] is not None])
+    srcs = []
+    for idx, (node, k, v) in enumerate(items):
+        if node is not None:
+            if not node.shape and shape and node.kind != ir.LEAF:
+                R.reused_scalar(node)
+            srcs.append(ir.broadcast(ir.cast(node, loop), shape))
+            continue
+        if k == "i" and loop.kind == "b" and not -2**63 <= v < 2**63:
+            raise OverflowError("Python int too large to convert to C long")
+        if k == "c" and loop.kind in "iuf":
+            v = v.real          # a dtype= loop under casting='unsafe' (NumPy's value)
+        if k == "i" and loop == D.int64 and not -2**63 <= v < 2**63 and \
+                all(d.kind == "b" for d in _strong_dtypes(items)):
+            # NumPy converts a Python int next to bool arrays as a C long
+            raise OverflowError("Python int too large to convert to C long")
+        if k == "i" and loop.kind in "iu":
+            lo, hi = D.int_bounds(loop)
+            if not lo <= v <= hi:
+                if name in _CMP_OUT_OF_RANGE:
+                    opn = name if idx == 1 else _SWAPPED[name]
+                    const = _CMP_OUT_OF_RANGE[opn][0 if v > hi else 1]
+                    return wrap(ir.scalar(const, D.bool_, shape, dev))
+                D.check_weak_int(v, loop)
+        if name == "power" and idx == 1 and loop.kind in "iu" and \
+                (k == "i" or (k == "strong" and v.dtype.kind in "iu")) and v < 0 and \
+                0 not in shape:
+            raise ValueError("Integers to negative integer powers are not allowed.")
+        srcs.append(ir.scalar(v, loop, shape, dev))
+    if name == "power" and _signed_exponents(loop, items) and 0 not in shape:
+        _check_exponents(ir.cast(items[1][0], loop))
+    return wrap(_ew_node(name, odt, srcs))
+
+
+_SQRT_LOOPS = (D.float32, D.float64)
+
+
+def _ew_node(name, odt, srcs):
+    """The elementwise node; NumPy's float32/float64 power loop takes the square root for a
+    scalar exponent of 0.5 (so sqrt(-0.0) = -0.0, where pow gives +0.0): so does gnumpy."""
+    if name == "power" and odt in _SQRT_LOOPS and srcs[1].kind == ir.SCALAR and \
+            srcs[1].arg == 0.5:
+        return ir.ew("sqrt", odt, (srcs[0],))
+    return ir.ew(name, odt, srcs)
+
+
+def _signed_exponents(loop, items) -> bool:
+    """Can the exponent array of an integer power be negative in the loop's type (a
+    signed exponent, or an unsigned one the loop reads as signed)?"""
+    e = items[1][0]
+    if loop.kind != "i" or e is None:
+        return False
+    return e.dtype.kind == "i" or (e.dtype.kind == "u" and e.dtype.itemsize >= loop.itemsize)
+
+
+def _check_exponents(e) -> None:
+    """NumPy's ValueError for an integer power with a negative integer exponent: one
+    device-to-host read of ``any(e < 0)``."""
+    neg = ir.ew("less", D.bool_, (e, ir.scalar(0, e.dtype, e.shape, e.device)))
+    size = 1
+    for d in e.shape:
+        size *= d
+    anyneg = ir.reduce("any", ir.reshape(neg, (size,)), (0,), False, D.bool_)
+    if wrap(anyneg).get():
+        raise ValueError("Integers to negative integer powers are not allowed.")
+
+
+def scalar_errors(name, items, loop) -> None:
+    """NumPy's errors converting the Python ints of classified operands for `loop` (raised
+    before the output cast is checked)."""
+    strongs = _strong_dtypes(items)
+    for node, k, v in items:
+        if node is None and k == "i" and loop.kind == "b" and not -2**63 <= v < 2**63:
+            raise OverflowError("Python int too large to convert to C long")
+        if node is None and k == "i" and loop.kind in "iu":
+            if not -2**63 <= v < 2**63 and loop == D.int64 and strongs and \
+                    all(d.kind == "b" for d in strongs):
+                raise OverflowError("Python int too large to convert to C long")
+            if name not in _CMP_OUT_OF_RANGE:
+                D.check_weak_int(v, loop)
+
+
+def result_dtype(name: str, *args):
+    """The dtype `apply(name, *args)` would produce (no graph is built)."""
+    items, _ = _classify(args)
+    return resolve(EW_OPS[name], items)[1]
+
+
+def power_operator(x, e):
+    """``x ** e``: NumPy's operator takes fast paths for some Python-scalar exponents
+    (square for int 2; for float and complex arrays reciprocal for int -1, sqrt for
+    0.5; a float 2.0 or -1.0 is a power)."""
+    if type(e) in (int, float) and is_array(x):
+        kind = x.dtype.kind
+        if type(e) is int and e == 2:       # NumPy's fast_scalar_power (bool ** 2: int8)
+            return apply("square", x)
+        if kind in "fc":
+            if type(e) is int and e == -1:
+                return apply("reciprocal", x)
+            if type(e) is float and e == 0.5:
+                return apply("sqrt", x)
+    return apply("power", x, e)
+
+
+# ------------------------------------------------------------------ special functions
+
+def _where_checks_ints() -> bool:
+    """Whether the installed NumPy's ``where`` refuses a Python int outside the result's
+    integer dtype (NumPy 2.5 does; 2.4 wraps it): gnumpy follows it."""
+    try:
+        np.where(np.zeros(0, bool), 300, np.zeros(0, np.uint8))
+    except OverflowError:
+        return True
+    return False
+
+
+_WHERE_CHECKS_INTS = _where_checks_ints()
+
+
+def where(condition, x=None, y=None, /):
+    """``where(cond, x, y)``: elements of `x` where `cond` is true, else of `y`;
+    ``where(cond)`` is ``nonzero(cond)``.
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.where(gp.asarray([True, False]), 1.0, gp.asarray([5.0, 6.0]))
+    array([1., 6.])
+    """
+    if x is None and y is None:
+        if not is_array(condition) and np.ndim(condition) == 0:
+            raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
+                             "np.atleast_1d(scalar).nonzero() instead. If the context of this "
+                             "error is of the form `arr[nonzero(cond)]`, just use `arr[cond]`.")
+        return (condition if is_array(condition) else wrap(as_node(condition))).nonzero()
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    items, dev = _classify([condition, x, y])
+    cond = items[0]
+    cnode = cond[0] if cond[0] is not None else ir.scalar(cond[2], D.bool_, (), dev)
+    dt = _promote(items[1:])
+    shapes = [it[0].shape for it in items if it[0] is not None]
+    shape = broadcast_shapes(*shapes)
+    srcs = [ir.broadcast(ir.cast(cnode, D.bool_), shape)]
+    for node, k, v in items[1:]:
+        if node is not None:
+            srcs.append(ir.broadcast(ir.cast(node, dt), shape))
+        else:
+            if k == "i" and dt.kind in "iu" and _WHERE_CHECKS_INTS:
+                D.check_weak_int(v, dt)         # NumPy >= 2.5: NEP 50's bounds
+            if k == "i" and dt.kind in "biu" and not -2**63 <= v < 2**64:
+                # NumPy's where converts a Python int as a C integer (wrapping into
+                # the result dtype); only one no C integer holds raises
+                raise OverflowError("Python int too large to convert to C long")
+            srcs.append(ir.scalar(v, dt, shape, dev))
+    return wrap(ir.where(*srcs))
+
+
+def astype(x, dtype, /, *, copy=True, device=None, casting="unsafe"):
+    """Array API ``astype``: `x` converted to `dtype` (a new array unless copy=False and
+    nothing changes)."""
+    return cast_array(x, dtype, copy, device, casting, 4)
+
+
+def cast_array(x, dtype, copy, device, casting, stacklevel):
+    """``astype``; `stacklevel` names the caller's frame for the ComplexWarning (4: the
+    caller of a function that calls this one, as ``astype`` and ``ndarray.astype`` do)."""
+    if not is_array(x):
+        raise TypeError(f"astype() expects a gnumpy array, not {type(x).__name__}")
+    dt = D.to_dtype(dtype)
+    if not D.can_cast(x.dtype, dt, casting):
+        raise TypeError(f"Cannot cast array data from {x.dtype!r} to {dt!r} according to the "
+                        f"rule {casting!r}")
+    if device is not None:
+        x = x.to_device(device)
+    if dt == x.dtype:
+        return x._copy() if copy else x
+    D.warn_complex_to_real(x.dtype, dt, stacklevel)
+    return wrap(ir.cast(x._node, dt))

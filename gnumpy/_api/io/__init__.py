@@ -1,0 +1,3 @@
+"""Input, output and text: saving and loading files, buffers and strings (``npyio``), and
+printing arrays and scalars with NumPy's print options (``printing``).
+"""

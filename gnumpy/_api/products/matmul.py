@@ -1,0 +1,291 @@
+"""Matrix products: ``matmul`` (the ``@`` operator), ``vecdot``, ``matvec``, ``vecmat`` (``dot`` is
+in ``products``).
+
+A matrix product is a non-fusible op (a BARRIER node): its inputs are materialized first.
+"""
+from __future__ import annotations
+
+import cmath
+
+from ... import _dtypes as D
+from ..._array import ndarray
+from ..._broadcast import broadcast_shapes
+from ..._graph import ir
+from ..._graph import layout as L
+from .._common import as_node, check_device_match, is_array, wrap
+from ..elementwise.elementwise import apply
+from ..reductions.reductions import sum as sum_
+from ..outargs import finish
+
+
+SMALL_MATMUL = 1 << 15     # products of at most this many multiply-adds are fused reductions
+
+
+def _fused_ok(dt) -> bool:
+    """May a product of dtype `dt` be a fused multiply-and-sum?  (Not bool, whose product
+    is a logical one, nor float16, which the library accumulates in float32.)"""
+    return dt.kind in "iuc" or dt.kind == "f" and dt.itemsize > 2
+
+
+def _fuses(dt, outputs, k) -> bool:
+    """Is a product of dtype `dt`, `outputs` elements and `k` terms a fused one (small, or
+    of few terms) rather than a library call?"""
+    return _fused_ok(dt) and (outputs * k <= SMALL_MATMUL and k <= 256 or 0 < k <= UNROLL_K)
+
+
+def _small_product(an, bn, batch, dt):
+    """The node of ``a @ b`` (both at least 2-D, batch dims `batch`) as a multiply over
+    (batch, m, k, n) summed over k; single precision accumulates in double (as accurate
+    as the library's FMA chains, whatever order they take).  A product over at most
+    UNROLL_K terms is elementwise (``_unrolled``)."""
+    acc = D.promote(dt, D.float64) if dt.kind in "fc" else dt
+    m, k = an.shape[-2:]
+    n = bn.shape[-1]
+    if 0 < k <= UNROLL_K:
+        return ir.cast(_unrolled(ir.cast(an, acc), ir.cast(bn, acc), batch, acc), dt)
+    full = batch + (m, k, n)
+    an = ir.reshape(ir.cast(an, acc), _lead(an.shape[:-2], batch) + (m, k, 1))
+    bn = ir.reshape(ir.cast(bn, acc), _lead(bn.shape[:-2], batch) + (1, k, n))
+    prod = ir.ew("multiply", acc, (ir.broadcast(an, full), ir.broadcast(bn, full)))
+    return ir.cast(ir.reduce("sum", prod, (len(full) - 2,), False, acc), dt)
+
+
+# Products over at most this many terms (3x3 blocks, NPBench's scattering_self_energies)
+# are sums of k column-times-row products: elementwise, so a product of products and the
+# statement writing it are one kernel, where a reduction over k is one kernel per product.
+UNROLL_K = 4
+
+
+def _unrolled(an, bn, batch, acc):
+    """``a @ b`` (dtype `acc`, k terms) as ``a[..., :, 0:1] * b[..., 0:1, :] + ...``."""
+    m, k = an.shape[-2:]
+    n = bn.shape[-1]
+    full = batch + (m, n)
+    cols = _terms(an, full, True)
+    rows = _terms(bn, full, False)
+    total = None
+    for i in range(k):
+        t = ir.ew("multiply", acc, (cols[i], rows[i]))
+        total = t if total is None else ir.ew("add", acc, (total, t))
+    if acc.kind in "fc":    # a zero sum is +0, as the library's (and NumPy's) from 0
+        total = ir.ew("add", acc, (total, ir.scalar(0, acc, full, an.device)))
+    return total
+
+
+def _terms(x, full, col):
+    """The k columns (`col`) or rows of `x` (..., m, k) or (..., k, n), each broadcast to
+    `full`: LEAFs of x's memory where x is one (or a copy of one: an advanced index's
+    block, ``G[k, e, idx[a, b]]``; the product, a pending reader of that memory like the
+    copy, reads it), else views."""
+    k = x.shape[-1] if col else x.shape[-2]
+    nb = len(full) - 2
+    if x.kind == ir.EW and x.op == "astype" and x.srcs[0].kind == ir.LEAF and \
+            x.srcs[0].dtype is x.dtype:
+        x = x.srcs[0]
+    if x.kind == ir.LEAF:
+        lead = len(full) - len(x.shape)
+        st = [0] * lead + [s if d != 1 else 0 for d, s in zip(x.shape[:-2], x.strides[:-2])]
+        if col:
+            st += [x.strides[-2], 0]
+            step = x.strides[-1]
+        else:
+            st += [0, x.strides[-1]]
+            step = x.strides[-2]
+        st = tuple(st)
+        return [ir.leaf(x.buf, x.dtype, full, st, x.offset + i * step, x.device)
+                for i in range(k)]
+    ones = ((0, 1),) * (len(x.shape) - 2)
+    sh = x.shape[:-1] + (1,) if col else x.shape[:-2] + (1, x.shape[-1])
+    lead = _lead(x.shape[:-2], full[:nb])
+    out = []
+    for i in range(k):
+        v = ir.view(x, "slice", ones + (((0, 1), (i, 1)) if col else ((i, 1), (0, 1))), sh)
+        out.append(ir.broadcast(ir.reshape(v, lead + sh[-2:]), full))
+    return out
+
+
+def _lead(dims, batch):
+    """`dims` (an operand's batch dims) with ones prepended to the length of `batch`."""
+    return (1,) * (len(batch) - len(dims)) + tuple(dims)
+
+
+def _arr(x, device=None):
+    return x if is_array(x) else wrap(as_node(x, device=device))
+
+
+def vector_dot(a, b):
+    """``a @ b`` of two gnumpy arrays, 1-D, of one length and one dtype that fuses: the
+    node ``matmul`` builds for them (a lazy multiply-and-sum), built without its general
+    checks (a solver's inner step, ``dot(A[i, :j], A[j, :j])``, in a loop).  None for
+    anything else."""
+    cls = ndarray
+    if type(a) is not cls or type(b) is not cls:
+        return None
+    na, nb = a._node, b._node
+    dt = na.dtype
+    if len(na.shape) != 1 or nb.shape != na.shape or nb.dtype is not dt or \
+            nb.device is not na.device or not _fused_ok(dt):
+        return None
+    return wrap(ir.reduce("sum", ir.ew("multiply", dt, (na, nb)), (0,), False, dt))
+
+
+def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
+    """Matrix product with NumPy's rules (1-D operands promoted, batch dims broadcast).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> (gp.eye(2) @ gp.asarray([1.0, 2.0])).tolist()
+    [1.0, 2.0]
+    """
+    if out is None and dtype is None:
+        r = vector_dot(x1, x2)
+        if r is None:
+            r = _matrix_product(x1, x2)
+        if r is not None:
+            return r
+    a = _arr(x1)
+    b = _arr(x2, a.device)
+    check_device_match([a._node, b._node])
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("matmul: Input operand %d does not have enough dimensions (has 0, "
+                         "gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)"
+                         % (0 if a.ndim == 0 else 1))
+    ka = a.shape[-1]
+    kb = b.shape[-2] if b.ndim >= 2 else b.shape[0]
+    if ka != kb:
+        raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature (n?,k),(k,m?)->(n?,m?) (size {kb} is "
+                         f"different from {ka})")
+    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    shape = batch + ((a.shape[-2],) if a.ndim >= 2 else ()) + ((b.shape[-1],) if b.ndim >= 2
+                                                               else ())
+    dt = D.result_type(a, b) if dtype is None else D.to_dtype(dtype)
+    if a.ndim == 1 and b.ndim == 1 and _fused_ok(dt):
+        # a dot product of two vectors: one fused, lazy reduction (a solver's inner step
+        # A[i, j] -= dot(A[i, :j], A[j, :j]) is then one kernel with its write)
+        prod = apply("multiply", wrap(ir.cast(a._node, dt)), wrap(ir.cast(b._node, dt)))
+        return finish("matmul", sum_(prod, dtype=dt), out, casting=casting)
+    if a.ndim >= 2 and b.ndim >= 2 and _fuses(dt, L.prod(shape), ka):
+        # a small product (3x3 blocks in a loop) or one of few terms: a fused, lazy
+        # reduction over k (elementwise over at most UNROLL_K terms), not a library call;
+        # it replays, and fuses with its operands and its consumer
+        return finish("matmul", wrap(_small_product(a._node, b._node, batch, dt)), out,
+                      casting=casting)
+    node = _library_product(ir.cast(a._node, dt), ir.cast(b._node, dt), dt, shape)
+    return finish("matmul", wrap(node), out, casting=casting)
+
+
+def _matrix_product(a, b):
+    """``a @ b`` of two gnumpy arrays of one float or complex dtype and device, 2-D by 2-D
+    (a small product fused, a larger one the library's) or a matrix-vector product (2-D by
+    1-D, 1-D by 2-D, the library's), built without matmul's general checks (a kernel of
+    library calls pays them per call, a loop of 3x3 blocks per product).  None for
+    anything else."""
+    cls = ndarray
+    if type(a) is not cls or type(b) is not cls:
+        return None
+    na, nb = a._node, b._node
+    dt = na.dtype
+    if nb.dtype is not dt or nb.device is not na.device or dt.kind not in "fc":
+        return None
+    sa, sb = na.shape, nb.shape
+    la, lb = len(sa), len(sb)
+    if la == 2 and lb == 2:
+        if sa[1] != sb[0]:
+            return None
+        if _fuses(dt, sa[0] * sb[1], sa[1]):
+            return wrap(_small_product(na, nb, (), dt))
+        shape = (sa[0], sb[1])
+    elif la == 2 and lb == 1:
+        if sa[1] != sb[0]:
+            return None
+        shape = sa[:1]
+    elif la == 1 and lb == 2:
+        if sa[0] != sb[0]:
+            return None
+        shape = sb[1:]
+    else:
+        return None
+    return wrap(_library_product(na, nb, dt, shape))
+
+
+def _library_product(na, nb, dt, shape):
+    """The library call's node of ``na @ nb`` (dtype `dt`, result `shape`).  On CUDA, an
+    operand scaled by a constant (``s * X`` or ``X * s``, X of the product's dtype; s
+    finite and nonzero) passes X and makes s the call's alpha: NPBench's gemm,
+    ``alpha * A @ B + beta * C``, then runs no elementwise pass over A.  (The product is
+    ``alpha * (A @ B)`` instead of NumPy's ``(alpha * A) @ B``: the same within rounding.)"""
+    alpha = None
+    if dt.kind in "fc" and na.device.kind == "cuda":
+        xa, sa = ir.scaled(na)
+        xb, sb = ir.scaled(nb)
+        if sa is not None or sb is not None:
+            v = (1 if sa is None else sa) * (1 if sb is None else sb)
+            if v != 0 and cmath.isfinite(v):
+                na, nb, alpha = xa, xb, v
+    return ir.barrier("matmul", (na, nb), alpha, dt, shape)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    """Dot product of vectors along `axis` (conjugating x1), broadcasting the rest."""
+    a = _arr(x1)
+    b = _arr(x2, a.device)
+    if a.dtype.kind == "c":
+        a = apply("conjugate", a)
+    prod = apply("multiply", a, b)
+    nd = prod.ndim
+    ax = axis if axis >= 0 else nd + axis
+    if not 0 <= ax < nd or (a.ndim and a.shape[axis] != b.shape[axis]):
+        raise ValueError("vecdot: the reduced axis must exist in both inputs with equal size")
+    return sum_(prod, axis=ax, dtype=prod.dtype)
+
+
+def _gufunc_vector(name, sig, a, b, mat_first):
+    """Shape checks of matvec (m,n),(n)->(m) and vecmat (n),(n,m)->(m), NumPy's messages."""
+    need = (2, 1) if mat_first else (1, 2)
+    for i, (x, k) in enumerate(zip((a, b), need)):
+        if x.ndim < k:
+            raise ValueError(f"{name}: Input operand {i} does not have enough dimensions "
+                             f"(has {x.ndim}, gufunc core with signature {sig} requires {k})")
+    n0 = a.shape[-1]
+    n1 = b.shape[-1] if mat_first else b.shape[-2]
+    if n0 != n1:
+        raise ValueError(f"{name}: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature {sig} (size {n1} is different from {n0})")
+
+
+def matvec(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
+    """Matrix-vector product over the last two axes of `x1` and the last of `x2`
+    (signature (m,n),(n)->(m)), broadcasting the rest.
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.matvec(gp.eye(2) * 2, gp.asarray([1.0, 3.0])).tolist()
+    [2.0, 6.0]
+    """
+    a = _arr(x1)
+    b = _arr(x2, a.device)
+    _gufunc_vector("matvec", "(m,n),(n)->(m)", a, b, True)
+    r = matmul(a, b[..., None], dtype=dtype)[..., 0]
+    return finish("matvec", r, out, casting=casting)
+
+
+def vecmat(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
+    """Vector-matrix product of the complex conjugate of `x1`'s last axis with the last two
+    axes of `x2` (signature (n),(n,m)->(m)), broadcasting the rest.
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.vecmat(gp.asarray([1.0, 3.0]), gp.eye(2) * 2).tolist()
+    [2.0, 6.0]
+    """
+    a = _arr(x1)
+    b = _arr(x2, a.device)
+    _gufunc_vector("vecmat", "(n),(n,m)->(m)", a, b, False)
+    if a.dtype.kind == "c":
+        a = apply("conjugate", a)
+    r = matmul(a[..., None, :], b, dtype=dtype)[..., 0, :]
+    return finish("vecmat", r, out, casting=casting)

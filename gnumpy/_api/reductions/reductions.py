@@ -1,0 +1,487 @@
+"""Statistical and utility reductions: sum, prod, min, max, mean, var, std, any, all, argmin,
+argmax, count_nonzero, cumulative sums and products, diff.
+
+Each reduction is one REDUCE node whose elementwise prologue (casts, ``where=`` masks, the
+expression being reduced) and epilogue (``mean`` = sum / n, ``std`` = sqrt(var)) fuse into
+the same kernel.  ``var``/``std`` take two passes (mean, then the centred sum of squares),
+which keeps NumPy's accuracy.
+"""
+from __future__ import annotations
+
+import builtins
+import operator
+
+from ... import _dtypes as D
+from ..._graph import ir
+from ..._graph import layout as L
+from ..._memstate import write_epoch
+from .._common import as_node, is_array, normalize_axes, normalize_axis, wrap
+from ..elementwise.elementwise import apply, astype
+from ..elementwise.elementwise import where as where_
+from ..outargs import single_out, check_out_shape, finish
+
+_NAMES = {"max": "maximum", "min": "minimum", "argmax": "argmax", "argmin": "argmin"}
+
+
+def _arr(x):
+    return x if is_array(x) else wrap(as_node(x))
+
+
+def _axes(axis, x):
+    """Normalized reduction axes; NumPy lets 0-d arrays take axis 0 or -1 (as no axis)."""
+    if x.ndim == 0 and axis is not None:
+        ax = axis if isinstance(axis, (tuple, list)) else (axis,)
+        if builtins.all(type(a) is int and a in (0, -1) for a in ax):
+            return ()
+    return normalize_axes(axis, x.ndim)
+
+
+def _out(name, r, out):
+    # Note: reductions cast into out= unsafely, as NumPy's ufunc.reduce does
+    return finish(name, r, out, casting="unsafe", exact="reduce")
+
+
+def _kd(keepdims) -> bool:
+    """`keepdims` as NumPy reads it (an int; TypeError for anything else)."""
+    if keepdims is False or keepdims is True:
+        return keepdims
+    return bool(operator.index(keepdims))
+
+
+def _sum_dtype(dt):
+    if dt.kind in "bi" and dt.itemsize < 8:
+        return D.int64
+    if dt.kind == "u" and dt.itemsize < 8:
+        return D.uint64
+    return dt
+
+
+def _reduced_count(shape, axes) -> int:
+    return L.prod(shape[a] for a in axes)
+
+
+def _check_nonempty(x, axes, name, initial=None):
+    if initial is not None:
+        return
+    if _reduced_count(x.shape, axes) == 0:      # even when the result is empty
+        if name.startswith("arg"):
+            raise ValueError(f"attempt to get {name} of an empty sequence")
+        raise ValueError(f"zero-size array to reduction operation {_NAMES[name]} which has no "
+                         f"identity")
+
+
+def _mask(x, where, fill):
+    if where is True:
+        return x
+    m = where if is_array(where) else wrap(as_node(where, device=x.device))
+    return where_(m, x, fill)
+
+
+def _reduce(rop, x, axes, keepdims, dtype):
+    arg = rop in ("argmax", "argmin")
+    if not arg:
+        D.warn_complex_to_real(x.dtype, dtype, 4)
+    n = x._node
+    if rop == "sum" and n.kind == ir.BARRIER and n.op == "gather" and \
+            type(n.arg) is tuple and len(axes) == len(n.shape) and \
+            n.arg[2] == write_epoch[0]:
+        # the sum of a[m] (a boolean mask of a's shape) with nothing written since a[m]
+        # was taken (the mask's node may read memory a write changes; the gather reads
+        # offsets computed before): the sum of where(m, a, 0), with no compaction
+        # (azimint's `data[mask].mean()` in a loop; a sum starts from +0, in NumPy and in
+        # the kernels, so the zeros added change nothing)
+        src = ir.cast(n.srcs[0], dtype)
+        r = ir.reduce("sum", ir.where(n.arg[1], src, ir.scalar(0, dtype, src.shape,
+                                                                src.device)),
+                      tuple(range(len(src.shape))), False, dtype)
+        return wrap(ir.reshape(r, (1,) * len(n.shape)) if keepdims else r)
+    node = x._node if arg else ir.cast(x._node, dtype)
+    out_dt = D.int64 if arg else dtype
+    if not axes:  # a reduction over no axes: identity op value, in a new array
+        if arg:
+            return wrap(ir.scalar(0, D.int64, x.shape, x.device))
+        if rop in ("sum", "prod") and out_dt.kind in "fc":   # 0 + x, 1 * x (as NumPy)
+            one = ir.scalar(0 if rop == "sum" else 1, out_dt, x.shape, x.device)
+            return wrap(ir.ew("add" if rop == "sum" else "multiply", out_dt, (one, node)))
+        return wrap(ir.ew("astype", out_dt, (node,)))
+    return wrap(ir.reduce(rop, node, axes, keepdims, out_dt))
+
+
+def sum(x, /, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    """Sum of elements over `axis` (NumPy's dtype rules: small ints accumulate in int64).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.sum(gp.asarray([[1, 2], [3, 4]]), axis=0)
+    array([4, 6])
+    """
+    return _sum_or_prod("sum", x, axis, dtype, out, keepdims, initial, where)
+
+
+def prod(x, /, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    """Product of elements over `axis`."""
+    return _sum_or_prod("prod", x, axis, dtype, out, keepdims, initial, where)
+
+
+def _sum_or_prod(rop, x, axis, dtype, out, keepdims, initial, where):
+    ufunc = "add" if rop == "sum" else "multiply"
+    single_out(out)             # a read-only out first, as ufunc.reduce
+    keepdims = _kd(keepdims)
+    x = _arr(x)
+    axes = _axes(axis, x)
+    dt = _sum_dtype(x.dtype) if dtype is None else D.to_dtype(dtype)
+    x = _mask(x, where, 0 if rop == "sum" else 1)
+    r = _reduce(rop, x, axes, keepdims, dt)
+    if initial is not None:
+        r = astype(apply(ufunc, r, initial), dt, copy=False)
+    return _out(ufunc, r, out)
+
+
+def _minmax(rop, x, axis, out, keepdims, initial, where):
+    single_out(out)             # a read-only out first, as ufunc.reduce
+    keepdims = _kd(keepdims)
+    x = _arr(x)
+    axes = _axes(axis, x)
+    if where is not True and initial is None:
+        raise ValueError(f"reduction operation '{_NAMES[rop]}' does not have an identity, so "
+                         f"to use a where mask one has to specify 'initial'")
+    _check_nonempty(x, axes, rop, initial)
+    if where is not True:
+        x = _mask(x, where, initial)
+    if initial is not None and _reduced_count(x.shape, axes) == 0:
+        shape = tuple((1 if i in axes else d) for i, d in enumerate(x.shape)
+                      if keepdims or i not in axes)
+        from ..creation.creation import full
+        return _out(_NAMES[rop], full(shape, initial, dtype=x.dtype, device=x.device), out)
+    r = _reduce(rop, x, axes, keepdims, x.dtype)
+    if initial is not None:
+        r = astype(apply(_NAMES[rop], r, initial), x.dtype, copy=False)
+    return _out(_NAMES[rop], r, out)
+
+
+def max(x, /, axis=None, out=None, keepdims=False, initial=None, where=True):
+    """Maximum over `axis` (NaN propagates, as in NumPy)."""
+    return _minmax("max", x, axis, out, keepdims, initial, where)
+
+
+def min(x, /, axis=None, out=None, keepdims=False, initial=None, where=True):
+    """Minimum over `axis` (NaN propagates, as in NumPy)."""
+    return _minmax("min", x, axis, out, keepdims, initial, where)
+
+
+def _argreduce(rop, x, axis, out, keepdims):
+    keepdims = bool(keepdims)       # NumPy's argmax/argmin take any truth value
+    x = _arr(x)
+    if axis is None:
+        axes = tuple(range(x.ndim))
+    elif x.ndim == 0 and type(axis) is int and axis in (0, -1):
+        axes = ()
+    else:
+        axes = (normalize_axis(axis, x.ndim),)
+    _check_nonempty(x, axes, rop)
+    if x.ndim == 0:
+        r = wrap(ir.scalar(0, D.int64, (), x.device))
+    else:
+        r = _reduce(rop, x, axes, keepdims, x.dtype)
+    if is_array(out):
+        if out.shape != r.shape:
+            raise ValueError(f"output array does not match result of np.{rop}.")
+        if not D.can_cast(out.dtype, D.int64, "safe"):
+            raise TypeError(f"Cannot cast array data from {out.dtype!r} to "
+                            f"{D.int64!r} according to the rule 'safe'")
+    return _out(rop, r, out)
+
+
+def argmax(x, /, axis=None, out=None, *, keepdims=False):
+    """Index of the first maximum over `axis` (flattened when axis is None)."""
+    return _argreduce("argmax", x, axis, out, keepdims)
+
+
+def argmin(x, /, axis=None, out=None, *, keepdims=False):
+    """Index of the first minimum over `axis` (flattened when axis is None)."""
+    return _argreduce("argmin", x, axis, out, keepdims)
+
+
+def _bool_reduce(rop, x, axis, out, keepdims, where):
+    single_out(out)             # a read-only out first, as ufunc.reduce
+    keepdims = _kd(keepdims)
+    x = _arr(x)
+    axes = _axes(axis, x)
+    b = astype(x, D.bool_, copy=False)
+    b = _mask(b, where, rop == "all")
+    r = _reduce(rop, b, axes, keepdims, D.bool_)
+    return _out("logical_or" if rop == "any" else "logical_and", r, out)
+
+
+def any(x, /, axis=None, out=None, keepdims=False, *, where=True):
+    """Whether any element over `axis` is true."""
+    return _bool_reduce("any", x, axis, out, keepdims, where)
+
+
+def all(x, /, axis=None, out=None, keepdims=False, *, where=True):
+    """Whether all elements over `axis` are true."""
+    return _bool_reduce("all", x, axis, out, keepdims, where)
+
+
+def count_nonzero(x, /, axis=None, *, keepdims=False):
+    """Number of non-zero elements over `axis`.
+
+    # Note: returns a 0-d array (not a Python int) for axis=None, as CuPy does.
+    """
+    # as NumPy reads it: no axis and a false keepdims count the whole array
+    keepdims = False if axis is None and not keepdims else _kd(keepdims)
+    x = _arr(x)
+    axes = _axes(axis, x)
+    nz = astype(astype(x, D.bool_, copy=False), D.int64, copy=False)
+    return _reduce("sum", nz, axes, keepdims, D.int64)
+
+
+def _float_dtypes(dt, dtype):
+    """(compute dtype, result dtype) of mean/var/std, as NumPy picks them."""
+    if dtype is not None:
+        d = D.to_dtype(dtype)
+        return d, d
+    if dt.kind in "biu":
+        return D.float64, D.float64
+    if dt == D.float16:
+        return D.float32, D.float16
+    return dt, dt
+
+
+def _count(x, axes, where, keepdims, cdt):
+    if where is True:
+        return _reduced_count(x.shape, axes)
+    m = where if is_array(where) else wrap(as_node(where, device=x.device))
+    from ..shape.manipulation import broadcast_to
+    m = broadcast_to(m, x.shape)
+    return sum(m, axis=axes, keepdims=keepdims, dtype=cdt)
+
+
+def _np_sum(x, axes, keepdims, dt):
+    """NumPy's ``add.reduce(x, dtype=dt)``: elements cast to `dt`, summed in `dt` (with
+    wraparound for integers; a logical or for bool)."""
+    if dt.kind == "b":
+        return _reduce("any", astype(x, D.bool_, copy=False), axes, keepdims, D.bool_)
+    return _reduce("sum", x, axes, keepdims, dt)
+
+
+def _div_into(s, n):
+    """NumPy's ``true_divide(s, n, out=s, casting='unsafe')`` with `n` the item count (an
+    intp, or an int64 array under `where=`): the quotient cast back to s's dtype."""
+    if s.dtype.kind in "fc" and not is_array(n):
+        return apply("divide", s, n)     # float / weak n: the same value, one rounding
+    nn = n if is_array(n) else wrap(ir.scalar(n, D.float64 if isinstance(n, float) else
+                                              D.int64, (), s.device))
+    return astype(apply("divide", s, nn), s.dtype, copy=False)
+
+
+def mean(x, /, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """Arithmetic mean over `axis` (ints in float64, float16 accumulated in float32; an
+    integer or bool `dtype` sums and divides in that dtype, as NumPy).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.mean(gp.asarray([1, 2, 3, 4]))
+    array(2.5)
+    """
+    x = _arr(x)
+    axes = normalize_axes(axis, x.ndim)
+    single_out(out)
+    keepdims = _kd(keepdims)        # (after the axes and out, as NumPy's _mean)
+    cdt, rdt = _float_dtypes(x.dtype, dtype)
+    s = _np_sum(_mask(x, where, 0), axes, keepdims, cdt)
+    if is_array(out):       # NumPy sums into `out`, then divides there
+        s = astype(s, out.dtype, copy=False)
+    n = _count(x, axes, where, keepdims, D.int64)
+    r = _div_into(s, n)
+    if not is_array(out):
+        r = astype(r, rdt, copy=False)
+    return finish("add", r, out, casting="unsafe", exact="reduce")
+
+
+def var(x, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+        mean=None, correction=None, _into=None):
+    """Variance over `axis` with `ddof` (or the Array API's `correction`)."""
+    if is_array(out):
+        _into = out.dtype       # NumPy sums the squares into `out` and divides there
+    x = _arr(x)
+    if correction is not None:
+        if ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
+        ddof = correction
+    axes = normalize_axes(axis, x.ndim)
+    single_out(out)
+    keepdims = _kd(keepdims)        # (after the axes and out, as NumPy's _var)
+    cdt, rdt = _float_dtypes(x.dtype, dtype)
+    if dtype is not None:
+        # NumPy's steps and dtypes exactly
+        # Note: without dtype=, float16 input is accumulated in float32 (NumPy sums its
+        # float16 squares in float16: 10% off over 4096 rows, inf past 65504)
+        r = _var_numpy(x, axes, cdt, ddof, keepdims, where, mean, _into)
+        return finish("add", r, out, casting="unsafe", exact="reduce")
+    rdt = D.real_dtype(rdt)
+    xc = astype(x, cdt, copy=False)
+    if mean is None and where is True and cdt.kind == "f" and axes and x.size:
+        # one pass (Welford/Chan accumulator), then the ddof correction in the epilogue
+        n = _reduced_count(x.shape, axes)
+        r = _reduce("var0", xc, axes, keepdims, cdt)
+        if ddof != 0:
+            r = apply("multiply", r, n / builtins.max(n - ddof, 0) if n - ddof > 0
+                      else (float("inf") if n else float("nan")))
+        return finish("add", astype(r, rdt, copy=False), out, casting="unsafe",
+                      exact="reduce")
+    if mean is not None:
+        m = _arr(mean)
+    else:
+        m = globals()["mean"](xc, axis=axes, keepdims=True, where=where)
+    d = apply("subtract", xc, m)
+    if cdt.kind == "c":
+        sq = apply("add", apply("square", apply("real", d)), apply("square", apply("imag", d)))
+    else:
+        sq = apply("multiply", d, d)
+    sq = _mask(sq, where, 0)
+    s = _reduce("sum", sq, axes, keepdims, sq.dtype)
+    n = _count(x, axes, where, keepdims, D.real_dtype(cdt))
+    if is_array(n):
+        denom = apply("maximum", apply("subtract", n, ddof), 0)
+    else:
+        denom = builtins.max(n - ddof, 0)
+    r = apply("divide", s, denom)
+    return finish("add", astype(r, rdt, copy=False), out, casting="unsafe", exact="reduce")
+
+
+def _var_numpy(x, axes, dt, ddof, keepdims, where, mean, out_dt=None):
+    """NumPy's ``_var`` step by step for an integer, bool or complex `dtype` (or complex
+    input with a `dtype`): the mean summed and divided in `dt`, the deviations in the
+    promotion of x and `dt`, squared (|d|^2 for complex deviations of complex input),
+    summed in `dt` and divided in place."""
+    n = _count(x, axes, where, True, D.int64)
+    if mean is not None:
+        m = _arr(mean)
+    else:
+        m = _div_into(_np_sum(_mask(x, where, 0), axes, True, dt), n)
+    d = apply("subtract", x, m)
+    if x.dtype.kind in "fiu" or d.dtype.kind != "c":
+        sq = apply("multiply", d, d)
+    else:
+        sq = apply("add", apply("square", apply("real", d)), apply("square", apply("imag", d)))
+    ret = _np_sum(_mask(sq, where, 0), axes, keepdims, dt)
+    if out_dt is not None:      # summed into `out`: divided in its dtype
+        ret = astype(ret, out_dt, copy=False)
+    n = _count(x, axes, where, keepdims, D.int64)
+    if is_array(n):
+        denom = apply("maximum", apply("subtract", n, ddof), 0)
+    else:
+        denom = builtins.max(n - ddof, 0)
+    return _div_into(ret, denom)
+
+
+def std(x, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+        mean=None, correction=None):
+    """Standard deviation over `axis` (square root of ``var``, in var's dtype)."""
+    x = _arr(x)
+    normalize_axes(axis, x.ndim)
+    single_out(out)                # (NumPy's order: the axes, out, then the rest)
+    v = var(x, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where, mean=mean,
+            correction=correction, _into=out.dtype if is_array(out) else None)
+    tgt = out.dtype if is_array(out) else v.dtype
+    if is_array(out):
+        check_out_shape("add", v.shape, out, "reduce")
+    if tgt.kind in "biu" and (out is not None or v.ndim):
+        # NumPy: sqrt(var, out=var) on an integer or bool array (its 0-d result is a
+        # NumPy scalar, converted without the ufunc's casting check)
+        from ..elementwise.elementwise import loop_dtype
+        from ..._ops import EW_OPS
+        raise TypeError(f"Cannot cast ufunc 'sqrt' output from "
+                        f"{loop_dtype(EW_OPS['sqrt'], tgt)!r} to {tgt!r} with casting rule "
+                        f"'same_kind'")
+    if is_array(out):           # NumPy takes the root in `out` (var wrote into it)
+        v = astype(v, out.dtype, copy=False)
+    r = apply("sqrt", v)
+    if r.dtype != v.dtype:      # NumPy: sqrt(ret, out=ret) for an integer or bool var
+        r = astype(r, v.dtype, copy=False)
+    return finish("add", r, out, casting="unsafe", exact="reduce")
+
+
+# ------------------------------------------------------------------ scans
+
+def _cumulative(bop, x, axis, dtype, include_initial, flatten_none):
+    x = _arr(x)
+    if axis is None:
+        if x.ndim > 1 and not flatten_none:
+            raise ValueError("axis must be specified for arrays with more than one dimension")
+        if x.ndim != 1:
+            from ..shape.manipulation import reshape
+            x = reshape(x, (-1,))
+        axis = 0
+    if x.ndim == 0:
+        raise ValueError("cumulative functions need an array with at least one dimension")
+    ax = normalize_axis(axis, x.ndim)
+    dt = _sum_dtype(x.dtype) if dtype is None else D.to_dtype(dtype)
+    shape = list(x.shape)
+    if include_initial:
+        shape[ax] += 1
+    D.warn_complex_to_real(x.dtype, dt, 4)
+    src = ir.cast(x._node, dt)
+    return wrap(ir.barrier(bop, (src,), (ax, bool(include_initial)), dt, tuple(shape)))
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    """Cumulative sum along `axis` (Array API)."""
+    return _cumulative("cumsum", x, axis, dtype, include_initial, False)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    """Cumulative product along `axis` (Array API)."""
+    return _cumulative("cumprod", x, axis, dtype, include_initial, False)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    """NumPy ``cumsum`` (flattens when axis is None)."""
+    return finish("add", _cumulative("cumsum", a, axis, dtype, False, True), out)
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    """NumPy ``cumprod`` (flattens when axis is None)."""
+    return finish("multiply", _cumulative("cumprod", a, axis, dtype, False, True), out)
+
+
+def diff(x, /, n=1, axis=-1, prepend=None, append=None):
+    """n-th discrete difference along `axis` (lazy views, fused)."""
+    x = _arr(x)
+    n = operator.index(n)
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n}")
+    if x.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    ax = normalize_axis(axis, x.ndim)
+    if prepend is not None or append is not None:
+        from ..shape.manipulation import broadcast_to, concat
+        parts = []
+        for extra in (prepend,):
+            if extra is not None:
+                e = _arr(extra)
+                if e.ndim == 0:
+                    shp = list(x.shape)
+                    shp[ax] = 1
+                    e = broadcast_to(e, tuple(shp))
+                parts.append(e)
+        parts.append(x)
+        if append is not None:
+            e = _arr(append)
+            if e.ndim == 0:
+                shp = list(x.shape)
+                shp[ax] = 1
+                e = broadcast_to(e, tuple(shp))
+            parts.append(e)
+        x = concat(parts, axis=ax)
+    op = "not_equal" if x.dtype.kind == "b" else "subtract"
+    for _ in range(n):
+        hi = [slice(None)] * x.ndim
+        lo = [slice(None)] * x.ndim
+        hi[ax] = slice(1, None)
+        lo[ax] = slice(None, -1)
+        x = apply(op, x[tuple(hi)], x[tuple(lo)])
+    return x

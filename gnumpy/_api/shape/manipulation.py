@@ -1,0 +1,375 @@
+"""Shape manipulation: reshape, transpose and friends as views; stack/concat as a barrier.
+
+View-producing functions return arrays that share memory with their input (NumPy
+semantics); ``reshape`` copies only when the layout cannot be expressed with strides.
+"""
+from __future__ import annotations
+
+import math
+import operator
+
+from ... import _dtypes as D
+from ..._broadcast import broadcast_shapes, broadcast_to_check
+from ..._graph import ir
+from ..._graph.ir import LEAF
+from ..._graph import layout as L
+from ..._sizes import MAX_INTP
+from .._common import (as_node, check_device_match, is_array, normalize_axis,
+                       normalize_axes, wrap)
+from ._views import folds, fortran_only, layout_of
+
+
+def _arr(x):
+    return x if is_array(x) else wrap(as_node(x))
+
+
+def _resolve_shape(shape, size):
+    if type(shape) is tuple:            # the common call: a tuple of sizes that fits
+        for d in shape:
+            if type(d) is not int or d < 0:
+                break
+        else:
+            if size and math.prod(shape) == size:
+                return shape
+    if isinstance(shape, (tuple, list)):
+        shape = tuple(operator.index(d) for d in shape)
+    else:
+        shape = (operator.index(shape),)
+    neg = [i for i, d in enumerate(shape) if d < 0]
+    if len(neg) > 1:
+        raise ValueError("can only specify one unknown dimension")
+    if neg:
+        if shape[neg[0]] != -1:
+            raise ValueError("negative dimensions not allowed")
+        known = L.prod(d for d in shape if d >= 0)
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape array of size {size} into shape "
+                             f"{_fmt(shape)}")
+        shape = shape[:neg[0]] + (size // known,) + shape[neg[0] + 1:]
+    if L.prod(shape) != size or math.prod(d for d in shape if d) > MAX_INTP:
+        raise ValueError(f"cannot reshape array of size {size} into shape {_fmt(shape)}")
+    return shape
+
+
+def _fmt(shape):
+    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def reshape(x, /, shape, *, order="C", copy=None, newshape=None):
+    """Give `x` a new shape (a view when the layout allows, else a copy).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.arange(6).reshape(2, 3).shape
+    (2, 3)
+    """
+    x = _arr(x)
+    if newshape is not None:
+        shape = newshape
+    shape = _resolve_shape(shape, x.size)
+    if order not in ("C", "F", "A", None):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    if order == "A":
+        order = "F" if fortran_only(x) else "C"
+    if order == "F":
+        return transpose(reshape(transpose(x), shape[::-1], copy=copy))
+    if copy:
+        x = x._copy()
+    if shape == x.shape:
+        return x if copy else x._view(())
+    n = x._node
+    root = x._base if x._base is not None else x
+    if n.kind == LEAF and root._node.kind == LEAF and n.buf is root._node.buf:
+        st = L.fold_reshape(n.shape, n.strides, shape)  # (memory: the view at once)
+        if st is not None:
+            return x._strided_view(shape, st, n.offset)
+    elif folds(x, [("reshape", None, shape)]):
+        return x._view([("reshape", None, shape)])
+    if copy is False:
+        raise ValueError("Unable to avoid creating a copy while reshaping.")
+    return wrap(ir.reshape(x._node, shape))
+
+
+def ravel(x, /, order="C"):
+    """The elements of `x` as a 1-D array, read in `order` ('C', 'F', 'A' or 'K'); a view
+    when the layout allows, else a copy.
+
+    'A' reads in Fortran order when `x` is Fortran- but not C-contiguous; 'K' in the order
+    the elements lie in memory (axes sorted by stride, negative strides kept), as NumPy.
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.ravel(gp.arange(6).reshape(2, 3), order="F")
+    array([0, 3, 1, 4, 2, 5])
+    """
+    x = _arr(x)
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    # Note: 'K' and 'A' follow the layout gnumpy gives `x`: results of elementwise ops
+    # materialize C-contiguous, where NumPy's ufuncs keep their input's layout (so the
+    # 'K'/'A' order of e.g. ``x.T + 1`` differs; views of memory behave as in NumPy)
+    st = layout_of(x)[0]
+    if order == "A":
+        order = "F" if fortran_only(x) else "C"
+    if order == "K":
+        perm = _keep_order(x.shape, st) if x.ndim > 1 else list(range(x.ndim))
+        y = transpose(x, perm) if x.ndim > 1 else x
+        pst = tuple(st[a] for a in perm)
+        view = L.is_c_contiguous(y.shape, pst) and all(s >= 0 for s in pst)
+        r = reshape(y, (-1,))
+    else:
+        view = L.is_c_contiguous(x.shape, st) if order == "C" else \
+            L.is_c_contiguous(x.shape[::-1], st[::-1])
+        r = reshape(x, (-1,), order=order)
+    # NumPy: a view only when the elements lie contiguously in the requested order (as
+    # every array of at most one element does)
+    return r if view or x.size <= 1 or r._base is None else r._copy()
+
+
+def _keep_order(shape, strides):
+    """Axes outermost first in memory order: NumPy's iterator axis ordering (a stable
+    insertion sort by absolute stride, where a zero stride compares as ambiguous)."""
+    perm = list(range(len(shape) - 1, -1, -1))       # innermost first
+    st = [0 if d == 1 else s for d, s in zip(shape, strides)]
+    for i0 in range(1, len(perm)):
+        ax0 = perm[i0]
+        ipos = i0
+        for i1 in range(i0 - 1, -1, -1):
+            s0, s1 = st[ax0], st[perm[i1]]
+            if s0 != 0 and s1 != 0:
+                if abs(s1) <= abs(s0):
+                    break
+                ipos = i1
+        if ipos != i0:
+            del perm[i0]
+            perm.insert(ipos, ax0)
+    return perm[::-1]
+
+
+def transpose(x, /, axes=None):
+    """Permute the axes of `x` (reversed when `axes` is None); a view."""
+    x = _arr(x)
+    if axes is None:
+        axes = tuple(range(x.ndim - 1, -1, -1))
+    else:
+        axes = tuple(normalize_axis(a, x.ndim) for a in axes)
+        if len(axes) != x.ndim or len(set(axes)) != x.ndim:
+            raise ValueError("axes don't match array")
+    if axes == tuple(range(x.ndim)):
+        return x._view(())
+    return x._view([("permute", axes, tuple(x.shape[a] for a in axes))])
+
+
+def permute_dims(x, /, axes):
+    """`x` with its axes permuted to `axes` (a view; the Array API's ``transpose``).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.permute_dims(gp.ones((2, 3, 4)), (2, 0, 1)).shape
+    (4, 2, 3)
+    """
+    return transpose(x, axes)
+
+
+def swapaxes(x, axis1, axis2):
+    """`x` with axes `axis1` and `axis2` interchanged (a view).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.swapaxes(gp.ones((2, 3)), 0, 1).shape
+    (3, 2)
+    """
+    x = _arr(x)
+    a, b = normalize_axis(axis1, x.ndim), normalize_axis(axis2, x.ndim)
+    axes = list(range(x.ndim))
+    axes[a], axes[b] = axes[b], axes[a]
+    return transpose(x, axes)
+
+
+def matrix_transpose(x, /):
+    """`x` with its last two axes swapped (a view).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.matrix_transpose(gp.ones((2, 3, 4))).shape
+    (2, 4, 3)
+    """
+    x = _arr(x)
+    if x.ndim < 2:
+        raise ValueError("matrix_transpose requires an array of at least 2 dimensions")
+    return swapaxes(x, -1, -2)
+
+
+def moveaxis(x, source, destination, /):
+    """`x` with axes `source` moved to positions `destination` (a view).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.moveaxis(gp.ones((2, 3, 4)), 0, -1).shape
+    (3, 4, 2)
+    """
+    x = _arr(x)
+    src = _axis_tuple(source, x.ndim)
+    dst = _axis_tuple(destination, x.ndim)
+    if len(src) != len(dst):
+        raise ValueError("`source` and `destination` arguments must have the same number of "
+                         "elements")
+    order = [n for n in range(x.ndim) if n not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return transpose(x, order)
+
+
+def _axis_tuple(axis, ndim):
+    axes = tuple(normalize_axis(a, ndim) for a in
+                 (axis if isinstance(axis, (tuple, list)) else (axis,)))
+    if len(set(axes)) != len(axes):
+        raise ValueError("repeated axis in moveaxis argument")
+    return axes
+
+
+def expand_dims(x, /, axis=0):
+    """Insert axes of length one at `axis` (int or tuple); a view."""
+    x = _arr(x)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    nd = x.ndim + len(axes)
+    ax = normalize_axes(tuple(axes), nd)
+    it = iter(x.shape)
+    shape = tuple(1 if i in ax else next(it) for i in range(nd))
+    return x._view([("reshape", None, shape)])
+
+
+def squeeze(x, /, axis=None):
+    """Remove axes of length one; a view."""
+    x = _arr(x)
+    if axis is None:
+        axes = tuple(i for i, d in enumerate(x.shape) if d == 1)
+    else:
+        axes = normalize_axes(axis, x.ndim)
+        if any(x.shape[a] != 1 for a in axes):
+            raise ValueError("cannot select an axis to squeeze out which has size not equal "
+                             "to one")
+    shape = tuple(d for i, d in enumerate(x.shape) if i not in axes)
+    return x._view([("reshape", None, shape)] if shape != x.shape else [])
+
+
+def broadcast_to(x, /, shape):
+    """Broadcast `x` to `shape`; a read-only view (as NumPy's).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.broadcast_to(gp.arange(3), (2, 3)).flags.writeable
+    False
+    """
+    r = _broadcast_view(x, shape)
+    r._ro = True
+    return r
+
+
+def _broadcast_view(x, shape):
+    x = _arr(x)
+    shape = (operator.index(shape),) if not isinstance(shape, (tuple, list)) else \
+        tuple(operator.index(d) for d in shape)
+    if any(d < 0 for d in shape):
+        raise ValueError("all elements of broadcast shape must be non-negative")
+    if math.prod(d for d in shape if d) > MAX_INTP:
+        raise ValueError("iterator is too large")
+    broadcast_to_check(x.shape, shape)
+    return x._view([("broadcast", None, shape)] if shape != x.shape else [])
+
+
+def broadcast_arrays(*arrays):
+    """`arrays` broadcast against each other: views (writeable, as NumPy's; a write
+    through a broadcast axis writes one element many times)."""
+    arrays = [_arr(a) for a in arrays]
+    shape = broadcast_shapes(*[a.shape for a in arrays])
+    return tuple(_broadcast_view(a, shape) for a in arrays)
+
+
+def concat(arrays, /, *, axis=0):
+    """Join arrays along an existing axis (`axis=None` flattens them first)."""
+    arrays = [_arr(a) for a in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to concatenate")
+    if axis is None:
+        arrays = [ravel(a) for a in arrays]
+        axis = 0
+    nd = arrays[0].ndim
+    if nd == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    for a in arrays:
+        if a.ndim != nd:
+            raise ValueError("all the input array dimensions except for the concatenation "
+                             "axis must match exactly, but along dimension 0, the array at "
+                             f"index 0 has {nd} dimension(s) and another has {a.ndim}")
+    ax = normalize_axis(axis, nd)
+    for a in arrays[1:]:
+        for d in range(nd):
+            if d != ax and a.shape[d] != arrays[0].shape[d]:
+                raise ValueError("all the input array dimensions except for the concatenation "
+                                 f"axis must match exactly, but along dimension {d}, the array "
+                                 f"at index 0 has size {arrays[0].shape[d]} and another has "
+                                 f"size {a.shape[d]}")
+    dt = D.result_type(*arrays)
+    check_device_match([a._node for a in arrays])
+    shape = list(arrays[0].shape)
+    shape[ax] = sum(a.shape[ax] for a in arrays)
+    srcs = [ir.cast(a._node, dt) for a in arrays]
+    return wrap(ir.barrier("concat", srcs, ax, dt, tuple(shape)))
+
+
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+
+
+def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """Join arrays along an existing axis (NumPy's keywords: out, dtype, casting).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.concatenate([gp.zeros(2), gp.ones(1)])
+    array([0., 0., 1.])
+    """
+    if casting not in _CASTINGS:
+        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
+                         f"'unsafe' (got {casting!r})")
+    if out is not None and dtype is not None:
+        raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "
+                        "were provided.")
+    arrays = [_arr(a) for a in arrays]
+    target = D.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
+                                                          else None)
+    if target is not None:
+        for a in arrays:
+            if not D.can_cast(a.dtype, target, casting):
+                raise TypeError(f"Cannot cast array data from {a.dtype!r} to {target!r} "
+                                f"according to the rule {casting!r}")
+    if dtype is not None:
+        arrays = [a.astype(target, copy=False) for a in arrays]
+    r = concat(arrays, axis=axis)
+    if out is not None:
+        if out.shape != r.shape:
+            raise ValueError(f"Output array has wrong shape: {out.shape} != {r.shape}")
+        out._assign_from(r)
+        return out
+    return r
+
+
+def stack(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """Join arrays along a new axis."""
+    arrays = [_arr(a) for a in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to stack")
+    shapes = {a.shape for a in arrays}
+    if len(shapes) != 1:
+        raise ValueError("all input arrays must have the same shape")
+    ax = normalize_axis(axis, arrays[0].ndim + 1)
+    return concatenate([expand_dims(a, ax) for a in arrays], axis=ax, out=out, dtype=dtype,
+                       casting=casting)
