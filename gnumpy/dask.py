@@ -56,6 +56,10 @@ __all__ = ["register", "LocalGPUCluster", "GnumpyWorkerPlugin", "dask_setup", "s
            "locked", "evaluate_result", "GnumpyBackendEntrypoint", "GnumpyThreadPoolExecutor",
            "to_gnumpy_dispatch"]
 
+
+def __dir__():
+    return sorted(__all__)
+
 to_gnumpy_dispatch = dask.utils.Dispatch("to_gnumpy_dispatch")
 
 # ---------------------------------------------------------------------- one thread at a time

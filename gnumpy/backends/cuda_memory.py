@@ -4,8 +4,9 @@ Buffers come from cuda.core's ``DeviceMemoryResource`` over the device's default
 whose release threshold is raised so freed blocks are reused instead of returned to the
 driver.  A buffer is freed (in stream order) when the last array or node holding it goes:
 into a per-stream free list of its size class first (a pool round trip through cuda.core
-costs 16-29 us a large block on the H200 in NPBench's kernels, where the same sizes come
-back every call), into the pool when the list or the cache is full.
+costs tens of microseconds for a large block, and loops ask for the same sizes again and
+again; docs/perf-notes.md has the numbers), into the pool when the list or the cache is
+full.
 Out of memory: collect garbage, trim the pool, retry once, then raise ``MemoryError``
 naming the request and the pool state; the library keeps working afterwards.
 """

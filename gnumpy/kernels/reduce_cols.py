@@ -38,8 +38,8 @@ def vec_width(p, mem, vector_ok, ptr_of) -> int:
 def fit(p, resident: int, sm_count: int) -> None:
     """Resize a split column reduction to the blocks the compiled kernel keeps resident
     per multiprocessor (its registers decide): one full wave instead of a wave and a
-    fraction (16384^2 std on the H200: 64 registers, 2 blocks of 512 per SM; 640 blocks
-    were 2.4 waves).  The kernel reads the split count from the grid; a split kernel
+    fraction (a kernel of 64 registers keeps 2 blocks of 512 per SM, and a grid sized for
+    more ends in a partial wave).  The kernel reads the split count from the grid; a split kernel
     keeps at least 2 splits (it writes partials)."""
     if p.strategy != "col" or p.S < 2 or resident < 1:
         return

@@ -377,7 +377,7 @@ def render(p: ReduceKey, name: str) -> str:
     src += _unravel_helpers(ops)
     src.append(epi_macro)
     # var0 down columns: ask for two resident blocks (at most 64 registers with 512
-    # threads); with a sibling sum it took more and ran one block per SM (H200, mean+std)
+    # threads); left to itself, with a sibling sum, it takes more and runs one block per SM
     bounds = f"{B}, {max(1, 1024 // B)}" if p.strategy == "col" and acc.var and B <= 512 \
         else f"{B}"
     src.append(f'extern "C" __global__ void __launch_bounds__({bounds}) {name}('

@@ -16,7 +16,7 @@ gives on the CPU backend.
 
 Everything runs in the calling thread: NumPy releases the GIL in its loops, but these
 loops are short (tens of microseconds), and a second thread spends its gain waiting for
-the GIL (measured on two cores: no faster for the bits, 1.2x for float64 normals only).
+the GIL (docs/perf-notes.md has the measurement).
 """
 from __future__ import annotations
 
