@@ -5,6 +5,13 @@ LEAF over a buffer.  Arrays made by basic indexing and other view ops remember t
 (``_base``) and share its memory once it is materialized, so writes through either are
 seen by both.  A write into memory that a pending lazy expression reads first materializes
 that expression (laziness is invisible except in speed).
+
+The rest of the package uses an array through ``INTERFACE`` only (checked by
+tests/test_structure.py): its state (``_node``, the IR node, replaced only through
+``_set_node``; ``_base``, a view's root; ``_vops``, a view's place in the root's memory;
+``_ro``; ``_has_views``), new arrays (``_from_node``, ``_view``, ``_strided_view``,
+``_new_view``, ``_copy``), memory (``_leaf``, ``_write_target``, ``_mark_shared``) and
+writes (``_set_node``, ``_assign_from``).  The other private members are this module's.
 """
 from __future__ import annotations
 
@@ -49,6 +56,10 @@ _ref = weakref.ref
 # names no module above it.
 _ns = _lazy.package()
 
+
+INTERFACE = frozenset({"_node", "_base", "_vops", "_ro", "_has_views", "_from_node", "_view",
+                       "_strided_view", "_new_view", "_copy", "_leaf", "_write_target",
+                       "_mark_shared", "_set_node", "_assign_from"})
 
 _LAST_KEY = [(None,) * 5]   # (key, shape, strides, offset, basic_index's layout): the last
 

@@ -195,6 +195,25 @@ def test_ndarray_reaches_the_namespace_by_name_only_for_api_functions():
         assert LAYERS[layer_of(mod)][0] == "api", (name, mod)
 
 
+def test_the_package_uses_ndarray_through_its_interface():
+    # ndarray's private members outside _array.py / _methods.py: only those of
+    # _array.INTERFACE (a reach into another, e.g. ``x._basic(key)``, fails here)
+    from gnumpy import _array, _methods
+    cls = _array.ndarray
+    private = {n for k in (cls, _methods.NumpyMethods) for n in list(vars(k)) +
+               list(getattr(k, "__slots__", ())) if n.startswith("_") and not n.endswith("__")}
+    assert _array.INTERFACE <= private, _array.INTERFACE - private
+    reaches = {}
+    for name, path in NAMES.items():
+        if name in ("gnumpy._array", "gnumpy._methods"):
+            continue
+        for m in re.findall(r"\.(_[a-z]\w*)\b", path.read_text()):
+            if m in private and m not in _array.INTERFACE:
+                reaches.setdefault(m, set()).add(name)
+    assert not reaches, f"private members of ndarray used outside it: {reaches}"
+    assert re.findall(r"\.(_[a-z]\w*)\b", "a._basic(k)") == ["_basic"]
+
+
 def test_the_import_graph_reader_finds_loops():
     # the reader itself: known edges, and a chain that must not be a loop (linalg: _common
     # <- _factor, _eig <- _svd <- _products)
