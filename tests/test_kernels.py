@@ -122,6 +122,35 @@ def test_disk_cache_hits_misses_corruption_and_eviction(tmp_path):
 
 
 @needs_nvrtc
+def test_without_the_disk_cache_nothing_is_written_or_read(tmp_path):
+    x = gp.asarray(np.ones(64, np.float32))
+    g = schedule([(gp.cos(x) * 5 + 2)._node])[0]
+    mod, plan = build.plan_group(g, lambda o: 0, 132, 8)
+    render = lambda: mod.source(plan, kcompile.KERNEL_NAME)  # noqa: E731
+    with gp.config.override(cache_dir=str(tmp_path), disk_cache=False):
+        cache.counters.reset()
+        build.KernelCache("90", None).get(plan.key, render)
+        build.KernelCache("90", None).get(plan.key, render)     # a new process, in effect
+        assert cache.counters.misses == 2 and cache.counters.disk_hits == 0
+        assert not list(tmp_path.rglob("*.cubin"))
+    with gp.config.override(cache_dir=str(tmp_path), disk_cache=True):
+        build.KernelCache("90", None).get(plan.key, render)     # the same kernel, kept now
+        assert len(list(tmp_path.rglob("*.cubin"))) == 1
+
+
+@needs_nvrtc
+def test_fma_reaches_nvrtc_and_contracts_a_multiply_add():
+    # config.fma is a compile option: a*x + b compiles to other machine code with it (one
+    # FFMA instead of FMUL and FADD), and the kernel key differs
+    src = ('extern "C" __global__ void k(const float* a, const float* x, const float* b, '
+           'float* y) { int i = threadIdx.x; y[i] = a[i] * x[i] + b[i]; }')
+    plain, _ = kcompile.compile_cubin(src, "90", fma=False)
+    fused, _ = kcompile.compile_cubin(src, "90", fma=True)
+    assert plain != fused
+    assert kcompile.options("90", True) != kcompile.options("90", False)
+
+
+@needs_nvrtc
 def test_nvrtc_version_is_remembered_and_corrected_on_a_miss(tmp_path):
     """A warm process reads the NVRTC version from the cache directory (no NVRTC load);
     a stale remembered version is replaced by the real one at the next compile."""

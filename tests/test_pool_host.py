@@ -84,3 +84,23 @@ def test_large_cache_is_bounded_per_class_and_in_bytes(monkeypatch):
     assert p.large_cached <= M._LARGE_BYTES
     taken = [p.alloc(n) for _ in range(M._LARGE_MAX)]
     assert p.large_cached == 0 and len(set(b.ptr for b in taken)) == M._LARGE_MAX
+
+
+def test_the_pool_limit_raises_memory_error_and_the_pool_keeps_working(monkeypatch):
+    import gnumpy as gp
+    p = _pool()
+    used = [0]
+    monkeypatch.setattr(M.MemoryPool, "_attr", lambda self, name: used[0])
+    monkeypatch.setattr(M.MemoryPool, "trim", lambda self: None)
+    monkeypatch.setattr(_Backend, "device", "cuda:0", raising=False)
+    with gp.config.override(pool_limit=10 * 2**20):
+        b = p.alloc(4 * 2**20)              # under the limit: taken from the pool
+        used[0] = b.size
+        with pytest.raises(MemoryError, match="pool limit"):
+            p.alloc(8 * 2**20)              # past it, even after a collection and trim
+        made = len(p.mr.allocs)
+        c = p.alloc(2 * 2**20)              # what still fits is served
+        assert len(p.mr.allocs) == made + 1 and c.size >= 2 * 2**20
+    used[0] = 0
+    with gp.config.override(pool_limit=0):  # 0: no limit
+        assert p.alloc(64 * 2**20).size >= 64 * 2**20
