@@ -22,6 +22,25 @@ def test_modules_are_small():
     assert not big, f"modules over the 1,000-line hard cap: {big}"
 
 
+# Modules past the 500-line soft cap, each with its size when it was listed: the list
+# may shrink and a listed module may shrink, neither may grow.
+OVER_SOFT_CAP = {"_array.py": 798, "backends/cuda_fast.py": 768,
+                 "_api/indexing/indexing.py": 739, "dask.py": 636, "_graph/realize.py": 613,
+                 "_api/elementwise/elementwise.py": 560, "kernels/render_reduce.py": 538,
+                 "testing/fuzz_gen.py": 531}
+
+
+def test_modules_past_the_soft_cap_are_listed_and_do_not_grow():
+    sizes = {str(p.relative_to(PKG)): len(p.read_text().splitlines()) for p in MODULES}
+    over = {m: n for m, n in sizes.items() if n > 500}
+    new = {m: n for m, n in over.items() if m not in OVER_SOFT_CAP}
+    assert not new, f"modules past the 500-line soft cap: {new} (split them)"
+    grown = {m: (n, OVER_SOFT_CAP[m]) for m, n in over.items() if n > OVER_SOFT_CAP[m]}
+    assert not grown, f"listed modules that grew past their listed size: {grown}"
+    gone = [m for m in OVER_SOFT_CAP if sizes.get(m, 0) <= 500]
+    assert not gone, f"back under the soft cap or gone, remove from OVER_SOFT_CAP: {gone}"
+
+
 def test_every_module_has_a_docstring():
     missing = [str(p.relative_to(PKG)) for p in MODULES
                if ast.get_docstring(ast.parse(p.read_text())) is None]
