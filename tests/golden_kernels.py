@@ -259,13 +259,19 @@ def _sort_templates(headers):
 
 
 def _philox(headers):
-    return render_random.philox_source(KERNEL_NAME)
+    return render_random.philox_source(name=KERNEL_NAME)
+
+
+def _without(src: str, pre: str, headers: bool) -> str:
+    """`src` as rendered (it starts with the helper headers `pre`), or without them."""
+    assert src.startswith(pre)
+    return src if headers else src[len(pre):]
 
 
 def _matmul(dt):
     def render(headers):
-        return render_misc.matmul_source(dt, KERNEL_NAME, codegen.headers(dt) if headers
-                                         else "")
+        return _without(render_misc.matmul_source(dt, KERNEL_NAME), codegen.headers(dt),
+                        headers)
     return render
 
 
@@ -295,9 +301,9 @@ def _render_index(name: str, headers: bool) -> str:
     if fn == "scatter_at_source":
         op, adt, ldt, odt, nin, k = args
         adt, ldt, odt = np.dtype(adt), np.dtype(ldt), np.dtype(odt)
-        pre = codegen.headers(adt, ldt, odt) if headers else ""
-        return render_index.scatter_at_source(op, adt, ldt, odt, nin, k, KERNEL_NAME, pre)
-    return getattr(render_index, fn)(*args, KERNEL_NAME)
+        return _without(render_index.scatter_at_source(op, adt, ldt, odt, nin, k, KERNEL_NAME),
+                        codegen.headers(adt, ldt, odt), headers)
+    return getattr(render_index, fn)(*args, name=KERNEL_NAME)
 
 
 def render(name: str, headers: bool = False) -> str:
@@ -309,8 +315,8 @@ def render(name: str, headers: bool = False) -> str:
     if name in _SCANS:
         op, dt, kind, inc = _SCANS[name]
         dt = np.dtype(dt)
-        pre = codegen.headers(dt) if headers else ""
-        return render_misc.scan_source(op, dt, kind, inc, SCAN_BLOCK, KERNEL_NAME, pre)
+        return _without(render_misc.scan_source(op, dt, kind, inc, SCAN_BLOCK, KERNEL_NAME),
+                        codegen.headers(dt), headers)
     from gnumpy._graph.fuse import schedule
     expr = _expr_cases()[name]()
     exprs = expr if isinstance(expr, tuple) else (expr,)

@@ -112,9 +112,9 @@ class HostDev:
         self.lib = lib
         self.keep = []
 
-    def kernel(self, key, render):
+    def kernel(self, key):
         from gnumpy.kernels.types import SHORT
-        _, kind, param = key
+        kind, param = key.args
         suffix = SHORT[param] if isinstance(param, np.dtype) else param
         fn = getattr(self.lib, f"{kind}_{suffix}")
         fn.restype = None

@@ -5,7 +5,7 @@ part of the key by construction.
 Checked here on a spread of elementwise, reduction and row-group kernels: the keys are
 named, typed and hashable; rendering reads no config option and nothing but the key (a
 copy of the key renders the same source); and no option changes a kernel's source without
-changing its key.
+changing its key.  The fixed-function kernels' keys (``plan.FixedKey``) likewise.
 """
 import copy
 import pickle
@@ -17,6 +17,7 @@ import pytest
 import gnumpy as gp
 from gnumpy._config import _OPTIONS
 from gnumpy._graph.fuse import schedule
+from gnumpy._graph.ir import BARRIER
 from gnumpy.kernels import build, plan as P, render_ew, render_reduce, render_rows
 
 _PTR = {"aligned": lambda o: 1 << 20, "misaligned": lambda o: (1 << 20) + 4}
@@ -157,3 +158,53 @@ def test_many_inputs_hold_fewer_elements_a_thread(n_masks, dt):
     else:
         assert 1 < p.vec * p.unroll < full * gp.config.ew_unroll
     np.testing.assert_allclose(acc.get(), want, rtol=1e-5)
+
+
+def _fixed_keys():
+    """The fixed-function kernels' keys, as their backends list them (barriers' kernel
+    listers over lazily built nodes), plus a scan's and an integer matmul's (which the CPU
+    backend runs without a barrier)."""
+    from gnumpy.backends import barriers
+    from gnumpy.kernels import render_misc
+    rng = np.random.default_rng(1)
+    x = gp.asarray(rng.standard_normal(300).astype(np.float32))
+    i = gp.asarray(rng.integers(0, 300, 50))
+    m = gp.asarray(rng.integers(0, 5, (7, 7)).astype(np.int32))
+    arrays = [gp.sort(x), gp.argsort(x), gp.searchsorted(gp.sort(x), x), x[i], m[i % 7],
+              gp.nonzero(x > 0)[0], gp.bincount(i, weights=x[:50]),
+              gp.random.default_rng(3).random(100)]
+    keys = set()
+    for a in arrays:
+        stack = [a._node]
+        while stack:
+            n = stack.pop()
+            stack.extend(n.srcs)
+            lister = barriers.kernels_of(n.op) if n.kind == BARRIER else None
+            keys.update(lister(n) if lister is not None else ())
+    keys.add(P.FixedKey(render_misc.scan_source, ("cumsum", np.dtype(np.float64), "block",
+                                                  True, 256)))
+    keys.add(P.FixedKey(render_misc.matmul_source, (np.dtype(np.int32),)))
+    return keys
+
+
+def test_fixed_function_kernels_render_from_their_key_alone(monkeypatch):
+    keys = _fixed_keys()
+    fns = {k.fn.__name__ for k in keys}
+    assert {"source", "gather_source", "matmul_source", "nz_count_source", "scan_source",
+            "philox_source"} <= fns, fns
+    sources = {}
+    for k in keys:
+        assert type(k) is P.FixedKey and isinstance(k.args, tuple)
+        hash(k)
+        assert pickle.loads(pickle.dumps(k)) == k
+        sources[k] = k.render("k")
+    import gnumpy._config
+    import gnumpy.kernels as K
+    import sys
+    for name, mod in list(sys.modules.items()):
+        if (name.startswith(K.__name__ + ".") or mod is gnumpy._config) and \
+                hasattr(mod, "config"):
+            monkeypatch.setattr(mod, "config", _NoConfig())
+    for k, src in sources.items():
+        assert copy.deepcopy(k).render("k") == src
+        assert pickle.loads(pickle.dumps(k)).render("k") == src

@@ -135,7 +135,7 @@ static gn_dim blockIdx, threadIdx, gridDim;
 #define __global__
 #define __launch_bounds__(n)
 """
-    src = prelude + RR.philox_source("gn_philox", RR.BLOCK) + f"""
+    src = prelude + RR.philox_source(RR.BLOCK, name="gn_philox") + f"""
 extern "C" void run(unsigned* out, unsigned long long n, unsigned long long lo,
                     unsigned long long hi, unsigned k0, unsigned k1, unsigned grid) {{
   gridDim.x = grid;
@@ -177,7 +177,7 @@ def test_cuda_kernel_source_on_host(host_kernel, nwords, grid, offset):
 def test_kernel_compiles_with_nvrtc():
     pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC needed")
     from gnumpy.kernels.compile import compile_cubin
-    cubin, _ = compile_cubin(RR.philox_source("gn_kernel"), "90")
+    cubin, _ = compile_cubin(RR.philox_source(name="gn_kernel"), "90")
     assert len(cubin) > 0
 
 

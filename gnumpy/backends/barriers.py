@@ -13,7 +13,7 @@ writes one new buffer of ``shape``.  Implementations:
 * ``KERNELS[op](node) -> [(key, render)]``: the kernels the CUDA implementation would use
   for ``node``, ``render(name) -> CUDA source``.  CPU-only CI compiles them with NVRTC
   (``kernels/check.py``) for every barrier node the tests run, so the CUDA implementation
-  should fetch its kernels through the same function (``backend._misc_kernel(key, render)``).
+  should fetch its kernels through the same function (``backend._misc_kernel(key)``, a ``kernels.plan.FixedKey``).
 
 Modules that add barrier ops register themselves with ``register`` and are listed in
 ``_MODULES`` so that they are imported on first lookup (no import cycles with the backends).

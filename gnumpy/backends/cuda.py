@@ -22,6 +22,7 @@ from .._graph.ranges import span
 from .._graph.running import lock as exec_lock
 from ..kernels import build, render_misc
 from ..kernels.compile import KERNEL_NAME
+from ..kernels.plan import FixedKey
 from . import barriers
 from .base import Backend
 from .cuda_memory import MemoryPool
@@ -417,8 +418,9 @@ class CudaBackend(Backend):
             return src
         return self._contiguous_copy(src)
 
-    def _misc_kernel(self, key, render):
-        return self.kernels.get(key, lambda: render(KERNEL_NAME))
+    def _misc_kernel(self, key):
+        """The compiled kernel of fixed-function `key` (``plan.FixedKey``)."""
+        return self.kernels.get(key, lambda: key.render(KERNEL_NAME))
 
     def _scan(self, node, buf) -> None:
         axis, include_initial = node.arg
@@ -435,11 +437,8 @@ class CudaBackend(Backend):
         # many short lines: gnumpy's kernel, one thread (inner > 1) or one block per line
         block = 256
         kind = "thread" if inner > 1 else "block"
-        from ..kernels.codegen import headers
-        pre = headers(node.dtype)
-        key = ("scan", node.op, node.dtype, kind, bool(include_initial), block)
-        k = self._misc_kernel(key, lambda name: render_misc.scan_source(
-            node.op, node.dtype, kind, include_initial, block, name, pre))
+        k = self._misc_kernel(FixedKey(render_misc.scan_source, (
+            node.op, node.dtype, kind, bool(include_initial), block)))
         lines = outer * inner if kind == "thread" else outer
         grid = max(1, min(-(-lines // block) if kind == "thread" else lines,
                           self.sm_count * 32))

@@ -20,6 +20,8 @@ import numpy as np
 
 from .._graph import layout as L
 from .._graph.ir import leaf
+from ..kernels import render_misc
+from ..kernels.plan import FixedKey
 from . import barriers
 from .cuda_libs import DATA_TYPE, bindings, libs
 
@@ -241,8 +243,6 @@ def _gemv(be, dt, n, k, m, opa, opb, a_st, b_st, pa, pb, pc, alpha=1, beta=0) ->
 
 def _matmul_kernel(be, node, buf) -> None:
     """gnumpy's 16 x 16 tiled kernel: integer and bool matmul (wraparound as NumPy)."""
-    from ..kernels import render_misc
-    from ..kernels.codegen import headers
     a, b = node.srcs
     dt = node.dtype
     a_nd, b_nd = a.ndim, b.ndim
@@ -273,9 +273,7 @@ def _matmul_kernel(be, node, buf) -> None:
         be.write(leaf(buf, dt, node.shape, L.c_strides(node.shape), 0, be.device),
                  scalar(0, dt, node.shape, be.device))
         return
-    pre = headers()
-    k = be._misc_kernel(("matmul", dt),
-                        lambda name: render_misc.matmul_source(dt, name, pre))
+    k = be._misc_kernel(FixedKey(render_misc.matmul_source, (dt,)))
     T = 16
     grid = (-(-m // T), -(-n // T), max(1, min(nb, 65535)))
     i64 = np.int64
@@ -292,10 +290,7 @@ def _kernels(node):
     dt = node.dtype
     if dt in DATA_TYPE:
         return []
-    from ..kernels import render_misc
-    from ..kernels.codegen import headers
-    pre = headers()
-    return [(("matmul", dt), lambda name: render_misc.matmul_source(dt, name, pre))]
+    return [FixedKey(render_misc.matmul_source, (dt,))]
 
 
 barriers.register("matmul", cuda=matmul, kernels=_kernels, into=product_into)

@@ -23,6 +23,7 @@ import numpy as np
 
 from .._graph import layout as L
 from ..kernels import render_index as RI
+from ..kernels.plan import FixedKey
 from . import barriers
 
 GATHER, NONZERO, SCATTER, SCATTER_AT = "gather", "nonzero", "scatter", "scatter_at"
@@ -79,15 +80,14 @@ def _layout(node):
 def _gather_kernels(node):
     it = node.dtype.itemsize
     k = len(_layout(node.srcs[0])[0])
-    return [(("gather", it, k), lambda name: RI.gather_source(it, k, name))]
+    return [FixedKey(RI.gather_source, (it, k))]
 
 
 def _scatter_kernels(node):
     it = node.dtype.itemsize
     k = len(_layout(node.srcs[0])[0])
-    return [(("scatter", it, k), lambda name: RI.scatter_source(it, k, name))] + [
-        (("scatter_last", it, k, s), lambda name, s=s: RI.scatter_last_source(it, k, name, s))
-        for s in (False, True)]
+    return [FixedKey(RI.scatter_source, (it, k))] + [
+        FixedKey(RI.scatter_last_source, (it, k, s)) for s in (False, True)]
 
 
 def _at_dtypes(node):
@@ -99,16 +99,12 @@ def _at_dtypes(node):
 def _scatter_at_kernels(node):
     name, nin, adt, ldt, odt = _at_dtypes(node)
     k = len(_layout(node.srcs[0])[0])
-    from ..kernels.codegen import headers
-    pre = headers(adt, ldt, odt)
-    key = ("scatter_at", name, adt, ldt, odt, nin, k)
-    return [(key, lambda kname: RI.scatter_at_source(name, adt, ldt, odt, nin, k, kname,
-                                                      pre))]
+    return [FixedKey(RI.scatter_at_source, (name, adt, ldt, odt, nin, k))]
 
 
 def _nonzero_kernels(node):
-    return [(("nz_count",), RI.nz_count_source), (("nz_scan",), RI.nz_scan_source),
-            (("nz_write",), RI.nz_write_source)]
+    return [FixedKey(RI.nz_count_source, ()), FixedKey(RI.nz_scan_source, ()),
+            FixedKey(RI.nz_write_source, ())]
 
 
 # ------------------------------------------------------------------ CUDA implementations
@@ -122,8 +118,7 @@ def _ptr(node) -> int:
 
 
 def _kernel(be, node, lister, i=0):
-    key, render = lister(node)[i]
-    return be._misc_kernel(key, render)
+    return be._misc_kernel(lister(node)[i])
 
 
 def _cuda_gather(be, node, buf) -> None:
@@ -170,8 +165,7 @@ def _cuda_scatter(be, node, buf) -> None:
         po, pp = skeys.ptr, perm.ptr
     it = node.dtype.itemsize
     kk = len(shape)
-    k = be._misc_kernel(("scatter_last", it, kk, sorted_),
-                        lambda name: RI.scatter_last_source(it, kk, name, sorted_))
+    k = be._misc_kernel(FixedKey(RI.scatter_last_source, (it, kk, sorted_)))
     be._go(k, _grid(be, n), RI.BLOCK,
            [_ptr(dest), po, pp, _ptr(val), np.int64(n), np.int64(vstep)] + layout)
     del keep                        # freed in stream order, after the kernel

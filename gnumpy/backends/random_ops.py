@@ -17,6 +17,7 @@ import numpy as np
 
 from .._graph import layout as L
 from ..kernels import render_random as RR
+from ..kernels.plan import FixedKey
 from . import barriers
 
 OP = "random_bits"
@@ -57,8 +58,7 @@ def _cpu_draw(srcs, arg, dtype) -> np.ndarray:
 
 
 def _kernels(node):
-    return [(("random_bits", "philox4x32", RR.ROUNDS, RR.BLOCK),
-             lambda name: RR.philox_source(name, RR.BLOCK))]
+    return [FixedKey(RR.philox_source, (RR.BLOCK,))]
 
 
 def _cuda(backend, node, buf) -> None:
@@ -66,8 +66,7 @@ def _cuda(backend, node, buf) -> None:
     nwords = words_needed(node.dtype, L.prod(shape))
     if nwords == 0:
         return
-    (kkey, render), = _kernels(node)
-    k = backend._misc_kernel(kkey, render)
+    k = backend._misc_kernel(FixedKey(RR.philox_source, (RR.BLOCK,)))
     nblocks = -(-nwords // 4)
     grid = max(1, min(-(-nblocks // RR.BLOCK), backend.sm_count * 16))
     args = [buf.ptr, np.uint64(nwords), np.uint64(counter & MASK64),

@@ -28,6 +28,7 @@ from .. import _dtypes as D
 from .._graph import ir
 from .._graph import layout as L
 from ..kernels import render_sort as RS
+from ..kernels.plan import FixedKey
 from . import barriers, cuda_cub
 from . import cuda_cub as C
 
@@ -204,9 +205,9 @@ def _inverse(be, skeys, edt, perm, n):
 
 # ------------------------------------------------------------------ kernels and listers
 
-def kernel(kind: str, param):
-    """(key, render) of one kernel of render_sort."""
-    return ("sort_k", kind, param), lambda name: RS.source(kind, param, name)
+def kernel(kind: str, param) -> FixedKey:
+    """The key of one kernel of render_sort."""
+    return FixedKey(RS.source, (kind, param))
 
 
 def _rows(shape):
@@ -259,7 +260,7 @@ def sort_rows(dev, dt, x, out, rows: int, n: int, descending: bool, values: bool
     if rows * n == 0:
         return
     desc = i32(1 if descending else 0)
-    tile = dev.kernel(*kernel("tile", dt))
+    tile = dev.kernel(kernel("tile", dt))
     ov, oi = (out, 0) if values else (0, out)
     if n <= RS.TILE:
         P = _pow2(n)
@@ -272,7 +273,7 @@ def sort_rows(dev, dt, x, out, rows: int, n: int, descending: bool, values: bool
     tpr = -(-n // RS.TILE)
     dev.launch(tile, min(rows * tpr, MAX_BLOCKS), RS.TILE_THREADS,
                [x, bufs[0][0].ptr, bufs[0][1].ptr, i64(rows), i64(n), i32(RS.TILE), desc])
-    merge = dev.kernel(*kernel("merge", dt))
+    merge = dev.kernel(kernel("merge", dt))
     cur, w = 0, RS.TILE
     while w < n:
         src, dst = bufs[cur], bufs[1 - cur]
@@ -289,7 +290,7 @@ def sort_rows(dev, dt, x, out, rows: int, n: int, descending: bool, values: bool
 def search(dev, dt, a, a_stride, sorter, na, v, out, nv, right: bool) -> None:
     if nv == 0:
         return
-    k = dev.kernel(*kernel("search", dt))
+    k = dev.kernel(kernel("search", dt))
     dev.launch(k, _grid(nv, RS.THREADS), RS.THREADS,
                [a, i64(a_stride), sorter, i64(na), v, out, i64(nv), i32(1 if right else 0)])
 
@@ -297,7 +298,7 @@ def search(dev, dt, a, a_stride, sorter, na, v, out, nv, right: bool) -> None:
 def gather(dev, itemsize, x, idx, out, rows, m, xrs, irs) -> None:
     if rows * m == 0:
         return
-    k = dev.kernel(*kernel("gather", itemsize))
+    k = dev.kernel(kernel("gather", itemsize))
     dev.launch(k, _grid(rows * m, RS.THREADS), RS.THREADS,
                [x, idx, out, i64(rows), i64(m), i64(xrs), i64(irs)])
 
@@ -305,7 +306,7 @@ def gather(dev, itemsize, x, idx, out, rows, m, xrs, irs) -> None:
 def scatter(dev, itemsize, x, idx, mask, out, n) -> None:
     if n == 0:
         return
-    k = dev.kernel(*kernel("scatter", itemsize))
+    k = dev.kernel(kernel("scatter", itemsize))
     dev.launch(k, _grid(n, RS.THREADS), RS.THREADS, [x, idx, mask, out, i64(n)])
 
 
@@ -314,7 +315,7 @@ def bincount(dev, x, w, out, n, nbins) -> None:
     dev.zero(out, nbins * 8)
     if n == 0:
         return
-    k = dev.kernel(*kernel("bincount", None))
+    k = dev.kernel(kernel("bincount", None))
     dev.launch(k, _grid(n, RS.THREADS), RS.THREADS, [x, w, out, i64(n), i64(nbins)])
 
 
@@ -326,8 +327,8 @@ class CudaDev:
     def __init__(self, be) -> None:
         self.be = be
 
-    def kernel(self, key, render):
-        return self.be._misc_kernel(key, render)
+    def kernel(self, key):
+        return self.be._misc_kernel(key)
 
     def launch(self, k, grid, block, args) -> None:
         self.be._go(k, grid, block, args)

@@ -30,9 +30,8 @@ from .._config import config
 from .._graph import layout as L
 from . import cache, cache_key, render_misc
 from . import build
-from .codegen import headers
 from .compile import KERNEL_NAME, compile_cubin, nvrtc_version, options
-from .plan import skeleton
+from .plan import FixedKey, skeleton
 
 ARCH = "90"
 SM_COUNT = 132
@@ -172,14 +171,13 @@ def _check_barrier(node) -> None:
         axis, inc = node.arg
         inner = L.prod(node.shape[axis + 1:])
         kind = "thread" if inner > 1 else "block"
-        key = ("scan", node.op, dt, kind, bool(inc), 256)
-        _cache.get(key, lambda: render_misc.scan_source(node.op, dt, kind, inc, 256,
-                                                        KERNEL_NAME, headers(dt)))
+        key = FixedKey(render_misc.scan_source, (node.op, dt, kind, bool(inc), 256))
+        _cache.get(key, lambda: key.render(KERNEL_NAME))
     else:
         from ..backends import barriers
         lister = barriers.kernels_of(node.op)
-        for key, render in (lister(node) if lister is not None else ()):
+        for key in (lister(node) if lister is not None else ()):
             if key not in _seen:
                 _seen.add(key)
                 checked["compiled"] += 1
-                _cache.get(key, lambda: render(KERNEL_NAME))
+                _cache.get(key, lambda: key.render(KERNEL_NAME))

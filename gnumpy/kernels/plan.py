@@ -22,10 +22,16 @@ construction, not by a list kept by hand:
 
 So equal keys render equal sources, and the in-memory kernel cache (``build.KernelCache``)
 can serve a kernel by key without rendering it.
+
+The fixed-function kernels (scans, the integer matmul, gather/scatter and ``ufunc.at``,
+nonzero, the sort family, random bits) are templates over a few values (dtypes, item
+sizes, ranks), planned by their backend code: their key is a ``FixedKey``, the render
+function and every argument it takes but the kernel's name, and it renders itself the
+same way (``FixedKey.render(name)`` calls the function with those arguments only).
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -112,3 +118,14 @@ class Plan:
     def counters_needed(self) -> int:
         """Completion counters of a split reduction (0: none)."""
         return 0
+
+
+class FixedKey(NamedTuple):
+    """The key of a fixed-function kernel: its render function (``render_misc``,
+    ``render_index``, ``render_sort``, ``render_random``) and the function's arguments but
+    the kernel name; nothing else reaches the source."""
+    fn: Callable
+    args: tuple
+
+    def render(self, name: str) -> str:
+        return self.fn(*self.args, name=name)

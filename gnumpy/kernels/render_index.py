@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from .. import _dtypes as D
 from . import ops_cuda
+from .codegen import headers
 from .types import COMPUTE, STORAGE, load
 
 BLOCK = 256
@@ -97,7 +98,7 @@ extern "C" __global__ void __launch_bounds__({BLOCK}) {name}({t}* __restrict__ d
 }}"""
 
 
-def scatter_last_source(itemsize: int, k: int, name: str, sorted_: bool) -> str:
+def scatter_last_source(itemsize: int, k: int, sorted_: bool, name: str) -> str:
     """``dst[unravel(off[i])] = val[i * vstep]`` where several i hit one element: the last i
     wins, as in NumPy's sequential assignment.  ``sorted_``: `off` is sorted (stably) and
     `perm` holds each entry's original i, so the last of each run writes; else every i
@@ -216,11 +217,11 @@ def _cas(adt) -> str:
       }} while (old != as);"""
 
 
-def scatter_at_source(op: str, adt, ldt, odt, nin: int, k: int, name: str,
-                      preamble: str) -> str:
+def scatter_at_source(op: str, adt, ldt, odt, nin: int, k: int, name: str) -> str:
     """``dst[unravel(off[i])] = op(dst[...], val[i * vstep])`` applied once per index, so
     duplicate indices accumulate (``ufunc.at``); `ldt` is the op's loop dtype, `odt` its
     output dtype, `adt` the destination's."""
+    preamble = headers(adt, ldt, odt)
     at, lt = STORAGE[adt], STORAGE[ldt]
     a0 = load(adt, "cur", "0").replace("cur[0]", "cur")
     args = [_cast("a0", adt, ldt)]

@@ -6,15 +6,17 @@ dtypes only (a few variants each), rendered here and cached like the fused ones.
 from __future__ import annotations
 
 from .. import _dtypes as D
+from .codegen import headers
 from .types import COMPUTE, STORAGE, load, store_value
 
 
 def scan_source(op: str, dt, line_kind: str, include_initial: bool, block: int,
-                name: str, preamble: str) -> str:
+                name: str) -> str:
     """Inclusive scan along the middle axis of a contiguous (outer, L, inner) array.
 
     line_kind 'thread': one thread per (outer, inner) line (inner > 1, coalesced);
     'block': one block per row (inner == 1), chunked block scan with a running carry."""
+    preamble = headers(dt)
     ct = "float" if dt == D.float16 else COMPUTE[dt]
     st = STORAGE[dt]
     cplx = dt.kind == "c"
@@ -109,10 +111,11 @@ def _shfl_struct(ct, cplx):
             f"  return __shfl_up_sync(0xffffffffu, v, d);\n}}")
 
 
-def matmul_source(dt, name: str, preamble: str, tile: int = 16) -> str:
+def matmul_source(dt, name: str, tile: int = 16) -> str:
     """Batched C[b] = A[b] @ B[b] with 16x16 shared-memory tiles (strided operands), for
     the integer and bool dtypes (floating and complex products run cuBLAS); integers wrap
     around as NumPy's do."""
+    preamble = headers()
     ct = COMPUTE[dt]
     st = STORAGE[dt]
     if dt.kind == "b":

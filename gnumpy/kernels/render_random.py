@@ -18,7 +18,7 @@ W0, W1 = 0x9E3779B9, 0xBB67AE85
 ROUNDS = 10
 
 
-def philox_source(name: str, block: int = BLOCK) -> str:
+def philox_source(block: int = BLOCK, *, name: str) -> str:
     """The kernel ``name(out, nwords, ctr_lo, ctr_hi, k0, k1)``: ``out[w]`` for ``w <
     nwords`` from the 128-bit start counter ``ctr_hi:ctr_lo`` and the 64-bit key."""
     return f"""// Philox4x32-{ROUNDS} random bits (gnumpy/kernels/render_random.py)

@@ -1,6 +1,6 @@
 struct alignas(16) gn_b16 { unsigned long long lo, hi; };
 
-extern "C" __global__ void __launch_bounds__(256) True(gn_b16* __restrict__ dst,
+extern "C" __global__ void __launch_bounds__(256) gn_kernel(gn_b16* __restrict__ dst,
     const long long* __restrict__ off, const long long* __restrict__ perm,
     const gn_b16* __restrict__ val, long long n, long long vstep, long long s0) {
   for (long long i = (long long)blockIdx.x * 256 + threadIdx.x; i < n;

@@ -1,5 +1,5 @@
 
-extern "C" __global__ void __launch_bounds__(256) True(unsigned short* __restrict__ dst,
+extern "C" __global__ void __launch_bounds__(256) gn_kernel(unsigned short* __restrict__ dst,
     const long long* __restrict__ off, const long long* __restrict__ perm,
     const unsigned short* __restrict__ val, long long n, long long vstep, long long d1, long long s0, long long s1) {
   for (long long i = (long long)blockIdx.x * 256 + threadIdx.x; i < n;
