@@ -7,6 +7,7 @@ from __future__ import annotations
 from .. import _dtypes as D
 from ._common import as_node, is_array, wrap
 from .elementwise.elementwise import where as where_
+from .._broadcast import broadcast_shapes
 
 
 CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
@@ -42,7 +43,6 @@ def check_out_shape(name, shape, out, exact=None) -> None:
                          f"output {oshape} and result {shape}")
     if exact is not None:
         raise ValueError(exact)
-    from .._broadcast import broadcast_shapes
     try:
         b = broadcast_shapes(shape, oshape)
     except ValueError:

@@ -19,6 +19,8 @@ from .._common import host_to_node, is_array, wrap
 from ..elementwise.elementwise import apply, astype
 from .interop import from_cuda_array_interface, from_dlpack
 from ..elementwise.elementwise import where as where_
+from ..shape.manipulation import stack, moveaxis, broadcast_arrays
+from ..._broadcast import broadcast_to_check
 
 
 def _shape(shape) -> tuple:
@@ -60,7 +62,6 @@ def asarray(obj, /, dtype=None, order=None, *, device=None, copy=None, like=None
         x = from_cuda_array_interface(obj, device=device, copy=copy)
         return x if dtype is None else asarray(x, dtype=dtype)
     if isinstance(obj, (list, tuple)) and obj and any(is_array(e) for e in obj):
-        from ..shape.manipulation import stack
         x = stack([asarray(e, device=device) for e in obj])
         return x if dtype is None else astype(x, dtype, copy=False)
     if copy is False:
@@ -103,7 +104,6 @@ def _fill(shape, value, dtype, device):
     dev = as_device(device)
     if is_array(value):
         dt = D.to_dtype(dtype) if dtype is not None else value.dtype
-        from ..._broadcast import broadcast_to_check
         broadcast_to_check(value.shape, shape)
         node = value._node if value.device == dev else value.to_device(dev)._node
         return wrap(ir.broadcast(ir.cast(node, dt), shape))
@@ -316,7 +316,6 @@ def linspace(start, stop, /, num=50, *, endpoint=True, retstep=False, dtype=None
             idx = wrap(ir.axis_iota((num,), 0, dev)).reshape((num,) + (1,) * nd)
             res = where_(idx == num - 1, b, res)
         if axis != 0:
-            from ..shape.manipulation import moveaxis
             res = moveaxis(res, 0, axis)
     if dtype is not None:
         odt = D.to_dtype(dtype)
@@ -421,7 +420,6 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
         out[0] = out[0].reshape((1, -1) + s0[2:])
         out[1] = out[1].reshape((-1, 1) + s0[2:])
     if not sparse:
-        from ..shape.manipulation import broadcast_arrays
         out = list(broadcast_arrays(*out))
     if copy:
         out = [o._copy() for o in out]

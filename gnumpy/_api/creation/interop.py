@@ -19,6 +19,7 @@ wrap = ndarray._from_node
 
 
 def _from_view(view, device, copy):
+    # loaded on first use: import gnumpy does not load the CUDA memory module
     from ...backends.cuda_memory import DeviceBuffer
     dev = Device("cuda", view.device_id)
     be = backend(dev)

@@ -11,6 +11,7 @@ from ... import _dtypes as D
 from .creation import arange, ones, zeros
 from ..elementwise.elementwise import apply, power_operator
 from ..elementwise.elementwise import where as where_
+from ..elementwise.mathmisc import i0
 
 
 def _size(M):
@@ -104,7 +105,6 @@ def kaiser(M, beta):
     >>> gp.kaiser(3, 5.0)
     array([0.03671089, 1.        , 0.03671089])
     """
-    from ..elementwise.mathmisc import i0
     values = np.array([0.0, M, beta])
     m, b = values[1], values[2]
     if m == 1:

@@ -12,6 +12,11 @@ import numpy as np
 from ... import _dtypes as D
 from .._common import normalize_axis
 from ..shape._views import arr
+from ..creation.creation import asarray
+from ..shape.manipulation import moveaxis, reshape
+from .elementwise import apply
+from ..shape.padding import pad
+from ..reductions.reductions import sum as sum_
 
 __all__ = ["packbits", "unpackbits"]
 
@@ -19,14 +24,12 @@ __all__ = ["packbits", "unpackbits"]
 def _bit_weights(bitorder, dev):
     if bitorder not in ("big", "little"):
         raise ValueError("'order' must be either 'little' or 'big'")
-    from ..creation.creation import asarray
     shifts = np.arange(7, -1, -1) if bitorder == "big" else np.arange(8)
     return asarray(shifts.astype(np.uint8), device=dev)
 
 
 def _to_last(x, axis):
     """(x with `axis` moved last, the normalized axis); axis None flattens."""
-    from ..shape.manipulation import moveaxis, reshape
     if axis is None:
         return reshape(x, (-1,)), None
     ax = normalize_axis(axis, x.ndim)
@@ -34,7 +37,6 @@ def _to_last(x, axis):
 
 
 def _from_last(y, ax):
-    from ..shape.manipulation import moveaxis
     return y if ax is None else moveaxis(y, -1, ax)
 
 
@@ -48,9 +50,6 @@ def packbits(a, /, axis=None, bitorder="big"):
     >>> gp.packbits(gp.asarray([1, 0, 1, 1])).tolist()
     [176]
     """
-    from .elementwise import apply
-    from ..shape.padding import pad
-    from ..reductions.reductions import sum as sum_
     x = arr(a)
     if x.dtype.kind not in "biu":
         raise TypeError("Expected an input array of integer or boolean data type")
@@ -77,8 +76,6 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
     >>> gp.unpackbits(gp.asarray([5], dtype=gp.uint8)).tolist()
     [0, 0, 0, 0, 0, 1, 0, 1]
     """
-    from .elementwise import apply
-    from ..shape.padding import pad
     x = arr(a)
     if x.dtype != D.uint8:
         raise TypeError("Expected an input array of unsigned byte data type")

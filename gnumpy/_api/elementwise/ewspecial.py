@@ -12,6 +12,8 @@ from ..._graph import ir
 from ..._ops import EW_OPS
 from .._common import as_node, is_array, wrap
 from .elementwise import _classify, _promote, apply, astype, loop_dtype
+from ..outargs import (finish, check_out_shape, single_out, check_casting, check_order,
+                       check_out_cast)
 
 
 def clip(x, /, min=None, max=None, out=None, **kw):
@@ -51,7 +53,6 @@ def clip(x, /, min=None, max=None, out=None, **kw):
         r = apply("minimum", r, hi)
     if r._node is x0:           # no bound: a copy (NumPy's positive)
         r = apply("positive", r)
-    from ..outargs import finish
     return finish("clip", r, out, casting=casting)
 
 
@@ -63,9 +64,9 @@ def round_(x, /, decimals=0, out=None):
     x = x if is_array(x) else wrap(as_node(x))
     decimals = operator.index(decimals)
     if out is not None:
-        from ..outargs import check_out_shape
         check_out_shape("round", x.shape, out, "invalid output shape")
     if x.dtype.kind == "c":     # each part on its own (inf and NaN parts stay exact)
+        # loaded on first use: import gnumpy does not load mathmisc (~11 ms, 5 modules)
         from .mathmisc import complex_from_parts
         r = complex_from_parts(round_(apply("real", x), decimals),
                                round_(apply("imag", x), decimals), x.dtype)
@@ -88,7 +89,6 @@ def round_(x, /, decimals=0, out=None):
         r = apply("divide", _rint_keep(apply("multiply", x, f)), f) if decimals > 0 else \
             apply("multiply", _rint_keep(apply("divide", x, 10.0 ** -decimals)), 10.0 **
                   -decimals)
-    from ..outargs import finish
     return finish("rint", r, out)
 
 
@@ -134,7 +134,6 @@ def frexp(x, /):
 def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,
           subok=True):
     """x1 * 2**x2 (x2 integer), with the ufunc keywords of NumPy's ``ldexp``."""
-    from ..outargs import single_out, check_casting, check_order, finish
     if out is not None:
         out = single_out(out)
     check_casting(casting)
@@ -193,7 +192,6 @@ def _ldexp(x1, x2, casting, dtype, out=None):
         raise TypeError(f"Cannot cast ufunc 'ldexp' input 1 from {d2!r} to {D.int32!r} with "
                         f"casting rule {casting!r}")
     if out is not None:         # NumPy checks the output cast before broadcasting
-        from ..outargs import check_out_cast
         check_out_cast("ldexp", loop, out, casting)
     shape = broadcast_shapes(*[it[0].shape for it in items if it[0] is not None])
     a = ir.broadcast(ir.cast(n1, loop), shape) if n1 is not None else \

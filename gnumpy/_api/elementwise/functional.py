@@ -10,6 +10,9 @@ import numpy as np
 
 from .._common import is_array, normalize_axis
 from ..shape._views import arr
+from ..creation.creation import asarray
+from .elementwise import astype
+from ..shape.manipulation import reshape, stack, transpose, expand_dims
 
 __all__ = ["apply_along_axis", "apply_over_axes"]
 
@@ -24,9 +27,6 @@ def apply_along_axis(func1d, axis, arr_, *args, **kwargs):
     >>> gp.apply_along_axis(gp.sum, 1, gp.ones((2, 3))).tolist()
     [3.0, 3.0]
     """
-    from ..creation.creation import asarray
-    from .elementwise import astype
-    from ..shape.manipulation import reshape, stack, transpose
     a = arr(arr_)
     nd = a.ndim
     axis = normalize_axis(axis, nd)
@@ -65,7 +65,6 @@ def apply_over_axes(func, a, axes):
     >>> gp.apply_over_axes(gp.sum, gp.ones((2, 3, 4)), [0, 2]).shape
     (1, 3, 1)
     """
-    from ..shape.manipulation import expand_dims
     val = arr(a)
     n = val.ndim
     if np.ndim(axes) == 0:

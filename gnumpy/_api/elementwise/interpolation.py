@@ -11,6 +11,10 @@ from ... import _dtypes as D
 from .._common import as_node, is_array, wrap
 from .elementwise import apply, astype
 from .elementwise import where as where_
+from ..indexing.advanced import take
+from ..shape.manipulation import concat
+from ..sorting.sorting import argsort, searchsorted
+from .mathmisc import complex_from_parts
 
 
 def _arr(x, device=None):
@@ -39,9 +43,6 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     ...           gp.asarray([0.0, 10.0, 30.0]))
     array([ 5., 25., 30.])
     """
-    from ..indexing.advanced import take
-    from ..shape.manipulation import concat
-    from ..sorting.sorting import argsort, searchsorted
     fp = _arr(fp)
     x = astype(_arr(x, fp.device), D.float64, copy=False)
     xp = astype(_arr(xp, fp.device), D.float64, copy=False)
@@ -79,7 +80,6 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     xj, xj1 = take(xp, jc, mode="clip"), take(xp, j1, mode="clip")
     fj, fj1 = take(fp, jc, mode="clip"), take(fp, j1, mode="clip")
     if cplx:
-        from .mathmisc import complex_from_parts
         parts = [_line(x, xj, xj1, apply(p, fj), apply(p, fj1)) for p in ("real", "imag")]
         r = complex_from_parts(parts[0], parts[1], D.complex128)
     else:

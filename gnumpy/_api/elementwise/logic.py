@@ -19,6 +19,11 @@ from .._common import as_node, is_array, wrap
 from .elementwise import _classify, _promote, apply, astype
 from .elementwise import where as where_
 from ..outargs import finish
+from ..._numpy_compat import geterr
+from ..reductions.reductions import all as all_, any as any_
+from ..creation.creation import zeros
+from ..._graph import layout as L, ir
+from ..shape.manipulation import broadcast_to, stack
 
 _WEAK = (int, float, complex)
 
@@ -35,7 +40,6 @@ def _operand(x):
 # ------------------------------------------------------------------ closeness and equality
 
 def _check_tolerance(atol, rtol):
-    from ..._numpy_compat import geterr
     bad = [t for t in (atol, rtol) if not is_array(t) and np.ndim(t) == 0 and
            not np.isfinite(t)]
     if not bad:
@@ -88,7 +92,6 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     >>> gp.allclose(gp.asarray([1.0, 2.0]), [1.0, 2.0 + 1e-9])
     True
     """
-    from ..reductions.reductions import all as all_
     return builtins.bool(all_(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
 
 
@@ -101,7 +104,6 @@ def array_equal(a1, a2, equal_nan=False) -> bool:
     >>> gp.array_equal(gp.asarray([1, 2]), [1, 2])
     True
     """
-    from ..reductions.reductions import all as all_
     try:
         x = _arr(a1)
         y = _arr(a2, x.device)
@@ -125,7 +127,6 @@ def array_equiv(a1, a2) -> bool:
     >>> gp.array_equiv(gp.asarray([1, 2]), [[1, 2], [1, 2]])
     True
     """
-    from ..reductions.reductions import all as all_
     try:
         x = _arr(a1)
         y = _arr(a2, x.device)
@@ -188,7 +189,6 @@ def iscomplex(x):
     x = _arr(x)
     if x.dtype.kind == "c":
         return apply("not_equal", apply("imag", x), 0)
-    from ..creation.creation import zeros
     return zeros(x.shape, dtype=D.bool_, device=x.device)
 
 
@@ -241,7 +241,6 @@ def real_if_close(a, tol=100):
     >>> gp.real_if_close(gp.asarray([2.1 + 4e-15j])).dtype
     dtype('float64')
     """
-    from ..reductions.reductions import all as all_
     a = _arr(a)
     if a.dtype.kind != "c":
         return a
@@ -264,7 +263,6 @@ def isfortran(a) -> bool:
     if not is_array(a):
         return np.isfortran(a)
     n = a._leaf()
-    from ..._graph import layout as L
     c = L.is_c_contiguous(n.shape, n.strides)
     f = L.is_c_contiguous(n.shape[::-1], n.strides[::-1])
     return f and not c
@@ -374,7 +372,6 @@ def select(condlist, choicelist, default=0):
     cshape = broadcast_shapes(*[c.shape for c in conds])
     chshape = broadcast_shapes(*[c.shape for c in choices if is_array(c)])
     shape = cshape if not chshape else broadcast_shapes(cshape, chshape)
-    from ..shape.manipulation import broadcast_to
     r = broadcast_to(astype(_arr(choices[-1], dev), dt, copy=False) if is_array(choices[-1])
                      else _const(choices[-1], dt, dev), shape)
     for cond, choice in zip(conds[::-1], choices[-2::-1]):
@@ -394,7 +391,6 @@ def _array_entries(condlist) -> bool:
 def _const(value, dt, dev):
     if type(value) is int:
         D.check_weak_int(value, dt)
-    from ..._graph import ir
     return wrap(ir.scalar(value, dt, (), dev))
 
 
@@ -420,14 +416,11 @@ def piecewise(x, condlist, funclist, *args, **kw):
     conds = [astype(_arr(c, x.device), D.bool_, copy=False) for c in condlist]
     n = len(conds)
     if n == n2 - 1:
-        from ..shape.manipulation import stack
-        from ..reductions.reductions import any as any_
         conds.append(apply("logical_not", any_(stack(conds), axis=0)))
         n += 1
     elif n != n2:
         raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are "
                          f"expected")
-    from ..creation.creation import zeros
     y = zeros(x.shape, dtype=x.dtype, device=x.device)
     for cond, func in zip(conds, funclist):
         if callable(func):

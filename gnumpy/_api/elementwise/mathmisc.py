@@ -16,6 +16,11 @@ from .._common import as_node, is_array, normalize_axis, wrap
 from .elementwise import apply, astype
 from .elementwise import where as where_
 from ..outargs import finish
+from ..shape.manipulation import stack, concat, ravel, broadcast_to, moveaxis
+from ..._config import config
+from ..reductions.reductions import (diff, sum as sum_, all as all_, cumsum, cumulative_prod,
+                                     any as any_)
+from ..creation.creation import zeros_like, ones, zeros, logspace
 
 
 def _arr(x, device=None):
@@ -30,7 +35,6 @@ def _const(value, dt, dev):
 def complex_from_parts(re, im, cdt):
     """The complex array ``re + 1j * im`` of dtype `cdt`, exact for every value (inf and NaN
     parts included): the parts are stacked and the buffer reinterpreted."""
-    from ..shape.manipulation import stack
     rdt = D.real_dtype(cdt)
     shape = re.shape
     pair = stack([astype(re, rdt, copy=False), astype(im, rdt, copy=False)], axis=-1)
@@ -177,7 +181,6 @@ def i0(x):
     # The recurrence reads each term twice, so the graph's tree size (what
     # config.max_graph_nodes bounds) grows like Fibonacci although it has ~250 distinct
     # nodes: lift the bound while building it so that i0 stays one kernel.
-    from ..._config import config
     with config.override(max_graph_nodes=1 << 62):
         small = apply("multiply", apply("exp", x),
                       _chbevl(apply("subtract", apply("divide", x, 2.0), 2), _I0A))
@@ -203,7 +206,6 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     >>> gp.trapezoid(gp.asarray([1.0, 2.0, 3.0]))
     array(4.)
     """
-    from ..reductions.reductions import diff, sum as sum_
     y = _arr(y)
     if x is None:
         d = dx
@@ -233,7 +235,6 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     >>> gp.gradient(gp.asarray([1.0, 2.0, 4.0, 7.0]))
     array([1. , 1.5, 2.5, 3. ])
     """
-    from ..reductions.reductions import all as all_, diff
     f = _arr(f)
     N = f.ndim
     if axis is None:
@@ -282,7 +283,6 @@ def gradient(f, *varargs, axis=None, edge_order=1):
 
 
 def _gradient_axis(f, axis, ax_dx, edge_order, otype):
-    from ..shape.manipulation import concat
     N = f.ndim
     if f.shape[axis] < edge_order + 1:
         raise ValueError("Shape of array too small to calculate a numerical gradient, at "
@@ -346,7 +346,6 @@ def ediff1d(ary, to_end=None, to_begin=None):
     >>> gp.ediff1d(gp.asarray([1, 2, 4, 7]), to_begin=0)
     array([0, 1, 2, 3])
     """
-    from ..shape.manipulation import concat, ravel
     a = ravel(_arr(ary))
     dt = a.dtype
     d = apply("subtract", a[1:], a[:-1])
@@ -375,8 +374,6 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * np.pi):
     >>> gp.unwrap(gp.asarray([0.0, 3.0, 6.5]))
     array([0.        , 3.        , 0.21681469])
     """
-    from ..shape.manipulation import concat
-    from ..reductions.reductions import cumsum, diff
     p = _arr(p)
     nd = p.ndim
     dd = diff(p, axis=axis)
@@ -418,7 +415,6 @@ def polyval(p, x):
     """
     p = _arr(p)
     x = _arr(x, p.device)
-    from ..creation.creation import zeros_like
     y = zeros_like(x)
     for pv in p:
         y = apply("add", apply("multiply", y, x), pv)
@@ -436,9 +432,6 @@ def vander(x, N=None, increasing=False):
            [4, 2, 1],
            [9, 3, 1]])
     """
-    from ..creation.creation import ones, zeros
-    from ..shape.manipulation import broadcast_to
-    from ..reductions.reductions import cumulative_prod
     x = _arr(x)
     if x.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
@@ -464,8 +457,6 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     >>> gp.geomspace(1, 1000, num=4)
     array([   1.,   10.,  100., 1000.])
     """
-    from ..creation.creation import logspace
-    from ..reductions.reductions import any as any_
     s, e = _arr(start), _arr(stop)
     if bool(any_(apply("equal", s, 0))) or bool(any_(apply("equal", e, 0))):
         raise ValueError("Geometric sequence cannot include zero")
@@ -486,6 +477,5 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
             r = where_(apply("equal", idx, num - 1), e, r)
     r = apply("multiply", r, sign)
     if axis != 0:
-        from ..shape.manipulation import moveaxis
         r = moveaxis(r, 0, axis)
     return astype(r, odt, copy=False)

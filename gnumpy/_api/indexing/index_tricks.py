@@ -18,6 +18,8 @@ from ..._graph import layout as L
 from . import indexing as IX
 from .._common import as_node, host_to_node, is_array, wrap
 from .advanced import fix_index, int_index
+from ..._device import as_device
+from ..creation.creation import arange
 
 I64 = D.int64
 
@@ -177,7 +179,6 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     for m in modes:
         if m not in ("raise", "wrap", "clip"):
             raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {m!r})")
-    from ..._device import as_device
     dev = as_device(next((x.device for x in multi_index if is_array(x)), None))
     idx = [int_index(x, dev) for x in multi_index]
     shapes = [v.shape for _, v in idx]
@@ -213,7 +214,6 @@ def unravel_index(indices, shape, order="C"):
     dims = _dims(shape)
     size = L.prod(dims)
     dev = indices.device if is_array(indices) else None
-    from ..._device import as_device
     dev = as_device(dev)
     dt = indices.dtype if is_array(indices) else np.asarray(indices).dtype
     if dt.kind not in "iu":
@@ -236,7 +236,6 @@ def diag_indices(n, ndim=2):
     >>> gp.diag_indices(3)
     (array([0, 1, 2]), array([0, 1, 2]))
     """
-    from ..creation.creation import arange
     idx = arange(n)
     return (idx,) * ndim
 

@@ -28,9 +28,11 @@ from ..._graph import realize as R
 from ..._graph.layout import normalize_slice
 from ..._memstate import last_write, shared, write_epoch
 from .._common import as_node, fetch_scalars, host_to_node, is_array, wrap
-from .._common import value_node as _common_value_node
+from .._common import value_node as _common_value_node, store_scalar
 from .index_bounds import bounds as _bounds
 from .index_bounds import derived as _derived
+from ..elementwise.elementwise import apply
+from ..reductions.reductions import count_nonzero
 
 _VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
           "or boolean arrays are valid indices")
@@ -183,7 +185,6 @@ def _element_sequence(value, dtype):
     """An array or sequence assigned to one element: NumPy's error (ValueError "setting
     an array element with a sequence.", a TypeError for complex elements) or, where NumPy
     accepts it (bool elements), NumPy's element (the store is done on the host)."""
-    from .._common import store_scalar
     return store_scalar(value.get() if is_array(value) else value, dtype)
 
 
@@ -560,8 +561,6 @@ def _value_key(node, limit=64):
 def flat_nonzero(x):
     """int64 node (n,): C-order flat indices of the nonzero elements of gnumpy array `x`
     (a device compaction; one sync for the count n)."""
-    from ..elementwise.elementwise import apply
-    from ..reductions.reductions import count_nonzero
     mask = src_node(x) if x.dtype == D.bool_ else apply("not_equal", x, 0)._node
     if mask.kind != ir.LEAF:        # read twice: by the count and by the compaction; the
         R.materialize([mask] + R.held_inside(mask))   # arrays it reads computed with it
@@ -646,6 +645,7 @@ def scatter(a, vops, off, vnode, at=None, unique=False):
     if vnode.buf is dest.buf:
         vnode = _copied(vnode)
     R.flush_readers(dest.buf)
+    # loaded on first use: import gnumpy does not load index_ops (~10 ms, 8 modules)
     from ...backends import index_ops
     vstep = 0 if L.prod(vnode.shape) == 1 else 1
     if at is None:

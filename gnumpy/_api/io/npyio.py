@@ -19,6 +19,7 @@ import numpy as np
 
 from ... import _dtypes as D
 from .._common import is_array
+from ..creation.creation import asarray
 
 __all__ = ["save", "load", "savez", "savez_compressed", "savetxt", "loadtxt", "genfromtxt",
            "fromfile", "frombuffer", "fromstring", "fromiter", "fromregex"]
@@ -42,7 +43,6 @@ def _check_dtype(dt, where: str) -> None:
 
 def _to_device(obj, where: str):
     """A NumPy result (array, or list/tuple of arrays from ``unpack``) as gnumpy arrays."""
-    from ..creation.creation import asarray
     if isinstance(obj, np.ndarray):
         if isinstance(obj, np.ma.MaskedArray):
             raise TypeError(f"{where}: gnumpy has no masked arrays")

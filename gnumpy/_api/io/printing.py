@@ -15,6 +15,7 @@ import contextlib
 import numpy as np
 
 from .._common import is_array
+from ..._array import _host_view
 
 __all__ = ["array2string", "array_repr", "array_str", "set_printoptions", "get_printoptions",
            "printoptions", "format_float_positional", "format_float_scientific", "base_repr",
@@ -24,7 +25,6 @@ __all__ = ["array2string", "array_repr", "array_str", "set_printoptions", "get_p
 def _host(a):
     """A NumPy view (CPU) or copy (GPU) of a gnumpy array, as its repr uses; else `a`."""
     if is_array(a):
-        from ..._array import _host_view
         return _host_view(a)
     return a
 

@@ -17,6 +17,10 @@ from ..._graph import ir
 from .._common import as_node, check_device_match, is_array, wrap
 from ..elementwise.elementwise import apply, astype
 from ..elementwise.elementwise import where as where_
+from ..shape.manipulation import broadcast_to
+from ..reductions.reductions import sum as sum_
+from .matmul import matmul
+from ..outargs import finish
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -142,8 +146,6 @@ def _sizes(ops, labels):
 
 def _unique(x, lab, sizes):
     """Take the diagonal of repeated labels; returns (array, labels without repeats)."""
-    from ..shape.manipulation import broadcast_to
-    from ..reductions.reductions import sum as sum_
     if len(set(lab)) == len(lab):
         return x, lab
     x = broadcast_to(x, tuple(sizes[c] for c in lab))
@@ -165,8 +167,6 @@ def _unique(x, lab, sizes):
 
 def _general(ops, labels, out, sizes, dt):
     """Broadcast multiply of every operand over all labels, then one sum (fused)."""
-    from ..shape.manipulation import broadcast_to
-    from ..reductions.reductions import sum as sum_
     order = []
     for lab in labels:
         order += [c for c in lab if c not in order]
@@ -188,9 +188,6 @@ def _general(ops, labels, out, sizes, dt):
 
 def _pair(a, la, b, lb, out, sizes, dt):
     """Contract two operands (unique labels each) to labels `out`."""
-    from ..shape.manipulation import broadcast_to
-    from .matmul import matmul
-    from ..reductions.reductions import sum as sum_
 
     def presum(x, lab, other):
         axes = tuple(i for i, c in enumerate(lab) if c not in other and c not in out)
@@ -236,7 +233,6 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     >>> gp.einsum("ij,j->i", a, gp.ones(3))
     array([ 3., 12.])
     """
-    from ..outargs import finish
     if not operands:
         raise ValueError("No input operands")
     if isinstance(operands[0], str):

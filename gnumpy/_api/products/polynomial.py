@@ -21,6 +21,14 @@ from ... import _dtypes as D
 from .._common import as_node, check_device_match, is_array, wrap
 from ..elementwise.elementwise import apply, astype
 from ..elementwise.elementwise import where as where_
+from ..creation.creation import ones, arange, asarray, eye, zeros
+from ..shape.manipulation import concat, stack, broadcast_to
+from ..reductions.reductions import argmax, all as all_, sum as sum_
+from ..sorting.sorting import sort
+from .products import convolve, outer
+from ..elementwise.logic import isclose
+from .matmul import matmul
+from ..elementwise.mathmisc import vander
 
 __all__ = ["poly", "roots", "polyadd", "polysub", "polymul", "polyder", "polyint", "polydiv",
            "polyfit"]
@@ -61,9 +69,6 @@ def _cpu_only(name, what, *arrays):
 def _leading_zeros(*arrays):
     """The number of leading zeros of each 1-D array (its length when all are zero), read
     back from the device in one transfer."""
-    from ..creation.creation import ones
-    from ..shape.manipulation import concat, stack
-    from ..reductions.reductions import argmax
     firsts = [argmax(concat([apply("not_equal", a, 0),
                              ones((1,), dtype=D.bool_, device=a.device)])) for a in arrays]
     return [int(v) for v in stack(firsts).tolist()]
@@ -84,14 +89,12 @@ def poly(seq_of_zeros):
     >>> gp.poly(gp.asarray([1.0, 2.0]))
     array([ 1., -3.,  2.])
     """
-    from ..creation.creation import arange, asarray
-    from ..reductions.reductions import all as all_
-    from ..sorting.sorting import sort
     _no_poly1d("poly", seq_of_zeros)
     z = _sequence("poly", seq_of_zeros)
     sh = z.shape
     if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
         _cpu_only("poly", "eigenvalues for a matrix argument", z)
+        # loaded on first use: only poly, roots and polyfit need gnumpy.linalg (~17 ms, 12 modules)
         from ...linalg import eigvals
         z = eigvals(z)
     elif len(sh) == 1:     # NumPy's mintypecode: float32/64, complex stay; all else float64
@@ -134,8 +137,7 @@ def roots(p):
     >>> gp.roots(gp.asarray([1.0, -3.0, 2.0]))
     array([2., 1.])
     """
-    from ..creation.creation import eye, zeros
-    from ..shape.manipulation import concat
+    # loaded on first use: only poly, roots and polyfit need gnumpy.linalg (~17 ms, 12 modules)
     from ...linalg import eigvals
     _no_poly1d("roots", p)
     p = _sequence("roots", p)
@@ -164,8 +166,6 @@ def roots(p):
 def _aligned(name, a1, a2):
     """`a1` and `a2` (at least 1-D) with the shorter one left-padded with zeros of its own
     dtype, as NumPy's polyadd/polysub."""
-    from ..creation.creation import zeros
-    from ..shape.manipulation import concat
     _no_poly1d(name, a1, a2)
     a1 = _atleast_1d(a1)
     a2 = _atleast_1d(a2, a1.device)
@@ -209,8 +209,6 @@ def polymul(a1, a2):
     >>> gp.polymul(gp.asarray([1, 2, 3]), gp.asarray([9, 5, 1]))
     array([ 9, 23, 38, 17,  3])
     """
-    from ..creation.creation import zeros
-    from .products import convolve
     _no_poly1d("polymul", a1, a2)
     a1 = _atleast_1d(a1)
     a2 = _atleast_1d(a2, a1.device)
@@ -233,7 +231,6 @@ def polyder(p, m=1):
     >>> gp.polyder(gp.asarray([1, 1, 1, 1]))
     array([3, 2, 1])
     """
-    from ..creation.creation import arange
     _no_poly1d("polyder", p)
     m = int(m)
     if m < 0:
@@ -256,8 +253,6 @@ def polyint(p, m=1, k=None):
     >>> gp.polyint(gp.asarray([3.0, 2.0, 1.0]))
     array([1., 1., 1., 0.])
     """
-    from ..creation.creation import arange, ones, zeros
-    from ..shape.manipulation import concat
     _no_poly1d("polyint", p, k)
     m = int(m)
     if m < 0:
@@ -290,9 +285,6 @@ def polydiv(u, v):
     >>> gp.polydiv(gp.asarray([3.0, 5.0, 2.0]), gp.asarray([2.0, 1.0]))
     (array([1.5 , 1.75]), array([0.25]))
     """
-    from ..creation.creation import arange, zeros
-    from ..elementwise.logic import isclose
-    from ..shape.manipulation import broadcast_to, concat
     _no_poly1d("polydiv", u, v)
     u = apply("add", _atleast_1d(u), 0.0)
     v = apply("add", _atleast_1d(v, u.device), 0.0)
@@ -339,10 +331,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     >>> gp.polyfit(gp.asarray([0.0, 1.0, 2.0]), gp.asarray([1.0, 3.0, 5.0]), 1)
     array([2., 1.])
     """
-    from .matmul import matmul
-    from ..elementwise.mathmisc import vander
-    from .products import outer
-    from ..reductions.reductions import sum as sum_
+    # loaded on first use: only poly, roots and polyfit need gnumpy.linalg (~17 ms, 12 modules)
     from ...linalg import inv, lstsq
     _no_poly1d("polyfit", x, y, w)
     order = int(deg) + 1

@@ -14,7 +14,7 @@ import numpy as np
 
 from ... import _dtypes as D
 from .._common import is_array
-from ..creation.creation import asarray, linspace
+from ..creation.creation import asarray, linspace, zeros
 from ..elementwise.elementwise import apply, astype, where
 from .histograms import _arr, _bincount, _get_outer_edges
 from ..shape.joining import atleast_2d
@@ -107,7 +107,6 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
         if w.ndim != 1 or w.shape[0] != n:
             raise ValueError("The weights and list don't have the same length.")
     if flat is None or n == 0:
-        from ..creation.creation import zeros
         hist = zeros((stride,), dtype=D.float64, device=s.device)
     else:
         hist = astype(_bincount(flat, w, stride), D.float64)

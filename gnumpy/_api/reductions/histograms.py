@@ -26,8 +26,10 @@ from .._common import as_node, fetch_scalars, is_array, wrap
 from ..creation.creation import asarray, zeros
 from ..elementwise.elementwise import apply, astype, where
 from ..shape.manipulation import ravel, reshape
-from .reductions import any as any_, argmax, max as max_, min as min_
-from ..sorting.sorting import search, searchsorted, take1d
+from .reductions import any as any_, argmax, max as max_, min as min_, std, mean
+from ..sorting.sorting import search, searchsorted, take1d, compress
+from ..._graph.realize import materialize
+from .statistics import percentile
 
 
 def _arr(x):
@@ -55,7 +57,6 @@ def _bincount(idx, w, nbins):
 
 
 def _evaluate(*arrays):
-    from ..._graph.realize import materialize
     materialize([a._node for a in arrays])
 
 
@@ -175,7 +176,6 @@ def _ptp(x):
 
 
 def _std(x):
-    from .reductions import std
     return std(x).get()[()]
 
 
@@ -219,7 +219,6 @@ def _bin_doane(x, range_):
         sg1 = np.sqrt(6.0 * (x.size - 2) / ((x.size + 1.0) * (x.size + 3)))
         sigma = _std(x)
         if sigma > 0.0:
-            from .reductions import mean
             temp = apply("divide", apply("subtract", x, mean(x)), sigma)
             g1 = mean(apply("power", temp, 3)).get()[()]
             return _ptp(x) / (1.0 + np.log2(x.size) + np.log2(1.0 + np.absolute(g1) / sg1))
@@ -227,7 +226,6 @@ def _bin_doane(x, range_):
 
 
 def _bin_fd(x, range_):
-    from .statistics import percentile
     p75, p25 = percentile(x, [75, 25]).get()
     return 2.0 * np.subtract(p75, p25) * x.size ** (-1.0 / 3.0)
 
@@ -313,7 +311,6 @@ def _get_bin_edges(a, bins, range_, weights):
             keep = apply("logical_and", apply("greater_equal", a, first_edge),
                          apply("less_equal", a, last_edge))
             if not bool(keep.all()):
-                from ..sorting.sorting import compress
                 a = compress(a, keep)
         if a.size == 0:
             n_equal_bins = 1

@@ -16,6 +16,12 @@ from .._common import as_node, is_array, normalize_axis, wrap
 from ..elementwise.elementwise import apply, astype
 from ..elementwise.elementwise import where as where_
 from ..outargs import check_out_shape, finish
+from .reductions import max as max_, min as min_, any as any_, mean, sum as sum_, all as all_
+from ..shape.manipulation import broadcast_to, concat, squeeze
+from ..creation.creation import full, zeros, eye
+from ..elementwise.ewspecial import round_, clip
+from ..products.matmul import matmul
+from ..elementwise.mathmisc import complex_from_parts
 
 
 def _arr(x, device=None):
@@ -40,7 +46,6 @@ def ptp(a, axis=None, out=None, keepdims=False):
     >>> gp.ptp(gp.asarray([[4, 9], [1, 5]]), axis=1)
     array([5, 4])
     """
-    from .reductions import max as max_, min as min_
     a = _arr(a)
     mx = max_(a, axis=axis, keepdims=keepdims)
     if out is not None:      # NumPy reduces the maximum into `out`, then subtracts
@@ -61,14 +66,11 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     >>> gp.average(gp.asarray([1.0, 2.0, 3.0]), weights=[3, 1, 0])
     array(1.25)
     """
-    from ..shape.manipulation import broadcast_to
-    from .reductions import any as any_, mean, sum as sum_
     a = _arr(a)
     if axis is not None:
         axis = _axis_tuple(axis, a.ndim)
     if weights is None:
         avg = mean(a, axis=axis, keepdims=keepdims)
-        from ..creation.creation import full
         scl = full(avg.shape, a.size / avg.size, dtype=avg.dtype, device=a.device)
     else:
         wgt = _arr(weights, a.device)
@@ -104,8 +106,6 @@ def _as_2d(x, dtype):
 
 
 def _check_weights(w, name, nobs, integer):
-    from .reductions import all as all_, any as any_
-    from ..elementwise.ewspecial import round_
     w = astype(_arr(w), D.float64, copy=False)
     if integer and not builtins.bool(all_(apply("equal", w, round_(w)))):
         raise TypeError("fweights must be integer")
@@ -129,9 +129,6 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     array([[ 1., -1.],
            [-1.,  1.]])
     """
-    from ..shape.manipulation import concat, squeeze
-    from ..products.matmul import matmul
-    from .reductions import sum as sum_
     if ddof is not None and ddof != int(ddof):
         raise ValueError("ddof must be integer")
     m = _arr(m)
@@ -147,7 +144,6 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     if not rowvar and m.ndim != 1:
         X = X.T
     if X.shape[0] == 0:
-        from ..creation.creation import zeros
         return zeros((0, 0), dtype=D.float64, device=m.device)
     if y is not None:
         Y = _as_2d(y, D.to_dtype(dtype))
@@ -202,9 +198,6 @@ def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     array([[ 1., -1.],
            [-1.,  1.]])
     """
-    from ..creation.creation import eye
-    from ..elementwise.ewspecial import clip
-    from .reductions import sum as sum_
     c = cov(x, y, rowvar, dtype=dtype)
     if c.ndim == 0:
         return apply("divide", c, c)
@@ -214,7 +207,6 @@ def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     c = apply("divide", c, stddev[:, None])
     c = apply("divide", c, stddev[None, :])
     if c.dtype.kind == "c":
-        from ..elementwise.mathmisc import complex_from_parts
         return complex_from_parts(clip(apply("real", c), -1, 1), clip(apply("imag", c), -1, 1),
                                   c.dtype)
     return astype(clip(c, -1, 1), c.dtype, copy=False)

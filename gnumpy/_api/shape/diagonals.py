@@ -23,6 +23,7 @@ from ._views import apply_ops, arr, cyclic, folds, fresh, true_layout
 from ..creation.creation import arange
 from ..elementwise.elementwise import apply, where
 from ..reductions.reductions import sum as sum_
+from ..indexing.index_tricks import nonzero
 
 
 def _diag_ops(shape, offset, a1, a2):
@@ -356,7 +357,6 @@ def mask_indices(n, mask_func, k=0):
     if mask_func in (creation.tril, np.tril):
         return tril_indices(n, k)
     m = mask_func(creation.ones((n, n), dtype=int), k)
-    from ..indexing.index_tricks import nonzero   # here: it loads the indexing modules (~18 ms)
     return nonzero(arr(m) != 0)
 
 

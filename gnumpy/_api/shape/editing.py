@@ -2,18 +2,21 @@
 existing array).
 
 The positions are host metadata (the user's indices, slices or masks): results are joins of
-runs of the input (``concat`` of views), or a ``take`` gather when the runs are many and
-``take`` is available.  ``trim_zeros`` reads its bounding box back with one sync.
+runs of the input (``concat`` of views), or a ``take`` gather when the runs are many.
+``trim_zeros`` reads its bounding box back with one sync.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ... import _dtypes as D
+from ..._broadcast import broadcast_to_check
 from ..._graph import ir
-from .._common import as_node, is_array, normalize_axis, wrap
+from .._common import as_node, host_to_node, is_array, normalize_axis, wrap
+from ..indexing.advanced import take
+from ..reductions.reductions import any as any_, argmax
 from ._views import arr, axis_tuple, fresh, slice_axis
-from .manipulation import broadcast_to, concat, moveaxis, ravel, reshape
+from .manipulation import broadcast_to, concat, moveaxis, ravel, reshape, stack
 
 _MANY_RUNS = 16
 
@@ -40,25 +43,16 @@ def _join_runs(a, axis, runs, sources=None):
         shp = list(a.shape)
         shp[axis] = 0
         return wrap(ir.scalar(0, a.dtype, tuple(shp), a.device))
-    if len(runs) > _MANY_RUNS and _take() is not None:
+    if len(runs) > _MANY_RUNS:
         offsets = np.cumsum([0] + [s.shape[axis] for s in sources]).tolist()
         idx = np.concatenate([np.arange(offsets[k] + b, offsets[k] + e) for k, b, e in runs])
         both = concat(sources, axis=axis) if len(sources) > 1 else a
-        from .._common import host_to_node
-        return _take()(both, wrap(host_to_node(idx.astype(np.int64), device=a.device)),
-                       axis=axis)
+        return take(both, wrap(host_to_node(idx.astype(np.int64), device=a.device)),
+                    axis=axis)
     pieces = [_piece(sources[k], axis, b, e) for k, b, e in runs]
     if len(pieces) == 1:
         return fresh(pieces[0]._node, *sources)
     return concat(pieces, axis=axis)
-
-
-def _take():
-    try:
-        from ..indexing.advanced import take
-    except ImportError:
-        return None
-    return take
 
 
 def _mask_runs(keep):
@@ -257,8 +251,6 @@ def trim_zeros(filt, trim="fb", axis=None):
         return x
     if x.size == 0:
         return x[tuple(slice(0, 0) if d in axes else slice(None) for d in range(x.ndim))]
-    from ..reductions.reductions import any as any_, argmax
-    from .manipulation import stack
     nz = x != 0
     parts = [any_(nz)]
     for d in range(x.ndim):
@@ -316,7 +308,6 @@ def copyto(dst, src, casting="same_kind", where=True):
     if not D.can_cast(sdt, dst.dtype, casting):
         raise TypeError(f"Cannot cast {what} from {sdt!r} to {dst.dtype!r} according to "
                         f"the rule {casting!r}")
-    from ..._broadcast import broadcast_to_check
     try:
         broadcast_to_check(snode.shape, dst.shape)
     except ValueError:

@@ -16,7 +16,8 @@ from ... import _broadcast
 from ..._graph import ir
 from ..._graph import layout as L
 from ..._sizes import MAX_INTP, check_nbytes
-from .._common import is_array, normalize_axis, wrap
+from .._common import host_to_node, is_array, normalize_axis, wrap
+from ..indexing.advanced import take
 from ._views import (arr, axis_tuple, cyclic, fresh, int_tuple, is_f_contiguous, layout_of,
                      repeat_each)
 from .manipulation import concat, ravel, reshape, transpose
@@ -197,8 +198,8 @@ def repeat(a, repeats, axis=None):
     """Repeat each element of `a` along `axis` (None: of the flattened array).
 
     A scalar count is a broadcast + reshape index map; per-element counts are host
-    metadata: the result gathers with ``take`` when available, else joins runs of equal
-    counts with ``concat``.
+    metadata: the result gathers with ``take`` when the runs of equal counts are many, else
+    joins them with ``concat``.
 
     Examples
     --------
@@ -242,11 +243,9 @@ def _repeat_counts(a, axis, reps):
     runs = [(s, e, int(reps[s])) for s, e in zip(cuts[:-1], cuts[1:]) if e > s and reps[s] > 0]
     total = int(reps.sum())
     if len(runs) > 8:
-        take = _take()
-        if take is not None:
-            # the gather indices are host metadata derived from the user's counts
-            idx = np.repeat(np.arange(len(reps), dtype=np.int64), reps)
-            return take(a, _index_array(idx, a.device), axis=axis)
+        # the gather indices are host metadata derived from the user's counts
+        idx = np.repeat(np.arange(len(reps), dtype=np.int64), reps)
+        return take(a, _index_array(idx, a.device), axis=axis)
     if not runs:
         shp = list(a.shape)
         shp[axis] = 0
@@ -262,16 +261,7 @@ def _repeat_counts(a, axis, reps):
     return out
 
 
-def _take():
-    try:
-        from ..indexing.advanced import take
-    except ImportError:
-        return None
-    return take
-
-
 def _index_array(idx, device):
-    from .._common import host_to_node
     return wrap(host_to_node(idx, device=device))
 
 

@@ -19,8 +19,9 @@ from .. import libcall
 from .._common import as_node, check_device_match, is_array, normalize_axis, wrap
 from ..creation.creation import arange, full, ones, zeros
 from ..elementwise.elementwise import apply, astype
-from ..shape.manipulation import concat, ravel, reshape
-from .sorting import Compactor, compress, scatter, search, sort_last, take1d
+from ..shape.manipulation import concat, ravel, reshape, moveaxis
+from .sorting import Compactor, compress, scatter, search, sort_last, take1d, lexsort, take_last
+from ..reductions.reductions import any as any_
 
 
 class UniqueAllResult(NamedTuple):
@@ -144,9 +145,6 @@ def _unique_axis(x, axis, return_index, return_inverse, return_counts):
     """unique sub-arrays along `axis` from gnumpy ops: NumPy compares them as records,
     field by field (lexicographically, NaN last), and never merges NaNs.  (values, index,
     inverse, counts), None where not asked for."""
-    from ..shape.manipulation import moveaxis
-    from ..reductions.reductions import any as any_
-    from .sorting import lexsort, take_last
     xm = moveaxis(x, axis, 0)
     n0, rest = xm.shape[0], xm.shape[1:]
     k = 1
