@@ -42,17 +42,20 @@ def philox_words(key: int, counter: int, nwords: int) -> np.ndarray:
     >>> hex(int(philox_words(0, 0, 4)[0]))      # Random123 known-answer vector
     '0x6627e8d5'
     """
+    # on first use: any barrier op loads this module; only draws need gnumpy.random (~35 ms)
     from ..random import _host
     return _host.philox_words(key, counter, nwords)
 
 
 def _cpu(srcs, arg, dtype) -> np.ndarray:
+    # on first use: any barrier op loads this module; only draws need gnumpy.random (~35 ms)
     from ..random import _host
     key, counter, shape = arg
     return _host.bits(key, counter, shape, dtype)
 
 
 def _cpu_draw(srcs, arg, dtype) -> np.ndarray:
+    # on first use: any barrier op loads this module; only draws need gnumpy.random (~35 ms)
     from ..random import _host
     return _host.draw(*arg)
 

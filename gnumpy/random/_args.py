@@ -11,10 +11,14 @@ import operator
 
 import numpy as np
 
-from .._array import ndarray
 from .. import _dtypes as D
+from .._api.creation.creation import asarray
+from .._api.elementwise.elementwise import apply
+from .._api.reductions.reductions import any as any_
+from .._array import ndarray
 from .._broadcast import broadcast_shapes
 from .._device import default_device
+from .._graph import layout as L
 
 F64 = np.dtype(np.float64)
 F32 = np.dtype(np.float32)
@@ -64,7 +68,6 @@ def check_out(out, shape, dtype):
                         f"{out.dtype}")
     if shape is not None and tuple(shape) != out.shape:
         raise ValueError("size must match out.shape when used together")
-    from .._graph import layout as L
     if out._base is not None and not L.is_c_contiguous(out.shape, out._leaf().strides):
         raise ValueError("Supplied output array must be contiguous, writable, aligned, and "
                          "in machine byte-order.")
@@ -116,7 +119,6 @@ class Params:
                 raw.append(np.asarray(v, dtype=dtype))
         self.host = not on_dev
         if not self.host:
-            from .._api.creation.creation import asarray
             raw = [r if isinstance(r, cls) else asarray(r, device=self.device) for r in raw]
         self.raw = raw
         self.shape = result_shape(size, [r.shape for r in raw])
@@ -128,7 +130,6 @@ class Params:
                 v = r[()]
                 return int(v) if r.dtype.kind in "iu" else (
                     bool(v) if r.dtype.kind == "b" else float(v))
-            from .._api.creation.creation import asarray
             return asarray(r, device=self.device)
         return r
 
@@ -138,7 +139,6 @@ class Params:
             return False
         c = cond(*self.raw)
         if isinstance(c, ndarray):
-            from .._api.reductions.reductions import any as any_
             return bool(any_(c))
         return bool(np.any(c))
 
@@ -150,14 +150,12 @@ class Params:
 def isnan(x):
     if isinstance(x, np.ndarray):
         return np.isnan(x)
-    from .._api.elementwise.elementwise import apply
     return apply("isnan", x)
 
 
 def notfinite(x):
     if isinstance(x, np.ndarray):
         return ~np.isfinite(x)
-    from .._api.elementwise.elementwise import apply
     return apply("logical_not", apply("isfinite", x))
 
 

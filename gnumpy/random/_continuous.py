@@ -8,7 +8,9 @@ import math
 
 import numpy as np
 
+from .._api.creation.creation import asarray
 from .._api.elementwise.elementwise import apply, where
+from .._api.products.matmul import matmul
 from ._args import Params, isnan, shape_of
 from ._rejection import _chisq, _full, _log_std_gamma, _poisson, _rounds, _unit
 
@@ -164,8 +166,6 @@ def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8
     """
     import warnings
 
-    from .._api.creation.creation import asarray
-    from .._api.products.matmul import matmul
     m, c = _host_param(mean), _host_param(cov)
     if m.ndim != 1:
         raise ValueError("mean must be 1 dimensional")

@@ -15,7 +15,11 @@ import math
 import numpy as np
 
 from .._api._common import evaluate
+from .._api.creation.creation import asarray
 from .._api.elementwise.elementwise import apply, where
+from .._api.reductions.reductions import any as any_
+from .._api.shape.manipulation import stack
+from .._broadcast import broadcast_shapes
 from ._args import Params, isnan, shape_of
 from ._rejection import _full, _log_factorial, _open, _rounds, _unit
 
@@ -150,9 +154,6 @@ def multinomial(self, n, pvals, size=None):
     >>> x.shape, int(x.sum(axis=1).min())
     ((4, 3), 20)
     """
-    from .._api.shape.manipulation import stack
-    from .._api.creation.creation import asarray
-    from .._broadcast import broadcast_shapes
     pv = pvals.get() if hasattr(pvals, "_node") else np.asarray(pvals, dtype=np.float64)
     pv = pv.astype(np.float64)
     if pv.ndim < 1 or pv.shape[-1] == 0:
@@ -266,7 +267,6 @@ def hypergeometric(self, ngood, nbad, nsample, size=None):
     >>> bool(abs(float(x.mean()) - 6) < 0.5)
     True
     """
-    from .._api.reductions.reductions import any as any_
     q = Params(size, [ngood, nbad, nsample])
     q.check(lambda g, b, s: g < 0, ValueError, "ngood < 0")
     q.check(lambda g, b, s: b < 0, ValueError, "nbad < 0")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._api.creation.creation import full, asarray
+from .._api.reductions.reductions import any as any_
 from .._array import ndarray
 from . import _transforms as T
 from ._args import int_dtype, result_shape, shape_of
@@ -57,7 +59,6 @@ def _scalar_bounds(bg, lo, hi, size, dt, endpoint, high_none, device):
     shape = () if shape is None else shape
     r = hi_incl - lo + 1
     if r == 1:
-        from .._api.creation.creation import full
         return full(shape, lo, dtype=dt, device=device)
     return bg.draw("integers", shape, dt, device, (r, lo))
 
@@ -76,8 +77,6 @@ def _host(v):
 
 
 def _array_bounds(bg, low, high, size, dt, endpoint, high_none, device):
-    from .._api.creation.creation import asarray
-    from .._api.reductions.reductions import any as any_
     cls = ndarray
     lo, hi = (v if isinstance(v, cls) else _host(v) for v in (low, high))
     on_dev = [v for v in (lo, hi) if isinstance(v, cls)]

@@ -18,9 +18,12 @@ import operator
 
 import numpy as np
 
+from .._api._common import wrap
 from .._device import as_device
 from .._graph import ir
 from .._graph import layout as L
+from . import _transforms as T
+from ._args import shape_of
 
 MASK64 = (1 << 64) - 1
 MASK128 = (1 << 128) - 1
@@ -137,7 +140,6 @@ class Philox:
     def bits(self, shape, dtype=np.uint64, device=None):
         """A lazy gnumpy array of `shape` of uniformly random `dtype` (uint32/uint64) bits,
         taken from the next counter values (the counter advances past them)."""
-        from .._api._common import wrap
         dt = np.dtype(dtype)
         if dt not in (np.dtype(np.uint32), np.dtype(np.uint64)):
             raise TypeError(f"random bits are uint32 or uint64, not {dt}")
@@ -154,7 +156,6 @@ class Philox:
         # Note: NumPy returns a Python int for ``size=None`` and has no ``dtype``; here
         # ``dtype=uint32`` gives the 32-bit Philox words themselves.
         """
-        from ._args import shape_of
         shape = shape_of(size)
         return self.bits(() if shape is None else shape, dtype)
 
@@ -170,8 +171,6 @@ class Philox:
         >>> bg.draw("standard_normal", (3,), gp.float64).shape, bg.state["state"]["counter"]
         ((3,), 3)
         """
-        from .._api._common import wrap
-        from . import _transforms as T
         plan = T.draw_plan(kind, dtype, args)
         shape = tuple(shape)
         dev = as_device(device)

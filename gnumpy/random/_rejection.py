@@ -20,7 +20,9 @@ import math
 import numpy as np
 
 from .._api._common import evaluate
+from .._api.creation.creation import full, zeros
 from .._api.elementwise.elementwise import apply, where
+from .._api.reductions.reductions import any as any_
 from .._graph import layout as L
 from ._args import Params, check_out, finish, float_dtype, isnan, shape_of
 from ._distributions import _unit as unit
@@ -35,12 +37,10 @@ def _unit(gen, p):
 
 
 def _full(p, value, dtype=np.float64):
-    from .._api.creation.creation import full
     return full(p.shape, value, dtype=dtype, device=p.device)
 
 
 def _open(done):
-    from .._api.reductions.reductions import any as any_
     return bool(any_(~done))
 
 
@@ -48,7 +48,6 @@ def _rounds(p, propose, fill=0.0):
     """Rejection in rounds: `propose()` -> (candidates, accepted) over p.shape; every
     position takes its first accepted candidate (`fill` where nothing is drawn).  Returns
     the filled array."""
-    from .._api.creation.creation import zeros
     value = _full(p, fill)
     if L.prod(p.shape) == 0:
         return value

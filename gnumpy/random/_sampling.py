@@ -6,8 +6,7 @@ uses the inverse CDF (``searchsorted`` of uniform draws in the ``cumsum`` of ``p
 replacement, and Efraimidis-Spirakis keys ``log(u) / p`` (the k largest) without.
 
 # Note: two equal 64-bit keys (probability about n**2 / 2**65) keep their index order, so
-# permutations are uniform up to that.  argsort, searchsorted and take come from
-# ``gnumpy/_api/sorting/sorting.py`` and ``gnumpy/_api/indexing/advanced.py``, imported when first needed.
+# permutations are uniform up to that.
 """
 from __future__ import annotations
 
@@ -16,8 +15,16 @@ import operator
 import numpy as np
 from numpy.exceptions import AxisError
 
+from .._api._common import normalize_axis
+from .._api.creation.creation import arange, asarray
+from .._api.elementwise.elementwise import apply
+from .._api.indexing.advanced import take
+from .._api.reductions.reductions import any as any_, count_nonzero, cumsum, sum as sum_
+from .._api.shape.manipulation import moveaxis
+from .._api.sorting.sorting import argsort, searchsorted
 from .._array import ndarray
 from .._graph import layout as L
+from . import _transforms as T
 from ._args import shape_of
 
 U64 = np.dtype(np.uint64)
@@ -25,20 +32,10 @@ I64 = np.dtype(np.int64)
 
 
 def _argsort(keys, axis=-1):
-    try:
-        from .._api.sorting.sorting import argsort
-    except ImportError:
-        raise NotImplementedError("random permutations need gnumpy's argsort "
-                                  "(gnumpy/_api/sorting/sorting.py), which is not available") from None
     return argsort(keys, axis=axis)
 
 
 def _take(a, idx, axis):
-    try:
-        from .._api.indexing.advanced import take
-    except ImportError:
-        raise NotImplementedError("random reordering needs gnumpy's take "
-                                  "(gnumpy/_api/indexing/advanced.py), which is not available") from None
     return take(a, idx, axis=axis, mode="clip")     # in range: no bounds-check sync
 
 
@@ -49,7 +46,6 @@ def perm_indices(gen, n, device=None):
 
 
 def _as_array(x):
-    from .._api.creation.creation import asarray
     return x if isinstance(x, ndarray) else asarray(x)
 
 
@@ -59,7 +55,6 @@ def _is_int_like(x) -> bool:
 
 
 def _axis(axis, ndim):
-    from .._api._common import normalize_axis
     return normalize_axis(axis, ndim)
 
 
@@ -111,13 +106,11 @@ def permuted(gen, x, axis=None, out=None):
         res = _take(flat, perm_indices(gen, flat.size, arr.device), 0).reshape(arr.shape)
     else:
         ax = _axis(axis, arr.ndim)
-        from .._api.shape.manipulation import moveaxis
         xt = moveaxis(arr, ax, -1)
         n = xt.shape[-1]
         m = L.prod(xt.shape[:-1])
         keys = gen.bit_generator.bits((m, n), U64, arr.device)
         perm = _argsort(keys, axis=-1).astype(I64)
-        from .._api.creation.creation import arange
         flat_idx = perm + arange(m, dtype=I64, device=arr.device).reshape(m, 1) * n
         res = _take(xt.reshape(-1), flat_idx.reshape(-1), 0).reshape(xt.shape)
         res = moveaxis(res, -1, ax)
@@ -149,7 +142,6 @@ def _population(a, axis):
 def _check_p(p, n):
     cls = ndarray
     if isinstance(p, cls):
-        from .._api.reductions.reductions import any as any_, sum as sum_
         pd = p.astype(np.float64)
         if pd.ndim != 1:
             raise ValueError("p must be 1-dimensional")
@@ -179,7 +171,6 @@ def _check_p(p, n):
             raise ValueError("Probabilities are not non-negative")
         total = float(ph.sum())
         nonzero = int(np.count_nonzero(ph))
-        from .._api.creation.creation import asarray
         pd = asarray(ph)
     if abs(total - 1.0) > atol:
         raise ValueError("Probabilities do not sum to 1. See Notes section of docstring for "
@@ -215,7 +206,6 @@ def choice(gen, a, size=None, replace=True, p=None, axis=0, shuffle=True):
             idx = perm_indices(gen, n, dev)[:k].reshape(draw)
         else:
             if nonzero is None:
-                from .._api.reductions.reductions import count_nonzero
                 nonzero = int(count_nonzero(pd))
             if nonzero < k:
                 raise ValueError("Fewer non-zero entries in p than size")
@@ -227,12 +217,6 @@ def choice(gen, a, size=None, replace=True, p=None, axis=0, shuffle=True):
 
 def _inverse_cdf(gen, pd, draw, dev):
     """Indices drawn with probabilities `pd`: ``searchsorted(cdf, u, 'right')``."""
-    from .._api.reductions.reductions import cumsum
-    try:
-        from .._api.sorting.sorting import searchsorted
-    except ImportError:
-        raise NotImplementedError("choice with p needs gnumpy's searchsorted "
-                                  "(gnumpy/_api/sorting/sorting.py), which is not available") from None
     cdf = cumsum(pd)
     cdf = cdf / cdf[-1]
     u = gen.random(draw)
@@ -243,8 +227,6 @@ def _inverse_cdf(gen, pd, draw, dev):
 
 def _weighted_without(gen, pd, k, dev):
     """k distinct indices, successive sampling with weights `pd` (Efraimidis-Spirakis)."""
-    from .._api.elementwise.elementwise import apply
-    from . import _transforms as T
     bits = gen.bit_generator.bits(pd.shape, U64, dev)
     keys = apply("log", T.open_unit(bits, np.float64)) / pd     # larger is first
     return _argsort(-keys)[:k].astype(I64)

@@ -29,7 +29,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from .._api.elementwise.elementwise import apply
+from .._api.elementwise.elementwise import apply, where
 
 M32 = 0xFFFFFFFF
 U64 = np.dtype(np.uint64)
@@ -137,7 +137,6 @@ def below_array(bits, r, small: bool):
     if small:
         return _mulhi_small(bits, r)
     xh = _part(bits, 0)
-    from .._api.elementwise.elementwise import where
     return where(r == 0, xh, _mulhi128(xh, _part(bits, 1), r))
 
 
