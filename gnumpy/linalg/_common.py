@@ -97,6 +97,7 @@ def _cuda(op):
     if op == "lstsq":
         return None
     def impl(be, *nodes, **kw):
+        # loaded on first use: only the CUDA backend calls cuSOLVER (_cusolver, ~14 ms)
         from . import _cusolver
         return getattr(_cusolver, op)(be, *nodes, **kw)
     return impl

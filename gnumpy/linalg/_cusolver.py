@@ -42,6 +42,7 @@ from .._api.shape.manipulation import broadcast_to, concat
 from .._api.reductions.reductions import any as any_, count_nonzero, prod as prod_, sum as sum_
 from .._graph import layout as L
 from .._graph.ir import leaf
+from .._graph.realize import materialize, write
 from ..backends.cuda_libs import DATA_TYPE, bindings, libs
 
 LinAlgError = np.linalg.LinAlgError
@@ -91,7 +92,6 @@ def svd_plan(m: int, n: int, full: bool) -> dict:
 
 def _leaves(*arrays) -> tuple:
     """The LEAF nodes of gnumpy arrays (materialized now, one schedule)."""
-    from .._graph.realize import materialize
     nodes = [x._node for x in arrays]
     materialize(nodes)
     return tuple(nodes)
@@ -174,7 +174,6 @@ class _Solver:
         if nan is not None:             # the NaN flags go behind the statuses
             flags = any_(apply("isnan", _wrap(nan).reshape(n, -1)), axis=-1).astype(np.int32)
             dest = leaf(info, np.dtype(np.int32), (n,), (1,), n, self.be.device)
-            from .._graph.realize import write
             write(dest, flags._node)         # schedules the reduction, then the copy
             count = 2 * n
         st = self.lb.read_info(info, count)

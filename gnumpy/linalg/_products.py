@@ -19,7 +19,9 @@ from .._api.elementwise.elementwise import apply, where
 from .._api.shape.manipulation import broadcast_to, expand_dims, squeeze
 from .._api.shape.manipulation import matrix_transpose as _matrix_transpose
 from .._api.products.matmul import matmul as _matmul, vecdot as _vecdot
+from .._api.products.products import tensordot as _tensordot, outer as _outer, cross as _cross
 from .._api.reductions.reductions import any as any_, max as max_, min as min_, sum as sum_
+from .._api.shape.diagonals import trace as _trace, diagonal as _diagonal
 from ._common import LinAlgError, assert_stacked_square, call, empty, real_of, result_dtype
 from ._common import arr as _arr
 from ._factor import inv
@@ -43,7 +45,6 @@ def vecdot(x1, x2, /, *, axis=-1):
 
 def tensordot(x1, x2, /, *, axes=2):
     """Sum of products over `axes` (``gnumpy.tensordot``, keyword-only `axes`)."""
-    from .._api.products.products import tensordot as _tensordot
     return _tensordot(x1, x2, axes=axes)
 
 
@@ -53,19 +54,16 @@ def outer(x1, x2, /):
     if x1.ndim != 1 or x2.ndim != 1:
         raise ValueError(f"Input arrays must be one-dimensional, but they are "
                          f"x1.ndim={x1.ndim} and x2.ndim={x2.ndim}.")
-    from .._api.products.products import outer as _outer
     return _outer(x1, x2)
 
 
 def trace(x, /, *, offset=0, dtype=None):
     """Sum along the diagonals of the last two axes."""
-    from .._api.shape.diagonals import trace as _trace
     return _trace(_arr(x), offset=offset, axis1=-2, axis2=-1, dtype=dtype)
 
 
 def diagonal(x, /, *, offset=0):
     """Diagonals of the last two axes."""
-    from .._api.shape.diagonals import diagonal as _diagonal
     return _diagonal(_arr(x), offset=offset, axis1=-2, axis2=-1)
 
 
@@ -76,7 +74,6 @@ def cross(x1, x2, /, *, axis=-1):
         raise ValueError(f"Both input arrays must be (arrays of) 3-dimensional vectors, but "
                          f"they are {x1.shape[axis]} and {x2.shape[axis]} dimensional "
                          f"instead.")
-    from .._api.products.products import cross as _cross
     return _cross(x1, x2, axis=axis)
 
 

@@ -17,11 +17,13 @@ import numpy as np
 
 from .._api.creation.creation import asarray, zeros
 from .._api.elementwise.elementwise import apply, where
+from .._api.indexing.advanced import take_along_axis
 from .._api.shape.manipulation import matrix_transpose, moveaxis
 from .._api.products.matmul import matmul
 from .._api.reductions.reductions import all as all_, count_nonzero
 from .._api.reductions.reductions import max as max_, min as min_, sum as sum_
 from .._api.shape.shaping import flip
+from .._api.sorting.sorting import argsort, sort
 from ._common import (LinAlgError, SVDResult, arr, assert_2d, assert_stacked_2d, call,
                       empty, eye_stack, real_of, result_dtype)
 from ._eig import eigh, eigvalsh
@@ -41,9 +43,6 @@ def svd(x, /, full_matrices=True, compute_uv=True, hermitian=False):
     """
     a = arr(x)
     if hermitian:                       # NumPy's: eigenvalues by magnitude, signs into V
-        # imported here: sorting and indexing add ~15 ms to loading gnumpy.linalg
-        from .._api.indexing.advanced import take_along_axis
-        from .._api.sorting.sorting import argsort, sort
         if not compute_uv:
             return flip(sort(apply("absolute", eigvalsh(a)), axis=-1), axis=-1)
         s, u = eigh(a)
