@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from ._info import collect, render
 
 
 def main(argv=None) -> int:
@@ -17,7 +18,6 @@ def main(argv=None) -> int:
     info.add_argument("--json", action="store_true", help="print the report as JSON")
     args = ap.parse_args(argv)
     if args.command == "info":
-        from ._info import collect, render
         report = collect()
         if args.json:
             print(json.dumps(report, indent=2, default=str))

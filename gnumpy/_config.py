@@ -12,6 +12,7 @@ import contextlib
 import os
 from dataclasses import dataclass
 from typing import Any, Callable
+from ._nvtx import require_nvtx
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,6 @@ def _bool(s: str) -> bool:
 
 
 def _nvtx_check(on) -> None:
-    from ._nvtx import require_nvtx
     require_nvtx(bool(on))
 
 

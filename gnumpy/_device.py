@@ -59,6 +59,7 @@ _default = None
 
 
 def cuda_available() -> bool:
+    # loaded on first use: import gnumpy does not load cuda_probe
     from .backends import cuda_probe
     return cuda_probe.device_count()[0] > 0
 
@@ -116,6 +117,7 @@ def backend(device: Device):
     with _creating:         # threads meeting a device first make one backend (and import
         b = _backends.get(device)       # cuda.core once: its first import is not
         if b is None:                   # thread-safe)
+            # loaded on first use: import gnumpy loads no backend, only the one used
             if device.kind == "cpu":
                 from .backends.cpu import CpuBackend
                 b = CpuBackend(device)
@@ -130,6 +132,7 @@ def backend(device: Device):
 def all_devices() -> list:
     devs = [CPU]
     try:
+        # loaded on first use: import gnumpy does not load cuda_probe
         from .backends import cuda_probe
         n = cuda_probe.device_count()[0]
     except Exception:

@@ -15,6 +15,11 @@ from __future__ import annotations
 import os
 import platform
 import sys
+from . import __version__
+from ._config import config, _OPTIONS
+from ._device import _backends, _default
+from .backends import cuda_probe
+from .kernels import cache
 
 # distribution name -> what it brings
 PACKAGES = (
@@ -102,7 +107,6 @@ def _libraries() -> dict:
 
 
 def _cuda() -> dict:
-    from .backends import cuda_probe
     n, why = cuda_probe.device_count()
     out = {"usable": n > 0, "why": why, "devices": []}
     if n == 0:
@@ -130,8 +134,6 @@ def _cuda() -> dict:
 
 
 def _kernel_cache() -> dict:
-    from ._config import config
-    from .kernels import cache
     d = os.path.join(config.cache_dir, "kernels")
     out = {"directory": d, "enabled": bool(config.disk_cache),
            "limit_bytes": int(config.disk_cache_max_bytes),
@@ -153,7 +155,6 @@ def _kernel_cache() -> dict:
 
 def _pools() -> dict:
     """memory_info() of each CUDA backend this process already started."""
-    from ._device import _backends
     out = {}
     for dev, be in list(_backends.items()):
         if dev.kind == "cuda":
@@ -165,14 +166,11 @@ def _pools() -> dict:
 
 
 def _config() -> dict:
-    from ._config import _OPTIONS, config
     return {o.name: {"value": getattr(config, o.name), "env": o.env,
                      "default": o.default} for o in _OPTIONS}
 
 
 def _default_device():
-    from ._config import config
-    from ._device import _default
     return {"setting": config.device,
             "chosen": None if _default is None else str(_default)}
 
@@ -180,7 +178,6 @@ def _default_device():
 def collect() -> dict:
     """Everything ``show_config`` prints, as nested dicts (each part collected on its own:
     one failing part is reported, never raised)."""
-    from . import __version__
     info = {"gnumpy": __version__,
             "python": f"{platform.python_version()} ({platform.python_implementation()}, "
                       f"{platform.platform()})",

@@ -17,6 +17,10 @@ import sys
 import numpy as np
 
 from . import _dtypes as D
+from ._api._common import is_array
+from ._api.creation.creation import asarray
+from ._api.elementwise.elementwise import apply
+from ._api.reductions.reductions import all as all_
 
 _MODES = ("ignore", "warn", "raise", "call", "print", "log")
 _KINDS = ("divide", "over", "under", "invalid")
@@ -202,7 +206,6 @@ def min_scalar_type(a, /):
     >>> gp.min_scalar_type(10)
     dtype('uint8')
     """
-    from ._api._common import is_array
     if is_array(a):
         if a.ndim > 0:
             return a.dtype
@@ -285,7 +288,6 @@ def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     >>> gp.asanyarray([1, 2]).dtype
     dtype('int64')
     """
-    from ._api.creation.creation import asarray
     return asarray(a, dtype=dtype, device=device, copy=copy)
 
 
@@ -298,9 +300,6 @@ def asarray_chkfinite(a, dtype=None, order=None):
     >>> gp.asarray_chkfinite([1.0, 2.0])
     array([1., 2.])
     """
-    from ._api.creation.creation import asarray
-    from ._api.elementwise.elementwise import apply
-    from ._api.reductions.reductions import all as all_
     x = asarray(a, dtype=dtype)
     if x.dtype.kind in "fc" and not bool(all_(apply("isfinite", x))):
         raise ValueError("array must not contain infs or NaNs")

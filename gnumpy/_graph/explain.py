@@ -9,6 +9,7 @@ source to show.
 """
 from __future__ import annotations
 
+from .._device import backend
 from . import layout as L
 from .fuse import schedule
 from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
@@ -125,7 +126,7 @@ def _source(group):
     """The CUDA source of `group`'s kernel without the helper headers, or None."""
     if group.kind == "barrier":
         return None
-    from .._device import backend
+    # loaded on first use: only the kernel source needs kernels.build (~50 ms)
     from ..kernels import build
     be = backend(group.device)
     sm = getattr(be, "sm_count", 132)           # the CPU backend: an H200's grid

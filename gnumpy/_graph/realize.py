@@ -129,9 +129,9 @@ def run_inplace(op: str, dest, srcs, arg) -> None:
         stats.by_kind["barrier"] += 1
         if be.name == "cpu":
             if config.check_kernels:
-                from ..kernels.check import check_group
+                from ..kernels.check import check_group  # import gnumpy does not load it
                 check_group(Group("barrier", [node], dest.device, 0, barrier=node))
-            from ..backends.cpu import leaf_array
+            from ..backends.cpu import leaf_array    # import gnumpy loads no backend
             with np.errstate(all="ignore"):
                 barriers.cpu_impl(op)([leaf_array(dest)] + [leaf_array(s) for s in srcs],
                                       arg, dest.dtype)

@@ -22,6 +22,7 @@ from .._ops import EW_OPS, REDUCE_OPS
 from . import barriers
 from .base import Backend
 from .cpu_arrays import _fresh, _use_counts, leaf_array, view_array
+from .cpu_fast import CpuFast
 
 
 def _element(n):
@@ -73,13 +74,13 @@ class CpuBackend(Backend):
 
     def __init__(self, device) -> None:
         super().__init__(device)
-        from .cpu_fast import CpuFast
         self.fast = CpuFast(self)
 
     def write_elements(self, dests, values) -> None:
         """``Backend.write_elements``: every value computed before any is stored (on this
         backend only where ``writes_elements`` is turned off: tests of chained writes)."""
         if config.check_kernels:    # the CUDA kernel of these writes
+            # loaded on first use: only config.check_kernels needs kernels.check (~40 ms)
             from ..kernels.check import check_group
             check_group(Group("elementwise", list(values), dests[0].device, 0), list(dests))
         vals = [compute(v, _element) for v in values]
@@ -100,6 +101,7 @@ class CpuBackend(Backend):
         if v is None:
             return False
         if config.check_kernels:    # the CUDA kernel of this write
+            # loaded on first use: only config.check_kernels needs kernels.check (~40 ms)
             from ..kernels.check import check_group
             check_group(Group("elementwise", [value], dest.device, 0), dest)
         b = dest.buf
@@ -198,6 +200,7 @@ class CpuBackend(Backend):
 
     def run(self, group) -> None:
         if config.check_kernels:
+            # loaded on first use: only config.check_kernels needs kernels.check (~40 ms)
             from ..kernels.check import check_group
             check_group(group)
         memo = {}
@@ -213,6 +216,7 @@ class CpuBackend(Backend):
 
     def write(self, dest, value, group=None) -> None:
         if config.check_kernels:
+            # loaded on first use: only config.check_kernels needs kernels.check (~40 ms)
             from ..kernels.check import check_group
             check_group(group if group is not None else
                         Group("elementwise", [value], dest.device, 0), dest)

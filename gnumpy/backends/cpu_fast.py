@@ -16,9 +16,10 @@ from typing import NamedTuple
 import numpy as np
 
 from .._config import config
+from .._graph import layout as L
+from .._graph.fuse import Group
 from .._graph.ir import EW, LEAF, REDUCE, SCALAR, VIEW
 from .._ops import EW_OPS, REDUCE_OPS
-from .._graph import layout as L
 from .cpu_arrays import _fresh, _use_counts, leaf_array, view_array
 
 
@@ -193,7 +194,7 @@ class CpuFast:
                 self.seen[sig] = n + 1
                 return False
         if config.check_kernels:    # the CUDA kernel of this group
-            from .._graph.fuse import Group
+            # loaded on first use: only config.check_kernels needs kernels.check (~40 ms)
             from ..kernels.check import check_group
             check_group(Group("elementwise", [root], root.device, 0))
         v = self._value(sig, root, leaves, scalars)
@@ -214,7 +215,7 @@ class CpuFast:
         if ok is False or ok is None and config.check_kernels:
             return 0            # (with a reduction, the kernel check wants the schedule)
         if config.check_kernels:    # the CUDA kernel of this write (its layouts count)
-            from .._graph.fuse import Group
+            # loaded on first use: only config.check_kernels needs kernels.check (~40 ms)
             from ..kernels.check import check_group
             check_group(Group("elementwise", [value], dest.device, 0), dest)
         v = self._value(sig, value, leaves, scalars)

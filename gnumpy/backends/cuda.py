@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import _dtypes as D
 from .._config import config
+from .._dlpack import export
 from .._graph import layout as L
 from .._graph.fuse import Group
 from .._graph.ir import leaf
@@ -23,8 +24,10 @@ from .._graph.running import lock as exec_lock
 from ..kernels import build, render_misc
 from ..kernels.compile import KERNEL_NAME
 from ..kernels.plan import FixedKey
-from . import barriers
+from . import barriers, cuda_probe
 from .base import Backend
+from .cuda_cub import scan_lines, use_cub_scan
+from .cuda_fast import FastPath, compile_packed
 from .cuda_memory import MemoryPool
 
 
@@ -78,7 +81,6 @@ class CudaBackend(Backend):
 
     def __init__(self, device) -> None:
         super().__init__(device)
-        from . import cuda_probe
         n, why = cuda_probe.device_count()
         if device.id >= n:
             raise RuntimeError(f"CUDA device {device.id} is not usable here ({why})")
@@ -102,7 +104,6 @@ class CudaBackend(Backend):
         self.arch = self.cdev.arch
         self.pool = MemoryPool(self)
         self.kernels = build.KernelCache(self.arch, self._load)
-        from .cuda_fast import FastPath
         self.fast = FastPath(self)
         self._cfgs = {}
         self._counters = None
@@ -215,7 +216,6 @@ class CudaBackend(Backend):
         with ``cuLaunchKernel`` on the current stream: called through ctypes (about half
         a microsecond of Python per call) when libcuda loads that way, else through
         cuda.bindings."""
-        from .cuda_fast import compile_packed
         gx, gy, gz = (tuple(grid) + (1, 1))[:3] if isinstance(grid, tuple) else (grid, 1, 1)
         bx, by, bz = (tuple(block) + (1, 1))[:3] if isinstance(block, tuple) else (block, 1, 1)
         cu = _libcuda_launch()
@@ -431,7 +431,6 @@ class CudaBackend(Backend):
         inner = L.prod(shape[axis + 1:])
         if outer * inner == 0:
             return
-        from .cuda_cub import scan_lines, use_cub_scan
         if use_cub_scan(node.dtype, outer * inner, Ln):     # few long lines: CUB
             return scan_lines(self, node.op, src, buf, outer, Ln, inner, include_initial)
         # many short lines: gnumpy's kernel, one thread (inner > 1) or one block per line
@@ -450,7 +449,6 @@ class CudaBackend(Backend):
         return (2, self.device.id)   # kDLCUDA
 
     def dlpack_export(self, node, stream=None, max_version=None, dl_device=None, copy=None):
-        from .._dlpack import export
         if dl_device is not None and tuple(dl_device) != (2, self.device.id):
             if tuple(dl_device)[0] != 1:
                 raise BufferError(f"gnumpy cannot export {self.device} memory to DLPack "

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._graph import layout as L
-from .._graph.ir import leaf
+from .._graph.ir import leaf, scalar
 from ..kernels import render_misc
 from ..kernels.plan import FixedKey
 from . import barriers
@@ -269,7 +269,6 @@ def _matmul_kernel(be, node, buf) -> None:
     if n * m * nb == 0:
         return
     if kk == 0:
-        from .._graph.ir import scalar
         be.write(leaf(buf, dt, node.shape, L.c_strides(node.shape), 0, be.device),
                  scalar(0, dt, node.shape, be.device))
         return

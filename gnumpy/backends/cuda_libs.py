@@ -25,6 +25,7 @@ import hashlib
 import numpy as np
 
 from .._config import config
+from ..kernels import cache
 
 # cudaDataType_t of each supported NumPy dtype (library.types.h)
 CUDA_R_16F, CUDA_R_32F, CUDA_R_64F, CUDA_C_32F, CUDA_C_64F = 2, 0, 1, 4, 5
@@ -216,7 +217,6 @@ class Libs:
         if algo is not None:
             return algo
         cc = compute()
-        from ..kernels import cache
         ver = getattr(cc, "__version__", None) or _dist_version("cuda-cccl")
         digest = "cub-" + hashlib.sha256(repr((key, ver, self.be.arch)).encode()).hexdigest()
         blob = cache.disk_get(digest) if config.disk_cache else None

@@ -24,7 +24,7 @@ import numpy as np
 from .._graph import layout as L
 from ..kernels import render_index as RI
 from ..kernels.plan import FixedKey
-from . import barriers
+from . import barriers, cuda_cub
 
 GATHER, NONZERO, SCATTER, SCATTER_AT = "gather", "nonzero", "scatter", "scatter_at"
 
@@ -157,7 +157,6 @@ def _cuda_scatter(be, node, buf) -> None:
     keep = []
     po, pp = _ptr(off), 0
     if sorted_:
-        from . import cuda_cub
         skeys, perm = be.pool.alloc(n * 8), be.pool.alloc(n * 8)
         iota = cuda_cub.iota(be, n)
         cuda_cub.radix_sort(be, n, np.int64, po, skeys.ptr, np.int64, iota.ptr, perm.ptr)

@@ -11,8 +11,9 @@ Examples
 """
 from __future__ import annotations
 
+from .._config import config as _config
 from .._device import Device as _GDevice
-from .._device import backend as _backend
+from .._device import backend as _backend, _backends
 from .._graph.realize import lock as _exec_lock
 from .._graph.realize import settle as _settle
 from ..backends import cuda_probe as _probe
@@ -177,8 +178,7 @@ def free_all_blocks(device_id: int = 0) -> None:
 
 def set_pool_limit(nbytes: int) -> None:
     """Bound the device memory gnumpy may take from the pool (0: no bound)."""
-    from .._config import config
-    config.set(pool_limit=int(nbytes))
+    _config.set(pool_limit=int(nbytes))
 
 
 def kernel_cache_info() -> dict:
@@ -188,7 +188,6 @@ def kernel_cache_info() -> dict:
 
 def clear_kernel_cache(disk: bool = False) -> None:
     """Forget compiled kernels (in memory; on disk too when `disk`)."""
-    from .._device import _backends
     for be in list(_backends.values()):
         k = getattr(be, "kernels", None)
         if k is not None:

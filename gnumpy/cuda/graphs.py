@@ -22,6 +22,7 @@ kernels, so that NVRTC time stays out of the capture.
 """
 from __future__ import annotations
 
+from .._device import Device, backend, cuda_available
 from .._graph import realize as R
 
 
@@ -41,7 +42,6 @@ class Graph:
     """
 
     def __init__(self, device_id: int = 0) -> None:
-        from .._device import Device, backend
         be = backend(Device("cuda", device_id)) if _cuda_ok() else None
         if be is None or not hasattr(be, "pool") or not hasattr(be.pool, "capture"):
             raise NotImplementedError("CUDA graphs need the CUDA backend (no usable GPU "
@@ -129,7 +129,6 @@ class Graph:
 
 
 def _cuda_ok() -> bool:
-    from .._device import cuda_available
     return cuda_available()
 
 

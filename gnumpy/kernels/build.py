@@ -10,6 +10,7 @@ import time
 
 from .._config import config
 from . import cache, cache_key, render_ew, render_reduce, render_rows
+from .codegen import preamble
 from .compile import KERNEL_NAME, compile_cubin, nvrtc_version, options
 from .lower import lower_group
 
@@ -77,6 +78,5 @@ def source_of(group, ptr_of=lambda o: 0, sm_count=132, blocks_per_sm=8,
     _, plan = plan_group(group, ptr_of, sm_count, blocks_per_sm)
     src = plan.source(KERNEL_NAME)
     if not headers:
-        from .codegen import preamble
         src = src.replace(preamble(plan.spec), "/* gnumpy helper headers */\n", 1)
     return src

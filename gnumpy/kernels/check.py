@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from .._config import config
 from .._graph import layout as L
+from ..backends import barriers
 from . import cache, cache_key, render_misc
 from . import build
 from .compile import KERNEL_NAME, compile_cubin, nvrtc_version, options
@@ -174,7 +175,6 @@ def _check_barrier(node) -> None:
         key = FixedKey(render_misc.scan_source, (node.op, dt, kind, bool(inc), 256))
         _cache.get(key, lambda: key.render(KERNEL_NAME))
     else:
-        from ..backends import barriers
         lister = barriers.kernels_of(node.op)
         for key in (lister(node) if lister is not None else ()):
             if key not in _seen:

@@ -30,6 +30,8 @@ import time
 
 import numpy as np
 
+import gnumpy
+
 from .fuzz_gen import generate
 from .fuzz_prog import WRITES, Namespace, Ref, run, source
 
@@ -229,7 +231,6 @@ def _device_kind(device):
     """'cpu' or 'cuda': the kind of the device gnumpy puts arrays on for `device`."""
     k = _KINDS.get(device)
     if k is None:
-        import gnumpy
         k = _KINDS[device] = gnumpy.asarray(0, device=device).device.kind
     return k
 
@@ -250,7 +251,6 @@ def check(seed, steps=8, mode="numpy", device=None, prog=None):
     mode 'numpy': NumPy against gnumpy on `device` (default device); mode 'cuda': gnumpy's
     CPU backend against its CUDA backend.  Whenever gnumpy runs on a GPU the programs are
     portable and every inexact float op counts as approximate (see ``inexact``)."""
-    import gnumpy
     on_gpu = mode == "cuda" or _device_kind(device) == "cuda"
     if prog is None:
         prog = generate(seed, steps, portable=on_gpu)
@@ -310,7 +310,6 @@ def check(seed, steps=8, mode="numpy", device=None, prog=None):
 def fuzz(cases, seed=0, steps=8, mode="numpy", device=None, budget_s=None):
     """Run `cases` cases from `seed` (stopping early after `budget_s` seconds); returns
     (counts by kind, [Outcome of every case that is not ok])."""
-    import gnumpy
     counts = {}
     bad = []
     t0 = time.perf_counter()

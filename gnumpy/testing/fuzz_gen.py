@@ -22,6 +22,7 @@ import numpy as np
 
 from .fuzz_prog import BINOPS, IOPS, WRITES, Host, Namespace, Ref, Step, run_step
 from .fuzz_rules import castable, full_mask, host_key, laid, safe_value
+from .._ops import EW_OPS, INTERNAL_EW
 
 DTYPES = [np.dtype(t) for t in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
                                 "uint32", "uint64", "float16", "float32", "float64",
@@ -40,7 +41,6 @@ _DTYPE_KW = {"sum", "prod", "mean", "var", "std", "nansum", "nanmean", "cumsum"}
 
 
 def _ufunc_names():
-    from .._ops import EW_OPS, INTERNAL_EW
     out = []
     for n, r in EW_OPS.items():
         if n in INTERNAL_EW or not isinstance(getattr(np, n, None), np.ufunc):
