@@ -1,6 +1,7 @@
 """Structure rules from DESIGN.md, checked: small modules, one config module, one promotion
-function, one broadcasting function, a docstring on every module, no import loops, and
-no import that reaches a higher layer (LAYERS).
+function, one broadcasting function, a docstring on every module, no import loops, no
+import that reaches a higher layer (LAYERS), and a comment saying why at the gnumpy imports
+a function holds (issue 18: imports are at module level unless a reason says otherwise).
 
 The import graph is read from the source (ast), not by importing: an edge A -> B for every
 ``import``/``from ... import`` in A naming gnumpy module B.  Module-level imports are those
@@ -269,3 +270,51 @@ def test_the_layer_check_sees_an_upward_import():
     assert layer_of("gnumpy.backends.cuda") < layer_of("gnumpy._graph.realize")
     assert "gnumpy._graph.realize" in _imports("gnumpy._api.libcall", functions=False)
     assert layer_of("gnumpy._api.libcall") > layer_of("gnumpy._graph.realize")
+
+
+# ------------------------------------------------------------------ function-level imports
+
+# Functions whose gnumpy imports have no comment yet (files under another's edit); the
+# list may shrink, not grow.
+UNEXPLAINED_IMPORTS = {("gnumpy", "explain"), ("gnumpy.dask", "worker_device"),
+                       ("gnumpy.dask", "gpu_ids")}
+
+
+def _function_imports(name: str) -> dict:
+    """{function name: [(line, has a comment)]} of the gnumpy imports inside `name`'s
+    functions: a comment on the import's line or on one of the three lines above it."""
+    path = NAMES[name]
+    lines = path.read_text().splitlines()
+    out = {}
+
+    def gnumpy_import(node):
+        if isinstance(node, ast.ImportFrom):
+            return node.level > 0 or (node.module or "").split(".")[0] == "gnumpy"
+        return isinstance(node, ast.Import) and any(
+            a.name.split(".")[0] == "gnumpy" for a in node.names)
+
+    def visit(node, fn):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(child, child.name)
+                continue
+            if fn is not None and gnumpy_import(child):
+                near = lines[max(0, child.lineno - 4):child.end_lineno]
+                out.setdefault(fn, []).append((child.lineno, any("#" in s for s in near)))
+            visit(child, fn)
+
+    visit(ast.parse(path.read_text()), None)
+    return out
+
+
+def test_imports_inside_functions_say_why():
+    # Issue 18: gnumpy's imports are at module level unless a reason keeps one inside a
+    # function (import gnumpy does not load the module, a measured load time, a loop);
+    # each function holding such imports says why in a comment at one of them.
+    silent = {(m, fn) for m in NAMES for fn, imps in _function_imports(m).items()
+              if not any(commented for _, commented in imps)}
+    new = sorted(silent - UNEXPLAINED_IMPORTS)
+    assert not new, ("imports inside functions without a comment saying why (move them to "
+                     f"module level, or say why they stay): {new}")
+    gone = sorted(UNEXPLAINED_IMPORTS - silent)
+    assert not gone, f"explained or gone, remove from UNEXPLAINED_IMPORTS: {gone}"
