@@ -103,7 +103,7 @@ def explain(*arrays, file=None, source=True) -> str:
     [0] reduce on cpu
         out float64[] = sum(2.0 * 1.0)
     """
-    from ._graph.explain import describe
+    from ._graph.explain import describe    # on first use: it loads the kernel renderers
     nodes = [a._base._node if (a._base is not None and a._node.kind == _VIEW) else a._node
              for a in arrays]
     text = describe(nodes, source=source)

@@ -49,7 +49,9 @@ from dask.sizeof import sizeof
 from dask.tokenize import normalize_token
 
 import gnumpy as gp
+from gnumpy._config import Config
 from gnumpy._device import Device, default_device
+from gnumpy.backends import cuda_probe
 
 __all__ = ["register", "LocalGPUCluster", "GnumpyWorkerPlugin", "dask_setup", "setup_worker",
            "gpu_ids", "worker_device", "worker_info", "synchronize", "task_log", "transfers",
@@ -357,7 +359,6 @@ def worker_device() -> str:
     """The device a worker uses: ``GNUMPY_DEVICE`` as the process's environment says now
     (a Nanny sets a worker's environment after Python started, maybe after gnumpy was
     imported: the options are read afresh), else cuda where a GPU is usable, else cpu."""
-    from gnumpy._config import Config
     want = Config().device
     if want in ("", "auto"):
         return "cuda" if gpu_ids() else "cpu"
@@ -485,7 +486,6 @@ def gpu_ids() -> list:
     their UUIDs (``GPU-...``), which name the same GPU whatever this process's own
     CUDA_VISIBLE_DEVICES is; ordinals where the driver gives no UUID.  Empty without a
     usable driver."""
-    from gnumpy.backends import cuda_probe
     n = cuda_probe.device_count()[0]
     if n == 0:
         return []
