@@ -18,8 +18,6 @@ from .._graph import ir, realize
 from .creation.interop import from_dlpack
 
 
-
-
 def is_array(x) -> bool:
     return isinstance(x, ndarray)
 

@@ -10,10 +10,11 @@ writes one new buffer of ``shape``.  Implementations:
 * ``INTO[op](backend, dest, node, beta, check) -> bool`` (optional, CUDA): the library call
   writes LEAF ``dest`` itself as ``node + beta * dest`` (``realize._accumulate``); False,
   before any work, where it cannot; with ``check`` only the answer;
-* ``KERNELS[op](node) -> [(key, render)]``: the kernels the CUDA implementation would use
-  for ``node``, ``render(name) -> CUDA source``.  CPU-only CI compiles them with NVRTC
-  (``kernels/check.py``) for every barrier node the tests run, so the CUDA implementation
-  should fetch its kernels through the same function (``backend._misc_kernel(key)``, a ``kernels.plan.FixedKey``).
+* ``KERNELS[op](node) -> [FixedKey]``: the kernels the CUDA implementation would use for
+  ``node``, each key rendering its source (``key.render(name)``).  CPU-only CI compiles
+  them with NVRTC (``kernels/check.py``) for every barrier node the tests run, so the CUDA
+  implementation should fetch its kernels through the same function
+  (``backend._misc_kernel(key)``).
 
 Modules that add barrier ops register themselves with ``register`` and are listed in
 ``_MODULES`` so that they are imported on first lookup (no import cycles with the backends).

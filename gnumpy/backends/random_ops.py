@@ -60,8 +60,11 @@ def _cpu_draw(srcs, arg, dtype) -> np.ndarray:
     return _host.draw(*arg)
 
 
+_PHILOX = FixedKey(RR.philox_source, (RR.BLOCK,))     # the one kernel of random bits
+
+
 def _kernels(node):
-    return [FixedKey(RR.philox_source, (RR.BLOCK,))]
+    return [_PHILOX]
 
 
 def _cuda(backend, node, buf) -> None:
@@ -69,7 +72,7 @@ def _cuda(backend, node, buf) -> None:
     nwords = words_needed(node.dtype, L.prod(shape))
     if nwords == 0:
         return
-    k = backend._misc_kernel(FixedKey(RR.philox_source, (RR.BLOCK,)))
+    k = backend._misc_kernel(_PHILOX)
     nblocks = -(-nwords // 4)
     grid = max(1, min(-(-nblocks // RR.BLOCK), backend.sm_count * 16))
     args = [buf.ptr, np.uint64(nwords), np.uint64(counter & MASK64),

@@ -118,8 +118,7 @@ def vector_dot(a, b):
     node ``matmul`` builds for them (a lazy multiply-and-sum), built without its general
     checks (a solver's inner step, ``dot(A[i, :j], A[j, :j])``, in a loop).  None for
     anything else."""
-    cls = ndarray
-    if type(a) is not cls or type(b) is not cls:
+    if type(a) is not ndarray or type(b) is not ndarray:
         return None
     na, nb = a._node, b._node
     dt = na.dtype
@@ -182,8 +181,7 @@ def _matrix_product(a, b):
     1-D, 1-D by 2-D, the library's), built without matmul's general checks (a kernel of
     library calls pays them per call, a loop of 3x3 blocks per product).  None for
     anything else."""
-    cls = ndarray
-    if type(a) is not cls or type(b) is not cls:
+    if type(a) is not ndarray or type(b) is not ndarray:
         return None
     na, nb = a._node, b._node
     dt = na.dtype

@@ -1,14 +1,14 @@
 """Counting and binning: bincount, digitize, histogram, histogram_bin_edges.
 
 ``bincount`` and the counts of ``histogram`` are library calls (``libcall``):
-``np.bincount`` / ``np.histogram`` on the CPU backend (``backends/sort_ops``); on CUDA, gnumpy ops give each value
-its bin (one fused elementwise expression: NumPy's scaled index with its edge corrections
-for equal bins, a binary search in the edges otherwise) and the ``bincount`` barrier counts
-them (CUB's histogram; weighted sums with float64 atomics).  The edges of equal bins are
-NumPy's linspace: computed on the host (up to ``_HOST_EDGES`` bins) or per element by the
-expression the corrections use, which gives the same values.  Syncs: the size of
-bincount, the data range of histograms with automatic range (one transfer for min and
-max, remembered for memory nothing has written since), the checks of given bins.
+``np.bincount`` / ``np.histogram`` on the CPU backend (``backends/sort_ops``); on CUDA,
+gnumpy ops give each value its bin (one fused elementwise expression: NumPy's scaled index
+with its edge corrections for equal bins, a binary search in the edges otherwise) and the
+``bincount`` barrier counts them (CUB's histogram; weighted sums with float64 atomics). The
+edges of equal bins are NumPy's linspace: computed on the host (up to ``_HOST_EDGES`` bins)
+or per element by the expression the corrections use, which gives the same values. Syncs:
+the size of bincount, the data range of histograms with automatic range (one transfer for
+min and max, remembered for memory nothing has written since), the checks of given bins.
 """
 from __future__ import annotations
 
