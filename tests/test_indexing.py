@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from numpy.exceptions import AxisError
 
 import gnumpy as gp
+from gnumpy._graph import ir
 from helpers import check, sample, strided_pair
 
 DET = settings(derandomize=True)
@@ -974,3 +975,30 @@ def test_rebuilt_mask_reuses_offsets_only_for_the_same_values(monkeypatch):
     check(c2, xn[xn > 0.5])
     check(c3, yn[yn > 0.5])
     assert len(calls) == 3
+
+
+def test_a_masks_scalar_bounds_stay_lazy_and_its_reductions_are_computed_with_it():
+    """A mask over 0-d bounds (NPBench azimint_naive: ``rmax * i / npt <= radius``): the
+    arrays the mask reads are computed with its count, except a 0-d elementwise expression
+    of memory and constants, which the count's kernel recomputes (no output, no schedule
+    of its own); a 0-d reduction among them is computed once, with the mask."""
+    rng = np.random.default_rng(5)
+    rn, dn = rng.random(300), rng.standard_normal(300)
+    radius, data = gp.asarray(rn), gp.asarray(dn)
+    rmax = radius.max()
+    rmaxn = rn.max()
+    res, resn = gp.zeros(6), np.zeros(6)
+    for i in range(6):
+        r1, r2 = rmax * i / 6, rmax * (i + 1) / 6
+        r1n, r2n = rmaxn * i / 6, rmaxn * (i + 1) / 6
+        m = gp.logical_and(r1 <= radius, radius < r2)
+        res[i] = data[m].mean()
+        resn[i] = dn[np.logical_and(r1n <= rn, rn < r2n)].mean()
+        assert rmax._node.kind == ir.LEAF           # computed with the first mask
+        if i:                                       # (the first bounds held rmax's sum)
+            assert r1._node.kind != ir.LEAF and r2._node.kind != ir.LEAF
+    check(res, resn)
+    w = radius * 2.0                                # a lazy array that is not 0-d
+    m = w > 1.0
+    check(data[m], dn[rn * 2.0 > 1.0])
+    assert w._node.kind == ir.LEAF                  # computed with the mask, as before

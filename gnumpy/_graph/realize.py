@@ -244,7 +244,10 @@ def _pending_arrays():
 def held_inside(node) -> list:
     """The lazy nodes under `node` that live base arrays hold as their values: computed in
     the same schedule as `node` (one kernel more output), a loop's state does not grow one
-    graph per iteration under a value read each iteration (a mask over ``Z``)."""
+    graph per iteration under a value read each iteration (a mask over ``Z``).  A 0-d
+    elementwise expression of memory and constants is left out: recomputing it costs a
+    kernel nothing, and an output more would cost the loop (NPBench azimint_naive's
+    bounds ``rmax * i / npt``) a schedule and a buffer every iteration."""
     held = {}
     for a in _pending_arrays():
         n = a._node
@@ -260,10 +263,28 @@ def held_inside(node) -> list:
         if n.kind == LEAF or id(n) in seen:
             continue
         seen.add(id(n))
-        if id(n) in held:
+        if id(n) in held and (n.shape or not _elementwise_only(n)):
             out.append(n)
         stack.extend(n.srcs)
     return out
+
+
+def _elementwise_only(node, limit=16) -> bool:
+    """Is lazy `node` elementwise and view work over leaves and constants alone (no
+    reduction nor library call below it), within `limit` nodes?"""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        k = n.kind
+        if k == LEAF or k == SCALAR or k == IOTA:
+            continue
+        if k != EW and k != VIEW:
+            return False
+        limit -= 1
+        if limit < 0:
+            return False
+        stack.extend(n.srcs)
+    return True
 
 
 def reads_any(node, buf_ids) -> bool:

@@ -487,17 +487,21 @@ def _mask_offsets(m):
     n = m._node
     lazy = n.kind != ir.LEAF
     epoch = write_epoch[0]            # (read before the count: a write meanwhile voids it)
-    if c is not None and _unchanged(c[5], c[2]):
-        if c[0]() is m and n is c[1]:
-            return c[3]
-        if lazy and c[4] is not None and _value_key(n)[0] == c[4][0]:
-            return c[3]
+    same = c is not None and _unchanged(c[5], c[2])
+    if same and c[0]() is m and n is c[1]:
+        return c[3]
+    inner = []
+    vk = _value_key(n, nodes=inner) if lazy else None
+    if same and lazy and c[4] is not None and vk[0] == c[4][0]:
+        return c[3]
     # the mask's own expression, over its sources as they are after the count computed
-    # them (arrays it reads are computed with it, `held_inside`), keys a rebuilt mask
+    # them (arrays it reads are computed with it, `held_inside`), keys a rebuilt mask: the
+    # key taken before, unless the count materialized a node inside it
     expr = ir.Node(n.kind, n.op, n.dtype, n.shape, n.srcs, n.arg, n.device) if lazy \
         else None
     flat = flat_nonzero(m)
-    vk = _value_key(expr) if lazy else None
+    if lazy and (vk[0] is None or any(x.kind == ir.LEAF for x in inner[1:])):
+        vk = _value_key(expr)
     if vk is not None and vk[0] is None:
         vk = None
     if m._base is None and not m._has_views and m._node.kind == ir.LEAF:
@@ -523,12 +527,13 @@ def _exact(arg) -> bool:
     return type(arg) in _EXACT or type(arg) is tuple and all(_exact(a) for a in arg)
 
 
-def _value_key(node, limit=64):
+def _value_key(node, limit=64, nodes=None):
     """(key, buffers): a key equal for two lazy graphs that compute the same values from
     the same memory (leaves by buffer, offset and layout; scalars by their bytes), or
     None for a graph of more than `limit` nodes or an argument ``==`` cannot tell apart
     exactly; the buffers it names (by id: kept alive with the key, so no other buffer
-    takes one of those ids meanwhile)."""
+    takes one of those ids meanwhile).  `nodes`, a list: gets the lazy nodes keyed, in
+    walk order (`node` first)."""
     key = []
     bufs = []
     seen = {}
@@ -551,6 +556,8 @@ def _value_key(node, limit=64):
             key += (8, i)
             continue
         seen[id(n)] = len(seen)
+        if nodes is not None:
+            nodes.append(n)
         if len(seen) > limit or not _exact(n.arg):
             return None, bufs
         key += (k, n.op, n.dtype, n.shape, n.strides, n.offset, n.arg, len(n.srcs))
