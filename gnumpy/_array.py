@@ -31,6 +31,7 @@ from ._elide import temporary as _temporary
 from ._graph import ir
 from ._graph import layout as L
 from ._graph import realize as R
+from ._graph import readers as RD
 from ._graph.ir import LEAF
 from ._graph.layout import basic_index as _basic_index
 from ._hostvals import (element_group as _element_group, known_value as _known_value,
@@ -48,8 +49,7 @@ _BOUND_CHECK_SIZE = [0, -1, 0]  # graphs of more nodes than [0] (not 0-d: the gr
                                 # bounds of config at its generation [1]
 _QUICK_SIZE = 1 << 26       # new arrays of up to this many elements (1 GiB) skip the
 _SMALL_SHAPE = [()]         # memory check; the last shape found that small
-_pending = R._pending
-_prune_at = R._prune_at
+_pending, _prune_at = RD._pending, RD._prune_at
 _ref = weakref.ref
 # The gnumpy namespace: the methods that are NumPy functions forward to it by name, and it
 # loads their modules on first use (``_lazy``), as it does for every caller.  This layer
@@ -125,9 +125,9 @@ class ndarray(NumpyMethods):
                     _check_nbytes(sh, node.dtype, node.device)
                 else:
                     _SMALL_SHAPE[0] = sh    # (loops reuse one shape tuple: one `is` test)
-            _pending[id(self)] = _ref(self)            # R.track(self), inlined (hot path)
+            _pending[id(self)] = _ref(self)            # RD.track(self), inlined (hot path)
             if len(_pending) > _prune_at[0]:
-                R._prune()
+                RD._prune()
         return self
 
     # ------------------------------------------------------------------ attributes
@@ -320,7 +320,7 @@ class ndarray(NumpyMethods):
         if node.kind != LEAF:
             _pending[id(v)] = _ref(v)
             if len(_pending) > _prune_at[0]:
-                R._prune()
+                RD._prune()
         if root._node.kind != LEAF:     # bound to the root's memory at its first write
             ent = _LAZY_VIEWS.get(id(root))
             if ent is None or ent[0]() is not root:
@@ -347,7 +347,7 @@ class ndarray(NumpyMethods):
         if self._base is None and not self._has_views:
             self._node = node
             if node.kind != LEAF:
-                R.track(self)
+                RD.track(self)
         else:
             with R.lock:        # the readers flushed and the write, as one statement
                 n = self._node
@@ -363,7 +363,7 @@ class ndarray(NumpyMethods):
         bound to the memory (a view made while the root was lazy may hold a node that does
         not read it: a folded constant, or a chain over the root's own sources)."""
         dest = self._leaf()
-        R.flush_readers(dest.buf, skip=self if skip else None, also=also)
+        RD.flush_readers(dest.buf, skip=self if skip else None, also=also)
         root = self._base if self._base is not None else self
         ent = _LAZY_VIEWS.pop(id(root), None)
         if ent is not None and ent[0]() is root:
@@ -385,7 +385,7 @@ class ndarray(NumpyMethods):
         with R.lock:
             v = _known_value(vn) if not m.shape else _MISS
             g = _element_group(m) if v is not _MISS else None
-            R.flush_readers(m.buf, also=value)
+            RD.flush_readers(m.buf, also=value)
             R.write(m, vn, defer=True)
             if g is not None:
                 _written_element(m, g, v)
@@ -661,7 +661,7 @@ def _reads_written(value, d) -> None:
     (through a copy node, pending like any reader), so it keeps its values."""
     value._node = ir.ew("astype", d.dtype, (ir.leaf(d.buf, d.dtype, d.shape, d.strides,
                                                      d.offset, d.device),))
-    R.track(value)
+    RD.track(value)
 
 
 def _binary(name, reflected=False):

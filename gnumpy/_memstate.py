@@ -5,7 +5,7 @@ memory is unchanged.
 A value read or reduced from a buffer (an element a loop reads each iteration, the bounds
 of an index array) holds while gnumpy has not written the buffer in place since
 (``last_write``: every write into existing memory records itself first, through
-``realize.flush_readers``) and the memory is not visible outside gnumpy (``shared``:
+``readers.flush_readers``) and the memory is not visible outside gnumpy (``shared``:
 another library may write it).  Entries hold their buffer weakly: memory freed and
 allocated again is another buffer object.  This module imports nothing of gnumpy.
 """
@@ -45,7 +45,7 @@ def shared(buf) -> bool:
     return r is not False and (r is None or r() is buf)
 
 
-# Bumped by every write into existing memory, before it (``realize.flush_readers``): what
+# Bumped by every write into existing memory, before it (``readers.flush_readers``): what
 # was computed from memory at one count is still valid while the count is unchanged.
 write_epoch = [0]
 # Each buffer's last write: id -> (the count then, a weak reference to the buffer); a

@@ -402,12 +402,12 @@ def test_a_value_computed_by_another_thread_meanwhile():
 
 def test_a_graph_replay_forgets_every_known_value(reads):
     """A CUDA graph's replay writes what its statements wrote, memory gnumpy cannot name
-    (``realize.flush_readers_of``): every element is read again."""
-    from gnumpy._graph import realize
+    (``readers.flush_readers_of``): every element is read again."""
+    from gnumpy._graph import readers
     a = gp.asarray(np.arange(6.0))
     assert float(a[2]) == 2.0 and float(a[2]) == 2.0
     n = len(reads)
-    realize.flush_readers_of({})
+    readers.flush_readers_of({})
     assert float(a[2]) == 2.0 and len(reads) == n + 1
 
 

@@ -807,15 +807,15 @@ def test_fancy_assignment_with_duplicates_last_wins(n):
 
 
 def _count_compactions(monkeypatch):
-    """A list that gets one entry per mask compaction (``indexing.flat_nonzero`` call)."""
-    from gnumpy._api.indexing import indexing
+    """A list that gets one entry per mask compaction (``masks.flat_nonzero`` call)."""
+    from gnumpy._api.indexing import masks
     calls = []
-    real = indexing.flat_nonzero
+    real = masks.flat_nonzero
 
     def counted(x):
         calls.append(1)
         return real(x)
-    monkeypatch.setattr(indexing, "flat_nonzero", counted)
+    monkeypatch.setattr(masks, "flat_nonzero", counted)
     return calls
 
 

@@ -26,7 +26,7 @@ def test_modules_are_small():
 # Modules past the 500-line soft cap, each with its size when it was listed: the list
 # may shrink and a listed module may shrink, neither may grow.
 OVER_SOFT_CAP = {"_array.py": 798, "backends/cuda_fast.py": 768,
-                 "_api/indexing/indexing.py": 739, "dask.py": 636, "_graph/realize.py": 613,
+                 "_api/indexing/indexing.py": 633, "dask.py": 636,
                  "_api/elementwise/elementwise.py": 560, "kernels/render_reduce.py": 538,
                  "testing/fuzz_gen.py": 531}
 
@@ -155,7 +155,8 @@ LAYERS = (
     ("graph", ("gnumpy._graph", "gnumpy._hostvals", "gnumpy._viewmem")),
     ("kernels", ("gnumpy.kernels",)),
     ("backends", ("gnumpy.backends", "gnumpy._device", "gnumpy._sizes")),
-    ("materialization", ("gnumpy._graph.realize", "gnumpy._graph.explain")),
+    ("materialization", ("gnumpy._graph.realize", "gnumpy._graph.readers",
+                         "gnumpy._graph.explain")),
     ("array", ("gnumpy._array", "gnumpy._methods")),
     ("api", ("gnumpy._api", "gnumpy.linalg", "gnumpy.fft", "gnumpy.random",
              "gnumpy._numpy_compat")),

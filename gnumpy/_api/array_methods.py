@@ -16,7 +16,7 @@ from .. import _dtypes as D
 from .._array import ndarray
 from .._graph import ir
 from .._graph import layout as L
-from .._graph import realize as R
+from .._graph import readers as RD
 from ._common import wrap
 from .shape._views import int_tuple, layout_of
 from .elementwise.elementwise import apply
@@ -268,7 +268,7 @@ def resize(a, new_shape, refcheck=True):
     if a._has_views:
         # Note: with refcheck=False, existing views keep the old memory (NumPy leaves them
         # dangling): pending ones are folded onto it before the array gets new memory
-        R.flush_readers(a._leaf().buf)
+        RD.flush_readers(a._leaf().buf)
     size, old = L.prod(shape), a.size
     flat = ir.reshape(a._node, (old,))
     if size <= old:
@@ -282,4 +282,4 @@ def resize(a, new_shape, refcheck=True):
     a._node = node
     a._vops = ()
     a._has_views = False
-    R.track(a)
+    RD.track(a)

@@ -441,3 +441,20 @@ def reduce(rop: str, src: Node, axes: tuple, keepdims: bool, dtype) -> Node:
 def barrier(bop: str, srcs, arg, dtype, shape) -> Node:
     return Node(BARRIER, bop, dtype, tuple(shape), tuple(srcs), arg, srcs[0].device,
                 _size(srcs))
+
+
+def reads_any(node, buf_ids) -> bool:
+    """Does the lazy graph of `node` read memory of a buffer whose id is in `buf_ids`?"""
+    seen = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.kind == LEAF:
+            if id(n.buf) in buf_ids:
+                return True
+            continue
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        stack.extend(n.srcs)
+    return False

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from .._device import Device, backend, cuda_available
 from .._graph import realize as R
+from .._graph import readers as RD
 
 
 class Graph:
@@ -62,7 +63,7 @@ class Graph:
         # what is pending now, by tracking entry: a dead array's id can be reused by an
         # array made in the block, which then has a new entry under the same key
         R.settle()                  # a statement's write before the block is not in it
-        self._before = dict(R._pending)
+        self._before = dict(RD._pending)
         gb = be.stream.create_graph_builder()
         gb.begin_building("relaxed")
         self._builder = gb
@@ -76,7 +77,7 @@ class Graph:
         if exc_type is None:
             try:                    # arrays computed in the block go into the graph
                 before = self._before
-                new = [r() for k, r in list(R._pending.items()) if before.get(k) is not r]
+                new = [r() for k, r in list(RD._pending.items()) if before.get(k) is not r]
                 new = [a for a in new if a is not None]
                 R.materialize([a._node for a in new])
                 for a in new:
@@ -112,7 +113,7 @@ class Graph:
             raise RuntimeError("nothing captured: use `with graph:` first")
         R.settle()                  # a statement's write the graph's kernels read
         bufs = {id(b): b for b in self._keep}
-        R.flush_readers_of(bufs)      # pending readers of the results see the old values
+        RD.flush_readers_of(bufs)      # pending readers of the results see the old values
         self._exec.launch(self._be.stream)
 
     @property

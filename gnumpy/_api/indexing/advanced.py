@@ -14,6 +14,7 @@ from ..._broadcast import broadcast_shapes
 from ..._graph import ir
 from ..._graph import layout as L
 from . import indexing as IX
+from . import masks
 from .._common import as_node, host_to_node, is_array, normalize_axis, wrap
 
 I64 = D.int64
@@ -45,7 +46,7 @@ def int_index(x, device, casting="same_kind"):
     if is_array(x):
         if x.device != device:
             raise ValueError(f"index array on {x.device} for an array on {device}")
-        return "g", ir.cast(IX.src_node(x), I64)
+        return "g", ir.cast(masks.src_node(x), I64)
     return "h", h.astype(np.int64)
 
 
@@ -260,7 +261,7 @@ def _cycled(vals, n):
 def _flat_mask_index(condition, device):
     """int64 node (N,): flat indices of the nonzero elements of `condition` (any shape)."""
     if is_array(condition):
-        return IX.flat_nonzero(condition)
+        return masks.flat_nonzero(condition)
     return host_to_node(np.flatnonzero(np.asarray(condition)), device=device)
 
 
@@ -350,7 +351,7 @@ def putmask(a, mask, values):
         vnode = ir.broadcast(ir.reshape(vnode, (1,) * a.ndim) if nv == 1 else
                              ir.reshape(vnode, a.shape), a.shape)
     mnode = ir.reshape(ir.cast(m._node, D.bool_), a.shape)
-    a._set_node(ir.where(mnode, vnode, IX.src_node(a)))
+    a._set_node(ir.where(mnode, vnode, masks.src_node(a)))
 
 
 # ====================================================================== choose

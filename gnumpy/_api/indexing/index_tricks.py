@@ -1,7 +1,7 @@
 """Index arrays: nonzero, argwhere, flatnonzero, ix_, ravel_multi_index, unravel_index,
 diag_indices, diag_indices_from.
 
-``nonzero`` and friends run the device compaction of ``indexing.flat_nonzero`` (one sync
+``nonzero`` and friends run the device compaction of ``masks.flat_nonzero`` (one sync
 for the count) and unravel the flat indices with elementwise ops; the multi-index
 conversions are elementwise (lazy), with one sync to check bounds where NumPy raises.
 """
@@ -15,7 +15,7 @@ from ... import _dtypes as D
 from ..._broadcast import broadcast_shapes
 from ..._graph import ir
 from ..._graph import layout as L
-from . import indexing as IX
+from . import masks
 from .._common import as_node, host_to_node, is_array, wrap
 from .advanced import fix_index, int_index
 from ..._device import as_device
@@ -66,7 +66,7 @@ def nonzero(a):
     if a.ndim == 0:
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
                          "np.atleast_1d(scalar).nonzero() instead.")
-    flat = IX.flat_nonzero(a)
+    flat = masks.flat_nonzero(a)
     if a.ndim == 1:
         return (wrap(flat),)
     return tuple(wrap(n) for n in _unravel(flat, a.shape, L.c_strides(a.shape)))
@@ -81,7 +81,7 @@ def flatnonzero(a):
     >>> gp.flatnonzero(gp.asarray([[0, 2], [3, 0]]))
     array([1, 2])
     """
-    return wrap(IX.flat_nonzero(_arr(a)))
+    return wrap(masks.flat_nonzero(_arr(a)))
 
 
 def argwhere(a):
@@ -95,7 +95,7 @@ def argwhere(a):
            [1, 0]])
     """
     a = _arr(a)
-    flat = IX.flat_nonzero(a)
+    flat = masks.flat_nonzero(a)
     n = flat.shape[0]
     nd = a.ndim
     if nd == 0:
@@ -131,7 +131,7 @@ def ix_(*args):
             if new.ndim != 1:
                 raise ValueError("Cross index must be 1 dimensional")
             if new.dtype == D.bool_:
-                new = wrap(IX.flat_nonzero(new))
+                new = wrap(masks.flat_nonzero(new))
         else:
             h = np.asarray(new)
             if h.size == 0:

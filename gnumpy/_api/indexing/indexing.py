@@ -16,7 +16,6 @@ for a slice of an array whose bounds are known: ``index_bounds``).
 from __future__ import annotations
 
 import operator
-import weakref
 
 import numpy as np
 
@@ -25,14 +24,14 @@ from ..._broadcast import broadcast_shapes, broadcast_to_check
 from ..._graph import ir
 from ..._graph import layout as L
 from ..._graph import realize as R
+from ..._graph import readers as RD
 from ..._graph.layout import normalize_slice
-from ..._memstate import last_write, shared, write_epoch
+from ..._memstate import write_epoch
 from .._common import as_node, fetch_scalars, host_to_node, is_array, wrap
 from .._common import value_node as _common_value_node, store_scalar
 from .index_bounds import bounds as _bounds
 from .index_bounds import derived as _derived
-from ..elementwise.elementwise import apply
-from ..reductions.reductions import count_nonzero
+from .masks import mask_offsets, src_node
 
 _VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
           "or boolean arrays are valid indices")
@@ -155,7 +154,7 @@ def getitem(a, key):
         whole = is_array(key) and key.dtype == D.bool_ and key.shape == a.shape and \
             key.ndim and key.device == a.device
         if whole:       # ``a[m]``, a mask of a's shape: its flat offsets, as plan gives them
-            flat = _mask_offsets(key)
+            flat = mask_offsets(key)
             return gather(a, (), flat, flat.shape, ("mask", key._node, write_epoch[0]))
         p = plan(a, key)
         return gather(a, p.vops, p.off, p.shape)
@@ -415,7 +414,7 @@ def _group_offsets(groups, vcs, dev):
             parts[gi] = (ir.scalar((v % size) * mult, I64, (), dev), ())
         elif kind == "mask":
             flat = host_to_node(np.flatnonzero(v[1]), device=dev) if v[0] == "h" else \
-                _mask_offsets(v[1])
+                mask_offsets(v[1])
             parts[gi] = (_times(flat, mult), flat.shape)
         elif v[0] == "h":
             h = v[1].astype(np.int64)      # as NumPy: uint64 indices wrap to intp
@@ -467,121 +466,7 @@ def minmax(nodes):
     return [(vals[2 * i], vals[2 * i + 1]) for i in range(len(nodes))]
 
 
-# The last mask's offsets, one tuple replaced whole (threads read it once): (weakref of the
-# mask array, its node, write epoch, offsets node, value key of the mask's expression or
-# None), or None
-_LAST_MASK = [None]
-
-
-def _mask_offsets(m):
-    """``flat_nonzero(m)`` for boolean mask array `m` of an index.  The last mask's offsets
-    are reused while neither the mask's memory nor the memory its expression read was
-    written since (``_memstate.last_write``) or seen outside gnumpy, for the same array
-    with the same node, or for a lazy mask whose graph computes the same values from the
-    same memory (`_value_key`:
-    ``x[x > 0] = x[x > 0] ** -1.5`` builds the mask twice).  Only a base array with no
-    views is kept: nothing but gnumpy's writes reaches its memory (exported and imported
-    arrays count as viewed).  A loop's ``X[I]``, ``C[I]``, ``Z[I] = ...`` then counts (one
-    sync) and compacts once, not three times."""
-    c = _LAST_MASK[0]
-    n = m._node
-    lazy = n.kind != ir.LEAF
-    epoch = write_epoch[0]            # (read before the count: a write meanwhile voids it)
-    same = c is not None and _unchanged(c[5], c[2])
-    if same and c[0]() is m and n is c[1]:
-        return c[3]
-    inner = []
-    vk = _value_key(n, nodes=inner) if lazy else None
-    if same and lazy and c[4] is not None and vk[0] == c[4][0]:
-        return c[3]
-    # the mask's own expression, over its sources as they are after the count computed
-    # them (arrays it reads are computed with it, `held_inside`), keys a rebuilt mask: the
-    # key taken before, unless the count materialized a node inside it
-    expr = ir.Node(n.kind, n.op, n.dtype, n.shape, n.srcs, n.arg, n.device) if lazy \
-        else None
-    flat = flat_nonzero(m)
-    if lazy and (vk[0] is None or any(x.kind == ir.LEAF for x in inner[1:])):
-        vk = _value_key(expr)
-    if vk is not None and vk[0] is None:
-        vk = None
-    if m._base is None and not m._has_views and m._node.kind == ir.LEAF:
-        bufs = [m._node.buf] + (vk[1] if vk is not None else [])
-        _LAST_MASK[0] = (weakref.ref(m), m._node, epoch, flat, vk, bufs)
-    return flat
-
-
-def _unchanged(bufs, epoch) -> bool:
-    """Was none of `bufs` written in place since write count `epoch` (nor seen outside
-    gnumpy, where it may change unseen)?"""
-    for b in bufs:
-        if last_write(b) > epoch or shared(b):
-            return False
-    return True
-
-
-_EXACT = (int, str, bool, type(None))
-
-
-def _exact(arg) -> bool:
-    """Is `arg` compared exactly by ``==`` (no float, whose -0.0 equals 0.0)?"""
-    return type(arg) in _EXACT or type(arg) is tuple and all(_exact(a) for a in arg)
-
-
-def _value_key(node, limit=64, nodes=None):
-    """(key, buffers): a key equal for two lazy graphs that compute the same values from
-    the same memory (leaves by buffer, offset and layout; scalars by their bytes), or
-    None for a graph of more than `limit` nodes or an argument ``==`` cannot tell apart
-    exactly; the buffers it names (by id: kept alive with the key, so no other buffer
-    takes one of those ids meanwhile).  `nodes`, a list: gets the lazy nodes keyed, in
-    walk order (`node` first)."""
-    key = []
-    bufs = []
-    seen = {}
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        k = n.kind
-        if k == ir.LEAF:
-            key += (0, id(n.buf), n.offset, n.strides, n.shape, n.dtype)
-            bufs.append(n.buf)
-            continue
-        if k == ir.SCALAR:
-            a = n.arg
-            if not isinstance(a, np.generic):
-                return None, bufs
-            key += (1, n.dtype, n.shape, a.tobytes())
-            continue
-        i = seen.get(id(n))
-        if i is not None:
-            key += (8, i)
-            continue
-        seen[id(n)] = len(seen)
-        if nodes is not None:
-            nodes.append(n)
-        if len(seen) > limit or not _exact(n.arg):
-            return None, bufs
-        key += (k, n.op, n.dtype, n.shape, n.strides, n.offset, n.arg, len(n.srcs))
-        stack.extend(n.srcs[::-1])
-    return tuple(key), bufs
-
-
-def flat_nonzero(x):
-    """int64 node (n,): C-order flat indices of the nonzero elements of gnumpy array `x`
-    (a device compaction; one sync for the count n)."""
-    mask = src_node(x) if x.dtype == D.bool_ else apply("not_equal", x, 0)._node
-    if mask.kind != ir.LEAF:        # read twice: by the count and by the compaction; the
-        R.materialize([mask] + R.held_inside(mask))   # arrays it reads computed with it
-    n = int(count_nonzero(wrap(mask)))
-    return ir.barrier("nonzero", (mask,), n, I64, (n,))
-
-
 # ====================================================================== gather and scatter
-
-def src_node(a):
-    """The node a barrier may read for `a`: a view of a lazy base is materialized first
-    (materializing its own VIEW node would cut it off from its base's memory)."""
-    return a._node if a._base is None or a._node.kind == ir.LEAF else a._leaf()
-
 
 def gather(a, vops, off, shape, mask=None):
     """New array of `shape`: the elements of view `vops` of `a` at logical flat offsets
@@ -651,7 +536,7 @@ def scatter(a, vops, off, vnode, at=None, unique=False):
         off = _copied(off)
     if vnode.buf is dest.buf:
         vnode = _copied(vnode)
-    R.flush_readers(dest.buf)
+    RD.flush_readers(dest.buf)
     # loaded on first use: import gnumpy does not load index_ops (~10 ms, 8 modules)
     from ...backends import index_ops
     vstep = 0 if L.prod(vnode.shape) == 1 else 1
@@ -683,7 +568,7 @@ def _check_full_mask(a, key, vnode):
 def _gathered_where(a, key, p, vnode) -> bool:
     """``a[m] = f(x[m], y[m], ...)``: one boolean mask over all of a's axes, and a value
     computed elementwise from scalars and gathers through the same mask offsets (the
-    mask's offsets are reused, see `_mask_offsets`) of arrays of a's shape.  Then it is
+    mask's offsets are reused, see `masks.mask_offsets`) of arrays of a's shape.  Then it is
     ``where(m, f(x, y, ...), a)``, lazy and fused: no gather and no scatter run (NPBench's
     mandelbrot: ``Z[I] = Z[I]**2 + C[I]``).  True if done."""
     k = key[0] if isinstance(key, tuple) and len(key) == 1 else key

@@ -1,0 +1,166 @@
+"""The pending readers of memory: every array whose value is still lazy is remembered
+(weakly), and a write into existing memory first materializes those whose graphs read it
+(``flush_readers``), so each keeps the values it had when it was made.  Also the arrays a
+mask's count computes with it (``held_inside``)."""
+from __future__ import annotations
+
+import weakref
+
+from .._memstate import forget_all, note_write, write_epoch
+from .ir import EW, IOTA, LEAF, SCALAR, VIEW, reads_any
+from .realize import materialize
+from .running import lock
+
+
+_pending = {}        # id -> weakref of an array whose node was lazy when last set
+_prune_at = [4096]
+
+
+def track(arr) -> None:
+    """Remember a lazy array: a later write to a buffer it reads must materialize it first."""
+    _pending[id(arr)] = weakref.ref(arr)
+    if len(_pending) > _prune_at[0]:
+        _prune()
+
+
+def _drop(k, r) -> None:
+    """Forget entry `k` if it still holds `r`: an entry another thread set meanwhile (a
+    new array at a reused id) is kept.  Pop and put back, each atomic: two live arrays
+    never share an id, so what is put back is `k`'s current array or nothing."""
+    v = _pending.pop(k, None)
+    if v is not None and v is not r:
+        _pending.setdefault(k, v)
+
+
+def _prune() -> None:
+    with lock:
+        for k, r in list(_pending.items()):
+            a = r()
+            if a is None or a._node.kind == LEAF:
+                _drop(k, r)
+        _prune_at[0] = max(4096, 2 * len(_pending))
+
+
+def _pending_arrays():
+    out = []
+    for k, r in list(_pending.items()):
+        a = r()
+        if a is None or id(a) != k:
+            _drop(k, r)
+        else:
+            out.append(a)
+    return out
+
+
+def held_inside(node) -> list:
+    """The lazy nodes under `node` that live base arrays hold as their values: computed in
+    the same schedule as `node` (one kernel more output), a loop's state does not grow one
+    graph per iteration under a value read each iteration (a mask over ``Z``).  A 0-d
+    elementwise expression of memory and constants is left out: recomputing it costs a
+    kernel nothing, and an output more would cost the loop (NPBench azimint_naive's
+    bounds ``rmax * i / npt``) a schedule and a buffer every iteration."""
+    held = {}
+    for a in _pending_arrays():
+        n = a._node
+        if n.kind != LEAF and a._base is None:
+            held[id(n)] = n
+    out = []
+    if not held:
+        return out
+    seen = set()
+    stack = list(node.srcs)
+    while stack:
+        n = stack.pop()
+        if n.kind == LEAF or id(n) in seen:
+            continue
+        seen.add(id(n))
+        if id(n) in held and (n.shape or not _elementwise_only(n)):
+            out.append(n)
+        stack.extend(n.srcs)
+    return out
+
+
+def _elementwise_only(node, limit=16) -> bool:
+    """Is lazy `node` elementwise and view work over leaves and constants alone (no
+    reduction nor library call below it), within `limit` nodes?"""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        k = n.kind
+        if k == LEAF or k == SCALAR or k == IOTA:
+            continue
+        if k != EW and k != VIEW:
+            return False
+        limit -= 1
+        if limit < 0:
+            return False
+        stack.extend(n.srcs)
+    return True
+
+
+def _reads(node, bid, clean) -> bool:
+    """``reads_any(node, {bid})``, skipping the nodes in `clean` (known to read nothing
+    of the buffer) and adding to it the nodes of a graph found to read nothing of it: the
+    pending arrays of a loop share most of their graphs."""
+    seen = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.kind == LEAF:
+            if id(n.buf) == bid:
+                return True
+            continue
+        i = id(n)
+        if i in seen or i in clean:
+            continue
+        seen.add(i)
+        stack.extend(n.srcs)
+    clean |= seen
+    return False
+
+
+def flush_readers(buf, skip=None, also=None) -> None:
+    """Materialize every pending array that reads `buf` (before `buf` is overwritten),
+    except `skip` and `also` (the write's own destination and a value the write computes
+    itself, whose caller takes care of it).
+
+    Views of a materialized base are folded into leaves (they keep sharing memory); other
+    readers are materialized together in one schedule."""
+    with lock:
+        write_epoch[0] += 1             # (under the lock: every write moves it)
+        note_write(buf)
+        views, others = [], []
+        clean = set()           # nodes whose graphs read nothing of buf (walked once)
+        bid = id(buf)
+        pop = _pending.pop
+        for k, r in list(_pending.items()):     # (_pending_arrays, inlined: every write
+            arr = r()                           # of a loop's statement runs this)
+            if arr is None or id(arr) != k or arr._node.kind == LEAF:
+                v = pop(k, None)                # (_drop, inlined)
+                if v is not None and v is not r:
+                    _pending.setdefault(k, v)
+                continue
+            if arr is skip or arr is also:
+                continue
+            if _reads(arr._node, bid, clean):
+                (views if arr._base is not None else others).append(arr)
+        if others:
+            materialize([a._node for a in others])
+        for a in views:
+            a._leaf()
+        for a in views + others:
+            _drop(id(a), _pending.get(id(a)))
+
+
+def flush_readers_of(bufs: dict) -> None:
+    """Materialize every pending array that reads one of `bufs` ({id: buffer}), before
+    they are all overwritten at once (a CUDA graph replay)."""
+    with lock:
+        forget_all()        # (the captured work may write memory outside `bufs`)
+        readers = [a for a in _pending_arrays()
+                   if a._node.kind != LEAF and reads_any(a._node, bufs)]
+        if readers:
+            materialize([a._node for a in readers])
+            for a in readers:
+                if a._base is not None:
+                    a._leaf()
