@@ -1,0 +1,106 @@
+"""Where host time goes on the current device (the real backend): cProfile of
+bench/loops.py's statement patterns and of NPBench kernels, top functions by own time.
+
+    python3 bench/profile_host.py [pattern ...] [--npbench k1,k2] [--iters N] [--top K]
+
+NPBench kernels run as bench/npbench.py runs them (fresh inputs, one warm-up call); each
+is timed (min of 5) and then profiled for one call.
+"""
+import argparse
+import cProfile
+import pstats
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import loops  # noqa: E402
+import npbench as nb  # noqa: E402
+
+import numpy  # noqa: E402
+import gnumpy as gp  # noqa: E402
+
+
+def _report(title, prof, n, top):
+    s = pstats.Stats(prof)
+    print(f"== {title}, {s.total_calls / n:.1f} Python calls each")
+    s.sort_stats("tottime").print_stats(top)
+
+
+def profile_patterns(names, iters, top):
+    st, pats = loops.patterns(gp)
+    sync = loops.sync_of(gp, "gnumpy")
+    for name in names or list(pats):
+        per, step, arrays = pats[name]
+        for k in range(40):
+            step(st, k)
+        sync([st[a] for a in arrays])
+        t = time.perf_counter()
+        for k in range(40, 40 + iters):
+            step(st, k)
+        sync([st[a] for a in arrays])
+        us = (time.perf_counter() - t) / iters / per * 1e6
+        p = cProfile.Profile()
+        p.enable()
+        for k in range(40, 40 + iters):
+            step(st, k)
+        sync([st[a] for a in arrays])
+        p.disable()
+        _report(f"{name}: {us:.1f} us a statement", p, iters * per, top)
+
+
+class _Lib:
+    name = "gnumpy"
+
+    def put(self, a):
+        return gp.asarray(a)
+
+    def finish(self, xs):
+        for x in nb.flatten(xs):
+            if isinstance(x, gp.ndarray):
+                gp.evaluate(x)
+        if gp.asarray(0).device.kind == "cuda":
+            gp.cuda.synchronize()
+
+    def host(self, x):
+        return numpy.asarray(x)
+
+
+def profile_npbench(names, top):
+    kernels, lib = nb.kernels(nb.ROOT), _Lib()
+    for name in names:
+        info = kernels[name]
+        data = nb.init_data(nb.ROOT, info, "S")
+        impl, _ = nb.implementation(nb.ROOT, info, "gnumpy")
+        setup, call = nb._runner(lib, impl, info, data)
+        call(setup())
+        ts = []
+        for _ in range(5):
+            a = setup()
+            t = time.perf_counter()
+            call(a)
+            ts.append(time.perf_counter() - t)
+        a = setup()
+        p = cProfile.Profile()
+        p.enable()
+        call(a)
+        p.disable()
+        _report(f"NPBench {name}: {min(ts) * 1e3:.2f} ms a call (min of 5)", p, 1, top)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("patterns", nargs="*")
+    ap.add_argument("--npbench", default="")
+    ap.add_argument("--iters", type=int, default=300)
+    ap.add_argument("--top", type=int, default=25)
+    args = ap.parse_args()
+    if args.patterns or not args.npbench:
+        profile_patterns(args.patterns, args.iters, args.top)
+    if args.npbench:
+        profile_npbench(args.npbench.split(","), args.top)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
