@@ -377,3 +377,48 @@ def test_a_product_of_an_indexed_block_keeps_numpys_values(write):
     check(q, qn)
     check(t, tn)
     check(g, gn)
+
+
+def test_a_write_of_a_library_call_replays_without_a_schedule(fake, cublas_calls, monkeypatch):
+    """``y[:] = A @ x / c`` in a loop (NPBench covariance): the library call runs on its own
+    (its operands are in memory) and what is left of the value replays as one kernel; no
+    schedule after the first statement built the replay."""
+    from gnumpy._graph import fuse, realize
+    dev, be = fake
+    A = gp.asarray(np.ones((40, 50)), device=dev)
+    x = gp.asarray(np.ones(50), device=dev)
+    y = gp.asarray(np.ones(40), device=dev)
+    gp.evaluate(A, x, y)
+    scheduled = []
+    real = fuse.schedule
+
+    def counted(roots):
+        scheduled.append(roots)
+        return real(roots)
+    monkeypatch.setattr(realize, "schedule", counted)
+    for i in range(5):
+        cublas_calls.clear()
+        be.launches.clear()
+        y[:] = A @ x / (3.0 + i)
+        gp.evaluate(y)
+        assert [c[0] for c in cublas_calls if c[0].endswith("gemv")] == ["dgemv"]
+        assert len(be.launches) == 1
+    assert len(scheduled) <= 1
+
+
+@pytest.mark.parametrize("form", ["scaled", "reads y", "plus y", "two products"])
+def test_a_write_of_library_calls_keeps_numpys_values(form):
+    """The library calls of a written value run before the rest of it, also when they read
+    the memory written (NumPy's statement reads it first)."""
+    rng = np.random.default_rng(8)
+    an, xn, yn = rng.standard_normal((30, 30)), rng.standard_normal(30), rng.standard_normal(40)
+    A, x, y = gp.asarray(an), gp.asarray(xn), gp.asarray(yn)
+    f = {"scaled": lambda A, x, y: y.__setitem__(slice(0, 30), A @ x / 7.0),
+         "reads y": lambda A, x, y: y.__setitem__(slice(5, 35), A @ y[0:30] * 0.5),
+         "plus y": lambda A, x, y: y.__setitem__(slice(1, 31), A @ x / 3.0 + y[0:30]),
+         "two products": lambda A, x, y: y.__setitem__(slice(10, 40),
+                                                       A @ x - A.T @ y[:30])}[form]
+    for _ in range(3):
+        f(A, x, y)
+        f(an, xn, yn)
+    check(y, yn, scale=100.0)

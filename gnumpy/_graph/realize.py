@@ -411,6 +411,19 @@ def _accumulate(be, dest, value) -> bool:
     return True
 
 
+def _library_sources(value) -> None:
+    """Run the library calls among elementwise `value`'s sources whose operands are in
+    memory (``y[:] = A @ x / c``): each is one call whatever else is pending, and what
+    is left of the value then replays as one kernel, without a schedule."""
+    for s in value.srcs:
+        if s.kind == BARRIER:
+            for t in s.srcs:
+                if t.kind != LEAF:
+                    break
+            else:
+                _run(Group("barrier", [s], s.device, 1, barrier=s))
+
+
 def _write(dest, value, _in_range) -> None:
     src = value.srcs[0] if value.kind == EW and value.op == "astype" else value
     if src.kind == LEAF and same_place(src, dest) and value.dtype == dest.dtype:
@@ -425,6 +438,8 @@ def _write(dest, value, _in_range) -> None:
         return
     fast = None if _in_range else be.fast
     if fast is not None:            # replayed: one kernel of a known signature
+        if value.kind == EW:
+            _library_sources(value)
         r = fast.write(dest, value, _overlaps_unaligned)
         if r == 2:                  # the value reads the memory it overwrites: first
             value = _own(value)     # its own buffer, then a copy (replayed too)
