@@ -41,8 +41,8 @@ from ._memstate import MISS as _MISS, share as _share
 from ._methods import NumpyMethods
 from ._sizes import check_nbytes as _check_nbytes
 from ._ops import EW_OPS
-from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _LAZY_VIEWS_MAX, _apply_vops, _at_ops,
-                       _at_part, _derived, _prune_lazy_views)
+from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _apply_vops, _at_ops, _at_part, _derived,
+                       _prune_lazy_views, _viewed_enough)
 
 _BOUND_CHECK_SIZE = [0, -1, 0]  # graphs of more nodes than [0] (not 0-d: the graph bound)
                                 # or [2] (0-d: the smaller bound) are checked against the
@@ -274,7 +274,7 @@ class ndarray(NumpyMethods):
         rn = root._node
         if rn.kind != LEAF:
             ent = _LAZY_VIEWS.get(id(root))
-            if ent is not None and len(ent[1]) >= _LAZY_VIEWS_MAX and ent[0]() is root:
+            if ent is not None and ent[0]() is root and _viewed_enough(ent, rn):
                 rn = root._leaf()   # viewed again and again while lazy: computed once,
                                     # not once in every view's kernel
         n = self._node

@@ -9,6 +9,8 @@ bound to the root's memory at its first write (``ndarray._write_target``).
 """
 from __future__ import annotations
 
+from math import prod
+
 from ._graph import ir
 from ._graph import layout as L
 from ._graph.ir import LEAF
@@ -22,8 +24,21 @@ _LAZY_VIEWS: dict = {}
 _LAZY_PRUNE = [1024]
 # A root viewed this many times while lazy is materialized at its next view: a loop over
 # the columns of a lazy array would otherwise recompute the array in every view's kernel,
-# and a chain of views never stacks more than a few view nodes over a lazy graph.
+# and a chain of views never stacks more than a few view nodes over a lazy graph.  A root
+# of at most _SMALL_ROOT elements is materialized at its third view: a loop over small
+# arrays is bound by host time, and each view's kernel over the lazy graph is planned anew
+# (its offsets are in the graph), while one over memory replays (NPBench lenet's and
+# resnet's pooling loops, stockham_fft: docs/perf-notes.md, session Q).
 _LAZY_VIEWS_MAX = 8
+_LAZY_VIEWS_MAX_SMALL = 2
+_SMALL_ROOT = 1 << 16
+
+
+def _viewed_enough(ent, rn) -> bool:
+    """Has the lazy root of node `rn` been viewed often enough (`ent`, its _LAZY_VIEWS
+    entry) to be materialized at this view?"""
+    n = len(ent[1])
+    return n >= _LAZY_VIEWS_MAX or n >= _LAZY_VIEWS_MAX_SMALL and prod(rn.shape) <= _SMALL_ROOT
 
 
 def _prune_lazy_views() -> None:

@@ -893,3 +893,21 @@ def test_reshape_diagonal_and_flags_of_real_and_imag_parts():
     check(z.imag.diagonal(), zn.imag.diagonal())
     assert z.real.flags.f_contiguous == zn.real.flags.f_contiguous
     assert z.real.flags.c_contiguous == zn.real.flags.c_contiguous
+
+
+@pytest.mark.parametrize("n, views", [(300, 2), (1 << 16, 2), ((1 << 16) + 1, 8)])
+def test_a_lazy_root_is_computed_after_few_views_when_small(n, views):
+    """A lazy root of at most 2**16 elements viewed in a loop is materialized at its third
+    view (a loop over small arrays is bound by host time); a larger one at its ninth (its
+    first views fuse its expression into their kernels).  Values are NumPy's either way."""
+    a = np.linspace(-1.0, 1.0, n)
+    d = gp.asarray(a) * 3.0 - 1.0
+    dn = a * 3.0 - 1.0
+    got = []
+    for i in range(views):
+        got.append(d[i:i + 5])
+        assert d._node.kind != LEAF
+    got.append(d[views:views + 5])
+    assert d._node.kind == LEAF
+    for i, g in enumerate(got):
+        check(g, dn[i:i + 5])
