@@ -5,10 +5,10 @@ step is chosen for the shapes and dtypes the program has at that point: elementw
 from gnumpy's op table (operators, ufuncs with ``out=``/``dtype=``/``casting=``/``where=``),
 reductions, views (slices with steps, integers, None, Ellipsis, transposes, reshapes,
 broadcasts, real/imag parts, diagonals), writes through views that overlap their source,
-in-place operators, fancy indexing (integer and boolean arrays, mixed with slices),
-promotion across every dtype with Python and NumPy scalars, NaN/inf/-0, empty and 0-d
-arrays.  A step that NumPy refuses is kept as the program's last step (its exception is
-what gnumpy must raise) some of the time and otherwise replaced.
+in-place operators, fancy indexing (integer and boolean arrays, mixed with slices; the
+keys come from fuzz_keys), promotion across every dtype with Python and NumPy scalars,
+NaN/inf/-0, empty and 0-d arrays.  A step that NumPy refuses is kept as the program's last
+step (its exception is what gnumpy must raise) some of the time and otherwise replaced.
 
 ``portable=True`` leaves out what NumPy does not define the same way on every machine
 (conversions of NaN, inf or out-of-range floats to integers), for comparing devices.
@@ -20,6 +20,7 @@ import warnings
 
 import numpy as np
 
+from .fuzz_keys import basic_key, fancy_key
 from .fuzz_prog import BINOPS, IOPS, WRITES, Host, Namespace, Ref, Step, run_step
 from .fuzz_rules import castable, full_mask, host_key, laid, safe_value
 from .._ops import EW_OPS, INTERNAL_EW
@@ -260,64 +261,12 @@ class Gen:
             return Step("method", (name, Ref(i)), kw), pure
         return Step("func", (name, Ref(i)), kw), pure
 
-    def basic_key(self, shape):
-        key = []
-        for d in shape:
-            if self.p(0.25) and d:
-                key.append(int(self.rng.integers(-d, d)))
-            elif self.p(0.02):
-                key.append(d + 1)                       # IndexError
-            else:
-                step = self.choice([None, None, 1, 2, -1, -2, 3])
-                lo = self.choice([None, 0, 1, -1, -2])
-                hi = self.choice([None, None, -1, 2, d])
-                key.append(slice(lo, hi, step))
-        if self.p(0.15):
-            key.insert(int(self.rng.integers(len(key) + 1)), None)
-        if self.p(0.15) and key:
-            j = int(self.rng.integers(len(key) + 1))
-            key = key[:j] + [Ellipsis] + key[j + 1:]
-        if len(key) == 1 and self.p(0.5):
-            return key[0]
-        return tuple(key)
-
-    def index_array(self, d):
-        n = int(self.rng.integers(0, 5))
-        lo = -d if self.p(0.97) else -d - 2
-        hi = d if self.p(0.97) else d + 2
-        if hi <= lo:
-            return [] if self.p(0.5) else Host(np.zeros((0,), np.int64))
-        v = self.rng.integers(lo, hi, size=n)
-        if self.p(0.4):
-            return [int(x) for x in v]
-        dt = self.choice([np.int64, np.int32, np.uint8, np.int8]) if v.min(initial=0) >= 0 \
-            else self.choice([np.int64, np.int32, np.int8])
-        return Host(v.astype(dt))
-
-    def fancy_key(self, shape):
-        if shape and self.p(0.35):
-            k = int(self.rng.integers(1, len(shape) + 1))
-            m = self.rng.random(shape[:k]) < 0.5
-            return Host(m) if self.p(0.7) else tuple([Host(m)])
-        key = []
-        for d in shape:
-            r = self.rng.random()
-            if r < 0.4:
-                key.append(self.index_array(d))
-            elif r < 0.6 and d:
-                key.append(int(self.rng.integers(-d, d)))
-            else:
-                key.append(slice(None, None, self.choice([None, 2, -1])))
-        if not any(isinstance(k, (list, Host)) for k in key):
-            return self.basic_key(shape)
-        return tuple(key) if len(key) != 1 or self.p(0.5) else key[0]
-
     def step_view(self):
         i = self.pick()
         a = self.env[i]
         r = self.rng.random()
         if r < 0.45:
-            return Step("getitem", (Ref(i), self.basic_key(a.shape))), True
+            return Step("getitem", (Ref(i), basic_key(self, a.shape))), True
         nd = a.ndim
         opts = ["T", "transpose", "reshape", "ravel", "real", "imag", "squeeze",
                 "expand_dims", "broadcast_to", "flatten", "copy", "astype", "swapaxes",
@@ -385,12 +334,12 @@ class Gen:
         i = self.pick(lambda v: v.ndim > 0)
         if i is None:
             return self.new_array()
-        return Step("getitem", (Ref(i), self.fancy_key(self.env[i].shape))), True
+        return Step("getitem", (Ref(i), fancy_key(self, self.env[i].shape))), True
 
     def step_setitem(self):
         i = self.pick()
         a = self.env[i]
-        key = self.fancy_key(a.shape) if self.p(0.3) and a.ndim else self.basic_key(a.shape)
+        key = fancy_key(self, a.shape) if self.p(0.3) and a.ndim else basic_key(self, a.shape)
         try:
             with np.errstate(all="ignore"):
                 sel = a[host_key(key)].shape
