@@ -262,9 +262,14 @@ def test_local_gpu_cluster_on_cpu():
 
 
 def test_module_doctests():
+    # the package's docstring and those of its modules (LocalGPUCluster's is in _cluster)
     import doctest
-    res = doctest.testmod(gd, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert res.failed == 0 and res.attempted > 0
+    import importlib
+    import pkgutil
+    mods = [gd] + [importlib.import_module(f"gnumpy.dask.{m.name}")
+                   for m in pkgutil.iter_modules(gd.__path__)]
+    res = [doctest.testmod(m, optionflags=doctest.NORMALIZE_WHITESPACE) for m in mods]
+    assert sum(r.failed for r in res) == 0 and sum(r.attempted for r in res) > 0
 
 
 def test_docs_page_examples_run(capsys):
