@@ -299,6 +299,30 @@ def test_constant_statement_writes_wait_and_fold(fake):
         assert len(be.launches) == 2, j
 
 
+def _new_kernels(be, before):
+    return [k[0] for k in be.kernels.mem if k not in before]
+
+
+def test_a_synced_write_compiles_once_for_every_length(fake):
+    """durbin's ``y[:k] += a * flip(y[:k])`` for a growing k: the one-block kernel is
+    launched with the block k needs and compiled once (its launch bound the largest)."""
+    dev, be = fake
+    rng = np.random.default_rng(3)
+    yn = rng.standard_normal(900)
+    y = gp.asarray(yn, device=dev)
+    before = set(be.kernels.mem)
+    blocks = set()
+    for k in (5, 40, 100, 300, 700, 900):
+        be.launches.clear()
+        y[:k] += 0.25 * gp.flip(y[:k])
+        yn[:k] += 0.25 * np.flip(yn[:k])
+        gp.evaluate(y)
+        assert len(be.launches) == 1
+        blocks.add(be.launches[0][2])
+    assert len(blocks) > 1                      # each length its own block ...
+    assert len(_new_kernels(be, before)) == 1   # ... one kernel
+
+
 def _overlapping_statements(xp, n):
     """Writes whose values read the memory they overwrite other than element for element
     (each a separate statement, several times: the replays), on a fresh array: seidel's

@@ -126,8 +126,10 @@ def plan(spec, block: int, vector_ok: bool, ptr_of, sync: bool = False) -> EwPla
             o.kind == "in" and c == ("z", "1") for o, c in zip(ops, p.classes)):
         nvc = cshape[-1] // p.vec
         p.tx = block if nvc >= block else max(32, 1 << (nvc - 1).bit_length())
+    # a one-block kernel is launched with the block its n needs, and compiled once for
+    # every n (its launch bound the largest block): durbin's growing y[:k] is one kernel
     p.key = EwKey(spec=spec_key(spec), nd=nd, classes=p.classes, idx32=p.idx32, vec=p.vec,
-                  unroll=p.unroll, block=block, tx=p.tx,
+                  unroll=p.unroll, block=SYNC_MAX if sync else block, tx=p.tx,
                   tiles=bool(config.ew_tiles), restrict=not (spec.aliased or sync),
                   sync=sync)
     return p
