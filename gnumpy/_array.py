@@ -338,16 +338,16 @@ class ndarray(NumpyMethods):
         return ndarray._from_node(ir.ew("astype", self.dtype, (self._node,)))
 
     def _set_node(self, node, also=None, defer=False) -> None:
-        """Give this array new values (`node`, same shape and dtype).  `also`: an array
-        whose lazy value the write may read before it is overwritten, without
-        materializing it first (a temporary, or one the caller rebinds afterwards);
-        `defer`: a statement's write, which may wait for the next (``realize.write``)."""
+        """Give this array new values (`node`, same shape and dtype).  `also`: an array whose
+        lazy value the write may read unmaterialized (a temporary, or one the caller rebinds
+        afterwards); `defer`: a statement's write, which may wait (``realize.write``)."""
         if self._ro:
             raise ValueError("assignment destination is read-only")
         if self._base is None and not self._has_views:
-            self._node = node
+            old, self._node = self._node, node
             if node.kind != LEAF:
                 RD.track(self)
+                R.updated_in_place(node, old)       # x += y: a loop's state stays small
         else:
             with R.lock:        # the readers flushed and the write, as one statement
                 n = self._node

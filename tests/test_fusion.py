@@ -2,6 +2,7 @@
 import numpy as np
 
 import gnumpy as gp
+from gnumpy._graph.ir import LEAF
 
 
 def _groups(*arrays):
@@ -78,6 +79,51 @@ def test_long_python_loop_is_bounded():
         xn = xn * 0.99 + 1
     assert x._node.size <= gp.config.max_graph_nodes + 2
     np.testing.assert_allclose(x.get(), xn, rtol=1e-12)
+
+
+def test_a_second_in_place_update_of_a_lazy_value_computes_it():
+    """``x += y`` over an array whose value is lazy from an earlier in-place update
+    computes it (one kernel for both updates); a first update, a rebinding (``x = x + y``)
+    and a 0-d value stay lazy.  Values are NumPy's."""
+    a = np.linspace(-2.0, 3.0, 12)
+    x, xn = gp.asarray(a), a.copy()
+    x += 1.5
+    xn += 1.5
+    assert x._node.kind != LEAF                 # one update: fuses into its reader
+    x *= x
+    xn *= xn
+    assert x._node.kind == LEAF
+    y = gp.asarray(a) * 2.0                      # lazy, not from an update
+    y -= 1.0
+    assert y._node.kind != LEAF
+    y /= 3.0
+    assert y._node.kind == LEAF
+    z = gp.asarray(a)
+    for _ in range(3):
+        z = z + 1.0
+    assert z._node.kind != LEAF
+    s = gp.asarray(2.0) * 1.0
+    s += 1.0
+    s *= 3.0
+    assert s._node.kind != LEAF
+    for g, want in ((x, xn), (y, (a * 2.0 - 1.0) / 3.0), (z, a + 3.0), (s, 9.0)):
+        np.testing.assert_allclose(g.get(), want, rtol=1e-13)
+
+
+def test_a_state_updated_in_place_in_a_loop_does_not_grow():
+    """A loop updating its state in place twice a step and reading it every step (NPBench
+    nbody's kicks) keeps the state's graph from growing across steps."""
+    v, vn = gp.asarray(np.arange(6.0)), np.arange(6.0)
+    sizes = []
+    for k in range(6):
+        v += 0.5 * k
+        vn += 0.5 * k
+        np.testing.assert_allclose(float((v * v).sum()), (vn * vn).sum(), rtol=1e-13)
+        v -= 0.25
+        vn -= 0.25
+        sizes.append(v._node.size)
+    assert max(sizes) == 1
+    np.testing.assert_allclose(v.get(), vn, rtol=1e-13)
 
 
 def test_explain_lists_groups():

@@ -173,6 +173,26 @@ def bounded(node):
     return node
 
 
+# An array's lazy value updated in place again is computed at that update (one kernel for
+# both updates).  A loop whose state is updated in place and read every iteration (NPBench
+# nbody: ``vel += acc * dt / 2`` twice a step, ``vel`` read by every step's kernels) would
+# otherwise grow one graph under every reader until the graph bound: each iteration's
+# readers new kernels to compile (nbody: 40 kernels, 19 with this rule), each recomputing
+# the whole chain.  A 0-d value is left to the scalar rules (``bounded``, reused_scalar).
+_updated = weakref.WeakSet()     # lazy values made by a first in-place update
+
+
+def updated_in_place(node, old) -> None:
+    """An array's value `old` became lazy `node`: if `node` reads `old` (an in-place
+    update) and `old` was itself a lazy update, materialize `node`."""
+    if old not in node.srcs:
+        return
+    if old.kind != LEAF and old in _updated:
+        materialize_one(node)
+    elif node.shape:
+        _updated.add(node)
+
+
 # A lazy 0-d node broadcast into larger results this many times is materialized at that
 # use: a coefficient computed once and read by every statement of a loop (NPBench deriche's
 # a1 ... b2) would otherwise be recomputed by every statement's kernel, and walked by every
