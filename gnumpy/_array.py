@@ -44,9 +44,8 @@ from ._ops import EW_OPS
 from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _apply_vops, _at_ops, _at_part, _derived,
                        _prune_lazy_views, _viewed_enough)
 
-_BOUND_CHECK_SIZE = [0, -1, 0]  # graphs of more nodes than [0] (not 0-d: the graph bound)
-                                # or [2] (0-d: the smaller bound) are checked against the
-                                # bounds of config at its generation [1]
+_BOUND_CHECK_SIZE = [0, -1, 0]  # graphs of more nodes than [0] (not 0-d; 0-d: [2]) are
+                                # checked against config's bounds at its generation [1]
 _QUICK_SIZE = 1 << 26       # new arrays of up to this many elements (1 GiB) skip the
 _SMALL_SHAPE = [()]         # memory check; the last shape found that small
 _pending, _prune_at = RD._pending, RD._prune_at
@@ -125,7 +124,9 @@ class ndarray(NumpyMethods):
                     _check_nbytes(sh, node.dtype, node.device)
                 else:
                     _SMALL_SHAPE[0] = sh    # (loops reuse one shape tuple: one `is` test)
-            _pending[id(self)] = _ref(self)            # RD.track(self), inlined (hot path)
+            k = id(self)                # RD.track(self), inlined (hot path)
+            _pending.pop(k, None)
+            _pending[k] = _ref(self)
             if len(_pending) > _prune_at[0]:
                 RD._prune()
         return self
@@ -302,8 +303,7 @@ class ndarray(NumpyMethods):
         rn = root._leaf()
         dt = self._node.dtype
         node = ir.leaf(rn.buf, dt, shape, strides, offset, rn.device)
-        return self._new_view(node, (("at", (tuple(strides), offset, dt, rn),
-                                         tuple(shape)),))
+        return self._new_view(node, (("at", (tuple(strides), offset, dt, rn), tuple(shape)),))
 
     def _new_view(self, node, vops):
         root = self._base if self._base is not None else self
@@ -318,7 +318,9 @@ class ndarray(NumpyMethods):
         v._has_views = False
         v._ro = self._ro
         if node.kind != LEAF:
-            _pending[id(v)] = _ref(v)
+            k = id(v)                   # RD.track(v), inlined
+            _pending.pop(k, None)
+            _pending[k] = _ref(v)
             if len(_pending) > _prune_at[0]:
                 RD._prune()
         if root._node.kind != LEAF:     # bound to the root's memory at its first write
@@ -626,13 +628,11 @@ class ndarray(NumpyMethods):
                 if vn.kind == LEAF and ir.same_place(vn, m):
                     return      # a[k] += b: the in-place operator wrote a[k] already
                 if vn.kind != LEAF and vn.dtype is m.dtype and vn.shape == m.shape and \
-                        vn.device is m.device and value._base is None and \
-                        not value._has_views:
+                        vn.device is m.device and value._base is None and not value._has_views:
                     root = self._base if self._base is not None else self
                     if id(root) not in _LAZY_VIEWS:
-                        # (asked before the call: an argument list holding `value`
-                        # would count one reference more than a temporary has)
-                        temp = _stored_temporary(value)
+                        temp = _stored_temporary(value)     # (before the call: its
+                        # argument list holding `value` would count one reference more)
                         root._write_value(m, value, vn, temp)
                         return
             temp = tv is ndarray and _stored_temporary(value)

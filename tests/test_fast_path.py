@@ -339,6 +339,52 @@ def test_a_state_updated_in_place_compiles_few_kernels(fake):
     assert len(_new_kernels(be, before)) <= 3
 
 
+def _stockham(xp, x, y, R=2, K=9):
+    """NPBench stockham_fft's loop: each step's write into ``y`` flushes two lazy readers
+    of it (the twiddled values and the product over them)."""
+    N = R ** K
+    i_coord, j_coord = xp.mgrid[0:R, 0:R]
+    dft_mat = xp.exp(-2.0j * xp.pi * i_coord * j_coord / R)
+    y[:] = x[:]
+    ii_coord, jj_coord = xp.mgrid[0:R, 0:R**K]
+    for i in range(K):
+        yv = xp.reshape(y, (R**i, R, R**(K - i - 1)))
+        tmp_perm = xp.transpose(yv, axes=(1, 0, 2))
+        D = xp.empty((R, R**i, R**(K - i - 1)), dtype=xp.complex128)
+        tmp = xp.exp(-2.0j * xp.pi * ii_coord[:, :R**i] * jj_coord[:, :R**i] / R**(i + 1))
+        D[:] = xp.repeat(xp.reshape(tmp, (R, R**i, 1)), R**(K - i - 1), axis=2)
+        tmp_twid = xp.reshape(tmp_perm, (N, )) * xp.reshape(D, (N, ))
+        y[:] = xp.reshape(dft_mat @ xp.reshape(tmp_twid, (R, R**(K - 1))), (N, ))
+
+
+def test_a_program_run_again_plans_nothing(fake, monkeypatch):
+    """The readers a write flushes come in the order they were made, whatever ids the
+    arrays of an earlier run left behind: a second run of a program replays every kernel
+    (stockham_fft re-planned 8 kernels a call when a reused id kept its old place)."""
+    dev, be = fake
+    monkeypatch.setattr(_device, "_default", dev)
+    plans = []
+    orig = build.plan_group
+    monkeypatch.setattr(build, "plan_group", lambda *a, **k: plans.append(1) or orig(*a, **k))
+    xn = np.random.default_rng(5).standard_normal(512) * (1 + 0.5j)
+    for run in range(5):
+        if run == 1:
+            plans.clear()
+        y = gp.empty(512, dtype=complex, device=dev)
+        _stockham(gp, gp.asarray(xn, device=dev), y)
+        gp.evaluate(y)
+    assert not plans
+
+
+def test_stockham_loop_matches_numpy():
+    xn = np.random.default_rng(6).standard_normal(256) * (1 - 0.25j)
+    yn, y = np.empty(256, complex), gp.empty(256, dtype=complex)
+    _stockham(np, xn, yn, K=8)
+    _stockham(gp, gp.asarray(xn), y, K=8)
+    check(y, yn, rtol=1e-12, atol=1e-12)
+    check(y, np.fft.fft(xn), rtol=1e-9, atol=1e-9)
+
+
 def _overlapping_statements(xp, n):
     """Writes whose values read the memory they overwrite other than element for element
     (each a separate statement, several times: the replays), on a fresh array: seidel's

@@ -17,8 +17,13 @@ _prune_at = [4096]
 
 
 def track(arr) -> None:
-    """Remember a lazy array: a later write to a buffer it reads must materialize it first."""
-    _pending[id(arr)] = weakref.ref(arr)
+    """Remember a lazy array: a later write to a buffer it reads must materialize it first.
+    The entry goes last, as a new key would (a dead array's entry at a reused id is moved):
+    the readers a write flushes come in the order they were made, every run of a program
+    the same (one schedule, one replayed signature, not one per order)."""
+    k = id(arr)
+    _pending.pop(k, None)
+    _pending[k] = weakref.ref(arr)
     if len(_pending) > _prune_at[0]:
         _prune()
 
