@@ -133,11 +133,11 @@ def launch_floor(be, a, x, y):
     and without argtypes; and the GPU's own time for the same launches (CUDA events), which
     bounds the loop from below when the GPU, not the CPU, is the slower side."""
     import ctypes
-    from gnumpy.backends import cuda_fast
+    from gnumpy.backends import cuda_signature
     from gnumpy.backends.cuda import _libcuda_launch
     e = a * x + y
     gp.evaluate(e)
-    sig, leaves, scalars, _ = cuda_fast._walk((a * x + y)._node)
+    sig, leaves, scalars, _ = cuda_signature.walk((a * x + y)._node)
     rp = be.fast.cache[sig]
     out = be.pool.alloc(4000)
     rp.launch(leaves, scalars, out, None, None)       # fills the parameter block

@@ -19,7 +19,7 @@ pytest.importorskip(
            "nvidia-cuda-nvrtc) is not installed; the fast path's fake backend builds on "
            "gnumpy.backends.cuda, which needs it")
 from gnumpy.backends.cuda import CudaBackend  # noqa: E402
-from gnumpy.backends import cuda_fast  # noqa: E402
+from gnumpy.backends import cuda_fast, cuda_launchers  # noqa: E402
 from gnumpy.backends.cuda_fast import FastPath  # noqa: E402
 from gnumpy.backends.cuda_memory import DeviceBuffer  # noqa: E402
 from gnumpy.kernels import build  # noqa: E402
@@ -68,14 +68,14 @@ class FakeCuda(CudaBackend):
     def packed_launcher(self, kernel, grid, block, tmpl):
         """Record pre-packed launches by decoding the parameter block the way the driver
         reads it: through the address array, one typed value per parameter."""
-        types = [cuda_fast._slot_type(e, e[1] if e[0] == "c" else None) for e in tmpl]
+        types = [cuda_launchers._slot_type(e, e[1] if e[0] == "c" else None) for e in tmpl]
 
         def raw(params):
             addrs = (ctypes.c_uint64 * len(types)).from_address(params)
             vals = [np.frombuffer((ctypes.c_char * 8).from_address(a), t, count=1)[0]
                     for a, t in zip(addrs, types)]
             self.launches.append((kernel, grid, block, vals))
-        launch, keep = cuda_fast.compile_packed(tmpl, raw)
+        launch, keep = cuda_launchers.compile_packed(tmpl, raw)
         launch.keep = keep
         return launch
 

@@ -27,7 +27,8 @@ from ..kernels.plan import FixedKey
 from . import barriers, cuda_probe
 from .base import Backend
 from .cuda_cub import scan_lines, use_cub_scan
-from .cuda_fast import FastPath, compile_packed
+from .cuda_fast import FastPath
+from .cuda_launchers import compile_packed
 from .cuda_memory import MemoryPool
 
 

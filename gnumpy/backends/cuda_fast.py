@@ -1,121 +1,26 @@
-"""The CUDA launch fast path: replay a single-kernel materialization without scheduling,
+"""The CUDA launch fast path: replay a materialization or a write without scheduling,
 lowering or planning again.
 
-A cheap walk of the expression computes its signature (structure, dtypes, shapes, leaf
-layouts and buffer-identity pattern, pointer alignment; not buffer addresses or scalar
-values).  The first time a signature is seen the general path builds the kernel and an
-argument template; afterwards the template is filled with the new buffers and scalars and
-launched.  Expressions needing several groups are left to the general path.
+A cheap walk of the expression (``cuda_signature.walk``) computes its signature
+(structure, dtypes, shapes, leaf layouts and buffer-identity pattern, pointer alignment;
+not buffer addresses or scalar values).  The first time a signature is seen the general
+path builds the kernel and an argument template (``cuda_launchers``); afterwards the
+template is filled with the new buffers and scalars and launched.  An expression of a few
+groups replays as stages (``Stages``: a reduction, then the kernels reading it).
 """
 from __future__ import annotations
 
 import threading
 
-import numpy as np
-
 from .._config import config
 from .._graph import layout as L
 from .._graph.fuse import Group, schedule, writes_into
-from .._graph.ir import EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
+from .._graph.ir import LEAF
 from ..kernels import build, render_ew
 from ..kernels.compile import KERNEL_NAME
 from ..kernels.launch import COUNTERS, PARTIALS, Ptr, Scalar
-from ..kernels.types import PARAM_NP
-
-
-_LAYOUTS: dict = {}         # a leaf's layout tuple -> small int (never reused)
-_next_id = [0]
-
-
-def _layout_id(n) -> int:
-    """The interned id of LEAF `n`'s layout (dtype, shape, strides, 16-byte alignment; not
-    the offset, which replays pass with the pointer), cached on the node: signatures then
-    hash small ints, not nested tuples."""
-    t = (n.dtype, n.shape, n.strides, (n.buf.ptr + n.offset * n.dtype.itemsize) & 15)
-    i = _LAYOUTS.get(t)
-    if i is None:
-        if len(_LAYOUTS) >= 1 << 16:
-            _LAYOUTS.clear()          # ids stay unique: the next one continues the count
-        i = _LAYOUTS[t] = _next_id[0]
-        _next_id[0] += 1
-    n.sig = i
-    return i
-
-
-def _walk(root, roots=None):
-    """(signature, leaves, scalars, ok) of the expression under `root`.
-
-    The signature is a flat pre-order encoding of the graph (each node's kind code and
-    fields, then its sources; a node met again is a back-reference to its visit number)
-    holding only small ints, interned strings, dtypes and shape tuples, so hashing and
-    comparing it is cheap.  A leaf is its layout id, its buffer's first-seen number and
-    its (buffer, offset)'s first-seen number: offsets are launch arguments, but which
-    leaves share one (a kernel loads them as one operand) is structure.  Leaves and scalars are listed at each use (a replay's template
-    indexes them by position, and the same position holds the same role in every graph of
-    one signature); only inner nodes are deduplicated.  It runs on every replayed call:
-    one iterative pass, no recursion or closures.  With `roots` (a list), the
-    expressions of all of them, one after the other (each encoding is self-delimiting)."""
-    sig = []
-    seen = {}
-    bufs = {}
-    places = {}
-    leaves = []
-    scalars = []
-    layouts = _LAYOUTS
-    nb = 0                  # len(bufs), len(places), len(seen): counted, not asked
-    npl = 0
-    ns = 0
-    stack = [root] if roots is None else roots[::-1]
-    pop = stack.pop
-    push = stack.append
-    while stack:
-        n = pop()
-        k = n.kind
-        if k == LEAF:           # leaves and scalars met again are simply listed again
-            b = bufs.get(id(n.buf))
-            if b is None:
-                b = bufs[id(n.buf)] = nb
-                nb += 1
-            o = places.get((b, n.offset))
-            if o is None:
-                o = places[(b, n.offset)] = npl
-                npl += 1
-            leaves.append(n)
-            ls = n.sig
-            if ls is None:      # _layout_id(n), inlined
-                ls = layouts.get((n.dtype, n.shape, n.strides,
-                                  (n.buf.ptr + n.offset * n.dtype.itemsize) & 15))
-                if ls is None:
-                    ls = _layout_id(n)
-                n.sig = ls
-            sig += (0, ls, b, o)
-            continue
-        if k == SCALAR:
-            scalars.append(n)
-            sig += (1, n.dtype, n.shape)
-            continue
-        nid = id(n)
-        i = seen.get(nid)
-        if i is not None:
-            sig += (8, i)
-            continue
-        seen[nid] = ns
-        ns += 1
-        if k == EW:
-            srcs = n.srcs
-            sig += (3, n.op, n.dtype, n.arg, len(srcs))
-            stack += srcs[::-1]
-        elif k == VIEW:
-            sig += (4, n.op, n.arg, n.shape)
-            push(n.srcs[0])
-        elif k == REDUCE:
-            sig += (5, n.dtype, n.arg)
-            push(n.srcs[0])
-        elif k == IOTA:
-            sig += (2, n.shape, n.strides, n.offset)
-        else:
-            return None, leaves, scalars, False
-    return tuple(sig), leaves, scalars, True
+from .cuda_launchers import compile_fill
+from .cuda_signature import layout_id, walk as _walk
 
 
 _MAX_SIGNATURES = 8192     # replays kept per device; a program of more shapes starts over
@@ -235,7 +140,7 @@ class FastPath:
                 alias = 2 * i + (n.offset == dest.offset)
                 break
         ds = dest.sig
-        key = (sig, _layout_id(dest) if ds is None else ds, alias)
+        key = (sig, layout_id(dest) if ds is None else ds, alias)
         if alias >= 0 and overlaps is not None:
             r = self._overlapping(dest, value, leaves, scalars, key, overlaps)
             if r is not None:
@@ -277,7 +182,7 @@ class FastPath:
             return False
         if self.generation != config._generation:
             self._options_changed()
-        key = ("elements", sig, tuple(_layout_id(d) if d.sig is None else d.sig
+        key = ("elements", sig, tuple(layout_id(d) if d.sig is None else d.sig
                                       for d in dests))
         rp = self.cache.get(key)
         L_ext = leaves + dests
@@ -607,7 +512,7 @@ def _stage(be, g, ptr_of, index_of, scalar_of, with_out, dest=None, dynamic=True
     if packed is not None and rp.n:
         rp.launch = packed(kernel, rp.grid, rp.block, tmpl)
     else:
-        rp.fill = _compile_fill(tmpl)
+        rp.fill = compile_fill(tmpl)
     return rp
 
 
@@ -623,146 +528,3 @@ class _Slot:
     def __init__(self, buf):
         self.buf = buf
         self.offset = 0
-
-
-_DIRECT = (np.dtype(np.float32), np.dtype(np.float64))
-
-
-def _conv(sn):
-    conv = PARAM_NP[sn.dtype]          # the scalar type cuda.core accepts
-    v = sn.arg
-    return v if type(v) is conv else conv(v)
-
-
-def _compile_fill(tmpl):
-    """A generated function building a launch's argument list from a template:
-    fill(leaves, scalars, out buffer, partials pointer, counters pointer)."""
-    consts, parts = [], []
-    for entry in tmpl:
-        kind, a, b = entry[:3]
-        if kind == "c":
-            consts.append(a)
-            parts.append(f"C[{len(consts) - 1}]")
-        elif kind == "in":
-            parts.append(f"L[{a}].buf.ptr + {b}" if b else f"L[{a}].buf.ptr")
-        elif kind == "ino":
-            parts.append(f"L[{a}].buf.ptr + L[{a}].offset * {b}")
-        elif kind == "out":
-            parts.append(f"O.ptr + {b}" if b else "O.ptr")
-        elif kind == "outo":
-            parts.append(f"O.buf.ptr + O.offset * {b}")
-        elif kind == "outs":
-            parts.append(f"O.buf.ptr + {b}")
-        elif kind == "scc":
-            parts.append(f"S[{a}].arg.{'real' if b == 0 else 'imag'}")
-        elif kind == "scv":
-            parts.append(f"S[{a}].arg" if entry[3] in _DIRECT else f"_conv(S[{a}])")
-        elif kind == "part":
-            parts.append("P")
-        else:
-            parts.append("T")
-    src = "def fill(L, S, O, P, T):\n    return [" + ", ".join(parts) + "]\n"
-    ns = {"C": consts, "_conv": _conv}
-    exec(_code(src), ns)    # noqa: S102 - generated from our own template, no user text
-    return ns["fill"]
-
-
-_CODE: dict = {}            # generated source -> its compiled code object
-
-
-def _code(src: str):
-    """The code object of generated `src`: templates that differ only in constants held
-    outside the source (a new slice length, grid or scalar) share one, so a new shape
-    costs an ``exec`` of compiled code, not a compile (about 0.1 ms each)."""
-    c = _CODE.get(src)
-    if c is None:
-        if len(_CODE) >= 4096:
-            _CODE.clear()
-        c = _CODE[src] = compile(src, "<gnumpy launch>", "exec")
-    return c
-
-
-# ------------------------------------------------------------------ pre-packed launches
-
-_VIEW = {np.dtype(np.uint64): ("U8", 1), np.dtype(np.int64): ("I8", 1),
-         np.dtype(np.float64): ("F8", 1), np.dtype(np.float32): ("F4", 2),
-         np.dtype(np.int32): ("I4", 2), np.dtype(np.uint32): ("U4", 2),
-         np.dtype(np.int16): ("I2", 4), np.dtype(np.uint16): ("U2", 4),
-         np.dtype(np.int8): ("I1", 8), np.dtype(np.uint8): ("U1", 8)}
-
-
-def _slot_type(entry, value=None) -> np.dtype:
-    """The NumPy type of a template entry's kernel parameter (as cuda.core would pack it)."""
-    kind = entry[0]
-    if kind in ("in", "ino", "out", "outo", "outs", "part", "ctr"):
-        return np.dtype(np.uint64)
-    if kind in ("scc", "scv"):
-        return np.dtype(PARAM_NP[entry[3]])
-    if isinstance(value, np.generic):
-        return value.dtype
-    if isinstance(value, float):
-        return np.dtype(np.float64)
-    return np.dtype(np.int64)       # Python ints: cuda.core packs them as 64-bit
-
-
-def compile_packed(tmpl, launch_raw=None, direct=None):
-    """A launcher for `tmpl`: writes the per-call parameters into a pre-packed block, then
-    either calls ``launch_raw(params_address)`` or, with `direct` = (cuLaunchKernel as a
-    ctypes function, function handle, grid (3), block (3), backend), calls the driver
-    itself with the current stream (``backend.stream_c``).  Returns (launch, keep) (keep
-    holds the memory the launcher points into)."""
-    n = len(tmpl)
-    block = np.zeros(max(n, 1), np.uint64)
-    addrs = np.arange(max(n, 1), dtype=np.uint64) * 8 + block.ctypes.data
-    lines = []
-    ns = {}
-    for i, entry in enumerate(tmpl):
-        kind, a, b = entry[:3]
-        dt = _slot_type(entry, a if kind == "c" else None)
-        name, per = _VIEW[dt]
-        if name not in ns:
-            ns[name] = block.view(dt)
-        j = i * per
-        if kind == "c":
-            ns[name][j] = a
-        elif kind == "in":
-            lines.append(f"{name}[{j}] = L[{a}].buf.ptr + {b}" if b else
-                         f"{name}[{j}] = L[{a}].buf.ptr")
-        elif kind == "ino":
-            lines.append(f"{name}[{j}] = L[{a}].buf.ptr + L[{a}].offset * {b}")
-        elif kind == "out":
-            lines.append(f"{name}[{j}] = O.ptr + {b}" if b else f"{name}[{j}] = O.ptr")
-        elif kind == "outo":
-            lines.append(f"{name}[{j}] = O.buf.ptr + O.offset * {b}")
-        elif kind == "outs":
-            lines.append(f"{name}[{j}] = O.buf.ptr + {b}")
-        elif kind == "scc":
-            lines.append(f"{name}[{j}] = S[{a}].arg.{'real' if b == 0 else 'imag'}")
-        elif kind == "scv":
-            lines.append(f"{name}[{j}] = S[{a}].arg")
-        elif kind == "part":
-            lines.append(f"{name}[{j}] = P")
-        else:
-            lines.append(f"{name}[{j}] = T")
-    keep = (block, addrs)
-    if direct is None:
-        lines.append("GO(ADDR)")
-        ns.update(GO=launch_raw, ADDR=int(addrs.ctypes.data))
-    else:
-        import ctypes
-        cu, func, grid, blk, be = direct
-        gx, gy, gz = (int(d) for d in grid)
-        bx, by, bz = (int(d) for d in blk)
-        ns.update(CU=cu, FUNC=ctypes.c_void_p(func), ADDR=ctypes.c_void_p(int(addrs.ctypes.data)),
-                  BE=be, FAIL=_launch_failed, GX=gx, GY=gy, GZ=gz, BX=bx, BY=by, BZ=bz)
-        lines.append("r = CU(FUNC, GX, GY, GZ, BX, BY, BZ, 0, BE.stream_c, ADDR, None)")
-        lines.append("if r:\n        FAIL(r)")
-        keep = keep + (ns["FUNC"], ns["ADDR"])
-    src = "def launch(L, S, O, P, T):\n    " + "\n    ".join(lines) + "\n"
-    exec(_code(src), ns)    # noqa: S102 - generated from our own template, no user text
-    return ns["launch"], keep
-
-
-def _launch_failed(code: int):
-    from cuda.bindings import driver
-    raise RuntimeError(f"cuLaunchKernel failed: {driver.CUresult(code)!r}")
