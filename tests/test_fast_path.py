@@ -385,6 +385,45 @@ def test_stockham_loop_matches_numpy():
     check(y, np.fft.fft(xn), rtol=1e-9, atol=1e-9)
 
 
+def _maxpool_of_lazy(xp, x, bias):
+    """NPBench lenet's pooling of a lazy ``relu(conv + bias)``: its first statements
+    reduce slices of the lazy value (then it is computed, at its third view)."""
+    y = xp.maximum(x + bias, 0)
+    out = xp.empty((x.shape[0], x.shape[1] // 2, x.shape[2] // 2, x.shape[3]), x.dtype)
+    for i in range(x.shape[1] // 2):
+        for j in range(x.shape[2] // 2):
+            out[:, i, j, :] = xp.max(y[:, 2 * i:2 * i + 2, 2 * j:2 * j + 2, :], axis=(1, 2))
+    return out
+
+
+def test_a_reduction_of_a_slice_of_a_lazy_value_replays(fake, monkeypatch):
+    """A written reduction over a slice of a lazy expression, whose offsets are constants
+    of its kernel, replays per offsets (planned once, not at every call)."""
+    dev, be = fake
+    monkeypatch.setattr(_device, "_default", dev)
+    plans = []
+    orig = build.plan_group
+    monkeypatch.setattr(build, "plan_group", lambda *a, **k: plans.append(1) or orig(*a, **k))
+    rng = np.random.default_rng(7)
+    xn = rng.standard_normal((2, 8, 8, 3)).astype(np.float32)
+    bn = rng.standard_normal(3).astype(np.float32)
+    for run in range(4):
+        if run == 2:
+            plans.clear()
+        out = _maxpool_of_lazy(gp, gp.asarray(xn, device=dev), gp.asarray(bn, device=dev))
+        gp.evaluate(out)
+    assert not plans
+
+
+def test_maxpool_of_a_lazy_value_matches_numpy():
+    rng = np.random.default_rng(8)
+    xn = rng.standard_normal((2, 8, 6, 3)).astype(np.float32)
+    bn = rng.standard_normal(3).astype(np.float32)
+    for _ in range(2):
+        check(_maxpool_of_lazy(gp, gp.asarray(xn), gp.asarray(bn)),
+              _maxpool_of_lazy(np, xn, bn), rtol=0, atol=0)
+
+
 def _overlapping_statements(xp, n):
     """Writes whose values read the memory they overwrite other than element for element
     (each a separate statement, several times: the replays), on a fresh array: seidel's

@@ -100,7 +100,7 @@ class FastPath:
                 self.cache.clear()
             run = self._slot_stages([g], leaves, scalars)   # runs it when it can
             self.ran = ()
-            if run is None:
+            if run is None or run is _STATIC:
                 self.cache[key] = False
                 return False
             st, slot_of, sizes, _ = run
@@ -230,6 +230,8 @@ class FastPath:
             if st is None:
                 st = self._build_write_stages(dest, value, leaves, scalars, groups,
                                               copy=True)
+                if st is _STATIC:
+                    st = False
             self.copied[okey] = st
             return 2 if st is False else 1 if type(st) is Replay else st.kind
         if st is _APART:
@@ -270,10 +272,9 @@ class FastPath:
         groups = schedule([value]) if value.kind != LEAF else \
             [Group("elementwise", [value], value.device, 0)]     # a copy
         if len(groups) != 1 or groups[0].kind != "elementwise" or \
-                groups[0].outputs != [value]:
-            if dynamic:     # (it takes at most config.fast_stages kernels)
-                return self._build_write_stages(dest, value, leaves, scalars, groups)
-            return False
+                groups[0].outputs != [value]:   # (at most config.fast_stages kernels)
+            return self._build_write_stages(dest, value, leaves, scalars, groups,
+                                            dynamic=dynamic)
         rp = self._write_replay(groups[0], dest, leaves, scalars, dynamic)
         return False if rp is None else rp
 
@@ -314,7 +315,7 @@ class FastPath:
                 any(g.kind == "barrier" for g in groups) or groups[-1].outputs != [root]:
             return False
         run = self._slot_stages(groups, leaves, scalars)
-        if run is None:
+        if run is None or run is _STATIC:
             return False
         st, slot_of, sizes, _ = run
         st.sizes = tuple(sizes)
@@ -325,12 +326,13 @@ class FastPath:
         self.ran = ()
         return st
 
-    def _slot_stages(self, groups, leaves, scalars, run=None):
+    def _slot_stages(self, groups, leaves, scalars, run=None, dynamic=True):
         """Stage and run `groups` as the general path would, each output into a slot
         buffer that later stages read: (Stages with their replays, slot index of each
         output id, slot sizes, this run's slot buffers), going on from `run` (such a
         tuple) when given; None when a group cannot replay (an operand the signature does
-        not track, or an offset that is not a launch argument)."""
+        not track, or, `dynamic`, an offset that is not a launch argument: _STATIC when
+        that is the first group, before anything ran)."""
         be = self.be
         leaf_index = {id(n): i for i, n in enumerate(leaves)}
         scalar_index = {id(n): i for i, n in enumerate(scalars)}
@@ -351,7 +353,9 @@ class FastPath:
                 bufs.append(outs[id(o)])
             rp = _stage(be, g, be._ptr_of(outs),
                         lambda n: leaf_index.get(id(n), slot_of.get(id(n))),
-                        lambda n: scalar_index.get(id(n)), False)
+                        lambda n: scalar_index.get(id(n)), False, dynamic=dynamic)
+            if rp is _STATIC and not st.stages:
+                return _STATIC
             if rp is None or rp is _STATIC:
                 return None
             st.stages.append(rp)
@@ -361,25 +365,30 @@ class FastPath:
                 o.realize(outs[id(o)], L.c_strides(o.shape), 0)
         return st, slot_of, sizes, bufs
 
-    def _build_write_stages(self, dest, value, leaves, scalars, groups, copy=False):
+    def _build_write_stages(self, dest, value, leaves, scalars, groups, copy=False,
+                            dynamic=True):
         """Like `_build_stages` for a write whose value takes a few groups (a solver's
         ``A[i, j] -= dot(A[i, :j], A[j, :j])``: the reduction, then the write): every group
         but the last runs into per-call slots; the last writes into dest (or, when it
         does not compute the value alone or `copy` asks for it, a last copy kernel
-        does)."""
+        does).  _STATIC, before anything ran, for a first kernel whose offsets cannot be
+        launch arguments (a reduction over a slice of a lazy expression, lenet's pooling
+        of ``relu(conv + bias)``): the caller keeps one replay per offsets."""
         if not groups or len(groups) > config.fast_stages or \
                 any(g.kind == "barrier" for g in groups):
             return False
         last = groups[-1]
-        run = self._slot_stages(groups[:-1], leaves, scalars)
+        run = self._slot_stages(groups[:-1], leaves, scalars, dynamic=dynamic)
+        if run is _STATIC:
+            return _STATIC
         if run is None:
             return False
         # (earlier groups' outputs are realized by now)
         direct = not copy and writes_into(last, value, dest)
         if not direct:
-            run = self._slot_stages([last], leaves, scalars, run)
-        if run is None:
-            return False
+            run = self._slot_stages([last], leaves, scalars, run, dynamic=dynamic)
+        if run is None or run is _STATIC:
+            return run or False
         st, slot_of, sizes, bufs = run
         leaf_index = {id(n): i for i, n in enumerate(leaves)}
         scalar_index = {id(n): i for i, n in enumerate(scalars)}
@@ -387,7 +396,9 @@ class FastPath:
         g = last if direct else Group("elementwise", [value], value.device, 0)
         rp = _stage(be, g, be._ptr_of({}),
                     lambda n: leaf_index.get(id(n), slot_of.get(id(n))),
-                    lambda n: scalar_index.get(id(n)), True, dest)
+                    lambda n: scalar_index.get(id(n)), True, dest, dynamic)
+        if rp is _STATIC and not st.stages:
+            return _STATIC
         if rp is None or rp is _STATIC:
             return False
         st.stages.append(rp)
