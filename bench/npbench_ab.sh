@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# A/B of two gnumpy trees on NPBench kernels, in one machine session: each tree's
+# bench/npbench.py (gnumpy and CuPy) runs twice, alternating base, new, base, new (a host
+# whose speed drifts hits both alike), each tree with its own kernel cache; a table of
+# gnumpy / CuPy medians per run ends it.  The base tree is a directory holding gnumpy/
+# and bench/ (for the device machine, which has no git: make it here and carry it):
+#
+#   git archive REV gnumpy bench | tar -x -C .scratch/base
+#   BASE=.scratch/base K=nbody,durbin bash bench/npbench_ab.sh     (results under $OUT)
+set -u
+OUT=${OUT:-/tmp/npbench-ab}
+BASE=${BASE:?a directory holding the base tree: gnumpy/ and bench/}
+K=${K:?comma-separated NPBench kernels}
+mkdir -p "$OUT"
+cd "$(dirname "$0")/.."
+for r in 1 2; do
+  for t in base new; do
+    root=$PWD; [ $t = base ] && root=$(cd "$BASE" && pwd)
+    PYTHONPATH=$root${PYTHONPATH:+:$PYTHONPATH} GNUMPY_CACHE_DIR=$PWD/.gnc-$t \
+      timeout "${RUN_TIMEOUT:-250}" python3 "$root/bench/npbench.py" --npbench "$PWD/.npbench" \
+      --kernels "$K" --frameworks gnumpy,cupy --budget "${RUN_BUDGET:-200}" \
+      --kernel-timeout 30 --out "$OUT/ab_${t}_$r.json" > "$OUT/ab_${t}_$r.log" 2>&1
+    echo "$t $r rc=$?"
+  done
+done
+OUT=$OUT python3 - <<'PY'
+import json, os
+out = os.environ["OUT"]
+rows = {}
+for t in ("base", "new"):
+    for r in (1, 2):
+        try:
+            d = json.load(open(f"{out}/ab_{t}_{r}.json"))
+        except (OSError, ValueError) as e:
+            print(t, r, e)
+            continue
+        for k, v in d["kernels"].items():
+            g, c = v.get("gnumpy", {}), v.get("cupy", {})
+            rows.setdefault(k, {})[f"{t}{r}"] = (g.get("median_s"), c.get("median_s"))
+for k, v in sorted(rows.items()):
+    cells = []
+    for key in ("base1", "new1", "base2", "new2"):
+        g, c = v.get(key) or (None, None)
+        cells.append(f"{key} " + ("-" if not g or not c else
+                                  f"{g * 1e3:.2f} / {c * 1e3:.2f} ms = {g / c:.2f}"))
+    print(f"{k:26s} " + " | ".join(cells))
+PY
