@@ -360,7 +360,7 @@ def _stockham(xp, x, y, R=2, K=9):
 def test_a_program_run_again_plans_nothing(fake, monkeypatch):
     """The readers a write flushes come in the order they were made, whatever ids the
     arrays of an earlier run left behind: a second run of a program replays every kernel
-    (stockham_fft re-planned 8 kernels a call when a reused id kept its old place)."""
+    (NPBench stockham_fft, whose writes flush two readers each)."""
     dev, be = fake
     monkeypatch.setattr(_device, "_default", dev)
     plans = []

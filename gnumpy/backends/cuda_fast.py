@@ -388,7 +388,7 @@ class FastPath:
         if not direct:
             run = self._slot_stages([last], leaves, scalars, run, dynamic=dynamic)
         if run is None or run is _STATIC:
-            return run or False
+            return _STATIC if run is _STATIC else False
         st, slot_of, sizes, bufs = run
         leaf_index = {id(n): i for i, n in enumerate(leaves)}
         scalar_index = {id(n): i for i, n in enumerate(scalars)}

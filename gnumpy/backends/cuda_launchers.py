@@ -23,33 +23,39 @@ def _conv(sn):
     return v if type(v) is conv else conv(v)
 
 
+def _expr(entry) -> str:
+    """The Python expression of a non-constant template entry's per-call value, over the
+    launcher's arguments (L leaves, S scalars, O output, P partials, T counters)."""
+    kind, a, b = entry[:3]
+    if kind == "in":
+        return f"L[{a}].buf.ptr + {b}" if b else f"L[{a}].buf.ptr"
+    if kind == "ino":
+        return f"L[{a}].buf.ptr + L[{a}].offset * {b}"
+    if kind == "out":
+        return f"O.ptr + {b}" if b else "O.ptr"
+    if kind == "outo":
+        return f"O.buf.ptr + O.offset * {b}"
+    if kind == "outs":
+        return f"O.buf.ptr + {b}"
+    if kind == "scc":
+        return f"S[{a}].arg.{'real' if b == 0 else 'imag'}"
+    if kind == "scv":
+        return f"S[{a}].arg"
+    return "P" if kind == "part" else "T"
+
+
 def compile_fill(tmpl):
     """A generated function building a launch's argument list from a template:
     fill(leaves, scalars, out buffer, partials pointer, counters pointer)."""
     consts, parts = [], []
     for entry in tmpl:
-        kind, a, b = entry[:3]
-        if kind == "c":
-            consts.append(a)
+        if entry[0] == "c":
+            consts.append(entry[1])
             parts.append(f"C[{len(consts) - 1}]")
-        elif kind == "in":
-            parts.append(f"L[{a}].buf.ptr + {b}" if b else f"L[{a}].buf.ptr")
-        elif kind == "ino":
-            parts.append(f"L[{a}].buf.ptr + L[{a}].offset * {b}")
-        elif kind == "out":
-            parts.append(f"O.ptr + {b}" if b else "O.ptr")
-        elif kind == "outo":
-            parts.append(f"O.buf.ptr + O.offset * {b}")
-        elif kind == "outs":
-            parts.append(f"O.buf.ptr + {b}")
-        elif kind == "scc":
-            parts.append(f"S[{a}].arg.{'real' if b == 0 else 'imag'}")
-        elif kind == "scv":
-            parts.append(f"S[{a}].arg" if entry[3] in _DIRECT else f"_conv(S[{a}])")
-        elif kind == "part":
-            parts.append("P")
+        elif entry[0] == "scv" and entry[3] not in _DIRECT:
+            parts.append(f"_conv(S[{entry[1]}])")
         else:
-            parts.append("T")
+            parts.append(_expr(entry))
     src = "def fill(L, S, O, P, T):\n    return [" + ", ".join(parts) + "]\n"
     ns = {"C": consts, "_conv": _conv}
     exec(_code(src), ns)    # noqa: S102 - generated from our own template, no user text
@@ -114,25 +120,8 @@ def compile_packed(tmpl, launch_raw=None, direct=None):
         j = i * per
         if kind == "c":
             ns[name][j] = a
-        elif kind == "in":
-            lines.append(f"{name}[{j}] = L[{a}].buf.ptr + {b}" if b else
-                         f"{name}[{j}] = L[{a}].buf.ptr")
-        elif kind == "ino":
-            lines.append(f"{name}[{j}] = L[{a}].buf.ptr + L[{a}].offset * {b}")
-        elif kind == "out":
-            lines.append(f"{name}[{j}] = O.ptr + {b}" if b else f"{name}[{j}] = O.ptr")
-        elif kind == "outo":
-            lines.append(f"{name}[{j}] = O.buf.ptr + O.offset * {b}")
-        elif kind == "outs":
-            lines.append(f"{name}[{j}] = O.buf.ptr + {b}")
-        elif kind == "scc":
-            lines.append(f"{name}[{j}] = S[{a}].arg.{'real' if b == 0 else 'imag'}")
-        elif kind == "scv":
-            lines.append(f"{name}[{j}] = S[{a}].arg")
-        elif kind == "part":
-            lines.append(f"{name}[{j}] = P")
         else:
-            lines.append(f"{name}[{j}] = T")
+            lines.append(f"{name}[{j}] = {_expr(entry)}")
     keep = (block, addrs)
     if direct is None:
         lines.append("GO(ADDR)")
