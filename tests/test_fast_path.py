@@ -19,7 +19,7 @@ pytest.importorskip(
            "nvidia-cuda-nvrtc) is not installed; the fast path's fake backend builds on "
            "gnumpy.backends.cuda, which needs it")
 from gnumpy.backends.cuda import CudaBackend  # noqa: E402
-from gnumpy.backends import cuda_fast, cuda_launchers  # noqa: E402
+from gnumpy.backends import cuda_launchers, cuda_replay  # noqa: E402
 from gnumpy.backends.cuda_fast import FastPath  # noqa: E402
 from gnumpy.backends.cuda_memory import DeviceBuffer  # noqa: E402
 from gnumpy.kernels import build  # noqa: E402
@@ -262,7 +262,7 @@ def test_replay_of_several_kernels_matches_general_path(fake, name):
         for (k1, g1, b1, a1), (k2, g2, b2, a2) in zip(want, got):
             assert k1 is k2 and g1 == g2 and b1 == b2 and len(a1) == len(a2), attempt
             assert _scalar_args(a1) == _scalar_args(a2), attempt
-    assert any(type(v) is cuda_fast.Stages for v in be.fast.cache.values())
+    assert any(type(v) is cuda_replay.Stages for v in be.fast.cache.values())
 
 
 def test_abandoned_stage_build_counts_its_kernels(fake):

@@ -221,8 +221,8 @@ def test_write_of_several_kernels_replays(fake):  # noqa: F811
         C[i, 3] -= gp.dot(C[i, :3] - C[i, :3].mean(), C[3, :3])
         gp.evaluate(C)
         assert gp.stats.groups == 2 and gp.stats.by_kind["reduce"] == 2
-    from gnumpy.backends import cuda_fast
-    stages = [v for v in be.fast.cache.values() if type(v) is cuda_fast.Stages]
+    from gnumpy.backends import cuda_replay
+    stages = [v for v in be.fast.cache.values() if type(v) is cuda_replay.Stages]
     assert len(stages) == 2 and len(be.fast.cache) == 2
 
 
@@ -258,8 +258,8 @@ def test_groups_of_a_larger_schedule_replay(fake, monkeypatch):  # noqa: F811
             gp.evaluate(p, q)
             C[i, 3] -= gp.dot(C[i, :3] - C[i, :3].mean(), C[3, :3])
     assert plans[0] == 0
-    from gnumpy.backends import cuda_fast
-    assert any(type(k[0]) is int and k[0] == 2 and type(v) is cuda_fast.Stages
+    from gnumpy.backends import cuda_replay
+    assert any(type(k[0]) is int and k[0] == 2 and type(v) is cuda_replay.Stages
                for k, v in be.fast.cache.items())
     gp.evaluate(C)              # (the loop's last write)
     be.fast.cache.clear()

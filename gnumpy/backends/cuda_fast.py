@@ -4,9 +4,10 @@ lowering or planning again.
 A cheap walk of the expression (``cuda_signature.walk``) computes its signature
 (structure, dtypes, shapes, leaf layouts and buffer-identity pattern, pointer alignment;
 not buffer addresses or scalar values).  The first time a signature is seen the general
-path builds the kernel and an argument template (``cuda_launchers``); afterwards the
-template is filled with the new buffers and scalars and launched.  An expression of a few
-groups replays as stages (``Stages``: a reduction, then the kernels reading it).
+path builds the kernel and an argument template (``cuda_replay.stage``, with a launcher
+from ``cuda_launchers``); afterwards the template is filled with the new buffers and
+scalars and launched.  An expression of a few groups replays as stages
+(``cuda_replay.Stages``: a reduction, then the kernels reading it).
 """
 from __future__ import annotations
 
@@ -16,19 +17,12 @@ from .._config import config
 from .._graph import layout as L
 from .._graph.fuse import Group, schedule, writes_into
 from .._graph.ir import LEAF
-from ..kernels import build, render_ew
-from ..kernels.compile import KERNEL_NAME
-from ..kernels.launch import COUNTERS, PARTIALS, Ptr, Scalar
-from .cuda_launchers import compile_fill
+from ..kernels import render_ew
+from .cuda_replay import STATIC as _STATIC, Replay, Slot as _Slot, Stages, stage as _stage
 from .cuda_signature import layout_id, walk as _walk
 
 
 _MAX_SIGNATURES = 8192     # replays kept per device; a program of more shapes starts over
-
-
-class Replay:
-    __slots__ = ("kernel", "grid", "block", "template", "fill", "outs", "split",
-                 "part_bytes", "counters_n", "n", "strides", "launch", "lock", "slots", "kind")
 
 
 class FastPath:
@@ -454,88 +448,4 @@ def _done(rp):
     return rp.kind if type(rp) is Stages else 1
 
 
-_STATIC = object()      # _stage's answer when an offset cannot be a launch argument
 _APART = object()       # _overlapping's answer for reads of dest's memory that do not overlap
-
-
-def _stage(be, g, ptr_of, index_of, scalar_of, with_out, dest=None, dynamic=True,
-           out_index=None, sync=False):
-    """Plan group `g` (writing into LEAF `dest` when given, or a list of one LEAF per
-    output), get its kernel and turn its argument template into a Replay's: pointers
-    become ("in", index_of(node), offset) (with `with_out`, the output pointer stays ("out",
-    0, offset): the one output buffer of a single-kernel replay, or dest's; with
-    `out_index`, the outputs' are ("in", out_index(node), ...) in output order), scalars
-    ("scv"/"scc", scalar_of(node), ...).
-    None when an index is missing.  With `dynamic`, offsets are read from the leaves
-    (and dest) at each launch ("ino"/"outo"), or _STATIC is returned where an offset does
-    not travel with its pointer (an operand of several index levels); without, the
-    offsets of this graph are constants of the template.  `sync`: build.plan_group's."""
-    _, plan = build.plan_group(g, ptr_of, be.sm_count, be.blocks_per_sm, dest, sync)
-    kernel = be.kernels.get(plan.key, lambda: plan.source(KERNEL_NAME))
-    if plan.spec.kind == "reduce":
-        plan.fit(be.resident(kernel, plan.block), be.sm_count)
-    tmpl = []
-    for t in plan.template():
-        c = type(t)
-        if c is Ptr:
-            o = t.op
-            n = o.node
-            it = n.dtype.itemsize
-            dyn = len(o.levels) == 1 and t.off == n.offset * it
-            if dynamic and not dyn:
-                return _STATIC
-            if with_out and o.kind == "out":
-                # a fresh buffer (offset 0) or the written LEAF, whose offset is its own
-                tmpl.append(("out", 0, t.off) if dest is None else
-                            ("outo", 0, it) if dynamic else ("outs", 0, t.off))
-                continue
-            i = out_index(n) if out_index is not None and o.kind == "out" else index_of(n)
-            if i is None:
-                return None
-            tmpl.append(("ino", i, it) if dynamic else ("in", i, t.off))
-        elif c is Scalar:
-            j = scalar_of(plan.spec.scalar_nodes[t.idx])
-            if j is None:
-                return None
-            dt = t.dtype
-            tmpl.append(("scc" if dt.kind == "c" else "scv", j, t.part, dt))
-        elif t is PARTIALS or t is COUNTERS:
-            tmpl.append(("part" if t is PARTIALS else "ctr", 0, 0))
-        else:
-            tmpl.append(("c", t, 0))
-    rp = Replay()
-    rp.kind = g.kind
-    rp.kernel = kernel
-    rp.template = tmpl
-    rp.fill = None
-    rp.launch = None
-    if plan.spec.kind == "ew":
-        rp.n = plan.n
-        rp.grid, rp.block = plan.launch_dims(be.sm_count, be.blocks_per_sm)
-        rp.split = False
-    else:
-        rp.n = plan.M
-        rp.grid, rp.block = plan.grid, plan.block
-        rp.split = plan.S > 1
-        rp.part_bytes = plan.partial_bytes() if rp.split else 0
-        rp.counters_n = plan.counters_needed() if rp.split else 0
-    packed = getattr(be, "packed_launcher", None)
-    if packed is not None and rp.n:
-        rp.launch = packed(kernel, rp.grid, rp.block, tmpl)
-    else:
-        rp.fill = compile_fill(tmpl)
-    return rp
-
-
-class Stages:
-    """A replay of several kernels: per-stage Replays over leaves + per-call slots."""
-    __slots__ = ("stages", "sizes", "root_slot", "kind", "strides", "lock")
-
-
-class _Slot:
-    """A per-call buffer standing where a template reads ``L[i].buf`` (at offset 0)."""
-    __slots__ = ("buf", "offset")
-
-    def __init__(self, buf):
-        self.buf = buf
-        self.offset = 0

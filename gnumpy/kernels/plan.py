@@ -88,7 +88,7 @@ def skeleton(key) -> tuple:
 class Plan:
     """One launch of a fused kernel: `spec` and `key`, plus the renderer's runtime fields.
 
-    The backends call only this interface (cuda.py, cuda_fast.py)."""
+    The backends call only this interface (cuda.py, cuda_replay.py)."""
 
     __slots__ = ("spec", "key")
 
