@@ -8,8 +8,11 @@ in ``gnumpy/kernels/render_random.py``: word ``w`` is word ``w % 4`` of the bloc
 first.  The NumPy implementation (the CPU backend, ``gnumpy/random/_host.py``) computes
 exactly the bits of the CUDA kernel, so one seed gives one stream on every backend.
 
-``random_draw`` (CPU backend only) is a whole draw, bits and transform, computed chunk by
-chunk: ``(key, counter, kind, shape, dtype, args)``, see ``gnumpy/random/_philox.py``.
+``random_draw`` is a whole draw, bits and transform: ``(key, counter, kind, shape, dtype,
+args, program)``, see ``gnumpy/random/_philox.py``.  The CPU backend computes it chunk by
+chunk (``_host.draw``), the CUDA backend in one kernel (``render_random.draw_source``)
+whose transform is `program`, the draw's lazy ops lowered by the random package
+(``_transforms.draw_program``).
 """
 from __future__ import annotations
 
@@ -57,7 +60,27 @@ def _cpu(srcs, arg, dtype) -> np.ndarray:
 def _cpu_draw(srcs, arg, dtype) -> np.ndarray:
     # on first use: any barrier op loads this module; only draws need gnumpy.random (~35 ms)
     from ..random import _host
-    return _host.draw(*arg)
+    return _host.draw(*arg[:6])
+
+
+def _draw_kernels(node):
+    return [node.arg[6].key]
+
+
+def _cuda_draw(backend, node, buf) -> None:
+    """A whole draw in one kernel (``render_random.draw_source``): the bits never reach
+    memory (the lazy graph, ``random_bits`` then the transform, moves them twice)."""
+    key, counter, _, shape, _, _, p = node.arg
+    n = L.prod(shape)
+    if n == 0:
+        return
+    k = backend._misc_kernel(p.key)
+    groups = -(-n // (2 if p.wide else 4))
+    grid = max(1, min(-(-groups // RR.BLOCK), backend.sm_count * 16))
+    backend._go(k, grid, RR.BLOCK, [buf.ptr, np.uint64(n), np.uint64(counter & MASK64),
+                                    np.uint64((counter >> 64) & MASK64),
+                                    np.uint32(key & MASK32), np.uint32((key >> 32) & MASK32),
+                                    *p.params])
 
 
 _PHILOX = FixedKey(RR.philox_source, (RR.BLOCK,))     # the one kernel of random bits
@@ -82,7 +105,5 @@ def _cuda(backend, node, buf) -> None:
 
 
 barriers.register(OP, cpu=_cpu, cuda=_cuda, kernels=_kernels)
-# the CPU backend's fused draw (bits and transform in one pass; see gnumpy/random/_philox.py):
-# created only for CPU arrays, so it has no CUDA implementation; its kernel list is the
-# Philox kernel's, so CPU-only CI still compiles that
-barriers.register(DRAW_OP, cpu=_cpu_draw, kernels=_kernels)
+# a whole draw, bits and transform in one pass (see gnumpy/random/_philox.py)
+barriers.register(DRAW_OP, cpu=_cpu_draw, cuda=_cuda_draw, kernels=_draw_kernels)

@@ -7,8 +7,16 @@ SC'11; the algorithm of Random123 and cuRAND's Philox), the 128-bit counter take
 little-endian pairs (element i = ``w[2i] | w[2i+1] << 32``), so both output dtypes share
 the kernel.  ``gnumpy/backends/random_ops.py`` holds the NumPy twin of this code (the CPU
 backend), which must produce the same bits.
+
+``draw_source`` is a whole draw in one kernel (``gnumpy/backends/random_ops.py``): each
+thread computes the Philox block(s) holding the words of a few consecutive outputs and
+applies the draw's transform (an elementwise expression over those words, lowered like any
+fused kernel's) to them, so the bits never go through memory.
 """
 from __future__ import annotations
+
+from . import codegen as C
+from .types import STORAGE, param_decls, store_value
 
 BLOCK = 256
 
@@ -52,6 +60,94 @@ extern "C" __global__ void __launch_bounds__({block}) {name}(
       if (w + 1ull < nwords) out[w + 1ull] = c1;
       if (w + 2ull < nwords) out[w + 2ull] = c2;
       if (w + 3ull < nwords) out[w + 3ull] = c3;
+    }}
+  }}
+}}
+"""
+
+
+def _block_fn() -> str:
+    """``gn_philox_block(b, ...)``: the four words of block ``counter + b``."""
+    return f"""__device__ __forceinline__ uint4 gn_philox_block(
+    unsigned long long b, unsigned long long ctr_lo, unsigned long long ctr_hi,
+    unsigned int k0, unsigned int k1) {{
+  const unsigned long long lo = ctr_lo + b;
+  const unsigned long long hi = ctr_hi + (lo < b ? 1ull : 0ull);
+  unsigned int c0 = (unsigned int)lo, c1 = (unsigned int)(lo >> 32);
+  unsigned int c2 = (unsigned int)hi, c3 = (unsigned int)(hi >> 32);
+  unsigned int key0 = k0, key1 = k1;
+  #pragma unroll
+  for (int r = 0; r < {ROUNDS}; ++r) {{
+    if (r > 0) {{ key0 += 0x{W0:08X}u; key1 += 0x{W1:08X}u; }}
+    const unsigned int hi0 = __umulhi(0x{M0:08X}u, c0), lo0 = 0x{M0:08X}u * c0;
+    const unsigned int hi1 = __umulhi(0x{M1:08X}u, c2), lo1 = 0x{M1:08X}u * c2;
+    c0 = hi1 ^ c1 ^ key0;
+    c1 = lo1;
+    c2 = hi0 ^ c3 ^ key1;
+    c3 = lo0;
+  }}
+  return make_uint4(c0, c1, c2, c3);
+}}
+// words w .. w + 3 of the stream: one block, or two when w is not a multiple of 4
+__device__ __forceinline__ void gn_philox_words(
+    unsigned int* o, unsigned long long w, unsigned long long ctr_lo,
+    unsigned long long ctr_hi, unsigned int k0, unsigned int k1) {{
+  const uint4 a = gn_philox_block(w >> 2, ctr_lo, ctr_hi, k0, k1);
+  const unsigned int r = (unsigned int)(w & 3ull);
+  if (r == 0u) {{ o[0] = a.x; o[1] = a.y; o[2] = a.z; o[3] = a.w; return; }}
+  const uint4 c = gn_philox_block((w >> 2) + 1ull, ctr_lo, ctr_hi, k0, k1);
+  if (r == 1u) {{ o[0] = a.y; o[1] = a.z; o[2] = a.w; o[3] = c.x; }}
+  else if (r == 2u) {{ o[0] = a.z; o[1] = a.w; o[2] = c.x; o[3] = c.y; }}
+  else {{ o[0] = a.w; o[1] = c.x; o[2] = c.y; o[3] = c.z; }}
+}}
+"""
+
+
+def draw_source(spec, parts: int, wide: bool, part_of: tuple, block: int = BLOCK, *,
+                name: str) -> str:
+    """The kernel ``name(q, n, ctr_lo, ctr_hi, k0, k1, scalars...)`` of a whole draw.
+
+    `spec` (a ``plan.SpecKey``) is the draw's transform lowered over its bits: operand k
+    is part ``part_of[k]`` of the bits, whose element i is stream word ``(part * n + i)``
+    (``uint32``, `wide` False) or words ``2 (part * n + i)`` and the next, low first
+    (``uint64``).  A thread takes the ``G`` outputs (4, or 2 when `wide`) that share one
+    block of words per part and stores them as one vector when all are in range."""
+    wpe = 2 if wide else 1
+    G = 4 // wpe
+    root, out = spec.outputs[0]
+    T = STORAGE[out.dtype]
+    decls = [f"{T}* __restrict__ q", "unsigned long long n", "unsigned long long ctr_lo",
+             "unsigned long long ctr_hi", "unsigned int k0", "unsigned int k1"]
+    for k, dt in enumerate(spec.scalar_dtypes):
+        decls.extend(param_decls(dt, f"s{k}"))
+    body = []
+    for p in range(parts):
+        body.append(f"unsigned int w{p}[4]; gn_philox_words(w{p}, {p}ull * n * {wpe}ull + "
+                    f"g * 4ull, ctr_lo, ctr_hi, k0, k1);")
+    for j in range(G):
+        def word(k, j=j):
+            p = part_of[k]
+            if not wide:
+                return f"w{p}[{j}]"
+            return (f"((unsigned long long)w{p}[{2 * j}] | "
+                    f"((unsigned long long)w{p}[{2 * j + 1}] << 32))")
+        lines, names = C.body(spec, [root], word, None, prefix=f"e{j}_")
+        body.append("{ " + "\n        ".join(lines)
+                    + f"\n        v.v[{j}] = {store_value(out.dtype, names[root])}; }}")
+    return f"""{C.preamble(spec)}
+// a whole random draw: Philox4x32-{ROUNDS} words and the transform (gnumpy/kernels/render_random.py)
+{_block_fn()}
+extern "C" __global__ void __launch_bounds__({block}) {name}({", ".join(decls)}) {{
+  const unsigned long long groups = (n + {G - 1}ull) / {G}ull;
+  for (unsigned long long g = (unsigned long long)blockIdx.x * {block}ull + threadIdx.x;
+       g < groups; g += (unsigned long long)gridDim.x * {block}ull) {{
+    gn_vec<{T}, {G}> v;
+    {(chr(10) + "    ").join(body)}
+    if (g * {G}ull + {G}ull <= n) {{
+      reinterpret_cast<gn_vec<{T}, {G}>*>(q)[g] = v;
+    }} else {{
+      for (int j = 0; j < {G}; ++j)
+        if (g * {G}ull + j < n) q[g * {G}ull + j] = v.v[j];
     }}
   }}
 }}

@@ -4,9 +4,10 @@
 Every draw takes the next ``k`` counter values (128-bit blocks) and advances the counter by
 ``k``, so consecutive draws never overlap and one seed gives one stream on every backend.
 The bits are computed on the device (``gnumpy/backends/random_ops.py``).  ``draw`` is a
-whole draw (bits and transform, ``_transforms.draw_plan``): on CUDA the ``random_bits``
-barrier and lazy elementwise ops, on the CPU backend one lazy ``random_draw`` barrier that
-computes the same values chunk by chunk (``_host.draw``).
+whole draw (bits and transform, ``_transforms.draw_plan``): one lazy ``random_draw``
+barrier, computed chunk by chunk on the CPU backend (``_host.draw``) and in one kernel on
+CUDA; both give the values of the lazy graph (``random_bits`` and the transform's
+elementwise ops), which ``FUSED = False`` builds instead.
 
 # Note: seeds go through NumPy's ``SeedSequence`` (same accepted values and errors), but the
 # stream is Philox4x32-10's, not that of NumPy's ``PCG64``/``MT19937`` (nor of NumPy's
@@ -30,7 +31,7 @@ MASK128 = (1 << 128) - 1
 NAME = "Philox4x32"
 OP = "random_bits"
 DRAW_OP = "random_draw"
-FUSED_CPU = True        # CPU draws as one fused barrier (False: the lazy graph, as on CUDA)
+FUSED = True            # draws as one fused barrier (False: random_bits and elementwise ops)
 
 
 def _blocks(dtype, size: int) -> int:
@@ -174,11 +175,12 @@ class Philox:
         plan = T.draw_plan(kind, dtype, args)
         shape = tuple(shape)
         dev = as_device(device)
-        if not (FUSED_CPU and dev.kind == "cpu"):
+        if not FUSED:
             bshape = ((plan.parts,) if plan.parts > 1 else ()) + shape
             return plan.fn(self.bits(bshape, plan.bits_dtype, dev))
+        args = tuple(args)
         node = ir.Node(ir.BARRIER, DRAW_OP, plan.dtype, shape, (),
-                       (self._key, self._counter, kind, shape, np.dtype(dtype), tuple(args)),
-                       dev, 1)
+                       (self._key, self._counter, kind, shape, np.dtype(dtype), args,
+                        T.draw_program(kind, dtype, args, dev)), dev, 1)
         self.advance(_blocks(plan.bits_dtype, plan.parts * L.prod(shape)))
         return wrap(node)

@@ -1,11 +1,12 @@
 """Transforms from random bits to distributions, as ordinary elementwise ops.
 
-On the CUDA backend the bits come from one ``random_bits`` barrier per draw; everything
-here is lazy elementwise arithmetic on them, so a transform fuses with the next transform
-and with the user's following ops into one kernel (``rng.normal(size=n) * 2 + 1`` runs two
-kernels: the Philox bits, then one fused kernel).  The same functions also take NumPy
-arrays: the CPU backend's fused draws (``_host.draw``) run them chunk by chunk with the
-NumPy ufuncs the CPU backend evaluates the lazy ops with, so both ways give the same bits.
+A draw is one ``random_draw`` barrier whose values are these functions of its bits.  The
+functions take lazy gnumpy arrays or NumPy arrays: the CPU backend's fused draws
+(``_host.draw``) run them chunk by chunk with the NumPy ufuncs the CPU backend evaluates
+the lazy ops with; ``draw_program`` applies them to placeholder bits and lowers the lazy
+result once into the CUDA draw kernel's expression (``render_random.draw_source``), which
+computes the bits in registers.  With ``_philox.FUSED = False`` a draw is the lazy graph
+itself (a ``random_bits`` barrier and these ops), which gives the same values.
 ``DRAWS`` and ``draw_plan`` name the draws that run either way.
 
 * uniform ``[0, 1)``: the top 53 bits of a uint64 times ``2**-53`` (float64), the top 24
@@ -25,11 +26,19 @@ NumPy ufuncs the CPU backend evaluates the lazy ops with, so both ways give the 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Callable, NamedTuple
 
 import numpy as np
 
+from .._api._common import wrap
 from .._api.elementwise.elementwise import apply, where
+from .._graph import ir
+from .._graph import layout as L
+from ..kernels import lower
+from ..kernels import render_random as RR
+from ..kernels.plan import FixedKey, spec_key
+from ..kernels.types import param_values
 
 M32 = 0xFFFFFFFF
 U64 = np.dtype(np.uint64)
@@ -186,3 +195,38 @@ def draw_plan(kind: str, dtype, args=()) -> Plan:
         loc, scale = args
         return Plan(dt, bits_dtype(dt), parts, lambda b: affine(loc, scale, f(b, dt)))
     return Plan(dt, bits_dtype(dt), parts, lambda b: f(b, dt))
+
+
+_PART = 4           # elements of each part of the placeholder bits (not 0-d: no scalar rules)
+
+
+class Program(NamedTuple):
+    """A draw's transform lowered for the CUDA draw kernel: the kernel's key
+    (``render_random.draw_source`` over the spec's key, the number of bits parts, whether
+    bits are ``uint64``, the part each operand reads), whether bits are ``uint64``, and
+    the values of the kernel's scalar parameters."""
+    key: FixedKey
+    wide: bool
+    params: tuple
+
+
+def draw_program(kind: str, dtype, args, device) -> Program:
+    """The transform of ``draw_plan(kind, dtype, args)`` as one elementwise expression over
+    placeholder bits: the same lazy ops the CUDA backend would fuse after a
+    ``random_bits`` barrier, lowered for the fused draw kernel."""
+    return _program(kind, np.dtype(dtype), tuple((type(a), a) for a in args), device)
+
+
+@lru_cache(maxsize=64)     # a draw repeated with the same parameters lowers once (~0.1-0.3 ms)
+def _program(kind, dtype, typed_args, device) -> Program:
+    plan = draw_plan(kind, dtype, tuple(a for _, a in typed_args))
+    shape = (plan.parts, _PART) if plan.parts > 1 else (_PART,)
+    bits = wrap(ir.leaf(None, plan.bits_dtype, shape, L.c_strides(shape), 0, device))
+    root = plan.fn(bits)._node
+    spec = lower.Spec("ew")
+    spec.shape = root.shape
+    spec.add_output(spec.lower(root, "ew"), root)
+    wide = plan.bits_dtype == U64
+    part_of = tuple(o.levels[0][2] // _PART for o in spec.operands)
+    key = FixedKey(RR.draw_source, (spec_key(spec), plan.parts, wide, part_of, RR.BLOCK))
+    return Program(key, wide, tuple(v for dt, x in spec.scalars for v in param_values(dt, x)))
