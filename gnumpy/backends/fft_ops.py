@@ -45,14 +45,23 @@ TYPES = {("c2c", False): 0x29, ("r2c", False): 0x2a, ("c2r", False): 0x2c,
 _EXEC = {0x29: "exec_c2c", 0x2a: "exec_r2c", 0x2c: "exec_c2r",
          0x69: "exec_z2z", 0x6a: "exec_d2z", 0x6c: "exec_z2d"}
 KIND_OF = {v: k[0] for k, v in TYPES.items()}
+_C2C = ("exec_c2c", "exec_z2z")
 
 # One plan: (rank, n, inembed, istride, idist, onembed, ostride, odist, batch) are the
 # arguments of cufftMakePlanMany64 (embeds None: the basic layout, NULL pointers); loops
 # the batch groups it could not merge [(count, in_step, out_step)] (element steps, run as
 # separate executions).
 Plan = namedtuple("Plan", "params loops")
-# One execution step: cufftType, Plan, direction, source and destination ("in" / "out").
-Exec = namedtuple("Exec", "type plan direction src dst")
+# One execution step: cufftType, Plan, direction, source and destination ("in" / "out");
+# what a call needs of it, computed once with the schedule: the plan cache's key, the
+# plan's maker, the cufft exec function's name and the executions' element offsets.
+_Exec = namedtuple("Exec", "type plan direction src dst key make fn offs")
+
+
+def Exec(typ, plan, direction, src, dst):
+    return _Exec(typ, plan, direction, src, dst, ("cufft", typ) + plan.params,
+                 functools.partial(_make_plan, typ, plan.params), _EXEC[typ],
+                 tuple(offsets(plan.loops)))
 
 
 # ------------------------------------------------------------------ CPU backend: pocketfft
@@ -265,19 +274,20 @@ def _cuda(kind):
             ptr = src.buf.ptr
         cufft = bindings("cufft")
         lb = libs(be)
-        bases = {"in": (ptr, src.dtype.itemsize), "out": (buf.ptr, node.dtype.itemsize)}
+        isz, osz = src.dtype.itemsize, node.dtype.itemsize
         for e in execs:
-            plan, work = lb.fft_plan(("cufft", e.type) + e.plan.params,
-                                     functools.partial(_make_plan, e.type, e.plan.params))
+            plan, work = lb.fft_plan(e.key, e.make)
             ws = lb.workspace(work)
             cufft.set_work_area(plan, ws.ptr)
-            f = getattr(cufft, _EXEC[e.type])
-            (ip, isz), (op, osz) = bases[e.src], bases[e.dst]
-            for a, b in offsets(e.plan.loops):
-                if KIND_OF[e.type] == "c2c":
-                    f(plan, ip + a * isz, op + b * osz, e.direction)
+            f = getattr(cufft, e.fn)
+            ip, ipz = (ptr, isz) if e.src == "in" else (buf.ptr, osz)
+            op, opz = (ptr, isz) if e.dst == "in" else (buf.ptr, osz)
+            c2c = e.fn in _C2C
+            for a, b in e.offs:
+                if c2c:
+                    f(plan, ip + a * ipz, op + b * opz, e.direction)
                 else:
-                    f(plan, ip + a * isz, op + b * osz)
+                    f(plan, ip + a * ipz, op + b * opz)
             del ws                            # freed in stream order, after the executions
     return run
 
