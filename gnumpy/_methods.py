@@ -1,7 +1,7 @@
 """ndarray's methods that are NumPy functions (``a.sum()``, ``a.reshape()``, ``a.sort()``,
-...) and its NumPy protocols (``__array_ufunc__``, ``__array_function__``,
-``__array_namespace__``), as a base class of ``gnumpy.ndarray`` (``_array.py`` holds its
-state, views, writes and operators).
+...) and its NumPy protocols (``__array_ufunc__``, ``__array_function__``), as a base
+class of ``gnumpy.ndarray`` (``_array.py`` holds its state, views, writes and indexing;
+``_attributes.py`` and ``_operators.py`` its other base classes).
 
 Each method forwards to the function of its name in the ``gnumpy`` namespace, reached by
 name (``_ns``): the namespace loads the function's module on first use (``_lazy.py``), so

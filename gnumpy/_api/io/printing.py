@@ -15,7 +15,7 @@ import contextlib
 import numpy as np
 
 from .._common import is_array
-from ..._array import _host_view
+from ..._attributes import _host_view
 
 __all__ = ["array2string", "array_repr", "array_str", "set_printoptions", "get_printoptions",
            "printoptions", "format_float_positional", "format_float_scientific", "base_repr",
