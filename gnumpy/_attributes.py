@@ -28,6 +28,8 @@ from ._graph.ir import LEAF
 from ._hostvals import read_element as _read_element, value as _host_value
 from ._viewmem import _at_part
 
+_REVERSED = [tuple(range(n - 1, -1, -1)) for n in range(8)]     # .T's axes by ndim
+
 _ns = _lazy.package()
 
 
@@ -113,7 +115,13 @@ class ArrayAttributes:
 
     @property
     def T(self):
-        return self.transpose()
+        # transpose(x) with its axes reversed, without the function's argument handling:
+        # ``A.T @ x`` is common in loops
+        shape = self._node.shape
+        if len(shape) < 2:
+            return self._view(())
+        return self._view([("permute", _REVERSED[len(shape)] if len(shape) < 8 else
+                            tuple(range(len(shape) - 1, -1, -1)), shape[::-1])])
 
     @property
     def mT(self):

@@ -193,9 +193,12 @@ def test_vector_dot_fast_path_leaves_other_cases():
 @pytest.mark.parametrize("shapes", [((40, 50), (50, 30)), ((3, 4), (4, 5)), ((300, 2), (2, 80)),
                                     ((0, 7), (7, 9)), ((6, 0), (0, 4)), ((40, 50), (50,)),
                                     ((50,), (50, 30)), ((0, 3), (3,)), ((3,), (3, 0)),
-                                    ((5, 0), (0,))])
+                                    ((5, 0), (0,)), ((4, 40, 50), (4, 50, 30)),
+                                    ((2, 3, 3, 4), (2, 3, 4, 5)), ((3, 0, 4), (3, 4, 2)),
+                                    ((4, 40, 50), (1, 50, 30))])
 def test_matrix_product_fast_path_is_the_general_node(dtype, shapes):
-    """``a @ b`` of two 2-D arrays, or a matrix and a vector, of one dtype builds, without
+    """``a @ b`` of two 2-D arrays, stacked matrices, or a matrix and a vector, of one
+    dtype builds, without
     matmul's general checks, the node the general path builds (a library call, or the
     fused small product); values are NumPy's, with a transposed operand and a strided
     vector among the layouts."""

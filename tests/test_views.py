@@ -911,3 +911,22 @@ def test_a_lazy_root_is_computed_after_few_views_when_small(n, views):
     assert d._node.kind == LEAF
     for i, g in enumerate(got):
         check(g, dn[i:i + 5])
+
+
+@pytest.mark.parametrize("ndim", range(10))
+def test_T_is_transpose(ndim):
+    """``.T`` (its own short path) is ``transpose()``: values, shape, a view that writes
+    through, on contiguous, strided and lazy arrays of every rank."""
+    shape = tuple(range(2, 2 + ndim)) if ndim < 6 else (1, 2) * (ndim // 2) + (2,) * (ndim % 2)
+    a = np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape)
+    cases = [(gp.asarray(a), a), (gp.asarray(a) * 2, a * 2)]
+    if ndim:
+        cases.append((gp.asarray(a)[..., ::-1], a[..., ::-1]))
+    for g, ref in cases:
+        t = g.T
+        assert t.shape == ref.T.shape
+        np.testing.assert_array_equal(t.get(), ref.T)
+        np.testing.assert_array_equal(t.get(), g.transpose().get())
+    g = gp.zeros(shape)
+    g.T[...] = a.T
+    np.testing.assert_array_equal(g.get(), a)

@@ -177,8 +177,9 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
 
 def _matrix_product(a, b):
     """``a @ b`` of two gnumpy arrays of one float or complex dtype and device, 2-D by 2-D
-    (a small product fused, a larger one the library's) or a matrix-vector product (2-D by
-    1-D, 1-D by 2-D, the library's), built without matmul's general checks (a kernel of
+    or stacked matrices with equal batch dims (a small product fused, a larger one the
+    library's) or a matrix-vector product (2-D by 1-D, 1-D by 2-D, the library's), built
+    without matmul's general checks (a kernel of
     library calls pays them per call, a loop of 3x3 blocks per product).  None for
     anything else."""
     if type(a) is not ndarray or type(b) is not ndarray:
@@ -203,6 +204,12 @@ def _matrix_product(a, b):
         if sa[0] != sb[0]:
             return None
         shape = sb[1:]
+    elif la == lb and la > 2:           # stacked matrices with equal batch dims
+        if sa[-1] != sb[-2] or sa[:-2] != sb[:-2]:
+            return None
+        shape = sa[:-1] + sb[-1:]
+        if _fuses(dt, L.prod(shape), sa[-1]):
+            return wrap(_small_product(na, nb, sa[:-2], dt))
     else:
         return None
     return wrap(_library_product(na, nb, dt, shape))
