@@ -10,6 +10,7 @@ import gnumpy as gp
 from helpers import check
 from gnumpy import _device
 from gnumpy._graph import layout as L
+from gnumpy._graph import realize
 from gnumpy._graph.fuse import schedule
 from gnumpy._graph.ir import leaf
 
@@ -374,6 +375,58 @@ def test_a_program_run_again_plans_nothing(fake, monkeypatch):
         _stockham(gp, gp.asarray(xn, device=dev), y)
         gp.evaluate(y)
     assert not plans
+
+
+def test_readers_that_read_each_other_are_flushed_without_a_schedule(fake, monkeypatch):
+    """A write that flushes pending readers whose graphs share nothing but each other
+    (stockham's twiddled input and its butterfly product made from it) computes them one
+    after the other through the launch fast path: no schedule once the statements are
+    known.  Two readers sharing a lazy value are scheduled together (computing it once)."""
+    dev, be = fake
+    monkeypatch.setattr(_device, "_default", dev)
+    calls = []
+    orig = schedule
+    monkeypatch.setattr(realize, "schedule", lambda roots: calls.append(len(roots)) or
+                        orig(roots))
+
+    def step(y):
+        a = y * 2.0
+        b = gp.reshape(a, (4, 16)).sum(axis=0) + 1.0    # reads a
+        c = y - 3.0                                     # reads y only
+        y[:] = 0.5
+        return a, b, c
+
+    y = gp.asarray(np.arange(64.0), device=dev)
+    for k in range(3):
+        if k == 2:
+            calls.clear()
+        step(y)
+    assert 2 not in calls and 3 not in calls, calls
+    calls.clear()
+    z = gp.asarray(np.arange(64.0), device=dev)
+
+    def two(z):
+        t = z * 2.0                                     # (gone: no pending array)
+        return t + 1.0, t - 1.0                         # both read the lazy t
+
+    u, v = two(z)
+    z[:] = 0.5
+    assert 2 in calls, calls
+
+
+def test_readers_flushed_in_a_chain_keep_their_values():
+    yn = np.arange(64.0)
+    y = gp.asarray(yn)
+    a = y * 2.0
+    b = gp.reshape(a, (4, 16)).sum(axis=0) + 1.0
+    c = (b[:, None] * a[None, :16]).sum(axis=0)         # reads a and b
+    y[:] = 0.5
+    an = yn * 2.0
+    bn = an.reshape(4, 16).sum(axis=0) + 1.0
+    check(a, an)
+    check(b, bn)
+    check(c, (bn[:, None] * an[None, :16]).sum(axis=0))
+    check(y, np.full(64, 0.5))
 
 
 def test_stockham_loop_matches_numpy():

@@ -124,13 +124,46 @@ def _reads(node, bid, clean) -> bool:
     return False
 
 
+def _apart(nodes):
+    """`nodes` in an order where every node comes after the others of `nodes` its graph
+    reads (stockham's twiddled input, then its butterfly product), when their graphs share
+    no lazy node but those: each can then run alone through the launch fast path.  None
+    when two of them share a lazy node (they are scheduled together, computing it once)."""
+    ids = {id(n) for n in nodes}
+    owner, deps = {}, []
+    for k, n in enumerate(nodes):
+        d, stack = set(), list(n.srcs)
+        while stack:
+            m = stack.pop()
+            i = id(m)
+            if m.kind == LEAF or i in d:
+                continue
+            if i in ids:
+                d.add(i)
+                continue
+            if owner.setdefault(i, k) != k:
+                return None
+            d.add(i)
+            stack.extend(m.srcs)
+        deps.append(d & ids)
+    order, done = [], set()
+    while len(order) < len(nodes):
+        ready = [n for n, d in zip(nodes, deps) if id(n) not in done and d <= done]
+        if not ready:
+            return None
+        order.extend(ready)
+        done.update(id(n) for n in ready)
+    return order
+
+
 def flush_readers(buf, skip=None, also=None) -> None:
     """Materialize every pending array that reads `buf` (before `buf` is overwritten),
     except `skip` and `also` (the write's own destination and a value the write computes
     itself, whose caller takes care of it).
 
     Views of a materialized base are folded into leaves (they keep sharing memory); other
-    readers are materialized together in one schedule."""
+    readers are materialized one by one when their graphs share nothing (`_apart`), else
+    together in one schedule."""
     with lock:
         write_epoch[0] += 1             # (under the lock: every write moves it)
         note_write(buf)
@@ -150,7 +183,13 @@ def flush_readers(buf, skip=None, also=None) -> None:
             if _reads(arr._node, bid, clean):
                 (views if arr._base is not None else others).append(arr)
         if others:
-            materialize([a._node for a in others])
+            nodes = [a._node for a in others]
+            order = _apart(nodes) if len(nodes) > 1 else nodes
+            if order is None:
+                materialize(nodes)
+            else:       # each alone, through the launch fast path
+                for n in order:
+                    materialize([n])
         for a in views:
             a._leaf()
         for a in views + others:
