@@ -42,6 +42,7 @@ SCAN_CUB_DTYPES = frozenset(np.dtype(t) for t in (
 UINT = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32),
          8: np.dtype(np.uint64)}
 I64 = np.dtype(np.int64)
+I32 = np.dtype(np.int32)
 U64 = np.dtype(np.uint64)
 
 
@@ -132,10 +133,11 @@ def alloc(be, nbytes):
     return be.pool.alloc(max(int(nbytes), 1))
 
 
-def iota(be, n):
-    """A buffer holding int64 0 .. n-1."""
-    buf = alloc(be, n * 8)
-    be.write(leaf(buf, I64, (n,), (1,), 0, be.device), ir.axis_iota((n,), 0, be.device))
+def iota(be, n, dt=I64):
+    """A buffer holding 0 .. n-1 of integer dtype `dt`."""
+    buf = alloc(be, n * dt.itemsize)
+    node = ir.axis_iota((n,), 0, be.device)
+    be.write(leaf(buf, dt, (n,), (1,), 0, be.device), node if dt == I64 else ir.cast(node, dt))
     return buf
 
 
@@ -181,20 +183,31 @@ def flat_keys(be, x):
 
 # ------------------------------------------------------------------ sorting rows
 
-def radix_sort_rows(be, dt, x, out, rows, n, descending, values) -> None:
-    """Sort `rows` contiguous rows of `n` elements at pointer `x` into `out`: the values
-    (`values`) or int64 indices within each row.  One CUB call per row."""
+def radix_sort_rows(be, dt, x, out_buf, rows, n, descending, values) -> None:
+    """Sort `rows` contiguous rows of `n` elements at pointer `x` into buffer `out_buf`:
+    the values (`values`) or int64 indices within each row.  One CUB call per row.
+
+    Indices below 2**31 are sorted as int32 and widened after (one elementwise pass): each
+    radix pass then moves 8 bytes an item instead of 12 (argsort of 2**24 float32 on the
+    H200: the passes ran 235 us each with int64 indices, against CuPy's 168 us)."""
     kdt = UINT[1] if dt.kind == "b" else dt
     it = dt.itemsize
+    out = out_buf.ptr
     if values:
         for r in range(rows):
             radix_sort(be, n, kdt, x + r * n * it, out + r * n * it, descending=descending)
         return
-    seq = iota(be, n)
+    idt = I32 if n < 2 ** 31 else I64
+    seq = iota(be, n, idt)
     keys = alloc(be, n * it)           # the sorted keys, not needed
+    tmp = alloc(be, rows * n * 4) if idt == I32 else None
     for r in range(rows):
-        radix_sort(be, n, kdt, x + r * n * it, keys.ptr, I64, seq.ptr, out + r * n * 8,
-                   descending)
+        dst = tmp.ptr + r * n * 4 if tmp is not None else out + r * n * 8
+        radix_sort(be, n, kdt, x + r * n * it, keys.ptr, idt, seq.ptr, dst, descending)
+    if tmp is not None:
+        m = rows * n
+        be.write(leaf(out_buf, I64, (m,), (1,), 0, be.device),
+                 ir.cast(leaf(tmp, I32, (m,), (1,), 0, be.device), I64))
 
 
 # ------------------------------------------------------------------ scans

@@ -357,7 +357,7 @@ def _cuda_sort(be, node, buf) -> None:
     desc, values = bool(node.arg), node.op == "sort"
     if use_cub_sort(src.dtype, rows, n):
         # float keys arrive canonical (one NaN, +0.0 for argsort): _api.sorting.sorting.sort_last
-        return cuda_cub.radix_sort_rows(be, src.dtype, _ptr(src), buf.ptr, rows, n, desc,
+        return cuda_cub.radix_sort_rows(be, src.dtype, _ptr(src), buf, rows, n, desc,
                                         values)
     sort_rows(CudaDev(be), src.dtype, _ptr(src), buf.ptr, rows, n, desc, values)
 
