@@ -414,7 +414,7 @@ def _inplace(name):
                 _bound(node)        # (what _from_node asks of a new array's node)
             r = None
         else:
-            odt = _ns._elementwise.result_dtype(name, self, other)
+            odt = _ns._resolution.result_dtype(name, self, other)
             if type(other) is int and self._node.dtype.kind == "b" and odt.kind in "iu" \
                     and not -2**63 <= other < 2**63:
                 raise OverflowError("Python int too large to convert to C long")

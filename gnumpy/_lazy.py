@@ -110,7 +110,8 @@ _FROM = {
 _MODULES = {"random": "random", "linalg": "linalg", "fft": "fft", "cuda": "cuda",
             "testing": "testing", "profiler": "profiler",
             "_indexing": "_api.indexing.indexing", "_interop": "_api.creation.interop",
-            "_elementwise": "_api.elementwise.elementwise", "_common": "_api._common",
+            "_elementwise": "_api.elementwise.elementwise",
+            "_resolution": "_api.elementwise.resolution", "_common": "_api._common",
             "_array_methods": "_api.array_methods"}
 
 # NumPy names for data gnumpy arrays never hold

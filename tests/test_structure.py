@@ -25,7 +25,7 @@ def test_modules_are_small():
 
 # Modules past the 500-line soft cap, each with its size when it was listed: the list
 # may shrink and a listed module may shrink, neither may grow.
-OVER_SOFT_CAP = {"_api/indexing/indexing.py": 633, "_api/elementwise/elementwise.py": 560}
+OVER_SOFT_CAP: dict = {}
 
 
 def test_modules_past_the_soft_cap_are_listed_and_do_not_grow():

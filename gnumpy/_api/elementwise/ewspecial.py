@@ -11,7 +11,8 @@ from ..._broadcast import broadcast_shapes
 from ..._graph import ir
 from ..._ops import EW_OPS
 from .._common import as_node, is_array, wrap
-from .elementwise import _classify, _promote, apply, astype, loop_dtype
+from .elementwise import apply, astype
+from .resolution import _classify, _promote, loop_dtype
 from ..outargs import (finish, check_out_shape, single_out, check_casting, check_order,
                        check_out_cast)
 

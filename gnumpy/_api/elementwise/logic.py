@@ -16,7 +16,8 @@ import numpy as np
 from ... import _dtypes as D
 from ..._broadcast import broadcast_shapes
 from .._common import as_node, is_array, wrap
-from .elementwise import _classify, _promote, apply, astype
+from .elementwise import apply, astype
+from .resolution import _classify, _promote
 from .elementwise import where as where_
 from ..outargs import finish
 from ..._numpy_compat import geterr

@@ -10,9 +10,12 @@ import numpy as np
 
 from ... import _dtypes as D
 from ..._graph import ir
+from ..indexing import index_plan as IP
 from ..indexing import indexing as IX
+from ..indexing import keys as IK
 from ..reductions import reductions as R
-from .elementwise import _classify, apply, out_dtype, resolve, scalar_errors
+from .elementwise import apply
+from .resolution import _classify, out_dtype, resolve, scalar_errors
 from .elementwise import where as where_
 from .._common import as_node, is_array, wrap
 from ..outargs import check_casting, check_order, check_out_cast, finish, single_out
@@ -224,11 +227,11 @@ class ufunc:
             raise NotImplementedError(f"{name}.at is not implemented")
         items, _ = _classify([a] if b is None else [a, b])
         loop, odt = resolve(op, items)
-        if not IX._has_advanced(indices):
-            t = a._view(IX.view_ops(a.shape, indices))
+        if not IK._has_advanced(indices):
+            t = a._view(IK.view_ops(a.shape, indices))
             t._assign_from(apply(op.name, *([t] if b is None else [t, b])))
             return
-        p = IX.plan(a, indices)
+        p = IP.plan(a, indices)
         if b is None:
             vnode = ir.scalar(0, loop, (1,), a.device)
         else:

@@ -13,6 +13,7 @@ from ... import _dtypes as D
 from ..._broadcast import broadcast_shapes
 from ..._graph import ir
 from ..._graph import layout as L
+from . import index_plan as IP
 from . import indexing as IX
 from . import masks
 from .._common import as_node, host_to_node, is_array, normalize_axis, wrap
@@ -70,10 +71,10 @@ def fix_index(idx, size, mode, device, oob, neg_ok=True):
             v = np.clip(v, 0, size - 1)
         return host_to_node(v, device=device)
     if mode == "raise":
-        (lo, hi), = IX.minmax([v])
+        (lo, hi), = IP.minmax([v])
         if hi >= size or lo < lo_ok:
             raise oob(hi if hi >= size else lo)
-        return IX.normalize(v, size) if lo < 0 else v
+        return IP.normalize(v, size) if lo < 0 else v
     if mode == "wrap":
         return ir.ew("remainder", I64, (v, ir.scalar(size, I64, shape, device)))
     hi = ir.ew("minimum", I64, (v, ir.scalar(size - 1, I64, shape, device)))

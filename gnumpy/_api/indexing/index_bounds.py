@@ -100,7 +100,7 @@ def derived(node, arr) -> None:
 def bounds(items, minmax) -> list:
     """For each (int64 node, index array, axis size) of `items` (each non-empty): (lo, hi)
     of its values, or of a superset of them that lies in [-size, size).  `minmax` computes
-    [(min, max)] of int64 nodes with one transfer (``indexing.minmax``)."""
+    [(min, max)] of int64 nodes with one transfer (``index_plan.minmax``)."""
     out = [None] * len(items)
     todo, roots, sources = [], [], []
     for i, (node, arr, size) in enumerate(items):

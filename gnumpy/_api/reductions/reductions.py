@@ -17,7 +17,8 @@ from ..._graph import layout as L
 from ..._memstate import write_epoch
 from .._common import as_node, is_array, normalize_axes, normalize_axis, wrap
 from ..elementwise.elementwise import apply, astype
-from ..elementwise.elementwise import where as where_, loop_dtype
+from ..elementwise.elementwise import where as where_
+from ..elementwise.resolution import loop_dtype
 from ..outargs import single_out, check_out_shape, finish
 from ..._ops import EW_OPS
 
