@@ -536,3 +536,28 @@ def test_sort_rows_keep_the_stable_order_of_signed_zeros_and_nans(rows, dt):
     assert got.tobytes() == np.sort(x, axis=-1, kind="stable").tobytes()
     got_t = gp.sort(gp.asarray(np.ascontiguousarray(x.T)).T, axis=-1).get()
     assert np.ascontiguousarray(got_t).tobytes() == np.sort(x, axis=-1, kind="stable").tobytes()
+
+
+@pytest.mark.parametrize("case", ["few_ties", "nans", "many_ties", "rows"])
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.int32, np.uint8])
+def test_argsort_orders_ties_stably(case, dt):
+    """argsort equals NumPy's stable argsort whatever the ties: a few runs of equal values
+    (the CPU backend reorders them after NumPy's default argsort), NaNs and signed zeros,
+    mostly ties (the stable argsort itself), many rows."""
+    rng = np.random.default_rng(len(case))
+    shape = (5, 900) if case == "rows" else (3000,)
+    if np.dtype(dt).kind == "f":
+        x = rng.standard_normal(shape).astype(dt)
+    else:
+        x = rng.permutation(np.arange(np.prod(shape)) % np.iinfo(dt).max).astype(dt)
+        x = x.reshape(shape)
+    flat = x.reshape(-1)
+    if case in ("few_ties", "rows"):
+        flat[rng.integers(0, flat.size, 40)] = flat[rng.integers(0, flat.size, 40)]
+    if case == "nans" and x.dtype.kind == "f":
+        flat[rng.integers(0, flat.size, 30)] = np.nan
+        flat[rng.integers(0, flat.size, 30)] = -0.0
+        flat[rng.integers(0, flat.size, 30)] = 0.0
+    if case == "many_ties":
+        x = (x % 3).astype(dt) if x.dtype.kind != "f" else np.round(x).astype(dt)
+    same(gp.argsort(gp.asarray(x), axis=-1), np.argsort(x, axis=-1, kind="stable"))

@@ -55,9 +55,37 @@ def use_cub_sort(dt, rows: int, n: int) -> bool:
 def np_argsort(x: np.ndarray, descending: bool) -> np.ndarray:
     """Stable argsort along the last axis; descending keeps equal elements in order."""
     if not descending:
-        return np.argsort(x, axis=-1, kind="stable")
+        return _stable_argsort(x)
     n = x.shape[-1]
     return (n - 1) - np.flip(np.argsort(np.flip(x, -1), axis=-1, kind="stable"), -1)
+
+
+def _stable_argsort(x: np.ndarray) -> np.ndarray:
+    """``np.argsort(x, axis=-1, kind="stable")`` from NumPy's default argsort: the indices
+    of each run of equal elements (NaNs included) are then put in increasing order, which
+    is the stable order.  Real float and integer dtypes with few ties (2**22 float32 here:
+    560 ms for the default argsort, 1,070 ms for the stable one); many ties (more than an
+    eighth of the elements): the stable argsort."""
+    n = x.shape[-1] if x.ndim else 0
+    if x.dtype.kind not in "fiu" or n < 2:
+        return np.argsort(x, axis=-1, kind="stable")
+    idx = np.argsort(x, axis=-1)
+    s = np.sort(x, axis=-1).reshape(-1, n)      # x's values in idx's order, equal as values
+    eq = s[:, 1:] == s[:, :-1]
+    if x.dtype.kind == "f" and (s[:, -1] != s[:, -1]).any():
+        eq |= (s[:, 1:] != s[:, 1:]) & (s[:, :-1] != s[:, :-1])     # NaNs sort last, tied
+    tie = np.zeros(s.shape, bool)
+    tie[:, 1:] = eq
+    tie[:, :-1] |= eq
+    r, c = np.nonzero(tie)
+    if len(r) > s.size // 8:
+        return np.argsort(x, axis=-1, kind="stable")
+    if len(r):
+        i2 = idx.reshape(-1, n)
+        starts = (c == 0) | ~eq[r, np.maximum(c - 1, 0)]
+        order = np.lexsort((i2[r, c], np.cumsum(starts)))
+        i2[r, c] = i2[r, c][order]
+    return idx
 
 
 # Rows of a float sort whose ties are fixed up one by one (_cpu_sort); more: NumPy's stable
