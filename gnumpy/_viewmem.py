@@ -28,7 +28,7 @@ _LAZY_PRUNE = [1024]
 # of at most _SMALL_ROOT elements is materialized at its third view: a loop over small
 # arrays is bound by host time, and each view's kernel over the lazy graph is planned anew
 # (its offsets are in the graph), while one over memory replays (NPBench lenet's and
-# resnet's pooling loops, stockham_fft: docs/perf-notes.md, session Q).
+# resnet's pooling loops, stockham_fft: docs/perf-notes.md, "small lazy roots").
 _LAZY_VIEWS_MAX = 8
 _LAZY_VIEWS_MAX_SMALL = 2
 _SMALL_ROOT = 1 << 16
