@@ -124,9 +124,7 @@ class ArrayAttributes:
         if n.kind == LEAF:          # materialized: the reversed layout over its memory
             rn = (self._base if self._base is not None else self)._node
             if rn.kind == LEAF and n.buf is rn.buf:
-                sh, st = shape[::-1], n.strides[::-1]
-                return self._new_view(ir.leaf(n.buf, n.dtype, sh, st, n.offset, n.device),
-                                      (("at", (st, n.offset, n.dtype, rn), sh),))
+                return self._strided_view(shape[::-1], n.strides[::-1], n.offset)
         return self._view([("permute", _REVERSED[len(shape)] if len(shape) < 8 else
                             tuple(range(len(shape) - 1, -1, -1)), shape[::-1])])
 

@@ -177,7 +177,8 @@ def bounded(node):
 # both updates).  A loop whose state is updated in place and read every iteration (NPBench
 # nbody: ``vel += acc * dt / 2`` twice a step, ``vel`` read by every step's kernels) would
 # otherwise grow one graph under every reader until the graph bound: each iteration's
-# readers new kernels to compile, each recomputing the whole chain.  A 0-d value is left to the scalar rules (``bounded``, reused_scalar).
+# readers new kernels to compile, each recomputing the whole chain.  A 0-d value is left
+# to the scalar rules (``bounded``, reused_scalar).
 _updated = weakref.WeakSet()     # lazy values made by a first in-place update
 
 

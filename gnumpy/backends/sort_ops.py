@@ -65,9 +65,10 @@ def _stable_argsort(x: np.ndarray) -> np.ndarray:
     of each run of equal elements (NaNs included) are then put in increasing order, which
     is the stable order.  Real float and integer dtypes with few ties (2**22 float32 here:
     560 ms for the default argsort, 1,070 ms for the stable one); many ties (more than an
-    eighth of the elements): the stable argsort."""
+    eighth of the elements): the stable argsort, as for integers of 16 bits or less (NumPy
+    radix-sorts those stably)."""
     n = x.shape[-1] if x.ndim else 0
-    if x.dtype.kind not in "fiu" or n < 2:
+    if x.dtype.kind not in "fiu" or n < 2 or (x.dtype.kind != "f" and x.dtype.itemsize <= 2):
         return np.argsort(x, axis=-1, kind="stable")
     idx = np.argsort(x, axis=-1)
     s = np.sort(x, axis=-1).reshape(-1, n)      # x's values in idx's order, equal as values

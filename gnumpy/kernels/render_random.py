@@ -26,6 +26,26 @@ W0, W1 = 0x9E3779B9, 0xBB67AE85
 ROUNDS = 10
 
 
+def _rounds(pad: str) -> str:
+    """The ten rounds on block ``lo``/``ctr_hi`` + carry: c0..c3 hold the words after
+    them (the source lines, each indented by `pad`)."""
+    body = f"""const unsigned long long hi = ctr_hi + (lo < b ? 1ull : 0ull);
+unsigned int c0 = (unsigned int)lo, c1 = (unsigned int)(lo >> 32);
+unsigned int c2 = (unsigned int)hi, c3 = (unsigned int)(hi >> 32);
+unsigned int key0 = k0, key1 = k1;
+#pragma unroll
+for (int r = 0; r < {ROUNDS}; ++r) {{
+  if (r > 0) {{ key0 += 0x{W0:08X}u; key1 += 0x{W1:08X}u; }}
+  const unsigned int hi0 = __umulhi(0x{M0:08X}u, c0), lo0 = 0x{M0:08X}u * c0;
+  const unsigned int hi1 = __umulhi(0x{M1:08X}u, c2), lo1 = 0x{M1:08X}u * c2;
+  c0 = hi1 ^ c1 ^ key0;
+  c1 = lo1;
+  c2 = hi0 ^ c3 ^ key1;
+  c3 = lo0;
+}}"""
+    return "\n".join(pad + ln for ln in body.splitlines())
+
+
 def philox_source(block: int = BLOCK, *, name: str) -> str:
     """The kernel ``name(out, nwords, ctr_lo, ctr_hi, k0, k1)``: ``out[w]`` for ``w <
     nwords`` from the 128-bit start counter ``ctr_hi:ctr_lo`` and the 64-bit key."""
@@ -38,20 +58,7 @@ extern "C" __global__ void __launch_bounds__({block}) {name}(
   for (unsigned long long b = (unsigned long long)blockIdx.x * {block}ull + threadIdx.x;
        b < nblocks; b += (unsigned long long)gridDim.x * {block}ull) {{
     const unsigned long long lo = ctr_lo + b;                  // 128-bit counter + b
-    const unsigned long long hi = ctr_hi + (lo < b ? 1ull : 0ull);
-    unsigned int c0 = (unsigned int)lo, c1 = (unsigned int)(lo >> 32);
-    unsigned int c2 = (unsigned int)hi, c3 = (unsigned int)(hi >> 32);
-    unsigned int key0 = k0, key1 = k1;
-    #pragma unroll
-    for (int r = 0; r < {ROUNDS}; ++r) {{
-      if (r > 0) {{ key0 += 0x{W0:08X}u; key1 += 0x{W1:08X}u; }}
-      const unsigned int hi0 = __umulhi(0x{M0:08X}u, c0), lo0 = 0x{M0:08X}u * c0;
-      const unsigned int hi1 = __umulhi(0x{M1:08X}u, c2), lo1 = 0x{M1:08X}u * c2;
-      c0 = hi1 ^ c1 ^ key0;
-      c1 = lo1;
-      c2 = hi0 ^ c3 ^ key1;
-      c3 = lo0;
-    }}
+{_rounds('    ')}
     const unsigned long long w = b << 2;
     if (vec && w + 4ull <= nwords) {{
       reinterpret_cast<uint4*>(out)[b] = make_uint4(c0, c1, c2, c3);
@@ -72,20 +79,7 @@ def _block_fn() -> str:
     unsigned long long b, unsigned long long ctr_lo, unsigned long long ctr_hi,
     unsigned int k0, unsigned int k1) {{
   const unsigned long long lo = ctr_lo + b;
-  const unsigned long long hi = ctr_hi + (lo < b ? 1ull : 0ull);
-  unsigned int c0 = (unsigned int)lo, c1 = (unsigned int)(lo >> 32);
-  unsigned int c2 = (unsigned int)hi, c3 = (unsigned int)(hi >> 32);
-  unsigned int key0 = k0, key1 = k1;
-  #pragma unroll
-  for (int r = 0; r < {ROUNDS}; ++r) {{
-    if (r > 0) {{ key0 += 0x{W0:08X}u; key1 += 0x{W1:08X}u; }}
-    const unsigned int hi0 = __umulhi(0x{M0:08X}u, c0), lo0 = 0x{M0:08X}u * c0;
-    const unsigned int hi1 = __umulhi(0x{M1:08X}u, c2), lo1 = 0x{M1:08X}u * c2;
-    c0 = hi1 ^ c1 ^ key0;
-    c1 = lo1;
-    c2 = hi0 ^ c3 ^ key1;
-    c3 = lo0;
-  }}
+{_rounds('  ')}
   return make_uint4(c0, c1, c2, c3);
 }}
 // words w .. w + 3 of the stream: one block, or two when w is not a multiple of 4

@@ -179,9 +179,8 @@ def _matrix_product(a, b):
     """``a @ b`` of two gnumpy arrays of one float or complex dtype and device, 2-D by 2-D
     or stacked matrices with equal batch dims (a small product fused, a larger one the
     library's) or a matrix-vector product (2-D by 1-D, 1-D by 2-D, the library's), built
-    without matmul's general checks (a kernel of
-    library calls pays them per call, a loop of 3x3 blocks per product).  None for
-    anything else."""
+    without matmul's general checks (a kernel of library calls pays them per call, a loop
+    of 3x3 blocks per product).  None for anything else."""
     if type(a) is not ndarray or type(b) is not ndarray:
         return None
     na, nb = a._node, b._node
