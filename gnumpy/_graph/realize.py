@@ -55,6 +55,12 @@ def _materialize_one(node, _in_range) -> None:
         with span(node_name(node)):
             return _materialize_one(node, True)
     stats.materializations += 1
+    if node.kind == BARRIER:    # a library call over memory: its group, no fast path
+        for s in node.srcs:
+            if s.kind != LEAF:
+                break
+        else:
+            return _run(Group("barrier", [node], node.device, 1, barrier=node))
     be = backend_here(node.device)
     fast = be.fast if not _in_range else None     # profiling: every group gets its range
     kind = fast(node) if fast is not None else False

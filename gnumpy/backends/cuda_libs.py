@@ -193,20 +193,22 @@ class Libs:
         """The cuFFT plan for `key` (``make() -> (plan handle, work bytes)`` on a miss), bound
         to the current stream, and its work-area size.  Plans are made with automatic work
         areas off: the caller gives each execution a ``workspace``."""
-        cufft = bindings("cufft")
         entry = self._plans.get(key)
         if entry is None:
-            entry = make()
+            cufft = bindings("cufft")
+            entry = [*make(), None]         # plan, work bytes, the stream it is bound to
             self._plans[key] = entry
             while len(self._plans) > self.FFT_PLANS:
-                _, (old, _) = self._plans.popitem(last=False)
+                _, (old, _, _) = self._plans.popitem(last=False)
                 self.be.stream.sync()          # it may still be running
                 cufft.destroy(old)
         else:
             self._plans.move_to_end(key)
-        plan, work = entry
-        cufft.set_stream(plan, self.stream())
-        return plan, work
+        stream = self.be.stream_int
+        if entry[2] != stream:
+            bindings("cufft").set_stream(entry[0], stream)
+            entry[2] = stream
+        return entry[0], entry[1]
 
     # ------------------------------------------------------------------ CUB (cuda.compute)
     def cub(self, key: tuple, make):

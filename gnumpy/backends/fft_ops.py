@@ -45,6 +45,7 @@ TYPES = {("c2c", False): 0x29, ("r2c", False): 0x2a, ("c2r", False): 0x2c,
 _EXEC = {0x29: "exec_c2c", 0x2a: "exec_r2c", 0x2c: "exec_c2r",
          0x69: "exec_z2z", 0x6a: "exec_d2z", 0x6c: "exec_z2d"}
 KIND_OF = {v: k[0] for k, v in TYPES.items()}
+C2C = frozenset(v for v, k in KIND_OF.items() if k == "c2c")
 
 # One plan: (rank, n, inembed, istride, idist, onembed, ostride, odist, batch) are the
 # arguments of cufftMakePlanMany64 (embeds None: the basic layout, NULL pointers); loops
@@ -250,10 +251,13 @@ def _make_plan(typ, params):
 
 
 def _cuda(kind):
-    def run(be, node, buf) -> None:
+    runs = {}       # a call's source layout, alignment and arguments -> its executions
+
+    def prepare(node, src, ptr):
+        """(copy, execs) of a call (``schedule``), its arguments checked; None when the
+        result is empty."""
         if not L.prod(node.shape):
-            return
-        src = node.srcs[0]
+            return None
         axes, lengths, forward, owned, norm = node.arg
         if norm != ("forward" if kind == "c2r" or (kind == "c2c" and not forward) else
                     "backward"):
@@ -265,15 +269,30 @@ def _cuda(kind):
                 src.dtype.itemsize != (8 if double else 4) * (1 if kind == "r2c" else 2):
             raise TypeError(f"fft_{kind}: a {src.dtype} source for a {node.dtype} result")
         align = 16 if double else 8           # cufftDoubleComplex / cufftComplex
-        ptr = src.buf.ptr + src.offset * src.dtype.itemsize
-        copy, execs = schedule(kind, double, src.shape, src.strides, ptr % align == 0,
-                               bool(owned), node.shape, axes, lengths, forward)
+        return schedule(kind, double, src.shape, src.strides, ptr % align == 0,
+                        bool(owned), node.shape, axes, lengths, forward)
+
+    def run(be, node, buf) -> None:
+        src = node.srcs[0]
+        isz = src.dtype.itemsize
+        ptr = src.buf.ptr + src.offset * isz
+        key = (src.shape, src.strides, src.dtype, node.shape, node.dtype, node.arg,
+               ptr & 15)
+        r = runs.get(key, runs)
+        if r is runs:
+            r = prepare(node, src, ptr)
+            if len(runs) >= 1024:
+                runs.clear()
+            runs[key] = r
+        if r is None:
+            return
+        copy, execs = r
         if copy:
             src = be._contiguous_copy(src)
             ptr = src.buf.ptr
         cufft = bindings("cufft")
         lb = libs(be)
-        isz, osz = src.dtype.itemsize, node.dtype.itemsize
+        osz = node.dtype.itemsize
         for e in execs:
             plan, work = lb.fft_plan(e.key, e.make)
             ws = lb.workspace(work)
@@ -281,11 +300,11 @@ def _cuda(kind):
             f = getattr(cufft, e.fn)
             ip, ipz = (ptr, isz) if e.src == "in" else (buf.ptr, osz)
             op, opz = (ptr, isz) if e.dst == "in" else (buf.ptr, osz)
-            c2c = KIND_OF[e.type] == "c2c"
-            for a, b in e.offs:
-                if c2c:
+            if e.type in C2C:
+                for a, b in e.offs:
                     f(plan, ip + a * ipz, op + b * opz, e.direction)
-                else:
+            else:
+                for a, b in e.offs:
                     f(plan, ip + a * ipz, op + b * opz)
             del ws                            # freed in stream order, after the executions
     return run
