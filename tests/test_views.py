@@ -156,6 +156,45 @@ def test_basic_index_layout_is_numpys(case, data):
         assert o == v.reshape(-1)[0]
 
 
+_AXIS_KEYS = (-8, -7, -1, 0, 3, 6, 7, slice(None), slice(1, -1), slice(None, None, -2),
+              slice(5, 1, -1), slice(10, 20), slice(-100, 100, 3), slice(2, 2),
+              slice(None, 3, 2), 1.5, None, Ellipsis, slice(1.0, 2), np.int64(2))
+
+
+@pytest.mark.parametrize("layout", ["c", "reversed", "transposed"])
+def test_matrix_keys_layout_is_numpys(layout):
+    """Every pair of the keys above on a 7x5 matrix (``layout._matrix_index``, the
+    two-axis hot path, and the general path it declines to): NumPy's layout and
+    scalar-ness, or None where NumPy raises or the key is not ints and slices."""
+    base = np.arange(35, dtype=np.int64)
+    a = {"c": base.reshape(7, 5), "reversed": base.reshape(7, 5)[::-1],
+         "transposed": base.reshape(5, 7).T[:, ::-1]}[layout]
+    off = (a.__array_interface__["data"][0] - base.__array_interface__["data"][0]) // 8
+    for k0 in _AXIS_KEYS:
+        for k1 in _AXIS_KEYS:
+            key = (k0, k1)
+            try:
+                v = a[key]
+            except (IndexError, TypeError, ValueError):
+                v = None
+            r = L.basic_index(a.shape, tuple(s // 8 for s in a.strides), off, key)
+            if r is None:
+                assert v is None or not all(type(k) in (int, slice) for k in key) or \
+                    any(k is None or k is Ellipsis for k in key), key
+                continue
+            assert v is not None, key
+            sh, strides, o, element = r
+            assert element == (not isinstance(v, np.ndarray)), key
+            v = np.asarray(v)
+            assert sh == v.shape, key
+            if v.size:
+                assert o == v.reshape(-1)[0], key
+            if v.size and sh:
+                idx = np.indices(sh).reshape(len(sh), -1)
+                pos = o + sum(s * i for s, i in zip(strides, idx))
+                assert np.array_equal(base[pos], v.reshape(-1)), key
+
+
 @pytest.mark.parametrize("key", [
     pytest.param(5, id="5"), pytest.param(-6, id="-6"), pytest.param((0, 4), id="(0,4)"),
     pytest.param((slice(None), -5), id="(:,-5)"), pytest.param((Ellipsis, 7), id="(...,7)"),

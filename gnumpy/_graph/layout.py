@@ -50,6 +50,58 @@ def span(shape, strides, offset) -> tuple:
     return lo, hi
 
 
+def _matrix_index(shape, strides, offset, key):
+    """``basic_index`` of a 2-D layout and a key of two ints or slices, without a loop
+    or a call per axis; False for other keys."""
+    k0, k1 = key
+    t0 = type(k0)
+    t1 = type(k1)
+    n0, n1 = shape
+    s0, s1 = strides
+    if t0 is int:
+        if k0 < 0:
+            k0 += n0
+        if k0 < 0 or k0 >= n0:
+            return None
+        offset += k0 * s0
+        if t1 is int:
+            if k1 < 0:
+                k1 += n1
+            if k1 < 0 or k1 >= n1:
+                return None
+            return (), (), offset + k1 * s1, True
+        if t1 is not slice:
+            return False
+        try:
+            a, b, c = k1.indices(n1)
+        except (TypeError, ValueError):
+            return None
+        m = (b - a + c - 1) // c if c > 0 else (a - b - c - 1) // -c
+        return (m if m > 0 else 0,), (c * s1,), offset + a * s1, False
+    if t0 is not slice:
+        return False
+    try:
+        a, b, c = k0.indices(n0)
+    except (TypeError, ValueError):
+        return None
+    m = (b - a + c - 1) // c if c > 0 else (a - b - c - 1) // -c
+    offset += a * s0
+    if t1 is int:
+        if k1 < 0:
+            k1 += n1
+        if k1 < 0 or k1 >= n1:
+            return None
+        return (m if m > 0 else 0,), (c * s0,), offset + k1 * s1, False
+    if t1 is not slice:
+        return False
+    try:
+        a, b, d = k1.indices(n1)
+    except (TypeError, ValueError):
+        return None
+    q = (b - a + d - 1) // d if d > 0 else (a - b - d - 1) // -d
+    return (m if m > 0 else 0, q if q > 0 else 0), (c * s0, d * s1), offset + a * s1, False
+
+
 def basic_index(shape, strides, offset, key):
     """The layout ``(shape, strides, offset, element)`` that a key of Python ints, slices,
     None (a new axis of length 1, stride 0) and one Ellipsis selects from a strided layout
@@ -70,6 +122,10 @@ def basic_index(shape, strides, offset, key):
         key = (key,)
     nk = len(key)
     nd = len(shape)
+    if nk == 2 and nd == 2:     # a[i, :j], a[:i, j], a[1:-1, 1:-1]: a matrix's loop statement
+        r = _matrix_index(shape, strides, offset, key)
+        if r is not False:
+            return r
     if nk == nd:            # an element (a[i, j]): ints only, the common loop statement
         off = offset
         for k, n, st in zip(key, shape, strides):

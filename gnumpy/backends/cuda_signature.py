@@ -32,11 +32,13 @@ def walk(root, roots=None):
     holding only small ints, interned strings, dtypes and shape tuples, so hashing and
     comparing it is cheap.  A leaf is its layout id, its buffer's first-seen number and
     its (buffer, offset)'s first-seen number: offsets are launch arguments, but which
-    leaves share one (a kernel loads them as one operand) is structure.  Leaves and scalars are listed at each use (a replay's template
-    indexes them by position, and the same position holds the same role in every graph of
-    one signature); only inner nodes are deduplicated.  It runs on every replayed call:
-    one iterative pass, no recursion or closures.  With `roots` (a list), the
-    expressions of all of them, one after the other (each encoding is self-delimiting)."""
+    leaves share one (a kernel loads them as one operand) is structure.  Leaves and
+    scalars are listed at each use (a replay's template indexes them by position, and the
+    same position holds the same role in every graph of one signature); only inner nodes
+    are deduplicated.  It runs on every replayed call: one iterative pass, no recursion
+    or closures; dictionaries number first visits (``setdefault``).  With `roots` (a
+    list), the expressions of all of them, one after the other (each encoding is
+    self-delimiting)."""
     sig = []
     seen = {}
     bufs = {}
@@ -44,9 +46,9 @@ def walk(root, roots=None):
     leaves = []
     scalars = []
     layouts = _LAYOUTS
-    nb = 0                  # len(bufs), len(places), len(seen): counted, not asked
-    npl = 0
-    ns = 0
+    ext = sig.extend
+    listed = leaves.append
+    first = seen.setdefault     # (a node's visit number, given at its first visit)
     stack = [root] if roots is None else roots[::-1]
     pop = stack.pop
     push = stack.append
@@ -54,47 +56,44 @@ def walk(root, roots=None):
         n = pop()
         k = n.kind
         if k == LEAF:           # leaves and scalars met again are simply listed again
-            b = bufs.get(id(n.buf))
-            if b is None:
-                b = bufs[id(n.buf)] = nb
-                nb += 1
-            o = places.get((b, n.offset))
-            if o is None:
-                o = places[(b, n.offset)] = npl
-                npl += 1
-            leaves.append(n)
+            buf = n.buf
+            b = bufs.setdefault(id(buf), len(bufs))
+            o = places.setdefault((b, n.offset), len(places))
+            listed(n)
             ls = n.sig
             if ls is None:      # layout_id(n), inlined
                 ls = layouts.get((n.dtype, n.shape, n.strides,
-                                  (n.buf.ptr + n.offset * n.dtype.itemsize) & 15))
+                                  (buf.ptr + n.offset * n.dtype.itemsize) & 15))
                 if ls is None:
                     ls = layout_id(n)
                 n.sig = ls
-            sig += (0, ls, b, o)
+            ext((0, ls, b, o))
             continue
         if k == SCALAR:
             scalars.append(n)
-            sig += (1, n.dtype, n.shape)
+            ext((1, n.dtype, n.shape))
             continue
-        nid = id(n)
-        i = seen.get(nid)
-        if i is not None:
-            sig += (8, i)
+        ns = len(seen)
+        i = first(id(n), ns)
+        if i != ns:
+            ext((8, i))
             continue
-        seen[nid] = ns
-        ns += 1
         if k == EW:
             srcs = n.srcs
-            sig += (3, n.op, n.dtype, n.arg, len(srcs))
-            stack += srcs[::-1]
+            ext((3, n.op, n.dtype, n.arg, len(srcs)))
+            if len(srcs) == 2:
+                push(srcs[1])
+                push(srcs[0])
+            else:
+                stack += srcs[::-1]
         elif k == VIEW:
-            sig += (4, n.op, n.arg, n.shape)
+            ext((4, n.op, n.arg, n.shape))
             push(n.srcs[0])
         elif k == REDUCE:
-            sig += (5, n.dtype, n.arg)
+            ext((5, n.dtype, n.arg))
             push(n.srcs[0])
         elif k == IOTA:
-            sig += (2, n.shape, n.strides, n.offset)
+            ext((2, n.shape, n.strides, n.offset))
         else:
             return None, leaves, scalars, False
     return tuple(sig), leaves, scalars, True
