@@ -31,6 +31,7 @@ from ._config import config
 from ._elide import stored_temporary as _stored_temporary
 from ._elide import temporary as _temporary
 from ._graph import ir
+from ._graph import bounds as B
 from ._graph import realize as R
 from ._graph import readers as RD
 from ._graph.ir import LEAF
@@ -67,13 +68,13 @@ _LAST_KEY = [(None,) * 5]   # (key, shape, strides, offset, basic_index's layout
 
 
 def _bound(node) -> None:
-    """The graph-size bounds of config (``realize.bounded``), with the size below which no
+    """The graph-size bounds of config (``bounds.bounded``), with the size below which no
     graph can pass them refreshed when config changes."""
     if _BOUND_CHECK_SIZE[1] != config._generation:
         _BOUND_CHECK_SIZE[:] = [config.max_graph_nodes, config._generation,
                                 min(config.max_graph_nodes, config.max_scalar_graph_nodes)]
     if node.size > _BOUND_CHECK_SIZE[0 if node.shape else 2]:
-        R.bounded(node)
+        B.bounded(node)
 
 
 class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
@@ -233,7 +234,7 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
             old, self._node = self._node, node
             if node.kind != LEAF:
                 RD.track(self)
-                R.updated_in_place(node, old)       # x += y: a loop's state stays small
+                B.updated_in_place(node, old)       # x += y: a loop's state stays small
         else:
             with R.lock:        # the readers flushed and the write, as one statement
                 n = self._node

@@ -596,7 +596,7 @@ def test_scalar_recurrence_stays_bounded(limit):
     """A 0-d recurrence (NPBench durbin's ``beta *= 1 - alpha * alpha``) is materialized
     when its elementwise chain passes ``config.max_scalar_graph_nodes``, so no kernel reading
     it recomputes a longer chain; values are NumPy's."""
-    from gnumpy._graph.realize import _scalar_chain
+    from gnumpy._graph.bounds import _scalar_chain
     with gp.config.override(max_scalar_graph_nodes=limit):
         alpha, beta = gp.asarray(np.float64(0.3)), gp.asarray(np.float64(1.0))
         an, bn = np.float64(0.3), np.float64(1.0)
@@ -614,7 +614,7 @@ def test_scalar_recurrence_stays_bounded(limit):
 def test_the_scalar_bound_leaves_other_graphs_lazy():
     """The 0-d bound (``config.max_scalar_graph_nodes``) is the smaller one, but a graph
     that is not 0-d is materialized only past ``config.max_graph_nodes``."""
-    from gnumpy._graph.realize import _scalar_chain
+    from gnumpy._graph.bounds import _scalar_chain
     with gp.config.override(max_scalar_graph_nodes=2, max_graph_nodes=64):
         x = gp.asarray(np.linspace(0.0, 1.0, 7))
         xn = np.linspace(0.0, 1.0, 7)

@@ -327,7 +327,7 @@ def test_a_synced_write_compiles_once_for_every_length(fake):
 def test_a_state_updated_in_place_compiles_few_kernels(fake):
     """NPBench nbody's loop: a state updated in place twice a step and read by every step
     (a reduction) compiles the same kernels every step, not one more per step while its
-    graph grew (ten steps: 2 new kernels, 10 without ``realize.updated_in_place``)."""
+    graph grew (ten steps: 2 new kernels, 10 without ``bounds.updated_in_place``)."""
     dev, be = fake
     rng = np.random.default_rng(4)
     v = gp.asarray(rng.standard_normal((25, 3)), device=dev)

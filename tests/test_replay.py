@@ -419,7 +419,7 @@ def test_reused_lazy_scalar_is_computed_once():
     """A lazy 0-d coefficient broadcast into statement after statement is materialized at
     its 8th such use (then every statement reads one element); one used a few times stays
     lazy; either way the values are NumPy's, also after its inputs are overwritten."""
-    from gnumpy._graph import realize as R
+    from gnumpy._graph import bounds as R
     x = gp.asarray(np.linspace(0.5, 1.5, 5))
     xn = x.get()
     k = gp.exp(-x[2]) * 2.0 + 1.0           # lazy, 0-d

@@ -153,7 +153,7 @@ LAYERS = (
     ("kernels", ("gnumpy.kernels",)),
     ("backends", ("gnumpy.backends", "gnumpy._device", "gnumpy._sizes")),
     ("materialization", ("gnumpy._graph.realize", "gnumpy._graph.readers",
-                         "gnumpy._graph.explain")),
+                         "gnumpy._graph.bounds", "gnumpy._graph.explain")),
     ("array", ("gnumpy._array", "gnumpy._attributes", "gnumpy._operators", "gnumpy._methods")),
     ("api", ("gnumpy._api", "gnumpy.linalg", "gnumpy.fft", "gnumpy.random",
              "gnumpy._numpy_compat")),

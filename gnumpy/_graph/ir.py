@@ -26,7 +26,7 @@ its source (a broadcast of compatible dimensions, a reshape of as many elements,
 permutation of the axes); a reduction's axes lie in its source.  They are the strict layer
 under the NumPy-semantics layer, which promotes and broadcasts once, explicitly.  Building
 a node never runs anything; ``size`` (the graph's tree size) lets the layer that makes
-arrays bound graph growth (``realize.bounded``).
+arrays bound graph growth (``bounds.bounded``).
 """
 from __future__ import annotations
 

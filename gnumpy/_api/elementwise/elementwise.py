@@ -14,6 +14,7 @@ import numpy as np
 from ... import _dtypes as D
 from ..._broadcast import broadcast_shapes
 from ..._graph import ir
+from ..._graph import bounds as B
 from ..._graph import realize as R
 from ..._ops import EW_OPS
 from ..._array import ndarray
@@ -126,13 +127,13 @@ def apply2(name: str, a, b, node_only=False):
 def _broadcast2(na, nb, loop):
     """Nodes `na` and `nb` cast to `loop` and broadcast to their common shape (NumPy's
     ValueError when they do not broadcast); a lazy 0-d operand broadcast over a larger
-    shape counts one reuse (``realize.reused_scalar``), as on the general path."""
+    shape counts one reuse (``bounds.reused_scalar``), as on the general path."""
     sa, sb = na.shape, nb.shape
     shape = sa if not sb or sa == sb else sb if not sa else broadcast_shapes(sa, sb)
     out = []
     for n in (na, nb):
         if not n.shape and shape and n.kind != ir.LEAF:
-            R.reused_scalar(n)
+            B.reused_scalar(n)
         if n.dtype != loop:
             n = ir.cast(n, loop)
         out.append(n if n.shape == shape else ir.broadcast(n, shape))
@@ -227,7 +228,7 @@ def _apply_fast(name, args, cls, loop, odt, bounds):
     for n in nodes:
         if type(n) is ir.Node:
             if not n.shape and shape and n.kind != ir.LEAF:
-                R.reused_scalar(n)
+                B.reused_scalar(n)
             if n.dtype != loop:
                 n = ir.cast(n, loop)
             if n.shape != shape:
@@ -252,7 +253,7 @@ def _apply_general(name, args, dtype):
     for idx, (node, k, v) in enumerate(items):
         if node is not None:
             if not node.shape and shape and node.kind != ir.LEAF:
-                R.reused_scalar(node)
+                B.reused_scalar(node)
             srcs.append(ir.broadcast(ir.cast(node, loop), shape))
             continue
         if k == "i" and loop.kind == "b" and not -2**63 <= v < 2**63:
