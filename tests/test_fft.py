@@ -652,7 +652,8 @@ def test_cuda_implementation_on_emulated_cufft(monkeypatch):
         ("c2c", data((64,), np.complex64), None, 0, (0,), (64,), True, 1, True),
         ("c2c", data((64,), np.complex64), None, 1, (0,), (64,), False, 1, True),
         ("r2c", data((4, 30), np.float32), None, 0, (1,), (30,), True, 1, True),
-        ("r2c", data((4, 31), np.float64), None, 1, (1,), (31,), True, 1, False),
+        ("r2c", data((4, 31), np.float64), None, 0, (1,), (31,), True, 1, True),
+        ("r2c", data((4, 31), np.float64), None, 1, (1,), (31,), True, 1, False),  # unaligned
         ("c2c", x2, None, 0, (0,), (6,), True, 1, True),
         ("c2c", x2, (1, 6), 0, (1,), (8,), False, 1, True),         # a transposed view
         ("c2c", x2[:, :5], (8, 1), 0, (1,), (5,), True, 1, True),   # padded rows
@@ -669,7 +670,8 @@ def test_cuda_implementation_on_emulated_cufft(monkeypatch):
                        ((3, 2, 4, 3), (0, 1, 2, 3), (3, 2, 4, 4))):
         v = herm(data(x, np.complex64), axes, n)
         cases.append(("c2r", v, None, 0, axes, n, False, 1 + (len(axes) > 3), False))
-    for kind, v, strides, off, axes, n, forward, count, in_place in cases:
+    for kind, v, strides, off, axes, n, forward, count, in_place in cases + cases:
+        # (each case twice: the second call runs the executions its first one kept)
         src = dev.leaf(v, strides, off)
         h = dev.read(src)
         if kind == "c2c":
@@ -693,6 +695,50 @@ def test_cuda_implementation_on_emulated_cufft(monkeypatch):
         src_ptr = src.buf.ptr + src.offset * v.itemsize
         assert (dev.calls[0][1] == src_ptr) == in_place
         assert (dev.read(src) == h).all()           # the caller's data is never written
+
+
+def test_plans_are_bound_to_a_new_stream_and_evicted_in_lru_order(monkeypatch):
+    """``Libs.fft_plan``: a plan is made once per key, bound to the current stream at its
+    first use and again only when the stream changed, and the least recently used plan
+    is destroyed (after a sync) past ``FFT_PLANS``."""
+    cuda_libs = pytest.importorskip("gnumpy.backends.cuda_libs")
+    log = []
+
+    class Cufft:
+        def set_stream(self, plan, stream):
+            log.append(("bind", plan, stream))
+
+        def destroy(self, plan):
+            log.append(("destroy", plan))
+
+    class Stream:
+        def sync(self):
+            log.append(("sync",))
+
+    be = type("Be", (), {"stream_int": 7, "stream": Stream()})()
+    monkeypatch.setitem(cuda_libs._BINDINGS, "cufft", Cufft())
+    libs = cuda_libs.Libs(be)
+    libs.FFT_PLANS = 2
+    made = []
+
+    def maker(plan):
+        return lambda: made.append(plan) or (plan, 64 * plan)
+
+    assert libs.fft_plan("a", maker(1)) == (1, 64)
+    assert libs.fft_plan("a", maker(9)) == (1, 64)          # kept: not made again
+    assert log == [("bind", 1, 7)] and made == [1]
+    be.stream_int = 8                                       # another current stream
+    libs.fft_plan("a", maker(9))
+    libs.fft_plan("a", maker(9))
+    assert log == [("bind", 1, 7), ("bind", 1, 8)]
+    libs.fft_plan("b", maker(2))
+    libs.fft_plan("a", maker(9))                            # a is now the most recent
+    log.clear()
+    libs.fft_plan("c", maker(3))                            # evicts b, not a
+    assert log == [("sync",), ("destroy", 2), ("bind", 3, 8)] and made == [1, 2, 3]
+    log.clear()
+    assert libs.fft_plan("b", maker(4)) == (4, 256)         # b is made anew
+    assert log == [("sync",), ("destroy", 1), ("bind", 4, 8)]
 
 
 def test_emulated_cufft_has_nvmaths_signatures():
