@@ -538,8 +538,38 @@ def test_sort_rows_keep_the_stable_order_of_signed_zeros_and_nans(rows, dt):
     assert np.ascontiguousarray(got_t).tobytes() == np.sort(x, axis=-1, kind="stable").tobytes()
 
 
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.int32, np.uint32])
+def test_packed_argsort_is_numpys_stable_argsort(dt):
+    """The CPU backend's argsort of 32-bit and float16 values (one sort of value-ordered
+    keys with the index in the low word, ``sort_numpy._packed_argsort``) is NumPy's stable
+    argsort: signed zeros equal, NaNs of either sign last and equal, infinities, extremes,
+    subnormals, rows, and descending."""
+    from gnumpy.backends import sort_numpy as SN
+    rng = np.random.default_rng(3)
+    if np.dtype(dt).kind == "f":
+        fi = np.finfo(dt)
+        special = np.array([0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, fi.max, -fi.max,
+                            fi.smallest_subnormal, -fi.smallest_subnormal, 1.0, -1.0], dt)
+        x = np.concatenate([special, rng.standard_normal(500).astype(dt),
+                            np.round(rng.standard_normal(300)).astype(dt), special])
+    else:
+        ii = np.iinfo(dt)
+        x = np.concatenate([np.array([ii.min, ii.max, 0, ii.max, ii.min], dt),
+                            rng.integers(ii.min, ii.max, 500, dtype=dt, endpoint=True),
+                            rng.integers(0, 4, 300).astype(dt)])
+    x = rng.permutation(x)
+    assert (SN._packed_argsort(x) == np.argsort(x, kind="stable")).all()
+    rows = x[:800].reshape(8, 100)
+    assert (SN._packed_argsort(rows) == np.argsort(rows, axis=-1, kind="stable")).all()
+    n = x.shape[-1]
+    desc = (n - 1) - np.flip(np.argsort(np.flip(x), kind="stable"))
+    assert (SN.np_argsort(x, True) == desc).all()
+    same(gp.argsort(gp.asarray(x)), np.argsort(x, kind="stable"))
+
+
 @pytest.mark.parametrize("case", ["few_ties", "nans", "many_ties", "rows"])
-@pytest.mark.parametrize("dt", [np.float32, np.float64, np.int32, np.uint8])
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64, np.int32, np.uint32,
+                                np.uint8])
 def test_argsort_orders_ties_stably(case, dt):
     """argsort equals NumPy's stable argsort whatever the ties: a few runs of equal values
     (the CPU backend reorders them after NumPy's default argsort), NaNs and signed zeros,

@@ -14,7 +14,7 @@ one NaN bit pattern (and +0.0 for -0.0 where indices or runs are produced): the 
 builds that canonicalization as a fused elementwise pass into the sort's input
 (``_api.sorting.sorting``); ``unique`` does it here.  CUB's radix sort is stable in both directions,
 so descending sorts keep equal keys in their original order, as gnumpy's CPU semantics
-(``sort_ops.np_argsort``) do.  bool keys are sorted as their uint8 bytes.
+(``sort_numpy.np_argsort``) do.  bool keys are sorted as their uint8 bytes.
 """
 from __future__ import annotations
 

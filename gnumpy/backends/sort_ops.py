@@ -1,6 +1,6 @@
-"""Barrier ops of sorting, searching and counting, registered with ``barriers``, and the
-CPU implementations of the library calls (``_api/libcall``) of ``unique``, ``histogram``
-and ``bincount``:
+"""Barrier ops of sorting, searching and counting on CUDA, registered with ``barriers``
+(their CPU implementations, NumPy's routines, and those of the library calls of
+``unique``, ``histogram`` and ``bincount`` are in ``sort_numpy``):
 
 * ``sort`` / ``argsort``: stable sort of the contiguous rows of ``srcs[0]`` (the last axis),
   ``arg`` = descending; ``sort`` gives the values, ``argsort`` int64 indices within rows;
@@ -13,9 +13,7 @@ and ``bincount``:
   bins; bins are in [0, arg], where ``arg`` means "not counted" (values outside a
   histogram's range); int64 counts or float64 weight sums.
 
-On the CPU backend every op is NumPy's own routine, called once (``np.sort``,
-``np.argsort(kind="stable")``, ``np.unique``, ``np.histogram``, ``np.bincount``).  On CUDA,
-long sorts, ``unique`` and counting run CUB (``cuda_cub``); many short rows, searching and
+On CUDA, long sorts, ``unique`` and counting run CUB (``cuda_cub``); many short rows, searching and
 data movement run gnumpy's kernels (``kernels/render_sort.py``).  The kernels' launch logic
 is written against a small device interface (``CudaDev``) so tests can run it, with the same
 kernel sources compiled by g++, on the host.
@@ -48,145 +46,6 @@ def use_cub_sort(dt, rows: int, n: int) -> bool:
     """Whether `rows` rows of `n` elements of `dt` are sorted by CUB (the one switch)."""
     return np.dtype(dt).kind != "c" and n >= max(SORT_CUB_MIN_N, 1) and \
         1 <= rows <= SORT_CUB_MAX_ROWS
-
-
-# ------------------------------------------------------------------ NumPy implementations
-
-def np_argsort(x: np.ndarray, descending: bool) -> np.ndarray:
-    """Stable argsort along the last axis; descending keeps equal elements in order."""
-    if not descending:
-        return _stable_argsort(x)
-    n = x.shape[-1]
-    return (n - 1) - np.flip(np.argsort(np.flip(x, -1), axis=-1, kind="stable"), -1)
-
-
-def _stable_argsort(x: np.ndarray) -> np.ndarray:
-    """``np.argsort(x, axis=-1, kind="stable")`` from NumPy's default argsort: the indices
-    of each run of equal elements (NaNs included) are then put in increasing order, which
-    is the stable order.  Real float and integer dtypes with few ties (2**22 float32 here:
-    560 ms for the default argsort, 1,070 ms for the stable one); many ties (more than an
-    eighth of the elements): the stable argsort, as for integers of 16 bits or less (NumPy
-    radix-sorts those stably)."""
-    n = x.shape[-1] if x.ndim else 0
-    if x.dtype.kind not in "fiu" or n < 2 or (x.dtype.kind != "f" and x.dtype.itemsize <= 2):
-        return np.argsort(x, axis=-1, kind="stable")
-    idx = np.argsort(x, axis=-1)
-    s = np.sort(x, axis=-1).reshape(-1, n)      # x's values in idx's order, equal as values
-    eq = s[:, 1:] == s[:, :-1]
-    if x.dtype.kind == "f" and (s[:, -1] != s[:, -1]).any():
-        eq |= (s[:, 1:] != s[:, 1:]) & (s[:, :-1] != s[:, :-1])     # NaNs sort last, tied
-    tie = np.zeros(s.shape, bool)
-    tie[:, 1:] = eq
-    tie[:, :-1] |= eq
-    r, c = np.nonzero(tie)
-    if len(r) > s.size // 8:
-        return np.argsort(x, axis=-1, kind="stable")
-    if len(r):
-        i2 = idx.reshape(-1, n)
-        starts = (c == 0) | ~eq[r, np.maximum(c - 1, 0)]
-        order = np.lexsort((i2[r, c], np.cumsum(starts)))
-        i2[r, c] = i2[r, c][order]
-    return idx
-
-
-# Rows of a float sort whose ties are fixed up one by one (_cpu_sort); more: NumPy's stable
-# sort for the whole array
-FIX_ROWS_MAX = 256
-
-
-def _cpu_sort(srcs, arg, dt):
-    x = srcs[0]
-    if arg:
-        return np.take_along_axis(x, np_argsort(x, True), -1)
-    if x.dtype.kind in "biu":
-        return np.sort(x, axis=-1)      # equal values are the same bits: order unseen
-    if x.dtype.kind != "f" or not x.size:
-        return np.sort(x, axis=-1, kind="stable")
-    return _stable_float_sort(x)
-
-
-def _stable_float_sort(x: np.ndarray) -> np.ndarray:
-    """``np.sort(x, axis=-1, kind="stable")`` for floats from NumPy's default sort (its
-    SIMD sort: 42 ms against 640 ms for 2**22 float32 on this project's CPU machine).  The
-    two differ only in the order of values that compare equal with other bits: -0.0 and
-    +0.0 (one run of zeros) and NaNs (the last run); each row holding them gets those runs
-    back in input order."""
-    x = np.ascontiguousarray(x)         # (rows viewed in place below)
-    out = np.sort(x, axis=-1)
-    n = x.shape[-1]
-    xr, orr = x.reshape(-1, n), out.reshape(-1, n)
-    last = orr[:, -1]
-    special = last != last                          # a NaN sorts last
-    if len(orr) == 1:
-        i = int(np.searchsorted(orr[0], 0))
-        special |= i < n and orr[0, i] == 0
-    else:
-        special |= (orr == 0).any(axis=1)
-    rows = np.flatnonzero(special)
-    if len(rows) > FIX_ROWS_MAX:
-        return np.sort(x, axis=-1, kind="stable")
-    for r in rows:
-        row, o = xr[r], orr[r]
-        zeros = row[row == 0]
-        if zeros.size:
-            lo = int(np.searchsorted(o, 0, side="left"))
-            o[lo:lo + zeros.size] = zeros
-        nans = row[row != row]
-        if nans.size:
-            o[n - nans.size:] = nans
-    return out
-
-
-def _cpu_scatter(srcs, arg, dt):
-    x, idx = srcs[0], srcs[1]
-    out = np.zeros(arg, dtype=dt)
-    if len(srcs) > 2:
-        m = srcs[2]
-        x, idx = x[m], idx[m]
-    out[idx] = x
-    return out
-
-
-def _cpu_bincount(srcs, arg, dt):
-    w = srcs[1] if len(srcs) > 1 else None
-    return np.bincount(srcs[0], weights=w, minlength=arg + 1)[:arg]
-
-
-barriers.register("sort", cpu=_cpu_sort)
-barriers.register("argsort", cpu=lambda srcs, arg, dt: np_argsort(srcs[0], arg))
-barriers.register("searchsorted", cpu=lambda srcs, arg, dt: np.searchsorted(
-    srcs[0], srcs[1], side=arg, sorter=srcs[2] if len(srcs) > 2 else None))
-barriers.register("sort_gather", cpu=lambda srcs, arg, dt: np.take_along_axis(
-    srcs[0], srcs[1], -1))
-barriers.register("sort_scatter", cpu=_cpu_scatter)
-barriers.register("bincount", cpu=_cpu_bincount)
-
-
-# ------------------------------------------------------------------ library calls (CPU)
-
-def np_unique(x, *, return_index=False, return_inverse=False, return_counts=False,
-              equal_nan=True, axis=None):
-    """``np.unique`` as a 4-tuple (values, index, inverse, counts), None where not asked."""
-    r = np.unique(x, return_index=return_index, return_inverse=return_inverse,
-                  return_counts=return_counts, axis=axis, equal_nan=equal_nan)
-    r = iter(r if isinstance(r, tuple) else (r,))
-    vals = next(r)
-    return (vals,) + tuple(next(r) if f else None
-                           for f in (return_index, return_inverse, return_counts))
-
-
-def np_histogram(a, *rest, uniform=None, weighted=False):
-    """The counts of ``np.histogram``: `rest` is (weights, edges) as present; `uniform` is
-    (first_edge, last_edge, bins) for equal bins, else the edges are given."""
-    w = rest[0] if weighted else None
-    if uniform is not None:
-        first, last, nb = uniform
-        return (np.histogram(a, nb, range=(first, last), weights=w)[0],)
-    return (np.histogram(a, rest[-1], weights=w)[0],)
-
-
-def np_bincount(x, *rest, minlength=0):
-    return (np.bincount(x, weights=rest[0] if rest else None, minlength=minlength),)
 
 
 # ------------------------------------------------------------------ unique (CUDA)

@@ -1,7 +1,7 @@
 """Counting and binning: bincount, digitize, histogram, histogram_bin_edges.
 
 ``bincount`` and the counts of ``histogram`` are library calls (``libcall``):
-``np.bincount`` / ``np.histogram`` on the CPU backend (``backends/sort_ops``); on CUDA,
+``np.bincount`` / ``np.histogram`` on the CPU backend (``backends/sort_numpy``); on CUDA,
 gnumpy ops give each value its bin (one fused elementwise expression: NumPy's scaled index
 with its edge corrections for equal bins, a binary search in the edges otherwise) and the
 ``bincount`` barrier counts them (CUB's histogram; weighted sums with float64 atomics). The
@@ -20,7 +20,7 @@ import numpy as np
 from ... import _dtypes as D
 from ..._graph import ir
 from ..._memstate import MISS, Memo
-from ...backends import sort_ops
+from ...backends import sort_numpy
 from .. import libcall
 from .._common import as_node, fetch_scalars, is_array, wrap
 from ..creation.creation import asarray, zeros
@@ -112,7 +112,7 @@ def bincount(x, /, weights=None, minlength=0):
     if xa.shape[0] == 0:
         return zeros((minlength,), dtype=D.int64 if w is None else D.float64, device=xa.device)
     srcs = [xa] + ([] if w is None else [w])
-    r = libcall.call("bincount", srcs, cpu=sort_ops.np_bincount, minlength=minlength)
+    r = libcall.call("bincount", srcs, cpu=sort_numpy.np_bincount, minlength=minlength)
     return bincount_by_ops(*srcs, minlength=minlength) if r is NotImplemented else r[0]
 
 
@@ -431,7 +431,7 @@ def _edges_index(a, edges):
 
 def histogram_by_ops(a, *rest, uniform=None, weighted=False):
     """The counts of ``histogram`` from gnumpy ops (the CUDA implementation; `rest` and
-    `uniform` as ``sort_ops.np_histogram``): each value's bin, then one count (CUB's
+    `uniform` as ``sort_numpy.np_histogram``): each value's bin, then one count (CUB's
     histogram) or weight sum per bin."""
     w = rest[0] if weighted else None
     if uniform is not None:
@@ -474,7 +474,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         uniform = None
     srcs = [a] + ([] if w is None else [w]) + ([edges] if uniform is None else [])
     kw = dict(uniform=uniform, weighted=w is not None)
-    n = libcall.call("histogram", srcs, cpu=sort_ops.np_histogram, **kw)
+    n = libcall.call("histogram", srcs, cpu=sort_numpy.np_histogram, **kw)
     n = histogram_by_ops(*srcs, **kw) if n is NotImplemented else n[0]
     if density:
         db = astype(apply("subtract", *_diff_pair(edges)), D.float64)

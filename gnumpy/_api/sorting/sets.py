@@ -2,7 +2,7 @@
 unique_values), isin, intersect1d, union1d, setdiff1d, setxor1d.
 
 ``unique`` and its Array API family are one library call (``libcall``): ``np.unique``
-on the CPU backend (``backends/sort_ops``); on CUDA a radix sort and CUB's unique-by-key
+on the CPU backend (``backends/sort_numpy``); on CUDA a radix sort and CUB's unique-by-key
 (``backends/cuda_cub``), or for complex values and ``axis`` NumPy's sort-based algorithm on
 gnumpy ops (sort, mark the first element of each run, compact by the mark).  One
 device-to-host sync for the size.  The other set functions follow NumPy's algorithms on
@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ... import _dtypes as D
-from ...backends import sort_ops
+from ...backends import sort_numpy, sort_ops
 from .. import libcall
 from .._common import as_node, check_device_match, is_array, normalize_axis, wrap
 from ..creation.creation import arange, full, ones, zeros
@@ -96,9 +96,9 @@ def unique_by_ops(x, axis, return_index, return_inverse, return_counts, equal_na
 def _unique1d(ar, return_index=False, return_inverse=False, return_counts=False, *,
               equal_nan=True, inverse_shape=None, axis=None):
     """``np.unique`` through the library call: NumPy's own on the CPU backend, CUB on CUDA
-    (``backends/sort_ops``), else gnumpy ops; the requested results in NumPy's order."""
+    (``backends/sort_numpy``), else gnumpy ops; the requested results in NumPy's order."""
     flags = (bool(return_index), bool(return_inverse), bool(return_counts))
-    r = libcall.call("unique", [ar], cpu=sort_ops.np_unique, cuda=sort_ops.cuda_unique,
+    r = libcall.call("unique", [ar], cpu=sort_numpy.np_unique, cuda=sort_ops.cuda_unique,
                      return_index=flags[0], return_inverse=flags[1], return_counts=flags[2],
                      equal_nan=bool(equal_nan), axis=axis)
     if r is NotImplemented:
