@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A/B of two gnumpy trees on NPBench kernels, in one machine session: each tree's
-# bench/npbench.py (gnumpy and CuPy) runs twice, alternating base, new, base, new (a host
-# whose speed drifts hits both alike), each tree with its own kernel cache; a table of
-# gnumpy / CuPy medians per run ends it.  The base tree is a directory holding gnumpy/
+# bench/npbench.py (gnumpy and CuPy) runs ROUNDS times (default 2), alternating base, new,
+# base, new, ... (a host whose speed drifts hits both alike), each tree with its own
+# kernel cache; a table of gnumpy / CuPy medians per run ends it, with each tree's
+# median ratio over its runs (the host's spread between runs is often a tenth or more).  The base tree is a directory holding gnumpy/
 # and bench/ (for the device machine, which has no git: make it here and carry it):
 #
 #   git archive REV gnumpy bench | tar -x -C .scratch/base
@@ -13,7 +14,8 @@ BASE=${BASE:?a directory holding the base tree: gnumpy/ and bench/}
 K=${K:?comma-separated NPBench kernels}
 mkdir -p "$OUT"
 cd "$(dirname "$0")/.."
-for r in 1 2; do
+ROUNDS=${ROUNDS:-2}
+for r in $(seq 1 "$ROUNDS"); do
   for t in base new; do
     root=$PWD; [ $t = base ] && root=$(cd "$BASE" && pwd)
     PYTHONPATH=$root${PYTHONPATH:+:$PYTHONPATH} GNUMPY_CACHE_DIR=$PWD/.gnc-$t \
@@ -23,12 +25,13 @@ for r in 1 2; do
     echo "$t $r rc=$?"
   done
 done
-OUT=$OUT python3 - <<'PY'
-import json, os
+OUT=$OUT ROUNDS=$ROUNDS python3 - <<'PY'
+import json, os, statistics
 out = os.environ["OUT"]
+rounds = range(1, int(os.environ["ROUNDS"]) + 1)
 rows = {}
 for t in ("base", "new"):
-    for r in (1, 2):
+    for r in rounds:
         try:
             d = json.load(open(f"{out}/ab_{t}_{r}.json"))
         except (OSError, ValueError) as e:
@@ -39,9 +42,14 @@ for t in ("base", "new"):
             rows.setdefault(k, {})[f"{t}{r}"] = (g.get("median_s"), c.get("median_s"))
 for k, v in sorted(rows.items()):
     cells = []
-    for key in ("base1", "new1", "base2", "new2"):
-        g, c = v.get(key) or (None, None)
-        cells.append(f"{key} " + ("-" if not g or not c else
-                                  f"{g * 1e3:.2f} / {c * 1e3:.2f} ms = {g / c:.2f}"))
-    print(f"{k:26s} " + " | ".join(cells))
+    ratios = {"base": [], "new": []}
+    for r in rounds:
+        for t in ("base", "new"):
+            g, c = v.get(f"{t}{r}") or (None, None)
+            if g and c:
+                ratios[t].append(g / c)
+            cells.append(f"{t}{r} " + ("-" if not g or not c else
+                                       f"{g * 1e3:.2f} / {c * 1e3:.2f} ms = {g / c:.2f}"))
+    med = " ".join(f"{t} {statistics.median(x):.2f}" for t, x in ratios.items() if x)
+    print(f"{k:26s} " + " | ".join(cells) + f" || median: {med}")
 PY
