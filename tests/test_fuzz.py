@@ -282,6 +282,14 @@ FINDINGS = [
                                        "casting='equiv')"),
     ("ldexp read-only out", "o = xp.broadcast_to(xp.zeros(3), (3,)); "
                             "r = xp.ldexp(o, xp.ones(3, np.int64), out=o)"),
+    # fuzz (seed 815353): a sequence into the element of a lazy 0-d array
+    ("array into a lazy complex 0-d", "a = xp.asarray(xp.ones(3, np.complex128).sum()); "
+                                      "a[()] = xp.ones((3, 4, 1), np.float16)"),
+    ("array into a lazy float 0-d", "a = xp.asarray(xp.ones(3).sum()); a[()] = xp.ones(2)"),
+    ("size-1 array into a lazy 0-d", "a = xp.asarray(xp.ones(3).sum()); "
+                                     "a[()] = xp.ones((1, 1))"),
+    ("array into a lazy bool 0-d", "a = xp.asarray(xp.ones(3).sum() > 0); "
+                                   "a[()] = xp.zeros(1, bool)"),
 ]
 
 

@@ -133,16 +133,16 @@ def setitem(a, key, value):
         key = _scalar_indices(a, key) or key
     if not _has_advanced(key):
         ops = view_ops(a.shape, key)
+        if not (ops[-1][2] if ops else a.shape) and not _has_ellipsis(key) and \
+                _sequence(value):       # one element: NumPy's errors (or element)
+            value = _element_sequence(value, a.dtype)
         if not ops and a._base is None and not a._has_views and a._node.kind != ir.LEAF \
                 and (is_array(value) and value._node.kind != ir.LEAF or
                      isinstance(value, (int, float, complex, np.generic))):
             a._assign_from(value, strip=True)   # a lazy array replaced whole by a lazy
             return      # value (D[:] = v after np.empty): no memory written; a value in
                         # memory is copied (below)
-        t = a._view(ops)
-        if not t.shape and not _has_ellipsis(key) and _sequence(value):
-            value = _element_sequence(value, a.dtype)
-        t._assign_from(value, strip=True)
+        a._view(ops)._assign_from(value, strip=True)
         return
     if isinstance(value, np.generic):     # converted as an array (NumPy's fancy setitem)
         vnode = host_to_node(value, dtype=a.dtype, device=a.device)
