@@ -290,6 +290,14 @@ FINDINGS = [
                                      "a[()] = xp.ones((1, 1))"),
     ("array into a lazy bool 0-d", "a = xp.asarray(xp.ones(3).sum() > 0); "
                                    "a[()] = xp.zeros(1, bool)"),
+    # fuzz (seed 20239216): an empty value's leading axes are dropped into an empty result only
+    ("an empty value into a non-empty fancy result",
+     "a = xp.zeros((0, 2), np.uint8); a[xp.asarray([-2]), [-2, 1]] = xp.zeros((0, 2), np.uint8)"),
+    ("an empty value into a fancy pair", "a = xp.zeros((3, 2)); "
+                                         "a[xp.asarray([0, 1]), [0, 1]] = xp.zeros((0, 2))"),
+    # fuzz (seed 10167054): clip converts a Python int bound before it broadcasts
+    ("clip's int bound out of range before broadcasting",
+     "r = xp.clip(xp.ones((6, 5), np.uint8), xp.ones((3, 5), np.uint8), -129)"),
 ]
 
 

@@ -44,6 +44,9 @@ def clip(x, /, min=None, max=None, out=None, **kw):
         # NumPy promotes x, min and max together (min(max(x, lo), hi) in that dtype)
         items, _ = _classify([r, lo, hi])
         dt = _promote(items)
+        for b in (lo, hi):      # NumPy converts the operands before it broadcasts them
+            if type(b) is int:
+                D.check_weak_int(b, dt)
         r = astype(r, dt, copy=False)
     # Note: the sign of a zero result where x and a bound are zeros of opposite signs
     # follows np.maximum/np.minimum; NumPy's clip loop differs between its SIMD and

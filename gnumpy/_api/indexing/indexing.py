@@ -197,8 +197,10 @@ def fit_value(vnode, shape):
     vs = vnode.shape
     while len(vs) > len(shape) and vs[0] == 1:
         vs = vs[1:]
-    if len(vs) > len(shape) and 0 in vs and vs[len(vs) - len(shape):] == tuple(shape):
+    if len(vs) > len(shape) and 0 in vs and 0 in shape and \
+            vs[len(vs) - len(shape):] == tuple(shape):
         vs = tuple(shape)       # NumPy drops any leading axes of an empty matching value
+        #                         (into an empty result: (0, 2) into (2,) is its ValueError)
     try:
         broadcast_to_check(vs, shape)
     except ValueError:
