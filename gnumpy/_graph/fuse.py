@@ -122,6 +122,17 @@ def _deps(n):
     return out
 
 
+def library_group(node):
+    """The one group of `node` when it is a library call (a BARRIER) whose operands are
+    all in memory, else None."""
+    if node.kind != BARRIER:
+        return None
+    for s in node.srcs:
+        if s.kind != LEAF:
+            return None
+    return Group("barrier", [node], node.device, 1, barrier=node)
+
+
 def schedule(roots) -> list:
     """Ordered groups that materialize every node in `roots`.
 
@@ -132,9 +143,9 @@ def schedule(roots) -> list:
     if not roots:
         return []
     if len(roots) == 1:
-        r = roots[0]
-        if r.kind == BARRIER and all(s.kind == LEAF for s in r.srcs):
-            return [Group("barrier", [r], r.device, 1, barrier=r)]   # a library call
+        g = library_group(roots[0])
+        if g is not None:
+            return [g]
     sig, inner = _structure(roots)
     key = (config._generation, sig)
     try:

@@ -18,7 +18,7 @@ from .._memstate import shared, shared_ids
 from .._device import backend
 from . import chains
 from . import layout as L
-from .fuse import Group, schedule, writes_into
+from .fuse import Group, library_group, schedule, writes_into
 from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW, reads_any, same_place, scaled, \
     with_srcs
 from .ir import barrier as ir_barrier, copy as ir_copy
@@ -54,12 +54,9 @@ def _materialize_one(node, _in_range) -> None:
         with span(node_name(node)):
             return _materialize_one(node, True)
     stats.materializations += 1
-    if node.kind == BARRIER:    # a library call over memory: its group, no fast path
-        for s in node.srcs:
-            if s.kind != LEAF:
-                break
-        else:
-            return _run(Group("barrier", [node], node.device, 1, barrier=node))
+    g = library_group(node)     # a library call over memory: its group, no fast path
+    if g is not None:
+        return _run(g)
     be = backend_here(node.device)
     fast = be.fast if not _in_range else None     # profiling: every group gets its range
     kind = fast(node) if fast is not None else False
@@ -362,11 +359,9 @@ def _library_sources(value) -> None:
     is left of the value then replays as one kernel, without a schedule."""
     for s in value.srcs:
         if s.kind == BARRIER:
-            for t in s.srcs:
-                if t.kind != LEAF:
-                    break
-            else:
-                _run(Group("barrier", [s], s.device, 1, barrier=s))
+            g = library_group(s)
+            if g is not None:
+                _run(g)
 
 
 def _write(dest, value, _in_range) -> None:

@@ -45,7 +45,7 @@ TYPES = {("c2c", False): 0x29, ("r2c", False): 0x2a, ("c2r", False): 0x2c,
 _EXEC = {0x29: "exec_c2c", 0x2a: "exec_r2c", 0x2c: "exec_c2r",
          0x69: "exec_z2z", 0x6a: "exec_d2z", 0x6c: "exec_z2d"}
 KIND_OF = {v: k[0] for k, v in TYPES.items()}
-C2C = frozenset(v for v, k in KIND_OF.items() if k == "c2c")
+_C2C = ("exec_c2c", "exec_z2z")
 
 # One plan: (rank, n, inembed, istride, idist, onembed, ostride, odist, batch) are the
 # arguments of cufftMakePlanMany64 (embeds None: the basic layout, NULL pointers); loops
@@ -300,7 +300,7 @@ def _cuda(kind):
             f = getattr(cufft, e.fn)
             ip, ipz = (ptr, isz) if e.src == "in" else (buf.ptr, osz)
             op, opz = (ptr, isz) if e.dst == "in" else (buf.ptr, osz)
-            if e.type in C2C:
+            if e.fn in _C2C:
                 for a, b in e.offs:
                     f(plan, ip + a * ipz, op + b * opz, e.direction)
             else:
