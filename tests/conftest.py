@@ -63,10 +63,9 @@ def _compile_checked_kernels():
         check.flush()
 
 
-# The tests that took 20-113 s each in the GPU suite (bench/gpu_suite.sh's timing file,
-# 2026-12-04: NVRTC-bound fuzzing, long sorts, rejection samplers) start first, so xdist's
-# workers run them side by side; in collection order a few workers ended the run with
-# them, and a 520 s limit stopped it with 111 tests left.
+# The tests that take 20-113 s each in the GPU suite (bench/gpu_suite.sh's timing file:
+# NVRTC-bound fuzzing, long sorts, rejection samplers) start first, so xdist's workers run
+# them side by side instead of a few workers ending the run with them.
 SLOW_FIRST = ("test_random.py::test_multinomial_and_zipf", "test_fuzz.py::test_fuzz_",
               "test_scans.py::test_scan_accumulation_dtypes",
               "test_random.py::test_rejection_array_parameters_and_edges",
