@@ -28,7 +28,7 @@ from . import _dtypes as D
 from . import _lazy
 from ._broadcast import broadcast_to_check
 from ._config import config
-from ._elide import stored_temporary as _stored_temporary
+from ._elide import sole_base as _sole_base, stored_temporary as _stored_temporary
 from ._elide import temporary as _temporary
 from ._graph import ir
 from ._graph import bounds as B
@@ -227,7 +227,7 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
     def _set_node(self, node, also=None, defer=False) -> None:
         """Give this array new values (`node`, same shape and dtype).  `also`: an array whose
         lazy value the write may read unmaterialized (a temporary, or one the caller rebinds
-        afterwards); `defer`: a statement's write, which may wait (``realize.write``)."""
+        afterwards; a view, with its lazy base, when no one else holds the base); `defer`: a statement's write, which may wait (``realize.write``)."""
         if self._ro:
             raise ValueError("assignment destination is read-only")
         if self._base is None and not self._has_views:
@@ -319,6 +319,13 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
             self._set_node(vnode, also=value, defer=defer)
             if not temp and value._node is vnode and vnode.kind != LEAF:
                 _reads_written(value, self._node)
+            return
+        if temp and vnode.kind != LEAF and type(value) is ndarray and \
+                value._base is not None and value._base._node.kind != LEAF and \
+                _sole_base(value) and (self._base is not None or self._has_views):
+            # `a[k] = t.reshape(s)` with t lazy and held by that temporary view alone: no
+            # one reads t or the view after the statement, so the write computes them
+            self._set_node(vnode, also=value, defer=defer)
             return
         if (vnode is vn0 or vnode.kind == LEAF) and self._base is None and \
                 not self._has_views:    # its own node: never another array's node (once

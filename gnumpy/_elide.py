@@ -134,3 +134,29 @@ def stored_temporary(x) -> bool:
     the statement)?"""
     return STORE_ENABLED and _getrefcount(x) == _STORE_TEMP_REFS and \
         _store_instruction(_getframe(2))        # as `_measure_store` counts, inlined
+
+
+# ------------------------------------------------------------------ a[k] = f(t).reshape(...)
+
+class _BaseProbe:
+    __slots__ = ("_base",)
+
+
+def _measure_base(v):
+    return _getrefcount(v._base)
+
+
+def _calibrate_base() -> int:
+    """References to an object held by one ``_base`` slot alone, seen from `sole_base`."""
+    p = _BaseProbe()
+    p._base = _BaseProbe()
+    return _measure_base(p)
+
+
+_BASE_REFS = _calibrate_base()
+
+
+def sole_base(v) -> bool:
+    """Is the base of view `v` referenced by `v` alone (no name, no other view: once `v`
+    is gone, no one can read the base)?"""
+    return _getrefcount(v._base) == _BASE_REFS

@@ -327,6 +327,69 @@ def test_kept_temporary_keeps_its_values():
     _run_both(prog, {"a": np.arange(10.0)})
 
 
+def test_a_temporary_view_of_a_lazy_temporary_is_computed_by_the_write():
+    """``y[:] = reshape(f(t), s)`` with t a lazy array reading y (NPBench's stockham
+    butterfly): the temporary view and its base, held by nothing else, are computed by
+    the write itself; a base that is named, viewed elsewhere or read by another pending
+    array keeps its values after the write."""
+    def prog(xp, d):
+        y, w = d["y"], d["w"]
+        kept = []
+        for i in range(3):
+            t = xp.reshape(xp.transpose(xp.reshape(y, (2, 2, 4))), (16,)) * w
+            y[:] = xp.reshape(xp.reshape(t, (2, 8)) * 2.0 + 1.0, (16,))     # all temporary
+            p = xp.reshape(t, (4, 4)) - y.reshape(4, 4)
+            y[:] = p.reshape(16)                                            # a named base
+            kept.append(p)
+            q = (y * 3.0).reshape(2, 8)
+            qt = q.T                                                        # a view kept
+            y[:] = q.reshape(16)
+            kept.append(qt)
+            r = xp.reshape(y[::-1] + 0.5, (4, 4))
+            s = r + 1.0                                                     # read by another
+            del r
+            y[:] = xp.reshape(xp.reshape(y[::-1] + 0.5, (4, 4)), (16,))
+            kept.append(s)
+        return kept
+    rng = np.random.default_rng(3)
+    _run_both(prog, {"y": rng.standard_normal(16), "w": rng.standard_normal(16)})
+
+
+def test_readers_apart_each_keep_their_values():
+    """Pending arrays reading the written memory, apart or one through another: each
+    keeps its values (the ones reading it only through another stay lazy)."""
+    def prog(xp, d):
+        y, w = d["y"], d["w"]
+        kept = []
+        for i in range(2):
+            u1, u2 = y * 2.0, y[::-1] + 1.0
+            u3 = u1 * u2
+            u4 = xp.reshape(u1, (4, 4)).T + 1.0
+            y[:] = w[::-1] if i else w * 0.5        # written at once, or deferred
+            kept += [u1, u2, u3, u4]
+        return kept
+    rng = np.random.default_rng(4)
+    _run_both(prog, {"y": rng.standard_normal(16), "w": rng.standard_normal(16)})
+
+
+def test_a_temporary_base_is_not_computed_apart(fake):  # noqa: F811
+    """The butterfly statement launches two kernels: its twiddled input (a pending array
+    reading y), then the write computing the product straight into y (its base, a
+    temporary, is not computed into memory of its own first, nor a reader reached only
+    through the twiddled input)."""
+    dev, be = fake
+    y = gp.asarray(np.arange(16.0), device=dev)
+    w = gp.asarray(np.linspace(0.0, 1.0, 16), device=dev)
+    m = gp.asarray(np.array([[1.0, 2.0], [3.0, 4.0]]), device=dev)
+    gp.evaluate(y, w, m)
+    for i in range(2):
+        be.launches.clear()
+        t = gp.reshape(gp.transpose(gp.reshape(y, (2, 2, 4)), (1, 0, 2)), (16,)) * w
+        y[:] = gp.reshape(m @ gp.reshape(t, (2, 8)), (16,))
+        gp.evaluate(y)
+        assert len(be.launches) == 2
+
+
 def test_in_place_operand_named_is_not_elided():
     """``a[k] += e`` with e a named lazy array reading a: e keeps its values after the
     write (only a temporary is computed inside the write)."""
@@ -511,6 +574,22 @@ def test_stored_temporary_detection():
     assert other is not None
     expected = [True, False, False, False, False, False]
     assert seen == (expected if _elide.STORE_ENABLED else [False] * 6)
+
+
+def test_sole_base_detection():
+    """A view's base held by that view alone is; one with a name, another view, or in a
+    container is not."""
+    x = gp.asarray(np.arange(6.0))
+    v = (x * 2.0).reshape(2, 3)
+    assert _elide.sole_base(v)
+    named = x + 1.0
+    assert not _elide.sole_base(named.reshape(3, 2))
+    w = (x - 1.0).reshape(3, 2)
+    other = w._base.T
+    assert not _elide.sole_base(w)
+    box = [w]
+    del other
+    assert _elide.sole_base(w) and box
 
 
 @pytest.mark.parametrize("stmt", ["a[1:5] = a[2:6] * 2.0", "a[3] = a[4] * 2.0",

@@ -159,7 +159,7 @@ def _apart(nodes):
 def flush_readers(buf, skip=None, also=None) -> None:
     """Materialize every pending array that reads `buf` (before `buf` is overwritten),
     except `skip` and `also` (the write's own destination and a value the write computes
-    itself, whose caller takes care of it).
+    itself, whose caller takes care of it; a view's base too: the caller holds it alone).
 
     Views of a materialized base are folded into leaves (they keep sharing memory); other
     readers are materialized one by one when their graphs share nothing (`_apart`), else
@@ -170,6 +170,7 @@ def flush_readers(buf, skip=None, also=None) -> None:
         views, others = [], []
         clean = set()           # nodes whose graphs read nothing of buf (walked once)
         bid = id(buf)
+        also_base = also._base if also is not None else None    # (a view's lazy base)
         pop = _pending.pop
         for k, r in list(_pending.items()):     # (_pending_arrays, inlined: every write
             arr = r()                           # of a loop's statement runs this)
@@ -178,7 +179,7 @@ def flush_readers(buf, skip=None, also=None) -> None:
                 if v is not None and v is not r:
                     _pending.setdefault(k, v)
                 continue
-            if arr is skip or arr is also:
+            if arr is skip or arr is also or arr is also_base:
                 continue
             if _reads(arr._node, bid, clean):
                 (views if arr._base is not None else others).append(arr)
@@ -187,9 +188,12 @@ def flush_readers(buf, skip=None, also=None) -> None:
             order = _apart(nodes) if len(nodes) > 1 else nodes
             if order is None:
                 materialize(nodes)
-            else:       # each alone, through the launch fast path
-                for n in order:
+            else:       # each alone, through the launch fast path; one that read buf
+                for k, n in enumerate(order):   # only through readers computed before
+                    if k and not _reads(n, bid, clean):     # it stays lazy (stockham's
+                        continue                            # product of its twiddled input)
                     materialize([n])
+                others = [a for a in others if a._node.kind == LEAF]
         for a in views:
             a._leaf()
         for a in views + others:
