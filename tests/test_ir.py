@@ -51,25 +51,3 @@ def test_building_never_materializes():
         y = y + 1.0
     assert y._node.size <= gp.config.max_graph_nodes + 2
     np.testing.assert_array_equal(y.get(), np.arange(4.0) + 3 * gp.config.max_graph_nodes)
-
-
-def test_ew_rules_hold_after_a_combination_was_met():
-    """``ew`` remembers a combination of op, output dtype, source dtype and arity that
-    fits; another output dtype, arity, shape or source dtype is still checked."""
-    a = gp.asarray(np.arange(3.0))._node
-    f = gp.asarray(np.arange(3.0, dtype=np.float32))._node
-    for _ in range(2):
-        assert ir.ew("add", a.dtype, (a, a)).dtype == a.dtype
-        assert ir.ew("less", np.dtype(bool), (a, a)).dtype == np.dtype(bool)
-        with pytest.raises(AssertionError, match="gives no"):
-            ir.ew("add", np.dtype(np.float32), (a, a))
-        with pytest.raises(AssertionError, match="gives no"):
-            ir.ew("less", a.dtype, (a, a))
-        with pytest.raises(AssertionError, match="sources"):
-            ir.ew("add", a.dtype, (a, a, a))
-        with pytest.raises(AssertionError, match="sources"):
-            ir.ew("negative", a.dtype, (a, a))
-        with pytest.raises(AssertionError, match="shapes"):
-            ir.ew("add", a.dtype, (a, ir.broadcast(ir.reshape(a, (1, 3)), (2, 3))))
-        with pytest.raises(AssertionError, match="dtypes"):
-            ir.ew("add", a.dtype, (a, f))

@@ -251,42 +251,10 @@ def ew(op: str, dtype, srcs, arg=None) -> Node:
     s0 = srcs[0]
     shape = s0.shape
     d0 = s0.dtype
-    dev = s0.device
     size = 1
-    same = True
-    for s in srcs:
-        size += s.size
-        if s.shape != shape or s.dtype is not d0 or s.device is not dev:
-            same = False
-    if not same or (op, dtype, d0, len(srcs)) not in _EW_CHECKED:
-        _check_ew(op, dtype, srcs)
-    n = _new_node(Node)         # Node(EW, ...) without the __init__ call (hot path)
-    n.kind = EW
-    n.op = op
-    n.dtype = dtype
-    n.shape = shape
-    n.srcs = srcs if type(srcs) is tuple else tuple(srcs)
-    n.arg = arg
-    n.device = s0.device
-    n.size = size
-    n.buf = None
-    n.strides = None
-    n.offset = 0
-    n.sig = None
-    return n
-
-
-_EW_CHECKED: set = set()     # (op, dtype, source dtype, sources) met with one source dtype
-
-
-def _check_ew(op, dtype, srcs) -> None:
-    """AssertionError unless `srcs` fit elementwise op `op` giving `dtype` (``ew``'s rule);
-    a combination of one source dtype that fits is remembered."""
-    s0 = srcs[0]
-    shape = s0.shape
-    d0 = s0.dtype
     mixed = False
     for s in srcs:
+        size += s.size
         if s.shape != shape or s.device is not s0.device and s.device != s0.device:
             raise AssertionError(f"ir.ew({op!r}): sources of shapes "
                                  f"{[x.shape for x in srcs]} on {[x.device for x in srcs]}")
@@ -304,8 +272,20 @@ def _check_ew(op, dtype, srcs) -> None:
                              (dtype is not d0 and dtype != d0)) or \
             sig[2] is not None and d0.char not in sig[2]:
         raise AssertionError(f"ir.ew({op!r}) of {d0} sources gives no {dtype}")
-    if not mixed and len(_EW_CHECKED) < 4096:
-        _EW_CHECKED.add((op, dtype, d0, len(srcs)))
+    n = _new_node(Node)         # Node(EW, ...) without the __init__ call (hot path)
+    n.kind = EW
+    n.op = op
+    n.dtype = dtype
+    n.shape = shape
+    n.srcs = srcs if type(srcs) is tuple else tuple(srcs)
+    n.arg = arg
+    n.device = s0.device
+    n.size = size
+    n.buf = None
+    n.strides = None
+    n.offset = 0
+    n.sig = None
+    return n
 
 
 def with_srcs(n, srcs) -> Node:
