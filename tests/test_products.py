@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import gnumpy as gp
+from gnumpy._graph import ir
 from helpers import check, sample
 from test_fast_path import fake  # noqa: F401 - the fake CUDA backend fixture
 
@@ -142,6 +143,51 @@ def test_products_of_few_terms_are_elementwise(fake, k):
     gp.stats.reset()
     check(gp.asarray(a) @ gp.asarray(b), a @ b)
     assert gp.stats.by_kind["barrier"] == (0 if k <= 4 else 1)
+
+
+def test_a_lazy_operand_read_by_fused_products_again_is_computed_once(fake):  # noqa: F811
+    """A lazy array (no view) that a fused product reads a second time is materialized
+    then (one launch), so a loop's later products read its memory and their graphs hold
+    no copy of its expression (NPBench stockham's DFT matrix); one read once stays lazy."""
+    from gnumpy._graph import realize
+    dev, be = fake
+    x = gp.asarray(np.arange(4.0).reshape(2, 2), device=dev)
+    y = gp.asarray(np.arange(16.0).reshape(2, 8), device=dev)
+    gp.evaluate(x, y)
+    m = gp.exp(x * 0.5)
+    once = gp.sin(x)
+    z = once @ y
+    assert once._node.kind != ir.LEAF and "sin" in str(_tree(z._node))
+    z = m @ y
+    assert m._node.kind != ir.LEAF and "exp" in str(_tree(z._node))
+    realize.settle()
+    be.launches.clear()
+    for _ in range(3):
+        z = m @ y
+        assert m._node.kind == ir.LEAF and "exp" not in str(_tree(z._node))
+    assert len(be.launches) == 1        # m's, at its second product
+    mt = m.T                            # a view: read as it is
+    assert (mt @ y)._node.kind != ir.LEAF
+
+
+def test_lazy_operands_of_products_in_a_loop_keep_numpys_values():
+    """Lazy operands read by fused products again and again (a matrix, a view of it, a
+    stacked operand, the general path's int product): NumPy's values."""
+    rng = np.random.default_rng(11)
+    x, y = rng.standard_normal((2, 2)), rng.standard_normal((2, 6))
+    s = rng.standard_normal((3, 2, 2))
+    for xp in (gp, np):
+        m, st, ints = xp.exp(xp.asarray(x) * 0.5), xp.asarray(s) * 2.0, xp.arange(4).reshape(2, 2) * 3
+        v = xp.asarray(y)
+        out = []
+        for _ in range(3):
+            v = m @ v + m.T @ v
+            out += [v, st @ st, ints @ ints, xp.asarray(x) @ m]
+        if xp is gp:
+            got = out
+        else:
+            for g, e in zip(got, out):
+                check(g, e)
 
 
 def _tree(n):

@@ -6,6 +6,7 @@ A matrix product is a non-fusible op (a BARRIER node): its inputs are materializ
 from __future__ import annotations
 
 import cmath
+import weakref
 
 from ... import _dtypes as D
 from ..._array import ndarray
@@ -48,6 +49,28 @@ def _small_product(an, bn, batch, dt):
     bn = ir.reshape(ir.cast(bn, acc), _lead(bn.shape[:-2], batch) + (1, k, n))
     prod = ir.ew("multiply", acc, (ir.broadcast(an, full), ir.broadcast(bn, full)))
     return ir.cast(ir.reduce("sum", prod, (len(full) - 2,), False, acc), dt)
+
+
+_FUSED_OPERANDS: dict = {}     # id -> weakref of a lazy array a fused product read
+
+
+def _fused_operand(x):
+    """The node a fused product reads for array `x`: a lazy array (no view) read by a
+    fused product before is materialized now, so a loop's products read its memory
+    instead of each rebuilding (and computing) its graph (NPBench stockham's DFT matrix,
+    ``exp`` of a grid, read by a product every iteration)."""
+    n = x._node
+    if n.kind == ir.LEAF or x._base is not None:
+        return n
+    k = id(x)
+    r = _FUSED_OPERANDS.get(k)
+    if r is not None and r() is x:
+        del _FUSED_OPERANDS[k]
+        return x._leaf()
+    if len(_FUSED_OPERANDS) >= 256:
+        _FUSED_OPERANDS.clear()
+    _FUSED_OPERANDS[k] = weakref.ref(x)
+    return n
 
 
 # Products over at most this many terms (3x3 blocks, NPBench's scattering_self_energies)
@@ -169,8 +192,8 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
         # a small product (3x3 blocks in a loop) or one of few terms: a fused, lazy
         # reduction over k (elementwise over at most UNROLL_K terms), not a library call;
         # it replays, and fuses with its operands and its consumer
-        return finish("matmul", wrap(_small_product(a._node, b._node, batch, dt)), out,
-                      casting=casting)
+        return finish("matmul", wrap(_small_product(_fused_operand(a), _fused_operand(b),
+                                                    batch, dt)), out, casting=casting)
     node = _library_product(ir.cast(a._node, dt), ir.cast(b._node, dt), dt, shape)
     return finish("matmul", wrap(node), out, casting=casting)
 
@@ -193,7 +216,7 @@ def _matrix_product(a, b):
         if sa[1] != sb[0]:
             return None
         if _fuses(dt, sa[0] * sb[1], sa[1]):
-            return wrap(_small_product(na, nb, (), dt))
+            return wrap(_small_product(_fused_operand(a), _fused_operand(b), (), dt))
         shape = (sa[0], sb[1])
     elif la == 2 and lb == 1:
         if sa[1] != sb[0]:
@@ -208,7 +231,7 @@ def _matrix_product(a, b):
             return None
         shape = sa[:-1] + sb[-1:]
         if _fuses(dt, L.prod(shape), sa[-1]):
-            return wrap(_small_product(na, nb, sa[:-2], dt))
+            return wrap(_small_product(_fused_operand(a), _fused_operand(b), sa[:-2], dt))
     else:
         return None
     return wrap(_library_product(na, nb, dt, shape))
