@@ -65,7 +65,7 @@ def _fused_operand(x):
     k = id(x)
     r = _FUSED_OPERANDS.get(k)
     if r is not None and r() is x:
-        del _FUSED_OPERANDS[k]
+        _FUSED_OPERANDS.pop(k, None)
         return x._leaf()
     if len(_FUSED_OPERANDS) >= 256:
         _FUSED_OPERANDS.clear()
