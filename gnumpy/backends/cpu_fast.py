@@ -23,9 +23,10 @@ from .._ops import EW_OPS, REDUCE_OPS
 from .cpu_arrays import _fresh, _use_counts, leaf_array, view_array
 
 
-def _walk(root):
+def _walk(root, limit=None):
     """(signature, leaves, scalars, ok), in the order `_compile` numbers them; ok is
-    False for a barrier or index-valued node, None for a graph with a reduction."""
+    False for a barrier or index-valued node, or once the signature passes `limit`
+    items (the walk stops there), None for a graph with a reduction."""
     sig = []
     seen = {}
     leaves = []
@@ -49,6 +50,8 @@ def _walk(root):
             continue
         seen[id(n)] = len(seen)
         if k == EW:
+            if limit is not None and len(sig) > limit:
+                return None, leaves, scalars, False
             sig += (3, n.op, n.dtype, len(n.srcs))
         elif k == VIEW:
             sig += (4, n.op, n.arg, n.shape, n.srcs[0].shape)
@@ -183,7 +186,7 @@ class CpuFast:
         """Materialize `root`, a graph without reductions or barriers (one elementwise
         group, as the scheduler would make it): 'elementwise', or False for the general
         path."""
-        sig, leaves, scalars, ok = _walk(root)
+        sig, leaves, scalars, ok = _walk(root, _MAX_COMPILED)
         if ok is not True or len(sig) > _MAX_COMPILED:
             return False
         if sig not in self.cache:   # compiled the third time a signature is seen
