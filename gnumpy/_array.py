@@ -222,7 +222,7 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
 
     def _copy(self):
         """A new array with the same values that never aliases this one."""
-        return ndarray._from_node(ir.ew("astype", self.dtype, (self._node,)))
+        return ndarray._from_node(ir.copy(self._node))
 
     def _set_node(self, node, also=None, defer=False) -> None:
         """Give this array new values (`node`, same shape and dtype).  `also`: an array whose
@@ -362,7 +362,7 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
             return _ns._indexing.getitem(self, key)
         m, rn, element = b
         if element:                 # NumPy's scalar: a copy, which later writes miss
-            return ndarray._from_node(ir.ew("astype", m.dtype, (m,)))
+            return ndarray._from_node(ir.copy(m))
         return self._new_view(m, (("at", (m.strides, m.offset, m.dtype, rn), m.shape),))
 
     def __setitem__(self, key, value):
@@ -401,8 +401,7 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
 def _reads_written(value, d) -> None:
     """After a write computed lazy `value` into LEAF `d`: `value` reads that memory
     (through a copy node, pending like any reader), so it keeps its values."""
-    value._node = ir.ew("astype", d.dtype, (ir.leaf(d.buf, d.dtype, d.shape, d.strides,
-                                                     d.offset, d.device),))
+    value._node = ir.copy(ir.leaf(d.buf, d.dtype, d.shape, d.strides, d.offset, d.device))
     RD.track(value)
 
 

@@ -51,3 +51,14 @@ def test_building_never_materializes():
         y = y + 1.0
     assert y._node.size <= gp.config.max_graph_nodes + 2
     np.testing.assert_array_equal(y.get(), np.arange(4.0) + 3 * gp.config.max_graph_nodes)
+
+
+def test_copy_is_the_astype_node_ew_builds():
+    """``ir.copy`` (built without ``ew``'s checks, for element reads) is field for field
+    the node ``ew("astype")`` to the source's own dtype builds."""
+    x = gp.asarray(np.arange(6.0).reshape(2, 3))._node
+    for src in (x, ir.ew("negative", x.dtype, (x,)), ir.view(x, "permute", (1, 0), (3, 2))):
+        a, b = ir.copy(src), ir.ew("astype", src.dtype, (src,))
+        fields = ("kind", "op", "dtype", "shape", "srcs", "arg", "device", "size", "buf",
+                  "strides", "offset", "sig")
+        assert [getattr(a, f) for f in fields] == [getattr(b, f) for f in fields]

@@ -320,8 +320,23 @@ def _mixed_ok(op, dtype, srcs) -> bool:
 
 
 def copy(src: Node) -> Node:
-    """A node with `src`'s values that never shares its memory."""
-    return ew("astype", src.dtype, (src,))
+    """A node with `src`'s values that never shares its memory: ``ew("astype")`` to its own
+    dtype, built without ``ew``'s checks (one source of the op's dtype always fits; an
+    element read, ``a[i, j]``, makes one every time)."""
+    n = _new_node(Node)
+    n.kind = EW
+    n.op = "astype"
+    n.dtype = src.dtype
+    n.shape = src.shape
+    n.srcs = (src,)
+    n.arg = None
+    n.device = src.device
+    n.size = src.size + 1
+    n.buf = None
+    n.strides = None
+    n.offset = 0
+    n.sig = None
+    return n
 
 
 def cast(src: Node, dtype) -> Node:
