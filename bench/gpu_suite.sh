@@ -29,7 +29,8 @@ export GNUMPY_TEST_PROFILE="$OUT/gw0.prof" # cProfile of worker gw0, rewritten a
 # its share): the slow tests conftest.py puts first would all land on one worker, one after
 # another (the fuzz cases took 420 s on one of 16 workers); chunks of two spread them out
 JOBS=$(python3 -c "import xdist" 2>/dev/null && echo "-n ${NJOBS:-16}" || echo "")
-[ -n "$JOBS" ] && python3 -c "import sys, xdist; sys.exit(tuple(map(int, xdist.__version__.split('.')[:2])) < (3, 3))" 2>/dev/null &&
+[ -n "$JOBS" ] && python3 -c "import sys, xdist
+sys.exit(tuple(map(int, xdist.__version__.split('.')[:2])) < (3, 3))" 2>/dev/null &&
     JOBS="$JOBS --maxschedchunk 2"
 TEST_TIMEOUT=${TEST_TIMEOUT:-480}
 # TESTS_FILE: more test ids, one per line (ids with spaces survive)

@@ -227,7 +227,8 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
     def _set_node(self, node, also=None, defer=False) -> None:
         """Give this array new values (`node`, same shape and dtype).  `also`: an array whose
         lazy value the write may read unmaterialized (a temporary, or one the caller rebinds
-        afterwards; a view, with its lazy base, when no one else holds the base); `defer`: a statement's write, which may wait (``realize.write``)."""
+        afterwards; a view, with its lazy base, when no one else holds the base); `defer`: a
+        statement's write, which may wait (``realize.write``)."""
         if self._ro:
             raise ValueError("assignment destination is read-only")
         if self._base is None and not self._has_views:

@@ -177,7 +177,8 @@ def test_lazy_operands_of_products_in_a_loop_keep_numpys_values():
     x, y = rng.standard_normal((2, 2)), rng.standard_normal((2, 6))
     s = rng.standard_normal((3, 2, 2))
     for xp in (gp, np):
-        m, st, ints = xp.exp(xp.asarray(x) * 0.5), xp.asarray(s) * 2.0, xp.arange(4).reshape(2, 2) * 3
+        m, st = xp.exp(xp.asarray(x) * 0.5), xp.asarray(s) * 2.0
+        ints = xp.arange(4).reshape(2, 2) * 3
         v = xp.asarray(y)
         out = []
         for _ in range(3):

@@ -323,20 +323,7 @@ def copy(src: Node) -> Node:
     """A node with `src`'s values that never shares its memory: ``ew("astype")`` to its own
     dtype, built without ``ew``'s checks (one source of the op's dtype always fits; an
     element read, ``a[i, j]``, makes one every time)."""
-    n = _new_node(Node)
-    n.kind = EW
-    n.op = "astype"
-    n.dtype = src.dtype
-    n.shape = src.shape
-    n.srcs = (src,)
-    n.arg = None
-    n.device = src.device
-    n.size = src.size + 1
-    n.buf = None
-    n.strides = None
-    n.offset = 0
-    n.sig = None
-    return n
+    return Node(EW, "astype", src.dtype, src.shape, (src,), None, src.device, src.size + 1)
 
 
 def cast(src: Node, dtype) -> Node:
