@@ -27,7 +27,7 @@ export GNUMPY_TEST_TIMING="$OUT/timing"   # per-test seconds and NVRTC seconds, 
 export GNUMPY_TEST_PROFILE="$OUT/gw0.prof" # cProfile of worker gw0, rewritten after each test
 # xdist's load scheduling first hands each worker a chunk of consecutive tests (a quarter of
 # its share): the slow tests conftest.py puts first would all land on one worker, one after
-# another (the fuzz cases took 420 s on one of 16 workers); chunks of two spread them out
+# another (the fuzz cases, 30-80 s of NVRTC each); chunks of two spread them out
 JOBS=$(python3 -c "import xdist" 2>/dev/null && echo "-n ${NJOBS:-16}" || echo "")
 [ -n "$JOBS" ] && python3 -c "import sys, xdist
 sys.exit(tuple(map(int, xdist.__version__.split('.')[:2])) < (3, 3))" 2>/dev/null &&
