@@ -10,6 +10,23 @@ from __future__ import annotations
 
 def broadcast_shapes(*shapes) -> tuple:
     """NumPy's ``broadcast_shapes``: the common shape, or ValueError naming the shapes."""
+    if len(shapes) == 2:
+        a, b = shapes
+        k = len(a) - len(b)
+        if k < 0:
+            a, b, k = b, a, -k
+        out = list(a[:k])
+        for x, y in zip(a[k:], b):
+            if x == y or y == 1:
+                out.append(x)
+            elif x == 1:
+                out.append(y)
+            else:
+                break
+        else:
+            return tuple(out)
+        raise ValueError("operands could not be broadcast together with shapes "
+                         + " ".join(_fmt(s) for s in shapes))
     if len(shapes) == 1:
         return tuple(shapes[0])
     ndim = max((len(s) for s in shapes), default=0)

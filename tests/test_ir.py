@@ -62,3 +62,51 @@ def test_copy_is_the_astype_node_ew_builds():
         fields = ("kind", "op", "dtype", "shape", "srcs", "arg", "device", "size", "buf",
                   "strides", "offset", "sig")
         assert [getattr(a, f) for f in fields] == [getattr(b, f) for f in fields]
+
+
+def test_reduce_shape_is_numpys_for_sorted_and_unsorted_axes():
+    """``ir.reduce``'s result shape (one pass over increasing axes, the general rule for
+    others) equals NumPy's for every subset of axes in both orders, with and without
+    keepdims; repeated or out-of-range axes are refused."""
+    import itertools
+    rng = np.random.default_rng(5)
+    for nd in range(5):
+        shape = tuple(int(v) for v in rng.integers(0, 4, nd))
+        src = gp.asarray(np.zeros(shape, np.float32))._node
+        for k in range(nd + 1):
+            for axes in itertools.permutations(range(nd), k):
+                for keep in (False, True):
+                    r = ir.reduce("sum", src, axes, keep, src.dtype)
+                    want = np.sum(np.zeros(shape), axis=axes, keepdims=keep).shape
+                    assert r.shape == want, (shape, axes, keep)
+    src = gp.asarray(np.zeros((2, 3)))._node
+    for bad in ((0, 0), (2,), (-1,), (1, 1), (0, 2)):
+        with pytest.raises(AssertionError, match="axes"):
+            ir.reduce("sum", src, bad, False, src.dtype)
+
+
+def test_normalize_axes_is_numpys():
+    """Reduction axes: sorted, non-negative, each once; NumPy's errors for repeated and
+    out-of-range axes and for non-integers, from a tuple, a list or one int."""
+    from numpy.exceptions import AxisError
+
+    from gnumpy._api._common import normalize_axes
+    assert normalize_axes((2, 0), 3) == (0, 2)
+    assert normalize_axes((-1, 0), 3) == (0, 2)
+    assert normalize_axes([1, -3], 3) == (0, 1)
+    assert normalize_axes((np.int64(1), 0), 3) == (0, 1)
+    assert normalize_axes(-2, 3) == (1,)
+    assert normalize_axes(None, 3) == (0, 1, 2)
+    assert normalize_axes((), 3) == ()
+    with pytest.raises(ValueError, match="duplicate"):
+        normalize_axes((0, -3), 3)
+    with pytest.raises(AxisError):
+        normalize_axes((0, 3), 3)
+    with pytest.raises(AxisError):
+        normalize_axes((-4,), 3)
+    with pytest.raises(TypeError):
+        normalize_axes((0, 1.0), 3)
+    x = np.zeros((2, 3, 4))
+    g = gp.asarray(x)
+    for axes in ((2, 0), (-1, 1), (0, 1, 2), (1,), ()):
+        assert gp.sum(g, axis=axes).shape == np.sum(x, axis=axes).shape

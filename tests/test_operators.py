@@ -662,3 +662,47 @@ def test_operators_come_from_the_op_table():
         if len(names) > 1:
             same(lambda xp, x, y: getattr(y, names[1])(x))
             same(lambda xp, x, y: getattr(x, names[2])(y))
+
+
+BROADCAST_PAIRS = [((8, 1, 1, 4, 1), (1, 1, 4, 3)), ((3, 1), (4,)), ((1,), (5,)),
+                   ((2, 1, 3), (1, 4, 1)), ((0, 1), (1, 3)), ((1, 0), (2, 1)),
+                   ((1, 1), (1, 1, 1)), ((4,), (3, 1)), ((), (2, 3))]
+
+
+@pytest.mark.parametrize("s1,s2", BROADCAST_PAIRS)
+@pytest.mark.parametrize("layout", ["contiguous", "strided", "reversed"])
+def test_broadcast_operands_on_the_operator_hot_path(s1, s2, layout):
+    """``a * b`` of arrays of two shapes that broadcast: the second call takes the
+    operator hot path (``apply2``, whose cache the first call fills), where a leaf operand
+    is broadcast by its strides (stride 0 on the stretched axes) and a cast one through a
+    view.  Values against NumPy for contiguous, strided and reversed operands, both orders,
+    one cast operand; a broadcast operand is a leaf with NumPy's broadcast strides (on axes longer than one)."""
+    rng = np.random.default_rng(len(s1) * 7 + len(s2))
+    for d1, d2 in ((np.float32, np.float32), (np.int64, np.int64), (np.float64, np.int32)):
+        a = sample(d1, s1, rng)
+        b = sample(d2, s2, rng)
+        pairs = []
+        for x in (a, b):
+            if layout == "strided":
+                pairs.append(strided_pair(x))
+            elif layout == "reversed" and x.ndim:
+                g = gp.asarray(x[::-1].copy())[::-1]
+                pairs.append((x, g))
+            else:
+                pairs.append((x, gp.asarray(x)))
+        (na, ga), (nb, gb) = pairs
+        want = na * nb
+        for _ in range(2):
+            check(ga * gb, want)
+            check(gb * ga, nb * na)
+    shape = np.broadcast_shapes(s1, s2)
+    ga = gp.asarray(sample(np.float32, s1, rng))
+    gb = gp.asarray(sample(np.float32, s2, rng))
+    node = gp._api.elementwise.elementwise.apply2("multiply", ga, gb, True)
+    assert node is not None and node.shape == shape
+    want = np.broadcast_to(ga.get(), shape).strides
+    src = node.srcs[0]
+    assert src.kind == gp._graph.ir.LEAF
+    assert len(src.strides) == len(shape)
+    for n, got, w in zip(shape, src.strides, want):     # (a length-1 axis: any stride)
+        assert n < 2 or got * 4 == w, (src.strides, want)

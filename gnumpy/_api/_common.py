@@ -111,6 +111,16 @@ def normalize_axes(axis, ndim: int) -> tuple:
     """axis=None | int | tuple -> sorted tuple of distinct non-negative axes."""
     if axis is None:
         return tuple(range(ndim))
+    if type(axis) is tuple:     # ints in range, each once: the common case, one pass
+        out = []
+        for a in axis:
+            if type(a) is not int or not -ndim <= a < ndim:
+                break
+            out.append(a % ndim)
+        else:
+            if len(set(out)) == len(out):
+                out.sort()
+                return tuple(out)
     if isinstance(axis, (tuple, list)):
         axes = tuple(normalize_axis(a, ndim) for a in axis)
         if len(set(axes)) != len(axes):

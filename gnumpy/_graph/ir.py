@@ -431,11 +431,24 @@ def permute(src: Node, axes) -> Node:
 # ------------------------------------------------------------------ reductions and barriers
 
 def reduce(rop: str, src: Node, axes: tuple, keepdims: bool, dtype) -> Node:
-    nd = len(src.shape)
-    if len(set(axes)) != len(axes) or not all(0 <= a < nd for a in axes):
-        raise AssertionError(f"ir.reduce: axes {axes} of a node of shape {src.shape}")
-    shape = tuple((1 if i in axes else d) for i, d in enumerate(src.shape) if keepdims or
-                  i not in axes)
+    sh = src.shape
+    nd = len(sh)
+    shape = []
+    prev = -1
+    for a in axes:              # increasing axes (as the API layer gives them): one pass
+        if not prev < a < nd:
+            if len(set(axes)) != len(axes) or not all(0 <= a < nd for a in axes):
+                raise AssertionError(f"ir.reduce: axes {axes} of a node of shape {sh}")
+            shape = [1 if i in axes else d for i, d in enumerate(sh)
+                     if keepdims or i not in axes]
+            break
+        shape += sh[prev + 1:a]
+        if keepdims:
+            shape.append(1)
+        prev = a
+    else:
+        shape += sh[prev + 1:]
+    shape = tuple(shape)
     return Node(REDUCE, "reduce", dtype, shape, (src,), (rop, tuple(axes), bool(keepdims)),
                 src.device, src.size + 1)
 

@@ -14,6 +14,7 @@ import numpy as np
 from ... import _dtypes as D
 from ..._broadcast import broadcast_shapes
 from ..._graph import ir
+from ..._graph.ir import LEAF
 from ..._graph import bounds as B
 from ..._graph import realize as R
 from ..._ops import EW_OPS
@@ -132,7 +133,17 @@ def _broadcast2(na, nb, loop):
     shape = sa if not sb or sa == sb else sb if not sa else broadcast_shapes(sa, sb)
     out = []
     for n in (na, nb):
-        if not n.shape and shape and n.kind != ir.LEAF:
+        sn = n.shape
+        if n.kind == LEAF and n.dtype == loop:
+            if sn != shape:     # (ir.broadcast of a leaf, folded here: the shapes broadcast)
+                k = len(shape) - len(sn)
+                st = [0] * k
+                for d, s, m in zip(sn, n.strides, shape[k:]):
+                    st.append(0 if d == 1 and m != 1 else s)
+                n = ir.leaf(n.buf, loop, shape, tuple(st), n.offset, n.device)
+            out.append(n)
+            continue
+        if not sn and shape and n.kind != LEAF:
             B.reused_scalar(n)
         if n.dtype != loop:
             n = ir.cast(n, loop)
