@@ -2,6 +2,7 @@
 bench/loops.py's statement patterns and of NPBench kernels, top functions by own time.
 
     python3 bench/profile_host.py [pattern ...] [--npbench k1,k2] [--iters N] [--top K]
+                                  [--sort cumtime]
 
 NPBench kernels run as bench/npbench.py runs them (fresh inputs, one warm-up call); each
 is timed (min of 5) and then profiled for one call.
@@ -21,10 +22,20 @@ import numpy  # noqa: E402
 import gnumpy as gp  # noqa: E402
 
 
+SORT = ["tottime"]
+
+
 def _report(title, prof, n, top):
+    """The `top` functions by SORT[0], their calls and own and cumulative time per unit
+    (`n` units: statements or calls) in microseconds (pstats' own table rounds to ms)."""
     s = pstats.Stats(prof)
     print(f"== {title}, {s.total_calls / n:.1f} Python calls each")
-    s.sort_stats("tottime").print_stats(top)
+    col = 3 if SORT[0] == "cumtime" else 2
+    rows = sorted(s.stats.items(), key=lambda kv: -kv[1][col])[:top]
+    print(f"{'calls':>10} {'own us':>10} {'cum us':>10}  function")
+    for (f, line, fn), (_, nc, tt, ct, _) in rows:
+        where = f"{Path(f).name}:{line}({fn})" if line else fn
+        print(f"{nc / n:10.2f} {tt / n * 1e6:10.2f} {ct / n * 1e6:10.2f}  {where}")
 
 
 def profile_patterns(names, iters, top):
@@ -94,7 +105,10 @@ def main() -> int:
     ap.add_argument("--npbench", default="")
     ap.add_argument("--iters", type=int, default=300)
     ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--sort", default="tottime", help="a pstats sort key (own time first; "
+                    "cumtime shows what calls into the libraries and syncs cost)")
     args = ap.parse_args()
+    SORT[0] = args.sort
     if args.patterns or not args.npbench:
         profile_patterns(args.patterns, args.iters, args.top)
     if args.npbench:

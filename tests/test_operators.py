@@ -670,13 +670,14 @@ BROADCAST_PAIRS = [((8, 1, 1, 4, 1), (1, 1, 4, 3)), ((3, 1), (4,)), ((1,), (5,))
 
 
 @pytest.mark.parametrize("s1,s2", BROADCAST_PAIRS)
-@pytest.mark.parametrize("layout", ["contiguous", "strided", "reversed"])
+@pytest.mark.parametrize("layout", ["contiguous", "strided", "reversed", "lazy"])
 def test_broadcast_operands_on_the_operator_hot_path(s1, s2, layout):
     """``a * b`` of arrays of two shapes that broadcast: the second call takes the
     operator hot path (``apply2``, whose cache the first call fills), where a leaf operand
     is broadcast by its strides (stride 0 on the stretched axes) and a cast one through a
-    view.  Values against NumPy for contiguous, strided and reversed operands, both orders,
-    one cast operand; a broadcast operand is a leaf with NumPy's broadcast strides (on axes longer than one)."""
+    view.  Values against NumPy for contiguous, strided, reversed and lazy operands, both
+    orders, one cast operand; a broadcast operand is a leaf with NumPy's broadcast strides
+    (on axes longer than one)."""
     rng = np.random.default_rng(len(s1) * 7 + len(s2))
     for d1, d2 in ((np.float32, np.float32), (np.int64, np.int64), (np.float64, np.int32)):
         a = sample(d1, s1, rng)
@@ -688,6 +689,8 @@ def test_broadcast_operands_on_the_operator_hot_path(s1, s2, layout):
             elif layout == "reversed" and x.ndim:
                 g = gp.asarray(x[::-1].copy())[::-1]
                 pairs.append((x, g))
+            elif layout == "lazy":      # an expression, broadcast as a view of its node
+                pairs.append((x, gp.asarray(x) * 1))
             else:
                 pairs.append((x, gp.asarray(x)))
         (na, ga), (nb, gb) = pairs

@@ -14,7 +14,7 @@ import numpy as np
 from ... import _dtypes as D
 from ..._broadcast import broadcast_shapes
 from ..._graph import ir
-from ..._graph.ir import LEAF
+from ..._graph.ir import EW, LEAF, VIEW
 from ..._graph import bounds as B
 from ..._graph import realize as R
 from ..._ops import EW_OPS
@@ -147,7 +147,13 @@ def _broadcast2(na, nb, loop):
             B.reused_scalar(n)
         if n.dtype != loop:
             n = ir.cast(n, loop)
-        out.append(n if n.shape == shape else ir.broadcast(n, shape))
+        if n.shape == shape:
+            out.append(n)
+        elif n.kind == EW:      # (ir.broadcast's node, without its checks: a view of it)
+            out.append(ir.Node(VIEW, "broadcast", loop, shape, (n,), None, n.device,
+                               n.size + 1))
+        else:
+            out.append(ir.broadcast(n, shape))
     return out
 
 
