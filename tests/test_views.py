@@ -5,6 +5,7 @@ out-of-range bounds, Ellipsis, None, on 0-d to 4-d arrays).  Every manipulation 
 runs on contiguous, strided (non-contiguous view) and lazy inputs (``(x + 1)[::2].T``).
 """
 import functools
+import itertools
 
 import numpy as np
 import pytest
@@ -193,6 +194,45 @@ def test_matrix_keys_layout_is_numpys(layout):
                 idx = np.indices(sh).reshape(len(sh), -1)
                 pos = o + sum(s * i for s, i in zip(strides, idx))
                 assert np.array_equal(base[pos], v.reshape(-1)), key
+
+
+_N_D_KEYS = (-1, 0, 2, slice(None), slice(1, -1), slice(None, None, -2), slice(3, 3), None,
+             Ellipsis)
+
+
+@pytest.mark.parametrize("layout", ["c", "reversed", "transposed"])
+def test_n_d_keys_layout_is_numpys(layout):
+    """Every key of one to three items from the list above on a 3x4x5 array (the general
+    loop of ``layout.basic_index``: full slices, new axes, an Ellipsis, ints among
+    slices): NumPy's shape, scalar-ness and the position of every element, or None where
+    NumPy raises."""
+    base = np.arange(60, dtype=np.int64)
+    a = {"c": base.reshape(3, 4, 5), "reversed": base.reshape(3, 4, 5)[::-1, :, ::-1],
+         "transposed": base.reshape(5, 4, 3).transpose(2, 1, 0)[:, ::-1]}[layout]
+    off = (a.__array_interface__["data"][0] - base.__array_interface__["data"][0]) // 8
+    strides = tuple(s // 8 for s in a.strides)
+    seen = 0
+    for n in (1, 2, 3):
+        for key in itertools.product(_N_D_KEYS, repeat=n):
+            try:
+                v = a[key]
+            except IndexError:
+                v = None
+            r = L.basic_index(a.shape, strides, off, key)
+            if r is None:
+                assert v is None, key
+                continue
+            assert v is not None, key
+            sh, st_, o, element = r
+            assert element == (not isinstance(v, np.ndarray)), key
+            v = np.asarray(v)
+            assert sh == v.shape, key
+            if v.size:
+                idx = np.indices(sh).reshape(len(sh), -1) if sh else np.zeros((0, 1), int)
+                pos = o + sum((s * i for s, i in zip(st_, idx)), np.zeros(1, int))
+                assert np.array_equal(base[pos], v.reshape(-1)), key
+                seen += 1
+    assert seen > 500
 
 
 @pytest.mark.parametrize("key", [

@@ -162,14 +162,12 @@ def basic_index(shape, strides, offset, key):
     d = 0
     for k in key:
         t = type(k)
-        if t is int:
-            n = shape[d]
-            if k < 0:
-                k += n
-            if k < 0 or k >= n:
-                return None
-            offset += k * strides[d]
-        elif t is slice:
+        if t is slice:
+            if k.start is None and k.stop is None and k.step is None:     # a[:, ...]
+                osh.append(shape[d])
+                ost.append(strides[d])
+                d += 1
+                continue
             try:
                 start, stop, step = k.indices(shape[d])
             except (TypeError, ValueError):
@@ -179,6 +177,13 @@ def basic_index(shape, strides, offset, key):
             osh.append(n if n > 0 else 0)
             ost.append(step * strides[d])
             offset += start * strides[d]
+        elif t is int:
+            n = shape[d]
+            if k < 0:
+                k += n
+            if k < 0 or k >= n:
+                return None
+            offset += k * strides[d]
         elif k is None:
             osh.append(1)
             ost.append(0)
