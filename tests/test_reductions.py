@@ -930,3 +930,38 @@ def test_one_pass_var_is_accurate_with_a_large_mean(dt, axis):
     np.testing.assert_allclose(gp.std(gp.asarray(a), axis=axis, ddof=1).get(),
                                np.std(a.astype(np.float64), axis=axis, ddof=1),
                                rtol=1e-3 if dt == np.float32 else 1e-10)
+
+
+_AXIS_FUNCS = ["sum", "prod", "max", "min", "any", "all", "count_nonzero", "mean", "std",
+               "var", "nansum", "nanmean", "nanmax", "nanmin", "nanprod", "nanstd", "nanvar",
+               "ptp", "argmax", "nanargmax", "median", "nanmedian", "average", "cumsum",
+               "cumprod", "cumulative_sum"]
+_AXES_2D = [[0], True, (True,), 1.0, [0, 1], (0, 1), np.int64(1), (np.int64(1),), (1, 0), -1,
+            (0, 0), 2, (2,), np.bool_(True), ()]
+_AXES_0D = [0, -1, (0,), np.int64(0), [0], True, 1, (), (-1,), None]
+
+
+@pytest.mark.parametrize("name", _AXIS_FUNCS)
+def test_axis_argument_is_read_as_numpy_reads_it(name):
+    """Every reduction and scan reads `axis` as NumPy does: a list, a bool or a float is a
+    TypeError for the ufunc reductions (``median`` and ``average`` take lists); a 0-d array
+    takes an integer 0 or -1 (a NumPy integer too) where NumPy's ufunc reductions and
+    scans do, and a tuple naming an axis is out of its bounds.  Same exception type, same
+    result shape, on a 2-d and a 0-d array."""
+    import warnings
+    x = np.arange(1.0, 7.0).reshape(2, 3)
+    z = np.array(2.0)
+    for a, axes in ((x, _AXES_2D), (z, _AXES_0D)):
+        g = gp.asarray(a)
+        for ax in axes:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    want = ("ok", np.shape(getattr(np, name)(a, axis=ax)))
+                except Exception as e:          # noqa: BLE001 - compared with gnumpy's
+                    want = (type(e), None)
+                try:
+                    got = ("ok", tuple(getattr(gp, name)(g, axis=ax).shape))
+                except Exception as e:          # noqa: BLE001
+                    got = (type(e), None)
+            assert got == want, (name, a.ndim, ax)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import builtins
 import operator
 
+import numpy as np
+
 from ... import _dtypes as D
 from ..._graph import ir
 from ..._graph import layout as L
@@ -29,13 +31,37 @@ def _arr(x):
     return x if is_array(x) else wrap(as_node(x))
 
 
-def _axes(axis, x):
-    """Normalized reduction axes; NumPy lets 0-d arrays take axis 0 or -1 (as no axis)."""
-    if x.ndim == 0 and axis is not None:
-        ax = axis if isinstance(axis, (tuple, list)) else (axis,)
-        if builtins.all(type(a) is int and a in (0, -1) for a in ax):
-            return ()
-    return normalize_axes(axis, x.ndim)
+def _axes(axis, x, scalar_axis=True):
+    """The axes of a reduction as NumPy's ``ufunc.reduce`` reads `axis`: None, an integer
+    or a tuple of integers (a list, a bool or a float is a TypeError), normalized; with
+    `scalar_axis`, a 0-d array takes an integer 0 or -1 as no axis (a tuple naming an axis
+    is out of its bounds).  ``mean``/``var``/``std`` take no `scalar_axis`, as NumPy's."""
+    if axis is None:
+        return tuple(range(x.ndim))
+    if type(axis) is tuple:
+        for a in axis:
+            if type(a) is not int and isinstance(a, (bool, np.bool_)):
+                if not scalar_axis:     # (NumPy's mean counts the items first)
+                    normalize_axes(tuple(int(b) for b in axis), x.ndim)
+                raise TypeError("an integer is required")
+        return normalize_axes(axis, x.ndim)
+    if not scalar_axis and isinstance(axis, (bool, np.bool_)):
+        normalize_axis(int(axis), x.ndim)
+    a = _axis_int(axis, "an integer is required")
+    if scalar_axis and x.ndim == 0 and a in (0, -1):
+        return ()
+    return (normalize_axis(a, x.ndim),)
+
+
+def _axis_int(axis, bool_msg) -> int:
+    """One integer `axis` (operator.index; a bool is a TypeError with `bool_msg`)."""
+    if isinstance(axis, (bool, np.bool_)):
+        raise TypeError(bool_msg)
+    try:
+        return operator.index(axis)
+    except TypeError:
+        raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an "
+                        f"integer") from None
 
 
 def _out(name, r, out):
@@ -178,10 +204,9 @@ def _argreduce(rop, x, axis, out, keepdims):
     x = _arr(x)
     if axis is None:
         axes = tuple(range(x.ndim))
-    elif x.ndim == 0 and type(axis) is int and axis in (0, -1):
-        axes = ()
     else:
-        axes = (normalize_axis(axis, x.ndim),)
+        a = _axis_int(axis, "an integer is required for the axis")
+        axes = () if x.ndim == 0 and a in (0, -1) else (normalize_axis(a, x.ndim),)
     _check_nonempty(x, axes, rop)
     if x.ndim == 0:
         r = wrap(ir.scalar(0, D.int64, (), x.device))
@@ -291,7 +316,7 @@ def mean(x, /, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     array(2.5)
     """
     x = _arr(x)
-    axes = normalize_axes(axis, x.ndim)
+    axes = _axes(axis, x, False)
     single_out(out)
     keepdims = _kd(keepdims)        # (after the axes and out, as NumPy's _mean)
     cdt, rdt = _float_dtypes(x.dtype, dtype)
@@ -315,7 +340,7 @@ def var(x, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
         if ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
-    axes = normalize_axes(axis, x.ndim)
+    axes = _axes(axis, x, False)
     single_out(out)
     keepdims = _kd(keepdims)        # (after the axes and out, as NumPy's _var)
     cdt, rdt = _float_dtypes(x.dtype, dtype)
@@ -386,7 +411,7 @@ def std(x, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
         mean=None, correction=None):
     """Standard deviation over `axis` (square root of ``var``, in var's dtype)."""
     x = _arr(x)
-    normalize_axes(axis, x.ndim)
+    _axes(axis, x, False)
     single_out(out)                # (NumPy's order: the axes, out, then the rest)
     v = var(x, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where, mean=mean,
             correction=correction, _into=out.dtype if is_array(out) else None)
@@ -410,17 +435,27 @@ def std(x, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 # ------------------------------------------------------------------ scans
 
 def _cumulative(bop, x, axis, dtype, include_initial, flatten_none):
+    """A scan along `axis`: NumPy's ``cumsum`` (`flatten_none`: no axis scans the flat
+    array) or ``cumulative_sum``; a 0-d array scans as one element (a 1-d result, as
+    NumPy's both)."""
     x = _arr(x)
     if axis is None:
         if x.ndim > 1 and not flatten_none:
             raise ValueError("axis must be specified for arrays with more than one dimension")
-        if x.ndim != 1:
-            # loaded on first use: import gnumpy does not load shape.manipulation (~4 ms)
-            from ..shape.manipulation import reshape
-            x = reshape(x, (-1,))
+        flat = x.ndim != 1
         axis = 0
-    if x.ndim == 0:
-        raise ValueError("cumulative functions need an array with at least one dimension")
+    else:
+        if type(axis) is tuple and not flatten_none:    # (as NumPy's ufunc.accumulate)
+            if len(axis) != 1:
+                raise ValueError("accumulate does not allow multiple axes")
+            axis = axis[0]
+        axis = _axis_int(axis, "an integer is required for the axis" if flatten_none else
+                         "an integer is required")
+        flat = x.ndim == 0
+    if flat:
+        # loaded on first use: import gnumpy does not load shape.manipulation (~4 ms)
+        from ..shape.manipulation import reshape
+        x = reshape(x, (-1,))
     ax = normalize_axis(axis, x.ndim)
     dt = _sum_dtype(x.dtype) if dtype is None else D.to_dtype(dtype)
     shape = list(x.shape)
