@@ -91,8 +91,10 @@ _FROM = {
         "min_scalar_type mintypecode promote_types setbufsize seterr seterrcall typecodes "
         "typename ulong"),
     "_api.reductions.reductions": (
-        "all any argmax argmin count_nonzero cumprod cumsum cumulative_prod "
-        "cumulative_sum diff max mean min prod std sum var amax=max amin=min"),
+        "all any argmax argmin count_nonzero max mean min prod std sum var amax=max "
+        "amin=min"),
+    "_api.reductions.scans": (
+        "cumprod cumsum cumulative_prod cumulative_sum diff"),
     "_api.sorting.sorting": (
         "argpartition argsort lexsort partition searchsorted sort sort_complex"),
     "_api.sorting.sets": (

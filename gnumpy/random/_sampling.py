@@ -19,7 +19,8 @@ from .._api._common import normalize_axis
 from .._api.creation.creation import arange, asarray
 from .._api.elementwise.elementwise import apply
 from .._api.indexing.advanced import take
-from .._api.reductions.reductions import any as any_, count_nonzero, cumsum, sum as sum_
+from .._api.reductions.reductions import any as any_, count_nonzero, sum as sum_
+from .._api.reductions.scans import cumsum
 from .._api.shape.manipulation import moveaxis
 from .._api.sorting.sorting import argsort, searchsorted
 from .._array import ndarray

@@ -18,8 +18,8 @@ from .elementwise import where as where_
 from ..outargs import finish
 from ..shape.manipulation import stack, concat, ravel, broadcast_to, moveaxis
 from ..._config import config
-from ..reductions.reductions import (diff, sum as sum_, all as all_, cumsum, cumulative_prod,
-                                     any as any_)
+from ..reductions.reductions import sum as sum_, all as all_, any as any_
+from ..reductions.scans import diff, cumsum, cumulative_prod
 from ..creation.creation import zeros_like, ones, zeros, logspace
 
 

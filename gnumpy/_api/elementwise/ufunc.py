@@ -14,6 +14,7 @@ from ..indexing import index_plan as IP
 from ..indexing import indexing as IX
 from ..indexing import keys as IK
 from ..reductions import reductions as R
+from ..reductions import scans as S
 from .elementwise import apply
 from .resolution import _classify, out_dtype, resolve, scalar_errors
 from .elementwise import where as where_
@@ -184,9 +185,9 @@ class ufunc:
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         if self._op.name == "add":
-            r = R.cumulative_sum(array, axis=axis, dtype=dtype)
+            r = S.cumulative_sum(array, axis=axis, dtype=dtype)
         elif self._op.name == "multiply":
-            r = R.cumulative_prod(array, axis=axis, dtype=dtype)
+            r = S.cumulative_prod(array, axis=axis, dtype=dtype)
         else:
             raise NotImplementedError(f"{self.__name__}.accumulate is not implemented yet")
         return finish(self.__name__, r, out, casting="unsafe",

@@ -20,6 +20,7 @@ from __future__ import annotations
 from ... import _dtypes as D
 from ..._graph import layout as L
 from . import reductions as R
+from . import scans as S
 from .._common import as_node, is_array, wrap
 from ..elementwise.elementwise import apply, astype
 from ..elementwise.elementwise import where as where_
@@ -102,7 +103,7 @@ def nancumsum(a, axis=None, dtype=None, out=None):
     >>> gp.nancumsum(gp.asarray([1.0, gp.nan, 2.0]))
     array([1., 1., 3.])
     """
-    return R.cumsum(_nan_to(_arr(a), 0), axis=axis, dtype=dtype, out=out)
+    return S.cumsum(_nan_to(_arr(a), 0), axis=axis, dtype=dtype, out=out)
 
 
 def nancumprod(a, axis=None, dtype=None, out=None):
@@ -114,7 +115,7 @@ def nancumprod(a, axis=None, dtype=None, out=None):
     >>> gp.nancumprod(gp.asarray([2.0, gp.nan, 3.0]))
     array([2., 2., 6.])
     """
-    return R.cumprod(_nan_to(_arr(a), 1), axis=axis, dtype=dtype, out=out)
+    return S.cumprod(_nan_to(_arr(a), 1), axis=axis, dtype=dtype, out=out)
 
 
 # ------------------------------------------------------------------ mean, var, std

@@ -20,7 +20,8 @@ from .._common import as_node, check_device_match, is_array, normalize_axis, wra
 from ..creation.creation import zeros
 from ..elementwise.elementwise import apply, astype
 from ..shape.manipulation import moveaxis, ravel, reshape, broadcast_to
-from ..reductions.reductions import cumsum, max as max_, min as min_
+from ..reductions.reductions import max as max_, min as min_
+from ..reductions.scans import cumsum
 
 
 def _arr(x):
