@@ -53,10 +53,16 @@ def solve(x1, x2, /):
     if n == 0 or nbatch(batch) == 0:
         x = empty(batch + (n, k), dt, a.device)
     else:
-        A = broadcast_to(a.astype(dt, copy=False), batch + (n, n))
-        B = broadcast_to(b.astype(dt, copy=False), batch + (n, k))
-        x, = call("solve", [A, B])
+        x, = call("solve", [_as(a, dt, batch + (n, n)), _as(b, dt, batch + (n, k))])
     return x[..., 0] if vector else x
+
+
+def _as(a, dt, shape):
+    """`a` in dtype `dt` broadcast to `shape` (itself when it is both already: a call of
+    small matrices pays for neither)."""
+    if a.dtype != dt:
+        a = a.astype(dt, copy=False)
+    return a if a.shape == shape else broadcast_to(a, shape)
 
 
 def inv(x, /):
