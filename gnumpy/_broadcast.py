@@ -46,6 +46,35 @@ def broadcast_shapes(*shapes) -> tuple:
     return tuple(out)
 
 
+def broadcast_args(*shapes) -> tuple:
+    """NumPy's ``broadcast_shapes`` / ``broadcast_arrays`` (``np.broadcast``): the common
+    shape of the arguments' shapes, or ValueError with their message, which names the
+    first two arguments that clash."""
+    try:
+        return broadcast_shapes(*shapes, ())
+    except ValueError:
+        raise ValueError(_mismatch(shapes)) from None
+
+
+def _mismatch(shapes) -> str:
+    """NumPy's multi-iterator message: axes from the outermost of the result, arguments in
+    order; the argument that set an axis's length, then the first that differs."""
+    nd = max(len(s) for s in shapes)
+    for i in range(nd):
+        dim, src = 1, -1
+        for j, s in enumerate(shapes):
+            k = i + len(s) - nd
+            if k < 0 or s[k] == 1:
+                continue
+            if dim == 1:
+                dim, src = s[k], j
+            elif s[k] != dim:
+                return ("shape mismatch: objects cannot be broadcast to a single shape.  "
+                        f"Mismatch is between arg {src} with shape {tuple(shapes[src])} and "
+                        f"arg {j} with shape {tuple(s)}.")
+    return "operands could not be broadcast together"       # (shapes that do broadcast)
+
+
 def _fmt(shape) -> str:
     return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
 

@@ -2,9 +2,9 @@
 NumPy: every pair and a sample of triples of small shapes, and the error messages of a
 ufunc and of broadcast_to (compared with whitespace normalised: see the module note).
 
-Note: gnumpy's messages differ from NumPy's only in whitespace (NumPy ends the ufunc's
-message with a space and puts two before "and requested shape"); gp.broadcast_shapes raises
-the ufunc's message where np.broadcast_shapes says "shape mismatch: ...".
+Note: gnumpy's ufunc and broadcast_to messages differ from NumPy's only in whitespace
+(NumPy ends the ufunc's message with a space and puts two before "and requested shape");
+broadcast_shapes and broadcast_arrays raise NumPy's own message, naming the two arguments.
 """
 import itertools
 
@@ -80,3 +80,25 @@ def test_broadcast_to(shape, target):
         return
     B.broadcast_to_check(shape, target)
     np.testing.assert_array_equal(gp.broadcast_to(gp.asarray(a), target).get(), want)
+
+
+def test_broadcast_shapes_and_arrays_name_the_clashing_arguments():
+    """``broadcast_shapes`` and ``broadcast_arrays`` raise NumPy's message exactly: the
+    argument that set an axis's length and the first that differs from it, axes from the
+    outermost, for every pair and a sample of triples of the small shapes that clash."""
+    rng = np.random.default_rng(1)
+    triples = [tuple(SHAPES[i] for i in rng.integers(0, len(SHAPES), 3)) for _ in range(300)]
+    seen = 0
+    for ss in list(itertools.product(SHAPES, SHAPES)) + triples:
+        try:
+            np.broadcast_shapes(*ss)
+            continue
+        except ValueError as e:
+            want = str(e)
+        for f in (lambda: gp.broadcast_shapes(*ss),
+                  lambda: gp.broadcast_arrays(*[gp.zeros(s) for s in ss])):
+            with pytest.raises(ValueError) as g:
+                f()
+            assert str(g.value) == want, ss
+        seen += 1
+    assert seen > 100

@@ -9,7 +9,7 @@ import math
 import operator
 
 from ... import _dtypes as D
-from ..._broadcast import broadcast_shapes, broadcast_to_check
+from ..._broadcast import broadcast_args, broadcast_shapes, broadcast_to_check
 from ..._graph import ir
 from ..._graph.ir import LEAF
 from ..._graph import layout as L
@@ -289,7 +289,7 @@ def broadcast_arrays(*arrays):
     """`arrays` broadcast against each other: views (writeable, as NumPy's; a write
     through a broadcast axis writes one element many times)."""
     arrays = [_arr(a) for a in arrays]
-    shape = broadcast_shapes(*[a.shape for a in arrays])
+    shape = broadcast_args(*[a.shape for a in arrays])
     return tuple(_broadcast_view(a, shape) for a in arrays)
 
 

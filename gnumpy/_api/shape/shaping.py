@@ -377,5 +377,5 @@ def broadcast_shapes(*args):
             raise ValueError("negative dimensions are not allowed")
     if not shapes:
         return ()
-    return _broadcast.broadcast_shapes(*shapes, ())
+    return _broadcast.broadcast_args(*shapes)
 
