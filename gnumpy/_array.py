@@ -26,7 +26,7 @@ from math import prod as _prod
 
 from . import _dtypes as D
 from . import _lazy
-from ._broadcast import broadcast_to_check
+from ._broadcast import broadcast_to_check, fmt
 from ._config import config
 from ._elide import sole_base as _sole_base, stored_temporary as _stored_temporary
 from ._elide import temporary as _temporary
@@ -436,7 +436,8 @@ def _inplace(name):
                                 f"{self.dtype!r} with casting rule 'same_kind'")
             if r.shape != self.shape:
                 raise ValueError(f"non-broadcastable output operand with shape "
-                                 f"{self.shape} doesn't match the broadcast shape {r.shape}")
+                                 f"{fmt(self.shape)} doesn't match the broadcast shape "
+                                 f"{fmt(r.shape)}")
             node = ir.cast(r._node, self.dtype)
         del r
         # (the elision test reads this frame's caller: it stays in this function)

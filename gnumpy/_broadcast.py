@@ -26,7 +26,7 @@ def broadcast_shapes(*shapes) -> tuple:
         else:
             return tuple(out)
         raise ValueError("operands could not be broadcast together with shapes "
-                         + " ".join(_fmt(s) for s in shapes))
+                         + " ".join(fmt(s) for s in shapes))
     if len(shapes) == 1:
         return tuple(shapes[0])
     ndim = max((len(s) for s in shapes), default=0)
@@ -42,7 +42,7 @@ def broadcast_shapes(*shapes) -> tuple:
                 out[j] = d
             else:
                 raise ValueError("operands could not be broadcast together with shapes "
-                                 + " ".join(_fmt(s) for s in shapes))
+                                 + " ".join(fmt(s) for s in shapes))
     return tuple(out)
 
 
@@ -75,8 +75,11 @@ def _mismatch(shapes) -> str:
     return "operands could not be broadcast together"       # (shapes that do broadcast)
 
 
-def _fmt(shape) -> str:
-    return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+def fmt(shape) -> str:
+    """A shape as NumPy's shape messages print it: (2,3), (5,), (); a negative length (an
+    unknown one in a reshape) as ``newaxis``."""
+    return "(" + ",".join(str(d) if d >= 0 else "newaxis" for d in shape) + \
+        ("," if len(shape) == 1 else "") + ")"
 
 
 def broadcast_to_check(shape, target) -> None:
@@ -88,5 +91,5 @@ def broadcast_to_check(shape, target) -> None:
     for i, d in enumerate(shape):
         if d != 1 and d != target[off + i]:
             raise ValueError(f"operands could not be broadcast together with remapped shapes "
-                             f"[original->remapped]: {_fmt(shape)} and requested shape "
-                             f"{_fmt(target)}")
+                             f"[original->remapped]: {fmt(shape)} and requested shape "
+                             f"{fmt(target)}")

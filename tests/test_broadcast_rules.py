@@ -102,3 +102,22 @@ def test_broadcast_shapes_and_arrays_name_the_clashing_arguments():
             assert str(g.value) == want, ss
         seen += 1
     assert seen > 100
+
+
+@pytest.mark.parametrize("case", [
+    lambda m: m.zeros(6).reshape(4, 2), lambda m: m.zeros(6).reshape(4, -1),
+    lambda m: m.zeros(6).reshape(7), lambda m: m.add(m.zeros((2, 7)), 1, out=m.zeros(7)),
+    lambda m: m.add(m.zeros((3, 1)), m.zeros(4), out=m.zeros((3, 1))),
+    lambda m: m.zeros((1,)).__iadd__(m.zeros((3, 4))),
+    lambda m: m.dot(m.ones((2, 3)), m.ones((2, 3))), lambda m: m.dot(m.ones((2, 3)), m.ones(4)),
+    lambda m: m.dot(m.ones(3), m.ones((4, 2))), lambda m: m.dot(m.ones((2, 3)), m.ones((3, 2, 4))),
+], ids=["reshape", "reshape-unknown", "reshape-1d", "out", "out-2d", "inplace", "dot",
+        "dot-vector", "dot-vector-first", "dot-3d"])
+def test_shape_messages_are_numpys(case):
+    """Reshape, output-operand and ``dot`` alignment errors print shapes as NumPy does:
+    (2,3), (7,), an unknown reshape length as ``newaxis``."""
+    with pytest.raises(ValueError) as want:
+        case(np)
+    with pytest.raises(ValueError) as got:
+        case(gp)
+    assert str(got.value) == str(want.value)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .. import _dtypes as D
 from ._common import as_node, is_array, wrap
 from .elementwise.elementwise import where as where_
-from .._broadcast import broadcast_shapes
+from .._broadcast import broadcast_shapes, fmt
 
 
 CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
@@ -48,8 +48,8 @@ def check_out_shape(name, shape, out, exact=None) -> None:
     except ValueError:
         b = None
     if b != oshape:
-        raise ValueError(f"non-broadcastable output operand with shape {oshape} doesn't "
-                         f"match the broadcast shape {shape}")
+        raise ValueError(f"non-broadcastable output operand with shape {fmt(oshape)} "
+                         f"doesn't match the broadcast shape {fmt(shape)}")
 
 
 def check_out_cast(name, dt, out, casting):

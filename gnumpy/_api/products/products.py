@@ -14,7 +14,7 @@ import operator
 import warnings
 
 from ... import _dtypes as D
-from ..._broadcast import broadcast_shapes
+from ..._broadcast import broadcast_shapes, fmt as _fmt
 from .._common import as_node, check_device_match, is_array, normalize_axis, wrap
 from ..creation.creation import zeros
 from ..elementwise.elementwise import apply, astype
@@ -45,19 +45,14 @@ def dot(a, b, out=None):
     b = _arr(b, a.device)
     if a.ndim == 0 or b.ndim == 0:
         return finish("multiply", a * b, out)
+    # NumPy: a sum product over the last axis of a and the second-to-last of b
+    kb = b.ndim - 2 if b.ndim >= 2 else 0
+    if a.shape[-1] != b.shape[kb]:
+        raise ValueError(f"shapes {_fmt(a.shape)} and {_fmt(b.shape)} not aligned: "
+                         f"{a.shape[-1]} (dim {a.ndim - 1}) != {b.shape[kb]} (dim {kb})")
     if a.ndim > 2 or b.ndim > 2:
-        # NumPy: a sum product over the last axis of a and the second-to-last of b
-        kb = b.ndim - 2 if b.ndim >= 2 else 0
-        if a.shape[-1] != b.shape[kb]:
-            raise ValueError(f"shapes {_fmt(a.shape)} and {_fmt(b.shape)} not aligned: "
-                             f"{a.shape[-1]} (dim {a.ndim - 1}) != {b.shape[kb]} (dim {kb})")
         return finish("multiply", tensordot(a, b, axes=([a.ndim - 1], [kb])), out)
     return matmul(a, b, out=out)
-
-
-def _fmt(shape) -> str:
-    """A shape as NumPy's dot messages print it: (2,3,4), (5,)."""
-    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
 
 
 def outer(a, b, out=None):

@@ -9,7 +9,7 @@ import math
 import operator
 
 from ... import _dtypes as D
-from ..._broadcast import broadcast_args, broadcast_shapes, broadcast_to_check
+from ..._broadcast import broadcast_args, broadcast_shapes, broadcast_to_check, fmt
 from ..._graph import ir
 from ..._graph.ir import LEAF
 from ..._graph import layout as L
@@ -44,15 +44,11 @@ def _resolve_shape(shape, size):
         known = L.prod(d for d in shape if d >= 0)
         if known == 0 or size % known:
             raise ValueError(f"cannot reshape array of size {size} into shape "
-                             f"{_fmt(shape)}")
+                             f"{fmt(shape)}")
         shape = shape[:neg[0]] + (size // known,) + shape[neg[0] + 1:]
     if L.prod(shape) != size or math.prod(d for d in shape if d) > MAX_INTP:
-        raise ValueError(f"cannot reshape array of size {size} into shape {_fmt(shape)}")
+        raise ValueError(f"cannot reshape array of size {size} into shape {fmt(shape)}")
     return shape
-
-
-def _fmt(shape):
-    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
 def reshape(x, /, shape, *, order="C", copy=None, newshape=None):
