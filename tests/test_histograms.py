@@ -252,3 +252,52 @@ def test_counting_large():
     check(gp.bincount(gp.asarray(i), weights=g), np.bincount(i, weights=x),
           rtol=1e-9, atol=1e-9)
     same(gp.bincount(gp.asarray(i[::3].astype(np.uint16))), np.bincount(i[::3]))
+
+
+def _by_ops_of(ga, bins, range=None, gw=None):
+    """``_by_ops`` of gnumpy arrays as they are (no new copy: memory a later call sees)."""
+    edges, uniform = H._get_bin_edges(ga, bins, range, gw)
+    rest = ([] if gw is None else [gw]) + ([edges] if uniform is None else [])
+    return H.histogram_by_ops(ga, *rest, uniform=uniform, weighted=gw is not None)
+
+
+def test_uniform_index_is_reused_over_unchanged_memory(monkeypatch):
+    """A second equal-bins histogram of the same unchanged memory with the same bins reads
+    the first's bin index while the first's lazy counts hold it (azimint_hist: counts, then
+    weight sums); a write to the data, other bins or range, another sign of a zero edge, or
+    a first result already computed and dropped builds it again.  NumPy's counts each time
+    (the first's counts from the data as it was before the write)."""
+    from gnumpy._api.reductions import binning
+    built = []
+    real = binning._build_uniform_index
+    monkeypatch.setattr(binning, "_build_uniform_index",
+                        lambda *a: built.append(1) or real(*a))
+    rng = np.random.default_rng(41)
+    x = rng.standard_normal(3000)
+    w = rng.standard_normal(3000)
+    ga, gw = gp.asarray(x), gp.asarray(w)
+    h1 = _by_ops_of(ga, 50)
+    h2 = _by_ops_of(ga, 50, gw=gw)
+    assert len(built) == 1                      # the second reused the first's index
+    same(h1, np.histogram(x, 50)[0])
+    check(h2, np.histogram(x, 50, weights=w)[0], rtol=1e-12, atol=1e-12)
+    old = x.copy()
+    h1 = _by_ops_of(ga, 50)
+    ga[5:100] = 7.5                             # a write: the index is built again
+    x[5:100] = 7.5
+    h2 = _by_ops_of(ga, 50, gw=gw)
+    assert len(built) == 3
+    same(h1, np.histogram(old, 50)[0])
+    check(h2, np.histogram(x, 50, weights=w)[0], rtol=1e-12, atol=1e-12)
+    keep = _by_ops_of(ga, 50, (0.0, 2.0))       # held: its index stays alive
+    for bins, r, reused in ((51, (0.0, 2.0), False), (50, (-1.0, 2.0), False),
+                            (50, (-0.0, 2.0), False), (50, (0.0, 2.0), True)):
+        n = len(built)
+        same(_by_ops_of(ga, bins, r), np.histogram(x, bins, range=r)[0])
+        assert len(built) == n + (not reused), (bins, r)
+    same(keep, np.histogram(x, 50, range=(0.0, 2.0))[0])
+    del keep
+    gp.evaluate(_by_ops_of(ga, 50, (0.0, 2.0)))    # computed and dropped: nothing held
+    n = len(built)
+    same(_by_ops_of(ga, 50, (0.0, 2.0)), np.histogram(x, 50, range=(0.0, 2.0))[0])
+    assert len(built) == n + 1

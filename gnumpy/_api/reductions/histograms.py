@@ -30,6 +30,7 @@ from .reductions import any as any_, argmax, max as max_, min as min_, std, mean
 from ..sorting.sorting import search, searchsorted, take1d, compress
 from ..._graph.realize import materialize
 from .statistics import percentile
+from .binning import edges_index, uniform_edges, uniform_index, unsigned_subtract
 
 
 def _arr(x):
@@ -159,20 +160,10 @@ def digitize(x, bins, right=False):
 
 # ------------------------------------------------------------------ histograms
 
-def _unsigned_subtract(a, b):
-    """a - b of host NumPy scalars without signed-integer overflow (NumPy's helper)."""
-    dt = D.result_type(a, b)
-    unsigned = {D.int8: np.uint8, D.int16: np.uint16, D.int32: np.uint32, D.int64: np.uint64}
-    if dt not in unsigned:
-        return np.subtract(a, b, dtype=dt)
-    return np.subtract(np.asarray(a, dtype=dt), np.asarray(b, dtype=dt), casting="unsafe",
-                       dtype=unsigned[dt])
-
-
 def _ptp(x):
     lo, hi = min_(x), max_(x)
     _evaluate(lo, hi)
-    return _unsigned_subtract(hi.get()[()], lo.get()[()])
+    return unsigned_subtract(hi.get()[()], lo.get()[()])
 
 
 def _std(x):
@@ -319,7 +310,7 @@ def _get_bin_edges(a, bins, range_, weights):
             if width:
                 if a.dtype.kind in "iu" and width < 1:
                     width = 1
-                delta = _unsigned_subtract(last_edge, first_edge)
+                delta = unsigned_subtract(last_edge, first_edge)
                 n_equal_bins = int(np.ceil(delta / width))
             else:
                 n_equal_bins = 1
@@ -348,7 +339,7 @@ def _get_bin_edges(a, bins, range_, weights):
         edges = None if bad else asarray(e, device=a.device)
     else:
         k = wrap(ir.axis_iota((n_equal_bins + 1,), 0, a.device))
-        edges = _uniform_edges(k, first_edge, last_edge, n_equal_bins, bin_type)
+        edges = uniform_edges(k, first_edge, last_edge, n_equal_bins, bin_type)
         bad = bool(any_(apply("greater_equal", edges[:-1], edges[1:])))
     if bad:
         raise ValueError(f"Too many bins for data range. Cannot create {n_equal_bins} "
@@ -369,66 +360,6 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
     return _get_bin_edges(a, bins, range, w)[0]
 
 
-def _uniform_edges(k, first_edge, last_edge, nb, bin_type):
-    """Edge `k` (an int64 array) of ``np.linspace(first_edge, last_edge, nb + 1,
-    dtype=bin_type)``, computed per element as NumPy computes the whole array, so the bin
-    edges and the bin-index corrections of ``_uniform_index`` read identical values."""
-    dt = np.linspace(first_edge, last_edge, 2).dtype          # linspace's working dtype
-    delta = np.subtract(np.asarray(last_edge), np.asarray(first_edge), dtype=dt)
-    step = delta / nb
-    y = astype(k, dt)
-    if step == 0:
-        y = apply("multiply", apply("divide", y, dt.type(nb)), dt.type(delta))
-    else:
-        y = apply("multiply", y, dt.type(step))
-    y = apply("add", y, dt.type(first_edge))
-    y = where(apply("equal", k, nb), dt.type(last_edge), y)
-    return astype(y, bin_type, copy=False)
-
-
-def _uniform_index(a, first_edge, last_edge, nb, bin_type):
-    """The bin of each value of `a` (int64; `nb` where it is outside [first, last]), as
-    NumPy's equal-bins histogram computes it: scaled, truncated, then corrected against the
-    edges on either side, the last bin closed.  One fused elementwise expression."""
-    keep = apply("logical_and", apply("greater_equal", a, first_edge),
-                 apply("less_equal", a, last_edge))
-    ta = astype(a, bin_type, copy=False)
-    # NumPy's dtypes step by step: (tmp_a - first_edge) / norm_denom * n_equal_bins, with
-    # the host scalars strong or weak as they come (a float dtype throughout)
-    d1 = D.result_type(bin_type, first_edge)
-    f = apply("subtract", astype(ta, d1, copy=False), d1.type(first_edge))
-    denom = _unsigned_subtract(last_edge, first_edge)
-    d2 = D.result_type(d1, denom)
-    f = apply("divide", astype(f, d2, copy=False), d2.type(denom))
-    d3 = D.result_type(d2, nb)
-    f = apply("multiply", astype(f, d3, copy=False), d3.type(nb))
-    k = astype(f, D.int64)
-    k = where(apply("equal", k, nb), nb - 1, k)
-    k = where(apply("less", ta, _uniform_edges(k, first_edge, last_edge, nb, bin_type)),
-              apply("subtract", k, 1), k)
-    k1 = apply("add", k, 1)
-    up = apply("logical_and",
-               apply("greater_equal", ta, _uniform_edges(k1, first_edge, last_edge, nb,
-                                                          bin_type)),
-               apply("not_equal", k, nb - 1))
-    k = where(up, k1, k)
-    return where(keep, k, nb)
-
-
-def _edges_index(a, edges):
-    """The bin of each value of `a` in the monotonic `edges` (int64; the number of bins
-    where it is outside or NaN): edges[i] <= v < edges[i + 1], the last bin closed, which
-    is what NumPy's counts from the sorted data give."""
-    nb = edges.shape[0] - 1
-    dt = D.promote(a.dtype, edges.dtype)
-    av, ev = astype(a, dt, copy=False), astype(edges, dt, copy=False)
-    k = apply("subtract", search(ev, av, "right"), 1)
-    last = apply("logical_and", apply("equal", k, nb), apply("equal", av, ev[nb]))
-    k = where(last, nb - 1, k)
-    inside = apply("logical_and", apply("greater_equal", k, 0), apply("less", k, nb))
-    return where(inside, k, nb)
-
-
 def histogram_by_ops(a, *rest, uniform=None, weighted=False):
     """The counts of ``histogram`` from gnumpy ops (the CUDA implementation; `rest` and
     `uniform` as ``sort_numpy.np_histogram``): each value's bin, then one count (CUB's
@@ -439,10 +370,10 @@ def histogram_by_ops(a, *rest, uniform=None, weighted=False):
         bin_type = D.result_type(first_edge, last_edge, a.dtype)
         if bin_type.kind in "iu":
             bin_type = D.result_type(bin_type, 1.0)
-        idx = _uniform_index(a, first_edge, last_edge, nb, bin_type)
+        idx = uniform_index(a, first_edge, last_edge, nb, bin_type)
     else:
         nb = rest[-1].shape[0] - 1
-        idx = _edges_index(a, rest[-1])
+        idx = edges_index(a, rest[-1])
     if w is None:
         return _bincount(idx, None, nb)
     if w.dtype.kind == "c":
