@@ -154,6 +154,8 @@ def test_arange_eye_tri_indices():
         check(gp.eye(n, m, k), np.eye(n, m, k))
         check(gp.eye(n, m, k, dtype=np.int32)[::-1], np.eye(n, m, k, dtype=np.int32)[::-1])
         check(gp.tri(n, m, k), np.tri(n, m, k))
+    for n, m in [(-1, None), (2, -1), (-2, 3)]:     # a negative size is an empty axis
+        check(gp.tri(n, m), np.tri(n, m))
     x = _vals((5, 6))
     check(gp.tril(gp.asarray(x), -1), np.tril(x, -1))
     check(gp.triu(gp.asarray(x), 2), np.triu(x, 2))

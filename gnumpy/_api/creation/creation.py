@@ -398,8 +398,8 @@ def tri(N, M=None, k=0, dtype=float, *, device=None, like=None):
     array([[1, 0, 0],
            [1, 1, 0]])
     """
-    N = operator.index(N)
-    M = N if M is None else operator.index(M)
+    N = max(operator.index(N), 0)      # (NumPy's arange(N): a negative N is 0)
+    M = N if M is None else max(operator.index(M), 0)
     dev = as_device(device)
     k = _clamp_k(k, (N, M))
     for n in (N, M):        # NumPy builds it from arange(N) and arange(M)
