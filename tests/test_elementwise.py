@@ -945,6 +945,40 @@ def test_ufunc_reduce(name, dt):
     check(gf.reduce(gv, axis=2), np_call(nf.reduce, nv, axis=2))
 
 
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "logical_or",
+                                  "logical_and"])
+def test_ufunc_reduce_initial_and_where(name):
+    """``ufunc.reduce`` with ``initial=`` and ``where=`` (what the reductions take), on
+    random data with NaN and an empty axis; ``initial=`` of a logical reduction and
+    ``reduceat`` raise NotImplementedError."""
+    rng = np.random.default_rng(12)
+    a = sample(np.float64, (3, 4), rng)
+    m = rng.random((3, 4)) < 0.6
+    nf, gf = getattr(np, name), getattr(gp, name)
+    ga, gm = gp.asarray(a), gp.asarray(m)
+    logical = name.startswith("logical")
+    for kw in ({"where": m, "axis": 1}, {"where": m[0], "axis": 0},
+               {"initial": 2.5, "axis": 0}, {"initial": -1.0, "where": m, "axis": None}):
+        if logical and "initial" in kw:
+            with pytest.raises(NotImplementedError):
+                gf.reduce(ga, **kw)
+            continue
+        gkw = {k: gp.asarray(v) if k == "where" else v for k, v in kw.items()}
+        if name in ("maximum", "minimum") and "initial" not in kw:
+            for f, x, k in ((nf, a, kw), (gf, ga, gkw)):    # no identity: NumPy's error
+                with pytest.raises(ValueError, match="identity"):
+                    f.reduce(x, **k)
+            continue
+        check(gf.reduce(ga, **gkw), np_call(nf.reduce, a, **kw))
+    if not logical:
+        e = np.zeros((0, 3))
+        check(gf.reduce(gp.asarray(e), axis=0, initial=5.0),
+              np_call(nf.reduce, e, axis=0, initial=5.0))
+    with pytest.raises(NotImplementedError, match="reduceat"):
+        gf.reduceat(ga[0], [0, 2])
+    assert isinstance(gm, gp.ndarray)
+
+
 def test_ufunc_reduce_empty():
     a = np.zeros((0, 3))
     check(gp.add.reduce(gp.asarray(a)), np.add.reduce(a))

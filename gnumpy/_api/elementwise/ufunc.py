@@ -177,11 +177,16 @@ class ufunc:
         fn = {"sum": R.sum, "prod": R.prod, "max": R.max, "min": R.min, "all": R.all,
               "any": R.any}[rop]
         kw = {"dtype": dtype} if rop in ("sum", "prod") else {}
-        if initial is not None or where is not True:
-            raise NotImplementedError(f"{self.__name__}.reduce(initial=, where=) is not "
-                                      f"implemented yet")
-        r = fn(array, axis=axis, keepdims=keepdims, **kw)
+        if initial is not None:
+            if rop in ("all", "any"):
+                raise NotImplementedError(f"{self.__name__}.reduce(initial=) is not "
+                                          f"implemented yet")
+            kw["initial"] = initial
+        r = fn(array, axis=axis, keepdims=keepdims, where=where, **kw)
         return finish(self.__name__, r, out, casting="unsafe", exact="reduce")
+
+    def reduceat(self, array, indices, axis=0, dtype=None, out=None):
+        raise NotImplementedError(f"{self.__name__}.reduceat is not implemented yet")
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         if self._op.name == "add":
