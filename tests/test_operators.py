@@ -407,6 +407,10 @@ def test_matmul_errors():
                "(2, 2) @ 2.0")
     compare_op(operator.matmul, (2.0, np.ones((2, 2))), (2.0, gp.asarray(np.ones((2, 2)))),
                "2.0 @ (2, 2)")
+    g = gp.ones((2, 3))
+    for kw in ({"axes": [(-2, -1), (-2, -1), (-2, -1)]}, {"axis": -1}):
+        with pytest.raises(NotImplementedError, match="moveaxis"):
+            gp.matmul(g, g.T, **kw)
 
 
 def test_inplace_matmul():

@@ -151,8 +151,11 @@ def vector_dot(a, b):
     return wrap(ir.reduce("sum", ir.ew("multiply", dt, (na, nb)), (0,), False, dt))
 
 
-def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
+def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", axes=None, axis=None):
     """Matrix product with NumPy's rules (1-D operands promoted, batch dims broadcast).
+
+    # Note: the gufunc keywords ``axes=`` and ``axis=`` raise NotImplementedError (move
+    # the axes first: ``gp.moveaxis``).
 
     Examples
     --------
@@ -160,6 +163,9 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind"):
     >>> (gp.eye(2) @ gp.asarray([1.0, 2.0])).tolist()
     [1.0, 2.0]
     """
+    if axes is not None or axis is not None:
+        raise NotImplementedError("matmul(axes=, axis=) is not implemented yet: move the "
+                                  "axes to the last two first (gnumpy.moveaxis)")
     if out is None and dtype is None:
         r = vector_dot(x1, x2)
         if r is None:
