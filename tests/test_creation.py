@@ -759,3 +759,30 @@ def test_from_dlpack_of_host_memory_writes_the_producers_memory():
         g[0] = 5.0
         assert (v[0] == 5.0).all()
         check(g, v)
+
+
+@pytest.mark.parametrize("order", ["C", "F", "c", "f", "A", "K", "k", "X", None, 1])
+def test_order_argument_is_checked_as_numpy_checks_it(order):
+    """``order=`` of the creation functions: NumPy's exception (type and message) or none:
+    a new array takes C or F in any case, an array like another also A and K, anything
+    else is a ValueError, a non-string a TypeError."""
+    cases = [lambda m: m.zeros(3, order=order), lambda m: m.ones(3, order=order),
+             lambda m: m.empty(3, order=order), lambda m: m.full(3, 1.0, order=order),
+             lambda m: m.eye(3, order=order),
+             lambda m: m.zeros_like(m.zeros(3), order=order),
+             lambda m: m.empty_like(m.zeros(3), order=order),
+             lambda m: m.ones_like(m.zeros(3), order=order),
+             lambda m: m.full_like(m.zeros(3), 1, order=order),
+             lambda m: m.copy(m.zeros(3), order=order)]
+    for f in cases:
+        try:
+            f(np)
+            want = None
+        except (TypeError, ValueError) as e:
+            want = (type(e), str(e))
+        if want is None:
+            f(gp)
+            continue
+        with pytest.raises(want[0]) as got:
+            f(gp)
+        assert str(got.value) == want[1]

@@ -117,27 +117,47 @@ def _fill(shape, value, dtype, device):
     return wrap(ir.scalar(value, dt, shape, dev))
 
 
+def _order(order, like=False):
+    """NumPy's check of `order`: a string of C, F, A or K (any case) or None; a new array
+    takes C or F only, an array like another any of the four.  (gnumpy arrays are in C
+    order whatever is asked: the layout is unseen but through ``flags``.)"""
+    if order is None:
+        return
+    if not isinstance(order, str):
+        raise TypeError(f"order must be str, not {type(order).__name__}")
+    o = order.upper()
+    if o not in ("C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    if not like and o not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+
+
 def empty(shape, dtype=None, order="C", *, device=None, like=None):
     """A new array of `shape` (gnumpy fills it with zeros; its values are unspecified)."""
+    _order(order)
     return _fill(shape, 0, D.to_dtype(dtype) if dtype is not None else D.float64, device)
 
 
 def zeros(shape, dtype=None, order="C", *, device=None, like=None):
     """A new array of zeros (lazy: costs nothing until used)."""
+    _order(order)
     return _fill(shape, 0, D.to_dtype(dtype) if dtype is not None else D.float64, device)
 
 
 def ones(shape, dtype=None, order="C", *, device=None, like=None):
     """A new array of ones."""
+    _order(order)
     return _fill(shape, 1, D.to_dtype(dtype) if dtype is not None else D.float64, device)
 
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     """A new array filled with `fill_value`."""
+    _order(order)
     return _fill(shape, fill_value, dtype, device)
 
 
-def _like(x, dtype, shape, device):
+def _like(x, dtype, shape, device, order="K"):
+    _order(order, like=True)
     if not is_array(x):
         x = asarray(x)
     return (x.dtype if dtype is None else D.to_dtype(dtype),
@@ -158,7 +178,7 @@ def empty_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=No
     >>> gp.empty_like(gp.ones((2, 3))).shape
     (2, 3)
     """
-    dt, sh, dev = _like(x, dtype, shape, device)
+    dt, sh, dev = _like(x, dtype, shape, device, order)
     return _fill(sh, 0, dt, dev)
 
 
@@ -171,7 +191,7 @@ def zeros_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=No
     >>> gp.zeros_like(gp.ones(2, dtype=gp.int8))
     array([0, 0], dtype=int8)
     """
-    dt, sh, dev = _like(x, dtype, shape, device)
+    dt, sh, dev = _like(x, dtype, shape, device, order)
     return _fill(sh, 0, dt, dev)
 
 
@@ -184,7 +204,7 @@ def ones_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=Non
     >>> gp.ones_like(gp.zeros(3))
     array([1., 1., 1.])
     """
-    dt, sh, dev = _like(x, dtype, shape, device)
+    dt, sh, dev = _like(x, dtype, shape, device, order)
     return _fill(sh, 1, dt, dev)
 
 
@@ -198,7 +218,7 @@ def full_like(x, /, fill_value, dtype=None, order="K", subok=True, shape=None, *
     >>> gp.full_like(gp.ones(3, dtype=gp.int32), 7)
     array([7, 7, 7], dtype=int32)
     """
-    dt, sh, dev = _like(x, dtype, shape, device)
+    dt, sh, dev = _like(x, dtype, shape, device, order)
     return _fill(sh, fill_value, dt, dev)
 
 
@@ -335,6 +355,7 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, 
 
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     """2-D array with ones on the k-th diagonal."""
+    _order(order)
     N = operator.index(N)
     M = N if M is None else operator.index(M)
     if N < 0 or M < 0:
@@ -428,4 +449,5 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
 
 def copy(a, order="K", subok=False):
     """A copy of `a` that never aliases it."""
+    _order(order, like=True)
     return (a if is_array(a) else asarray(a))._copy()
