@@ -1003,3 +1003,22 @@ def test_a_masks_scalar_bounds_stay_lazy_and_its_reductions_are_computed_with_it
     m = w > 1.0
     check(data[m], dn[rn * 2.0 > 1.0])
     assert w._node.kind == ir.LEAF                  # computed with the mask, as before
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int64, np.int8, np.bool_,
+                                np.complex128, np.uint8], ids=str)
+def test_assigning_strings_and_none_converts_as_numpy(dt):
+    """``a[k] = "1.5"`` / ``None`` / ``b"2"``: NumPy's conversion of one object ("1.5" ->
+    1.5, None -> nan in a float array), or its ValueError / TypeError, through a basic,
+    an integer-array and a mask index."""
+    for v in ("a", "1.5", "7", None, b"2", "", "nan", "1+2j", "True"):
+        for k in (1, [0, 2], np.array([True, False, True])):
+            a, g = np.zeros(3, dtype=dt), gp.zeros(3, dtype=dt)
+            try:
+                a[k] = v
+            except (TypeError, ValueError) as e:
+                with pytest.raises(type(e)):
+                    g[k] = v
+                continue
+            g[k] = v
+            assert np.array_equal(g.get(), a, equal_nan=True), (v, k)

@@ -165,6 +165,10 @@ def value_node(value, dtype, device):
         return ir.scalar(value, dtype, (), device)
     if isinstance(value, np.generic):
         return ir.scalar(store_scalar(value, dtype), dtype, (), device)
+    if value is None or isinstance(value, (str, bytes)):
+        # NumPy's conversion of one object: "1.5" -> 1.5, None -> nan in a float array,
+        # its ValueError or TypeError otherwise
+        return ir.scalar(np.array(value, dtype=dtype)[()], dtype, (), device)
     if isinstance(value, (list, tuple)) and not any(is_array(v) for v in value):
         return host_to_node(value, dtype=dtype, device=device)
     return ir.cast(as_node(value, device=device), dtype)
