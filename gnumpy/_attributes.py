@@ -174,7 +174,7 @@ class ArrayAttributes:
 
     @property
     def flat(self):
-        return iter(self.reshape(-1))
+        return _ns._array_methods.FlatIter(self)
 
     # ------------------------------------------------------------------ conversions
     def get(self, stream=None) -> np.ndarray:

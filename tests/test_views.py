@@ -1009,3 +1009,32 @@ def test_T_is_transpose(ndim):
     g = gp.zeros(shape)
     g.T[...] = a.T
     np.testing.assert_array_equal(g.get(), a)
+
+
+@pytest.mark.parametrize("layout", ["c", "transposed", "stepped"])
+def test_flat_reads_and_writes_in_c_order(layout):
+    """``a.flat``: NumPy's flat iterator: len, iteration, indexing by int, slice, integer
+    list and mask, and assignment through it into the array (a view's base sees it), on
+    C-ordered, transposed and stepped layouts."""
+    x = np.arange(12.0).reshape(3, 4)
+    a, g = x.copy(), gp.asarray(x)
+    if layout == "transposed":
+        a, g = a.T, g.T
+    elif layout == "stepped":
+        a, g = a[:, ::2], g[:, ::2]
+    n = a.size
+    assert len(g.flat) == n and [float(v) for v in g.flat] == list(a.flat)
+    for k in (1, -1, slice(1, n, 2), [0, n - 1, 2], np.arange(n) % 3 == 0):
+        check(g.flat[k], np.asarray(a.flat[k]))
+    with pytest.raises(IndexError):
+        g.flat[n]
+    for k, v in ((2, 9.0), (slice(0, n, 3), -1.0), ([0, n - 1], [7.0, 8.0]),
+                 (np.arange(n) % 4 == 1, 3.0)):
+        a.flat[k] = v
+        g.flat[k] = v
+        check(g, a)
+    b, gb = x.copy(), gp.asarray(x)
+    gb[:, 1].flat[0] = 100.0
+    b[:, 1].flat[0] = 100.0
+    check(gb, b)
+    check(g.flat.copy(), a.flat.copy())

@@ -283,3 +283,37 @@ def resize(a, new_shape, refcheck=True):
     a._vops = ()
     a._has_views = False
     RD.track(a)
+
+
+class FlatIter:
+    """NumPy's ``ndarray.flat``: the array's elements in C order, iterable, indexable and
+    assignable by position in that order (ints, slices, integer arrays, boolean masks),
+    whatever the array's memory layout; a write goes into the array."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, x):
+        self.base = x
+
+    def __len__(self) -> int:
+        return self.base.size
+
+    def __iter__(self):
+        return iter(self.base.reshape(-1))
+
+    def __getitem__(self, key):
+        return self.base.reshape(-1)[key]
+
+    def __setitem__(self, key, value):
+        # loaded on first use: (the positions of the key, as the array's indices)
+        from .creation.creation import arange
+        from .indexing.index_tricks import unravel_index
+        x = self.base
+        pos = arange(x.size, device=x.device)[key]
+        x[unravel_index(pos, x.shape) if x.ndim != 1 else pos] = value
+
+    def copy(self):
+        return self.base.reshape(-1).copy()
+
+    def __array__(self, dtype=None, copy=None):
+        return self.base.reshape(-1).__array__(dtype, copy)
