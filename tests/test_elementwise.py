@@ -1055,3 +1055,19 @@ def test_repeated_python_scalars_keep_sign_type_and_dtype():
         check(x * 0.0, np.array([1.0, -1.0], np.float32) * 0.0)
         check(x.astype(np.float64) * 0.1, np.array([1.0, -1.0]) * 0.1)
         check(x * 0.1, np.array([1.0, -1.0], np.float32) * np.float32(0.1))
+
+
+@pytest.mark.parametrize("order", ["C", "c", "F", "k", "A", "X", 1, None])
+def test_ufunc_order_argument_is_checked_as_numpy_checks_it(order):
+    """A ufunc's ``order=``: either case of C, F, A or K, or None (NumPy's ValueError for
+    another string, TypeError for a non-string, same messages)."""
+    a = np.arange(3.0)
+    for f in (lambda m, x: m.add(x, x, order=order), lambda m, x: m.ldexp(x, 2, order=order)):
+        try:
+            want = f(np, a)
+        except (TypeError, ValueError) as e:
+            with pytest.raises(type(e)) as got:
+                f(gp, gp.asarray(a))
+            assert str(got.value) == str(e)
+            continue
+        check(f(gp, gp.asarray(a)), want)

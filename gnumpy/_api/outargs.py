@@ -22,9 +22,20 @@ def check_casting(casting) -> None:
                          f"'unsafe' (got {casting!r})")
 
 
-def check_order(order) -> None:
-    if order not in ("C", "F", "A", "K", None):
+def check_order(order, new=False) -> None:
+    """NumPy's check of `order`: None or a string of C, F, A or K in either case (a
+    TypeError for a non-string); `new` (an array made from a shape alone): C or F only.
+    (gnumpy's results are in C order whatever is asked: the layout shows only in
+    ``flags``.)"""
+    if order is None:
+        return
+    if not isinstance(order, str):
+        raise TypeError(f"order must be str, not {type(order).__name__}")
+    o = order.upper()
+    if o not in ("C", "F", "A", "K"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    if new and o not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
 
 
 def check_out_shape(name, shape, out, exact=None) -> None:

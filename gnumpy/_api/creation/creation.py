@@ -17,6 +17,7 @@ from ..._graph import ir
 from ..._sizes import check_nbytes, check_shape
 from .._common import host_to_node, is_array, wrap
 from ..elementwise.elementwise import apply, astype
+from ..outargs import check_order
 from .interop import from_cuda_array_interface, from_dlpack
 from ..elementwise.elementwise import where as where_
 from ..shape.manipulation import stack, moveaxis, broadcast_arrays
@@ -117,47 +118,32 @@ def _fill(shape, value, dtype, device):
     return wrap(ir.scalar(value, dt, shape, dev))
 
 
-def _order(order, like=False):
-    """NumPy's check of `order`: a string of C, F, A or K (any case) or None; a new array
-    takes C or F only, an array like another any of the four.  (gnumpy arrays are in C
-    order whatever is asked: the layout is unseen but through ``flags``.)"""
-    if order is None:
-        return
-    if not isinstance(order, str):
-        raise TypeError(f"order must be str, not {type(order).__name__}")
-    o = order.upper()
-    if o not in ("C", "F", "A", "K"):
-        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-    if not like and o not in ("C", "F"):
-        raise ValueError("only 'C' or 'F' order is permitted")
-
-
 def empty(shape, dtype=None, order="C", *, device=None, like=None):
     """A new array of `shape` (gnumpy fills it with zeros; its values are unspecified)."""
-    _order(order)
+    check_order(order, new=True)
     return _fill(shape, 0, D.to_dtype(dtype) if dtype is not None else D.float64, device)
 
 
 def zeros(shape, dtype=None, order="C", *, device=None, like=None):
     """A new array of zeros (lazy: costs nothing until used)."""
-    _order(order)
+    check_order(order, new=True)
     return _fill(shape, 0, D.to_dtype(dtype) if dtype is not None else D.float64, device)
 
 
 def ones(shape, dtype=None, order="C", *, device=None, like=None):
     """A new array of ones."""
-    _order(order)
+    check_order(order, new=True)
     return _fill(shape, 1, D.to_dtype(dtype) if dtype is not None else D.float64, device)
 
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     """A new array filled with `fill_value`."""
-    _order(order)
+    check_order(order, new=True)
     return _fill(shape, fill_value, dtype, device)
 
 
 def _like(x, dtype, shape, device, order="K"):
-    _order(order, like=True)
+    check_order(order)
     if not is_array(x):
         x = asarray(x)
     return (x.dtype if dtype is None else D.to_dtype(dtype),
@@ -355,7 +341,7 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, 
 
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     """2-D array with ones on the k-th diagonal."""
-    _order(order)
+    check_order(order, new=True)
     N = operator.index(N)
     M = N if M is None else operator.index(M)
     if N < 0 or M < 0:
@@ -449,5 +435,5 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
 
 def copy(a, order="K", subok=False):
     """A copy of `a` that never aliases it."""
-    _order(order, like=True)
+    check_order(order)
     return (a if is_array(a) else asarray(a))._copy()
