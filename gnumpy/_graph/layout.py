@@ -203,10 +203,12 @@ def basic_index(shape, strides, offset, key):
 
 
 def fold_broadcast(shape, strides, newshape):
-    off = len(newshape) - len(shape)
-    out = [0] * len(newshape)
-    for i, (d, s) in enumerate(zip(shape, strides)):
-        out[off + i] = 0 if (d == 1 and newshape[off + i] != 1) else s
+    """Strides of a layout broadcast to `newshape`: 0 on new leading axes and on axes of
+    length 1 stretched."""
+    k = len(newshape) - len(shape)
+    out = [0] * k
+    for d, s, m in zip(shape, strides, newshape[k:]):
+        out.append(0 if d == 1 and m != 1 else s)
     return tuple(out)
 
 

@@ -14,6 +14,7 @@ import numpy as np
 from ... import _dtypes as D
 from ..._broadcast import broadcast_shapes
 from ..._graph import ir
+from ..._graph import layout as L
 from ..._graph.ir import EW, LEAF, VIEW
 from ..._graph import bounds as B
 from ..._graph import realize as R
@@ -136,11 +137,8 @@ def _broadcast2(na, nb, loop):
         sn = n.shape
         if n.kind == LEAF and n.dtype == loop:
             if sn != shape:     # (ir.broadcast of a leaf, folded here: the shapes broadcast)
-                k = len(shape) - len(sn)
-                st = [0] * k
-                for d, s, m in zip(sn, n.strides, shape[k:]):
-                    st.append(0 if d == 1 and m != 1 else s)
-                n = ir.leaf(n.buf, loop, shape, tuple(st), n.offset, n.device)
+                n = ir.leaf(n.buf, loop, shape, L.fold_broadcast(sn, n.strides, shape),
+                            n.offset, n.device)
             out.append(n)
             continue
         if not sn and shape and n.kind != LEAF:
