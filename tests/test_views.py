@@ -184,16 +184,20 @@ def test_matrix_keys_layout_is_numpys(layout):
                     any(k is None or k is Ellipsis for k in key), key
                 continue
             assert v is not None, key
-            sh, strides, o, element = r
-            assert element == (not isinstance(v, np.ndarray)), key
-            v = np.asarray(v)
-            assert sh == v.shape, key
-            if v.size:
-                assert o == v.reshape(-1)[0], key
-            if v.size and sh:
-                idx = np.indices(sh).reshape(len(sh), -1)
-                pos = o + sum(s * i for s, i in zip(strides, idx))
-                assert np.array_equal(base[pos], v.reshape(-1)), key
+            _same_layout(base, r, v, key)
+
+
+def _same_layout(base, r, v, key):
+    """``basic_index``'s result `r` over `base` (int64 positions) is NumPy's `v`: its
+    shape, scalar-ness and the position of every element."""
+    sh, strides, o, element = r
+    assert element == (not isinstance(v, np.ndarray)), key
+    v = np.asarray(v)
+    assert sh == v.shape, key
+    if v.size:
+        idx = np.indices(sh).reshape(len(sh), -1) if sh else np.zeros((0, 1), int)
+        pos = o + sum((s * i for s, i in zip(strides, idx)), np.zeros(1, int))
+        assert np.array_equal(base[pos], v.reshape(-1)), key
 
 
 _N_D_KEYS = (-1, 0, 2, slice(None), slice(1, -1), slice(None, None, -2), slice(3, 3), None,
@@ -223,15 +227,8 @@ def test_n_d_keys_layout_is_numpys(layout):
                 assert v is None, key
                 continue
             assert v is not None, key
-            sh, st_, o, element = r
-            assert element == (not isinstance(v, np.ndarray)), key
-            v = np.asarray(v)
-            assert sh == v.shape, key
-            if v.size:
-                idx = np.indices(sh).reshape(len(sh), -1) if sh else np.zeros((0, 1), int)
-                pos = o + sum((s * i for s, i in zip(st_, idx)), np.zeros(1, int))
-                assert np.array_equal(base[pos], v.reshape(-1)), key
-                seen += 1
+            _same_layout(base, r, v, key)
+            seen += np.size(v) > 0
     assert seen > 500
 
 

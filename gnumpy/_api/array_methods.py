@@ -305,7 +305,8 @@ class FlatIter:
         return self.base.reshape(-1)[key]
 
     def __setitem__(self, key, value):
-        # loaded on first use: (the positions of the key, as the array's indices)
+        # the key's positions in C order, as the array's indices (creation and index_tricks
+        # loaded on first use: array_methods loads with every array)
         from .creation.creation import arange
         from .indexing.index_tricks import unravel_index
         x = self.base

@@ -11,7 +11,7 @@ import operator
 import numpy as np
 
 from ... import _dtypes as D
-from ..._broadcast import broadcast_shapes
+from ..._broadcast import broadcast_shapes, fmt as _fmt
 from ..._graph import ir
 from ..._graph import layout as L
 from .._common import fetch_scalars, host_to_node, is_array
@@ -175,10 +175,6 @@ def plan(a, key, value_check=None) -> Plan:
     if any(st):
         off = ir.ew("add", I64, (off, ir.iota(rshape, st, 0, dev)))
     return Plan(vops, vshape, rshape, off, all(g[0] != "arr" for g in groups))
-
-
-def _fmt(shape) -> str:
-    return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
 def _times(node, c):

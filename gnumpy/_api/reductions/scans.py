@@ -77,23 +77,12 @@ def diff(x, /, n=1, axis=-1, prepend=None, append=None):
     if prepend is not None or append is not None:
         # loaded on first use: import gnumpy does not load shape.manipulation (~4 ms)
         from ..shape.manipulation import broadcast_to, concat
+        one = x.shape[:ax] + (1,) + x.shape[ax + 1:]    # (a scalar's place: one slice)
         parts = []
-        for extra in (prepend,):
+        for extra in (prepend, x, append):
             if extra is not None:
                 e = _arr(extra)
-                if e.ndim == 0:
-                    shp = list(x.shape)
-                    shp[ax] = 1
-                    e = broadcast_to(e, tuple(shp))
-                parts.append(e)
-        parts.append(x)
-        if append is not None:
-            e = _arr(append)
-            if e.ndim == 0:
-                shp = list(x.shape)
-                shp[ax] = 1
-                e = broadcast_to(e, tuple(shp))
-            parts.append(e)
+                parts.append(broadcast_to(e, one) if e.ndim == 0 else e)
         x = concat(parts, axis=ax)
     op = "not_equal" if x.dtype.kind == "b" else "subtract"
     for _ in range(n):
