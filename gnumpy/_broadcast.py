@@ -10,39 +10,31 @@ from __future__ import annotations
 
 def broadcast_shapes(*shapes) -> tuple:
     """NumPy's ``broadcast_shapes``: the common shape, or ValueError naming the shapes."""
-    if len(shapes) == 2:
-        a, b = shapes
-        k = len(a) - len(b)
-        if k < 0:
-            a, b, k = b, a, -k
-        out = list(a[:k])
-        for x, y in zip(a[k:], b):
-            if x == y or y == 1:
-                out.append(x)
-            elif x == 1:
-                out.append(y)
-            else:
-                break
+    if not shapes:
+        return ()
+    out = tuple(shapes[0])
+    for s in shapes[1:]:
+        out = broadcast_pair(out, s)
+        if out is None:
+            raise ValueError("operands could not be broadcast together with shapes "
+                             + " ".join(fmt(s) for s in shapes))
+    return out
+
+
+def broadcast_pair(a, b):
+    """The shape `a` and `b` broadcast to, or None when they do not: the rule, one trailing
+    axis at a time (the longer shape's leading axes are kept)."""
+    k = len(a) - len(b)
+    if k < 0:
+        a, b, k = b, a, -k
+    out = list(a[:k])
+    for x, y in zip(a[k:], b):
+        if x == y or y == 1:
+            out.append(x)
+        elif x == 1:
+            out.append(y)
         else:
-            return tuple(out)
-        raise ValueError("operands could not be broadcast together with shapes "
-                         + " ".join(fmt(s) for s in shapes))
-    if len(shapes) == 1:
-        return tuple(shapes[0])
-    ndim = max((len(s) for s in shapes), default=0)
-    out = [1] * ndim
-    for s in shapes:
-        off = ndim - len(s)
-        for i, d in enumerate(s):
-            j = off + i
-            o = out[j]
-            if d == o or d == 1:
-                continue
-            if o == 1:
-                out[j] = d
-            else:
-                raise ValueError("operands could not be broadcast together with shapes "
-                                 + " ".join(fmt(s) for s in shapes))
+            return None
     return tuple(out)
 
 
@@ -51,7 +43,7 @@ def broadcast_args(*shapes) -> tuple:
     shape of the arguments' shapes, or ValueError with their message, which names the
     first two arguments that clash."""
     try:
-        return broadcast_shapes(*shapes, ())
+        return broadcast_shapes(*shapes)
     except ValueError:
         raise ValueError(_mismatch(shapes)) from None
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import _dtypes as D
-from ..._broadcast import broadcast_shapes
+from ..._broadcast import broadcast_pair, broadcast_shapes
 from ..._graph import ir
 from ..._graph import layout as L
 from ..._graph.ir import EW, LEAF, VIEW
@@ -131,7 +131,9 @@ def _broadcast2(na, nb, loop):
     ValueError when they do not broadcast); a lazy 0-d operand broadcast over a larger
     shape counts one reuse (``bounds.reused_scalar``), as on the general path."""
     sa, sb = na.shape, nb.shape
-    shape = sa if not sb or sa == sb else sb if not sa else broadcast_shapes(sa, sb)
+    shape = sa if not sb or sa == sb else sb if not sa else broadcast_pair(sa, sb)
+    if shape is None:
+        broadcast_shapes(sa, sb)        # (NumPy's ValueError, naming the shapes)
     out = []
     for n in (na, nb):
         sn = n.shape
