@@ -472,3 +472,47 @@ def test_a_write_of_library_calls_keeps_numpys_values(form):
         f(A, x, y)
         f(an, xn, yn)
     check(y, yn, scale=100.0)
+
+
+@pytest.mark.parametrize("form", ["chain", "shared", "gemv", "mixed"])
+def test_a_chain_of_products_keeps_numpys_values(form):
+    """Products of products (NPBench k3mm's ``A @ B @ C @ D``), a product read twice, and
+    a chain with an elementwise operand: NumPy's values."""
+    rng = np.random.default_rng(11)
+    ns = [rng.standard_normal(s)        # (products too large to fuse: library calls)
+          for s in ((200, 240), (240, 260), (260, 180), (180, 200))]
+    xn = rng.standard_normal(200)
+    g = [gp.asarray(a) for a in ns]
+    x = gp.asarray(xn)
+    f = {"chain": lambda A, B, C, D, x: A @ B @ C @ D,
+         "shared": lambda A, B, C, D, x: (lambda r: r @ r)(A @ B @ C @ D),
+         "gemv": lambda A, B, C, D, x: D.T @ (C.T @ (B.T @ (A.T @ x))),
+         "mixed": lambda A, B, C, D, x: (A @ B) @ (C + 1.0) @ D}[form]
+    check(f(*g, x), f(*ns, xn), scale=1e6)
+
+
+def test_a_chain_of_products_runs_call_by_call(fake, cublas_calls, monkeypatch):
+    """On CUDA a chain of library calls over memory runs its calls in order, without a
+    schedule; a chain with an elementwise operand is scheduled."""
+    from gnumpy._graph import fuse, realize
+    dev, be = fake
+    A, B, C, D = (gp.asarray(np.ones(s), device=dev)     # (too large to fuse)
+                  for s in ((200, 240), (240, 260), (260, 180), (180, 200)))
+    x = gp.asarray(np.ones(200), device=dev)
+    gp.evaluate(A, B, C, D, x)
+    scheduled = []
+    real = fuse.schedule
+
+    def counted(roots):
+        scheduled.append(roots)
+        return real(roots)
+    monkeypatch.setattr(realize, "schedule", counted)
+    for expr, names in ((lambda: A @ B @ C @ D, ["dgemm"] * 3),
+                        (lambda: (lambda r: r @ r)(A @ B @ C @ D), ["dgemm"] * 4),
+                        (lambda: D.T @ (C.T @ (B.T @ (A.T @ x))), ["dgemv"] * 4)):
+        cublas_calls.clear()
+        gp.evaluate(expr())
+        assert [c[0] for c in cublas_calls if c[0] in ("dgemm", "dgemv")] == names
+    assert not scheduled
+    gp.evaluate((A @ B) @ (C + 1.0))
+    assert len(scheduled) == 1

@@ -57,6 +57,8 @@ def _materialize_one(node, _in_range) -> None:
     g = library_group(node)     # a library call over memory: its group, no fast path
     if g is not None:
         return _run(g)
+    if node.kind == BARRIER and _library_chain(node):
+        return
     be = backend_here(node.device)
     fast = be.fast if not _in_range else None     # profiling: every group gets its range
     kind = fast(node) if fast is not None else False
@@ -68,6 +70,28 @@ def _materialize_one(node, _in_range) -> None:
         fast.ran = ()
     for g in schedule([node]):
         _run(g)
+
+
+def _library_chain(node, limit=32) -> bool:
+    """Run `node`, a library call whose operands are in memory or library calls of the
+    same kind (a chain of products, ``A @ B @ C @ D``), call by call, operands first,
+    without a schedule (each is a group of its own in any schedule); False, with nothing
+    run, when an operand is anything else or the calls are more than `limit`."""
+    calls, stack = [], list(node.srcs)
+    while stack:
+        n = stack.pop()
+        k = n.kind
+        if k == LEAF:
+            continue
+        if k != BARRIER or len(calls) >= limit:
+            return False
+        calls.append(n)
+        stack.extend(n.srcs)
+    for n in reversed(calls):   # (depth-first order, reversed: operands before users;
+        if n.kind != LEAF:      # a call met twice has run at its first turn)
+            _run(library_group(n))
+    _run(library_group(node))
+    return True
 
 
 def backend_here(dev):
