@@ -532,6 +532,28 @@ def _where_arrays(pair, rng):
     check(gp.where(gp.asarray(ci), gp.asarray(x), gp.asarray(y)), np.where(ci, x, y))
 
 
+@pytest.mark.parametrize("dt", ["float64", "float32", "complex64", "int16", "uint8", "bool"])
+@pytest.mark.parametrize("shape", [(3, 4), (), (0, 5), (7,)], ids=str)
+def test_where_of_arrays_of_one_shape_and_dtype(dt, shape):
+    """``where(c, x, y)`` with a bool condition and two arrays of its shape and one dtype
+    (the one-node path): contiguous, strided, lazy and written-after operands, NaN, inf
+    and -0.0 among the values."""
+    rng = np.random.default_rng(13)
+    c = rng.integers(0, 2, shape).astype(bool)
+    x, y = sample(dt, shape, rng), sample(dt, shape, rng)
+    gc, gx, gy = gp.asarray(c), gp.asarray(x), gp.asarray(y)
+    check(gp.where(gc, gx, gy), np.where(c, x, y))
+    nc, sc = strided_pair(c)
+    nx, sx = strided_pair(x)
+    check(gp.where(sc, sx, gy), np.where(nc, nx, y))
+    if dt != "bool":
+        check(gp.where(gc == gc, gx + gy, gx), np.where(c == c, x + y, x))
+    r = gp.where(gc, gx, gy)
+    gx[...] = gy
+    check(r, np.where(c, x, y))
+    check(gp.where(gc, gy, gy), y)
+
+
 @pytest.mark.parametrize("dt", DTYPES, ids=str)
 def test_where_with_scalars(dt):
     rng = np.random.default_rng(11)

@@ -318,6 +318,14 @@ def test_flip_views_and_errors():
     a[-1, -1] = -1
     check(g, a)
     check(gp.flip(gp.asarray(3.0)), np.flip(np.asarray(3.0)))
+    v = rand((7,), np.float64)          # a vector, whole and in parts, and a view of it
+    gv = gp.asarray(v)
+    for part in (slice(None), slice(2, 6), slice(None, None, 2), slice(5, 0, -1)):
+        check(gp.flip(gv[part]), np.flip(v[part]))
+    fv = gp.flip(gv)
+    gv[0] = -5.0
+    v[0] = -5.0
+    check(fv, np.flip(v))
     check(gp.flip(gp.zeros((0, 3))), np.flip(np.zeros((0, 3))))
     with pytest.raises(AxisError):
         gp.flip(g, 2)

@@ -226,8 +226,27 @@ def fold_slice(strides, offset, starts_steps):
     return tuple(out), off
 
 
+_RESHAPES: dict = {}     # (shape, strides, newshape) -> fold_reshape's answer
+
+
 def fold_reshape(shape, strides, newshape):
-    """New strides for a C-order reshape without copying, or None (NumPy's algorithm)."""
+    """New strides for a C-order reshape without copying, or None (NumPy's algorithm).
+    Loops reshape the same layouts again and again: answers are remembered."""
+    key = (shape, strides, newshape)
+    try:
+        return _RESHAPES[key]
+    except KeyError:
+        pass
+    except TypeError:           # (a list, not a tuple)
+        return _fold_reshape(shape, strides, newshape)
+    r = _fold_reshape(shape, strides, newshape)
+    if len(_RESHAPES) >= 4096:
+        _RESHAPES.clear()
+    _RESHAPES[key] = r
+    return r
+
+
+def _fold_reshape(shape, strides, newshape):
     if prod(shape) == 0 or prod(shape) == 1:
         return c_strides(newshape) if prod(shape) == 0 else tuple(0 for _ in newshape)
     old = [(d, s) for d, s in zip(shape, strides) if d != 1]

@@ -372,6 +372,11 @@ def where(condition, x=None, y=None, /):
         return (condition if is_array(condition) else wrap(as_node(condition))).nonzero()
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
+    if type(condition) is ndarray and type(x) is ndarray and type(y) is ndarray:
+        c, a, b = condition._node, x._node, y._node     # the common case: one node
+        if c.dtype == D.bool_ and a.dtype is b.dtype and c.shape == a.shape == b.shape and \
+                c.device is a.device is b.device:
+            return ndarray._from_node(ir.ew("where", a.dtype, (c, a, b)))
     items, dev = _classify([condition, x, y])
     cond = items[0]
     cnode = cond[0] if cond[0] is not None else ir.scalar(cond[2], D.bool_, (), dev)

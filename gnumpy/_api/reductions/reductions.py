@@ -18,7 +18,7 @@ from ..._graph import ir
 from ..._graph import layout as L
 from ..._memstate import write_epoch
 from .._common import as_node, is_array, normalize_axes, normalize_axis, wrap
-from ..elementwise.elementwise import apply, astype
+from ..elementwise.elementwise import apply, apply2, astype
 from ..elementwise.elementwise import where as where_
 from ..elementwise.resolution import loop_dtype
 from ..outargs import single_out, check_out_shape, finish
@@ -319,7 +319,15 @@ def mean(x, /, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     axes = _axes(axis, x, False)
     single_out(out)
     keepdims = _kd(keepdims)        # (after the axes and out, as NumPy's _mean)
-    cdt, rdt = _float_dtypes(x.dtype, dtype)
+    dt = x.dtype
+    if dtype is None and out is None and where is True and dt.kind == "f" and \
+            dt.itemsize > 2:        # the common case: a sum and one division by the count
+        n = _reduced_count(x.shape, axes)
+        if n:
+            r = apply2("divide", _reduce("sum", x, axes, keepdims, dt), n)
+            if r is not None:
+                return r
+    cdt, rdt = _float_dtypes(dt, dtype)
     s = _np_sum(_mask(x, where, 0), axes, keepdims, cdt)
     if is_array(out):       # NumPy sums into `out`, then divides there
         s = astype(s, out.dtype, copy=False)

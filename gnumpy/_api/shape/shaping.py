@@ -62,9 +62,13 @@ def flip(m, axis=None):
     array([3, 2, 1, 0])
     """
     m = arr(m)
+    if axis is None and m.ndim == 1:
+        return m[_REVERSED]             # (a loop's flip of a vector: one slice)
     axes = tuple(range(m.ndim)) if axis is None else axis_tuple(axis, m.ndim)
-    return m[tuple(slice(None, None, -1) if d in axes else slice(None)
-                   for d in range(m.ndim))]
+    return m[tuple(_REVERSED if d in axes else slice(None) for d in range(m.ndim))]
+
+
+_REVERSED = slice(None, None, -1)
 
 
 def fliplr(m):
