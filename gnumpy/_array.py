@@ -399,6 +399,22 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
     __class_getitem__ = classmethod(__import__("types").GenericAlias)
 
 
+def _bound_new(node) -> None:
+    """What ``_from_node`` asks of a new array's node: the graph-size bounds."""
+    if node.size > _BOUND_CHECK_SIZE[0 if node.shape else 2] or \
+            _BOUND_CHECK_SIZE[1] != config._generation:
+        _bound(node)
+
+
+def assign_result(out, node) -> None:
+    """``out[...] = node`` for `node`, a new lazy elementwise result of out's dtype and
+    shape (a ufunc's ``out=``): what ``_assign_from`` does with an array over it."""
+    _bound_new(node)
+    if out._base is None and not out._has_views:
+        node = ir.copy(node)        # (an array's own node, as _assign_from gives it)
+    out._set_node(node)
+
+
 def _reads_written(value, d) -> None:
     """After a write computed lazy `value` into LEAF `d`: `value` reads that memory
     (through a copy node, pending like any reader), so it keeps its values."""
@@ -417,9 +433,7 @@ def _inplace(name):
         node = _ns._elementwise.apply2(name, self, other, True) if fast else None  # hot path
         if node is not None and node.dtype is self._node.dtype and \
                 node.shape == self._node.shape:
-            if node.size > _BOUND_CHECK_SIZE[0 if node.shape else 2] or \
-                    _BOUND_CHECK_SIZE[1] != config._generation:
-                _bound(node)        # (what _from_node asks of a new array's node)
+            _bound_new(node)
             r = None
         else:
             odt = _ns._resolution.result_dtype(name, self, other)

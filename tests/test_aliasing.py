@@ -485,6 +485,33 @@ def test_out_with_pending_readers():
     check(x, np.arange(4.0) * 10)
 
 
+def test_out_into_an_input_in_a_loop_keeps_numpys_values():
+    """NPBench mandelbrot2's ``np.multiply(Z, Z, Z); np.add(Z, C, Z)``: the out= of the
+    operands' one dtype and shape is written as an in-place operator writes; a view of Z
+    sees every write, a value computed from Z before a write keeps its values."""
+    rng = np.random.default_rng(3)
+    zn = (rng.standard_normal(40) + 1j * rng.standard_normal(40)) * 0.5
+    cn = (rng.standard_normal(40) + 1j * rng.standard_normal(40)) * 0.5
+    z, c = gp.asarray(zn), gp.asarray(cn)
+    vz, vn = z[5:9], zn[5:9]
+    olds = []
+    for _ in range(4):
+        before, before_n = z * 1.0, zn * 1.0
+        np.multiply(zn, zn, zn)
+        assert gp.multiply(z, z, z) is z
+        np.add(zn, cn, out=zn)
+        assert gp.add(z, c, out=z) is z
+        olds.append((before, before_n))
+        check(vz, vn)
+    check(z, zn)
+    for g, n in olds:
+        check(g, n)
+    w, wn = z[::2], zn[::2]         # out= a strided view, reading the memory it writes
+    gp.subtract(w, z[1::2], out=w)
+    np.subtract(wn, zn[1::2], out=wn)
+    check(z, zn)
+
+
 def test_out_casting():
     o = gp.zeros(3, dtype=np.int64)
     with pytest.raises(TypeError):

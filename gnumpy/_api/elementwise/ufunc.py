@@ -15,7 +15,8 @@ from ..indexing import indexing as IX
 from ..indexing import keys as IK
 from ..reductions import reductions as R
 from ..reductions import scans as S
-from .elementwise import apply
+from ..._array import assign_result, ndarray
+from .elementwise import apply, apply2
 from .resolution import _classify, out_dtype, resolve, scalar_errors
 from .elementwise import where as where_
 from .._common import as_node, is_array, wrap
@@ -136,6 +137,14 @@ class ufunc:
                  dtype=None, subok=True, signature=None):
         if len(args) == self.nin + 1 and out is None:
             *args, out = args
+        if type(out) is ndarray and len(args) == 2 and where is True and dtype is None and \
+                casting == "same_kind" and order == "K" and signature is None and \
+                not out._ro:        # ``np.add(a, b, out=c)``: the operator hot path's node
+            node = apply2(self._op.name, args[0], args[1], True)
+            if node is not None and node.dtype is out._node.dtype and \
+                    node.shape == out._node.shape:
+                assign_result(out, node)
+                return out
         if out is not None:
             out = single_out(out)
         if casting != "same_kind":
