@@ -225,6 +225,12 @@ def arange(start=None, stop=None, step=1, *, dtype=None, device=None, like=None)
         start, stop = 0, start
     elif start is None:
         start = 0
+    if dtype is None and type(start) is int and type(stop) is int and type(step) is int \
+            and step and -_SMALL < start < _SMALL and -_SMALL < stop < _SMALL and \
+            -_SMALL < step < _SMALL:    # the common case: int64 values, no conversions
+        dev = as_device(device)
+        return wrap(_affine(ir.axis_iota((max(0, -(-(stop - start) // step)),), 0, dev),
+                            start, step, dev))
     vals = [start, stop, step]
     for v in vals:
         if is_array(v) and v.ndim != 0:
@@ -258,6 +264,9 @@ def arange(start=None, stop=None, step=1, *, dtype=None, device=None, like=None)
     with np.errstate(all="ignore"):
         delta = s1 - s0
     return wrap(_affine(ir.cast(idx, dt), s0, delta, dev))
+
+
+_SMALL = 1 << 62        # Python ints whose arange is int64 with no wraparound
 
 
 def _affine(idx_node, start, step, dev):
