@@ -372,11 +372,23 @@ def where(condition, x=None, y=None, /):
         return (condition if is_array(condition) else wrap(as_node(condition))).nonzero()
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
-    if type(condition) is ndarray and type(x) is ndarray and type(y) is ndarray:
-        c, a, b = condition._node, x._node, y._node     # the common case: one node
-        if c.dtype == D.bool_ and a.dtype is b.dtype and c.shape == a.shape == b.shape and \
-                c.device is a.device is b.device:
-            return ndarray._from_node(ir.ew("where", a.dtype, (c, a, b)))
+    if type(condition) is ndarray:      # the common cases: one node
+        c = condition._node
+        tx, ty = type(x), type(y)
+        if tx is ndarray and ty is ndarray:
+            a, b = x._node, y._node
+            if c.dtype == D.bool_ and a.dtype is b.dtype and c.shape == a.shape == b.shape \
+                    and c.device is a.device is b.device:
+                return ndarray._from_node(ir.ew("where", a.dtype, (c, a, b)))
+        elif (tx is ndarray and (ty is float or ty is int) or
+              ty is ndarray and (tx is float or tx is int)):
+            n = (x if tx is ndarray else y)._node   # an inexact array and a weak scalar:
+            dt = n.dtype                            # the array's dtype
+            if c.dtype == D.bool_ and dt.kind in "fc" and c.shape == n.shape and \
+                    c.device is n.device:
+                s = ir.scalar(y if tx is ndarray else x, dt, n.shape, n.device)
+                return ndarray._from_node(ir.ew("where", dt, (c, n, s) if tx is ndarray
+                                                else (c, s, n)))
     items, dev = _classify([condition, x, y])
     cond = items[0]
     cnode = cond[0] if cond[0] is not None else ir.scalar(cond[2], D.bool_, (), dev)
