@@ -197,6 +197,10 @@ def _scalar_value(value, dtype, t):
             return dtype.type(value)
     elif t is bool or (t is int and k in "fc" and -65504 <= value <= 65504):
         return dtype.type(value)
+    elif t is complex and k == "c":
+        m = _FMAX.get(dtype)
+        if m is None or -m <= value.real <= m and -m <= value.imag <= m:
+            return dtype.type(value)
     elif isinstance(value, np.generic) and value.dtype == dtype:
         return value
     return _scalar_value_slow(value, dtype)

@@ -96,7 +96,7 @@ def apply2(name: str, a, b, node_only=False):
                     nb = ir.cast(nb, loop)
             node = ir.ew(name, r[1], (na, nb))
             return node if node_only else cls._from_node(node)
-        if tb is float or tb is int:
+        if tb is float or tb is int or tb is complex:
             r = _FAST.get((name, na.dtype, tb))
         elif isinstance(b, np.generic):
             tb = np.generic
@@ -111,7 +111,7 @@ def apply2(name: str, a, b, node_only=False):
         nb = b._node
         if nb.kind == ir.EW and nb.op == "astype":
             nb = _operand(nb)
-        if ta is float or ta is int:
+        if ta is float or ta is int or ta is complex:
             r = _FAST.get((name, ta, nb.dtype))
         elif isinstance(a, np.generic):
             ta = np.generic
