@@ -206,10 +206,9 @@ def fold_broadcast(shape, strides, newshape):
     """Strides of a layout broadcast to `newshape`: 0 on new leading axes and on axes of
     length 1 stretched."""
     k = len(newshape) - len(shape)
-    out = [0] * k
-    for d, s, m in zip(shape, strides, newshape[k:]):
-        out.append(0 if d == 1 and m != 1 else s)
-    return tuple(out)
+    st = tuple([0 if d == 1 and m != 1 else s
+                for d, s, m in zip(shape, strides, newshape[k:] if k else newshape)])
+    return (0,) * k + st if k else st
 
 
 def fold_permute(strides, axes):
