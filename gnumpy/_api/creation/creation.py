@@ -382,26 +382,30 @@ def _clamp_k(k, shape):
     return max(-shape[0] - 1, min(k, shape[1] + 1))
 
 
-def _tri_mask(x, k, lower):
+def _triangle(x, k, lower):
+    """`x` with the elements past the k-th diagonal (above it when `lower`) zeroed."""
+    x = x if is_array(x) else asarray(x)
+    k = operator.index(k)
     shape = x.shape[-2:] if x.ndim >= 2 else (x.shape[0], x.shape[0])
     k = _clamp_k(k, shape)
     d = ir.iota(shape, (-1, 1), 0, x.device)        # col - row
     op = "less_equal" if lower else "greater_equal"
-    return wrap(ir.ew(op, D.bool_, (d, ir.scalar(k, D.int64, shape, x.device))))
+    mask = ir.ew(op, D.bool_, (d, ir.scalar(k, D.int64, shape, x.device)))
+    n = x._node
+    if x.ndim == 2:             # the mask has x's shape: one node
+        return wrap(ir.ew("where", n.dtype, (mask, n, ir.scalar(0, n.dtype, n.shape,
+                                                                  n.device))))
+    return where_(wrap(mask), x, wrap(ir.scalar(0, x.dtype, (), x.device)))
 
 
 def tril(x, /, k=0):
     """Lower triangle of `x` (the last two axes); elements above the k-th diagonal are 0."""
-    x = x if is_array(x) else asarray(x)
-    k = operator.index(k)
-    return where_(_tri_mask(x, k, True), x, wrap(ir.scalar(0, x.dtype, (), x.device)))
+    return _triangle(x, k, True)
 
 
 def triu(x, /, k=0):
     """Upper triangle of `x`; elements below the k-th diagonal are 0."""
-    x = x if is_array(x) else asarray(x)
-    k = operator.index(k)
-    return where_(_tri_mask(x, k, False), x, wrap(ir.scalar(0, x.dtype, (), x.device)))
+    return _triangle(x, k, False)
 
 
 def tri(N, M=None, k=0, dtype=float, *, device=None, like=None):
