@@ -66,7 +66,9 @@ def outer(a, b, out=None):
            [  2,  20, 200]])
     """
     a, b = _pair(a, b)
-    r = apply("multiply", a.ravel()[:, None], b.ravel()[None, :])   # as NumPy's
+    a = a if a.ndim == 1 else a.ravel()     # (only the values matter: a vector as it is)
+    b = b if b.ndim == 1 else b.ravel()
+    r = apply("multiply", a[:, None], b[None, :])   # as NumPy's
     return finish("multiply", r, out)
 
 
