@@ -1011,3 +1011,24 @@ def test_numpy_functions_dispatch_to_gnumpy():
         r = f(g, *args)
         assert isinstance(r, gp.ndarray), f.__name__
         check(r, f(np.arange(12.0).reshape(3, 4), *args))
+
+
+def test_bool_axes_of_transpose_and_squeeze_raise_as_numpy():
+    """NumPy refuses bools as transpose's axes and squeeze's axis (TypeError, with these
+    messages); ints and NumPy ints, in any order, are permutations."""
+    a = np.ones((2, 3, 4))
+    g = gp.asarray(a)
+    for axes in [(True, False, 2), (np.True_, False, 2), (0, True, 2)]:
+        with pytest.raises(TypeError, match="an integer is required"):
+            np.transpose(a, axes)
+        with pytest.raises(TypeError, match="an integer is required"):
+            gp.transpose(g, axes)
+    for axes in [(1, 0, 2), (2, 0, 1), (np.int64(2), 1, 0), (-1, 0, 1), [1, 2, 0]]:
+        check(gp.transpose(g, axes), np.transpose(a, axes))
+    s = np.ones((1, 3, 1))
+    for axis, msg in [(True, "an integer is required for the axis"),
+                      ((0, True), "integers are required for the axis tuple elements")]:
+        with pytest.raises(TypeError, match=msg):
+            np.squeeze(s, axis)
+        with pytest.raises(TypeError, match=msg):
+            gp.squeeze(gp.asarray(s), axis)

@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 import operator
 
+import numpy as np
+
 from ... import _dtypes as D
 from ..._broadcast import broadcast_args, broadcast_shapes, broadcast_to_check, fmt
 from ..._graph import ir
@@ -147,11 +149,17 @@ def _keep_order(shape, strides):
 def transpose(x, /, axes=None):
     """Permute the axes of `x` (reversed when `axes` is None); a view."""
     x = _arr(x)
+    nd = x.ndim
     if axes is None:
-        axes = tuple(range(x.ndim - 1, -1, -1))
+        axes = tuple(range(nd - 1, -1, -1))
+    elif type(axes) is tuple and len(axes) == nd and \
+            sorted(axes) == list(range(nd)) and all(type(a) is int for a in axes):
+        pass                    # the common case: a permutation of the axes, as ints
     else:
-        axes = tuple(normalize_axis(a, x.ndim) for a in axes)
-        if len(axes) != x.ndim or len(set(axes)) != x.ndim:
+        if any(isinstance(a, (bool, np.bool_)) for a in axes):
+            raise TypeError("an integer is required")      # (NumPy's message)
+        axes = tuple(normalize_axis(a, nd) for a in axes)
+        if len(axes) != nd or len(set(axes)) != nd:
             raise ValueError("axes don't match array")
     if axes == tuple(range(x.ndim)):
         return x._view(())
@@ -247,6 +255,10 @@ def squeeze(x, /, axis=None):
     if axis is None:
         axes = tuple(i for i, d in enumerate(x.shape) if d == 1)
     else:
+        if isinstance(axis, (bool, np.bool_)):
+            raise TypeError("an integer is required for the axis")     # (NumPy's messages)
+        if isinstance(axis, tuple) and any(isinstance(a, (bool, np.bool_)) for a in axis):
+            raise TypeError("integers are required for the axis tuple elements")
         axes = normalize_axes(axis, x.ndim)
         if any(x.shape[a] != 1 for a in axes):
             raise ValueError("cannot select an axis to squeeze out which has size not equal "

@@ -220,6 +220,8 @@ def repeat(a, repeats, axis=None):
         axis = 0
     else:
         axis = normalize_axis(axis, a.ndim)
+    if type(repeats) is int and repeats >= 0:       # the common case: one count
+        return fresh(repeat_each(a._node, axis, repeats), a)
     reps = np.asarray(_host(repeats))
     if reps.ndim > 1:
         raise ValueError("setting an array element with a sequence. The requested array "
