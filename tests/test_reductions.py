@@ -965,3 +965,17 @@ def test_axis_argument_is_read_as_numpy_reads_it(name):
                 except Exception as e:          # noqa: BLE001
                     got = (type(e), None)
             assert got == want, (name, a.ndim, ax)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "complex64"])
+def test_single_precision_mean_divides_by_the_count_in_double(dtype):
+    """NumPy divides a float32 (complex64) sum by its intp count in float64 (complex128)
+    and rounds once: past 2**24 items the count is no float32, and dividing in single
+    precision is one ulp off.  (Three ones among zeros: the sum is exact in any order.)"""
+    n = 2**24 + 1
+    x = np.zeros(n, dtype)
+    x[[5, 1000, n - 1]] = 1 + 2j if dtype == "complex64" else 1
+    e = np.mean(x)
+    assert e != x.dtype.type(3) / x.dtype.type(n)       # (the case tells them apart)
+    check(gp.mean(gp.asarray(x)), e, exact=True)
+    check(gp.asarray(x).mean(keepdims=True), np.mean(x, keepdims=True), exact=True)

@@ -298,8 +298,10 @@ def _np_sum(x, axes, keepdims, dt):
 def _div_into(s, n):
     """NumPy's ``true_divide(s, n, out=s, casting='unsafe')`` with `n` the item count (an
     intp, or an int64 array under `where=`): the quotient cast back to s's dtype."""
-    if s.dtype.kind in "fc" and not is_array(n):
-        return apply("divide", s, n)     # float / weak n: the same value, one rounding
+    if (s.dtype == D.float64 or s.dtype == D.complex128) and not is_array(n):
+        return apply("divide", s, n)    # a double / the count: NumPy's one division
+    # (a single or half precision sum divides in double, then rounds once: NumPy's
+    # true_divide of it by an intp count, exact where the count is not a float32)
     nn = n if is_array(n) else wrap(ir.scalar(n, D.float64 if isinstance(n, float) else
                                               D.int64, (), s.device))
     return astype(apply("divide", s, nn), s.dtype, copy=False)
@@ -320,8 +322,8 @@ def mean(x, /, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     single_out(out)
     keepdims = _kd(keepdims)        # (after the axes and out, as NumPy's _mean)
     dt = x.dtype
-    if dtype is None and out is None and where is True and dt.kind == "f" and \
-            dt.itemsize > 2:        # the common case: a sum and one division by the count
+    if dtype is None and out is None and where is True and dt == D.float64:
+        # the common case: a sum and one division by the count
         n = _reduced_count(x.shape, axes)
         if n:
             r = apply2("divide", _reduce("sum", x, axes, keepdims, dt), n)
