@@ -786,3 +786,16 @@ def test_order_argument_is_checked_as_numpy_checks_it(order):
         with pytest.raises(want[0]) as got:
             f(gp)
         assert str(got.value) == want[1]
+
+
+def test_arange_length_is_numpys_float_ceiling():
+    """NumPy's length is ``ceil((stop - start) / step)`` of the float quotient: past 2**53
+    it rounds (11 exact steps, 10 in NumPy), for Python and NumPy ints alike."""
+    for args in [(0, 10**18 + 1, 10**17), (0, 2**61 + 1, 2**60), (0, -(2**61 + 1), -(2**60)),
+                 (5, 2, -1), (3, 3, 1), (0, 7, 3), (-(2**55), 2**55, 2**54 + 1)]:
+        check(gp.arange(*args), np.arange(*args))
+        check(gp.arange(*map(np.int64, args)), np.arange(*map(np.int64, args)))
+    with pytest.raises(ValueError, match="Maximum allowed size exceeded"):
+        np.arange(0, 10**400)
+    with pytest.raises(ValueError, match="Maximum allowed size exceeded"):
+        gp.arange(0, 10**400)

@@ -1093,3 +1093,21 @@ def test_ufunc_order_argument_is_checked_as_numpy_checks_it(order):
             assert str(got.value) == str(e)
             continue
         check(f(gp, gp.asarray(a)), want)
+
+
+def test_power_with_where_keeps_the_exponents_dtype():
+    """``power(b, e, where=m)``: masked-off exponents are never used (NumPy does not check
+    them), and a bool or narrow exponent keeps its dtype in the result's type."""
+    m = np.array([True, False, True])
+    for base, exp in [(np.array([3, 4, 5], np.int8), np.array([True, True, False])),
+                      (np.array([3, 4, 5], np.uint8), np.array([True, False, True])),
+                      (np.array([1.5, 2.0, 3.0], np.float16), np.array([2, -1, 1], np.int8)),
+                      (np.array([2, 3, 4], np.int16), np.array([2, -3, 1], np.int16))]:
+        out = np.zeros(3, base.dtype)
+        gout = gp.asarray(out)
+        e = np.power(base, exp, where=m, out=out)
+        assert gp.power(gp.asarray(base), gp.asarray(exp), where=gp.asarray(m), out=gout) \
+            is gout
+        check(gout, e)
+        r = gp.power(gp.asarray(base), gp.asarray(exp), where=gp.asarray(m))
+        assert r.dtype == np.result_type(base, exp)

@@ -1032,3 +1032,14 @@ def test_bool_axes_of_transpose_and_squeeze_raise_as_numpy():
             np.squeeze(s, axis)
         with pytest.raises(TypeError, match=msg):
             gp.squeeze(gp.asarray(s), axis)
+
+
+def test_repeat_of_an_empty_axis_by_a_negative_count():
+    """NumPy repeats an empty axis any number of times, a negative one too; a non-empty
+    axis refuses a negative count."""
+    for a, axis in [(np.array([]), None), (np.zeros((2, 0)), 1), (np.zeros((0, 3)), 0)]:
+        check(gp.repeat(gp.asarray(a), -1, axis=axis), np.repeat(a, -1, axis=axis))
+    with pytest.raises(ValueError, match="negative dimensions"):
+        np.repeat(np.zeros((2, 0)), -1, axis=0)
+    with pytest.raises(ValueError, match="negative dimensions"):
+        gp.repeat(gp.zeros((2, 0)), -1, axis=0)

@@ -229,8 +229,8 @@ def arange(start=None, stop=None, step=1, *, dtype=None, device=None, like=None)
             and step and -_SMALL < start < _SMALL and -_SMALL < stop < _SMALL and \
             -_SMALL < step < _SMALL:    # the common case: int64 values, no conversions
         dev = as_device(device)
-        return wrap(_affine(ir.axis_iota((max(0, -(-(stop - start) // step)),), 0, dev),
-                            start, step, dev))
+        return wrap(_affine(ir.axis_iota((max(0, math.ceil((stop - start) / step)),), 0,
+                                         dev), start, step, dev))
     vals = [start, stop, step]
     for v in vals:
         if is_array(v) and v.ndim != 0:
@@ -243,7 +243,11 @@ def arange(start=None, stop=None, step=1, *, dtype=None, device=None, like=None)
         raise ZeroDivisionError("division by zero")
     if all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
            for v in vals):
-        n = max(0, -(-(int(stop) - int(start)) // int(step)))
+        # NumPy's length: the ceiling of the float quotient (past 2**53 it rounds)
+        try:
+            n = max(0, math.ceil((int(stop) - int(start)) / int(step)))
+        except OverflowError:
+            raise ValueError("Maximum allowed size exceeded") from None
     else:
         if any(isinstance(v, complex) for v in vals):
             raise TypeError("arange() does not support complex arguments")

@@ -162,7 +162,8 @@ class ufunc:
         if where is not True and self._op.name == "power" and is_array(args[1]):
             # masked-off exponents are never used: NumPy does not check them
             mask = where if is_array(where) else wrap(as_node(where))
-            args = [args[0], where_(mask, args[1], 0)]
+            e = args[1]         # (zero of the exponent's own dtype: its type is kept)
+            args = [args[0], where_(mask, e, wrap(ir.scalar(0, e.dtype, (), e.device)))]
         r = apply(self._op.name, *args, dtype=dtype)
         return finish(self.__name__, r, out, where, casting)
 

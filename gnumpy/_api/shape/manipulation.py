@@ -153,7 +153,7 @@ def transpose(x, /, axes=None):
     if axes is None:
         axes = tuple(range(nd - 1, -1, -1))
     elif type(axes) is tuple and len(axes) == nd and \
-            sorted(axes) == list(range(nd)) and all(type(a) is int for a in axes):
+            all(type(a) is int for a in axes) and sorted(axes) == list(range(nd)):
         pass                    # the common case: a permutation of the axes, as ints
     else:
         if any(isinstance(a, (bool, np.bool_)) for a in axes):

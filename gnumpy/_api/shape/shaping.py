@@ -232,8 +232,9 @@ def repeat(a, repeats, axis=None):
         reps = reps.reshape(())
     if reps.ndim == 0:
         r = int(reps)
-        if r < 0:
+        if r < 0 and n:         # (NumPy repeats an empty axis any number of times)
             raise ValueError("negative dimensions are not allowed")
+        r = max(r, 0)
         return fresh(repeat_each(a._node, axis, r), a)
     if reps.size != n:
         raise ValueError(f"operands could not be broadcast together with shape ({n},) "
