@@ -209,10 +209,14 @@ def test_sum_beside_var_is_read_off_the_var_accumulator():
     assert [how for _, how in g.siblings] == ["sum"]
     spec = lower.lower_group(g)
     assert [(o.kind, o.space) for o in spec.operands] == [("in", "pro")]
-    # the var is the accumulator; mean = (its sum) / n, the sum read off the var's
-    assert spec.exprs == [("ld", 0), ("acc",), ("acc", "sum"), ("sc", 0),
-                          ("op", "divide", np.dtype(np.float32), None, (2, 3))]
-    assert [e for e, _ in spec.outputs] == [1, 4]
+    # the var is the accumulator; mean = (its sum) / n, the sum read off the var's (a
+    # float32 sum divided in double and rounded once, as NumPy's division by an intp)
+    f32, f64 = np.dtype(np.float32), np.dtype(np.float64)
+    assert spec.exprs == [("ld", 0), ("acc",), ("acc", "sum"),
+                          ("op", "astype", f32, None, (2,)), ("sc", 0),
+                          ("op", "divide", f64, None, (3, 4)),
+                          ("op", "astype", f64, None, (5,))]
+    assert [e for e, _ in spec.outputs] == [1, 6]
 
 
 # ------------------------------------------------------------------ row groups

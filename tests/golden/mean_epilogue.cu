@@ -22,11 +22,13 @@ __device__ __forceinline__ gn_acc_t gn_shfl(gn_acc_t a, int m) {
 #define GN_EPILOGUE(m_, fin) do { \
   const int ei0 = m_; \
   const float e1 = fin.v; \
-  const float e2 = s0; \
-  const float e3 = (e1 / e2); \
-  q1[ei0] = e3; \
+  const double e2 = gn_cast<double>(e1); \
+  const double e3 = s0; \
+  const double e4 = (e2 / e3); \
+  const float e5 = gn_cast<float>(e4); \
+  q1[ei0] = e5; \
 } while (0)
-extern "C" __global__ void __launch_bounds__(512) gn_kernel(const float* __restrict__ p0, float* __restrict__ q1, float s0, int M, int K, int ks0_0) {
+extern "C" __global__ void __launch_bounds__(512) gn_kernel(const float* __restrict__ p0, float* __restrict__ q1, double s0, int M, int K, int ks0_0) {
   __shared__ gn_acc_t gn_sm[16];
   for (int rg = blockIdx.x; rg * 16 < M; rg += gridDim.x) {
     const int m = rg * 16 + (threadIdx.x / 32);

@@ -14,6 +14,7 @@ import operator
 import warnings
 
 from ... import _dtypes as D
+from ..._graph import ir
 from ..._broadcast import broadcast_shapes, fmt as _fmt
 from .._common import as_node, check_device_match, is_array, normalize_axis, wrap
 from ..creation.creation import zeros
@@ -66,10 +67,18 @@ def outer(a, b, out=None):
            [  2,  20, 200]])
     """
     a, b = _pair(a, b)
-    a = a if a.ndim == 1 else a.ravel()     # (only the values matter: a vector as it is)
-    b = b if b.ndim == 1 else b.ravel()
+    a = a if _vector(a) else a.ravel()
+    b = b if _vector(b) else b.ravel()
     r = apply("multiply", a[:, None], b[None, :])   # as NumPy's
     return finish("multiply", r, out)
+
+
+def _vector(x) -> bool:
+    """Is `x` a vector ravel would return as it is (a contiguous one in memory, or a lazy
+    value)?  Others are ravelled: NumPy copies them first (and a copy too large for the
+    device is its MemoryError)."""
+    n = x._node
+    return x.ndim == 1 and (n.strides == (1,) if n.kind == ir.LEAF else x._base is None)
 
 
 def vdot(a, b, /):
