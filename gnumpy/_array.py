@@ -63,8 +63,8 @@ INTERFACE = frozenset({"_node", "_base", "_vops", "_ro", "_has_views", "_from_no
                        "_strided_view", "_new_view", "_copy", "_leaf", "_write_target",
                        "_mark_shared", "_set_node", "_assign_from"})
 
-_LAST_KEY = [(None,) * 5]   # (key, shape, strides, offset, basic_index's layout): the last
-                            # key ``_basic`` read
+_LAST_KEY = [(None,) * 5] * 2  # (key, shape, strides, offset, basic_index's layout): the
+                               # last two keys ``_basic`` read
 
 
 def _bound(node) -> None:
@@ -350,9 +350,15 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
                 last[3] == n.offset:
             lay = last[4]
         else:
-            lay = _basic_index(n.shape, n.strides, n.offset, key)
-            if lay is None:
-                return None
+            prev = _LAST_KEY[1]         # (a[i, j] += a[i, j - 1]: another key between)
+            if prev[0] is key and prev[1] is n.shape and prev[2] is n.strides and \
+                    prev[3] == n.offset:
+                lay = prev[4]
+            else:
+                lay = _basic_index(n.shape, n.strides, n.offset, key)
+                if lay is None:
+                    return None
+            _LAST_KEY[1] = last
             _LAST_KEY[0] = (key, n.shape, n.strides, n.offset, lay)
         shape, strides, off, element = lay
         return ir.leaf(n.buf, n.dtype, shape, strides, off, n.device), rn, element
