@@ -439,7 +439,9 @@ def _inplace(name):
         node = _ns._elementwise.apply2(name, self, other, True) if fast else None  # hot path
         if node is not None and node.dtype is self._node.dtype and \
                 node.shape == self._node.shape:
-            _bound_new(node)
+            if node.size > _BOUND_CHECK_SIZE[0 if node.shape else 2] or \
+                    _BOUND_CHECK_SIZE[1] != config._generation:
+                _bound(node)        # (_bound_new, inlined: the in-place hot path)
             r = None
         else:
             odt = _ns._resolution.result_dtype(name, self, other)
