@@ -201,9 +201,19 @@ def _scalar_value(value, dtype, t):
         m = _FMAX.get(dtype)
         if m is None or -m <= value.real <= m and -m <= value.imag <= m:
             return dtype.type(value)
-    elif isinstance(value, np.generic) and value.dtype == dtype:
-        return value
+    elif isinstance(value, np.generic):
+        vd = value.dtype
+        if vd == dtype:
+            return value
+        safe = _SAFE.get((vd, dtype))
+        if safe is None:
+            safe = _SAFE[(vd, dtype)] = bool(np.can_cast(vd, dtype, "safe"))
+        if safe:            # (a float32 scalar in a float64 loop: no rounding, no warning)
+            return dtype.type(value)
     return _scalar_value_slow(value, dtype)
+
+
+_SAFE: dict = {}        # (NumPy scalar dtype, loop dtype) -> a safe cast?
 
 
 _IBOUNDS = {np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max))
