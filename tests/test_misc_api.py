@@ -884,3 +884,16 @@ def test_coverage_script_is_deterministic():
     assert names["nansum"] and names["einsum"] and names["sin"]
     assert "float32" not in names and "ndarray" not in names
     assert mod.render(lst) == mod.render(mod.listing())
+
+
+def test_cov_and_corrcoef_refuse_an_integer_dtype():
+    """NumPy subtracts the float mean in place in the requested dtype: an integer or bool
+    dtype raises its casting TypeError."""
+    for f in ("cov", "corrcoef"):
+        for dt in (np.int64, np.int32, bool):
+            with pytest.raises(TypeError):
+                getattr(np, f)([1, 2, 4], dtype=dt)
+            with pytest.raises(TypeError, match="same_kind"):
+                getattr(gp, f)(gp.asarray([1, 2, 4]), dtype=dt)
+        check(getattr(gp, f)(gp.asarray([[1, 2, 4], [0, 3, 1]]), dtype=np.float32),
+              getattr(np, f)([[1, 2, 4], [0, 3, 1]], dtype=np.float32))

@@ -218,3 +218,16 @@ def test_unique_by_ops(dtype):
         got = sets.unique_by_ops(gp.asarray(b), 1, True, True, True, True)
         for x, y in zip(got, np.unique(b, axis=1, **FLAGS)):
             same(x, y)
+
+
+def test_unique_with_a_sequence_axis_raises_numpys_errors():
+    """NumPy moves a sequence axis to the front and refuses every one: AxisError out of
+    range, ValueError repeated or of another length, TypeError for one item."""
+    x = np.ones((2, 3))
+    g = gp.asarray(x)
+    for axis in [(0, 1), (0, 0), (0, 5), (5,), (1,), (-1,), [0], [0, 1], [0, 0], [7], (), []]:
+        with pytest.raises(Exception) as e_np:
+            np.unique(x, axis=axis)
+        with pytest.raises(Exception) as e_gp:
+            gp.unique(g, axis=axis)
+        assert e_gp.type is e_np.type, axis

@@ -591,3 +591,63 @@ def test_argsort_orders_ties_stably(case, dt):
     if case == "many_ties":
         x = (x % 3).astype(dt) if x.dtype.kind != "f" else np.round(x).astype(dt)
     same(gp.argsort(gp.asarray(x), axis=-1), np.argsort(x, axis=-1, kind="stable"))
+
+
+def _outcome(f, *args, **kw):
+    """f's result as a NumPy array, or the type of what it raised."""
+    try:
+        r = f(*args, **kw)
+    except Exception as e:          # noqa: BLE001 (compared with NumPy's)
+        return type(e)
+    return np.asarray(r.get() if isinstance(r, gp.ndarray) else r)
+
+
+def _same_outcome(f_np, f_gp, *args, **kw):
+    """f_np and f_gp give the same values, or raise the same type (NumPy's may be a
+    subclass of gnumpy's: its UFuncTypeError family is TypeError's)."""
+    def g_(a):
+        return gp.asarray(a) if isinstance(a, np.ndarray) else a
+    e = _outcome(f_np, *args, **kw)
+    g = _outcome(f_gp, *map(g_, args), **{k: g_(v) for k, v in kw.items()})
+    if isinstance(e, type):
+        assert isinstance(g, type) and issubclass(e, g), (e, g)
+    else:
+        assert not isinstance(g, type), (e, g)
+        check(gp.asarray(g), e)
+
+
+def test_empty_inputs_of_sorting_and_quantiles_are_numpys():
+    """Found by a sweep against NumPy: quantiles over the non-empty axis of a size-0 array
+    are empty (of the method's dtype), nan-quantiles of empty integer input are NaN,
+    partition of no elements does not bound kth, and several empty lexsort keys order
+    nothing; an integer out= of a float quantile raises NumPy's TypeError."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for a, q, axis, method in [(np.zeros((0, 3)), 0.5, 1, "linear"),
+                                   (np.zeros((0, 3), np.int32), [0.5, 0.1], 1, "lower"),
+                                   (np.zeros((3, 0), np.float32), 0.5, 0, "linear"),
+                                   (np.zeros((0, 3), np.float16), 0.5, 1, "nearest")]:
+            for f in ("quantile", "nanquantile", "percentile"):
+                qq = np.asarray(q) * 100 if f == "percentile" else q
+                for kd in (False, True):
+                    _same_outcome(getattr(np, f), getattr(gp, f), a, qq, axis=axis,
+                                  method=method, keepdims=kd)
+        for a, axis in [(np.zeros(0, int), None), (np.zeros((2, 0), int), 1),
+                        (np.zeros(0, bool), None)]:
+            _same_outcome(np.nanquantile, gp.nanquantile, a, 0.5, axis=axis)
+    for a, kth in [(np.zeros(0), 0), (np.zeros(0), -1), (np.zeros(0), 5),
+                   (np.zeros((0, 3)), 3), (np.zeros((0, 3)), [1, 7]), (np.zeros(0), True),
+                   (np.zeros(0), 1.5), (np.arange(4.0), 4)]:
+        _same_outcome(np.partition, gp.partition, a, kth)
+        _same_outcome(np.argpartition, gp.argpartition, a, kth)
+    for keys in [(np.zeros(0), np.zeros(0)), (np.zeros((0, 3)), np.zeros((0, 3)))]:
+        check(gp.lexsort(tuple(gp.asarray(k) for k in keys)), np.lexsort(keys))
+    check(gp.lexsort(gp.zeros((2, 0))), np.lexsort(np.zeros((2, 0))))
+    x = np.array([[1.0, 2, 3], [4, 5, 6]])
+    for f in ("quantile", "percentile", "nanquantile"):
+        q = 50 if f == "percentile" else 0.5
+        _same_outcome(getattr(np, f), getattr(gp, f), x, q, axis=0,
+                      out=np.zeros(3, np.int64))
+    check(gp.searchsorted(gp.arange(5.0), 2.0, side=b"right"),
+          np.searchsorted(np.arange(5.0), 2.0, side=b"right"))

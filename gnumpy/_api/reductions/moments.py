@@ -140,6 +140,9 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
             raise ValueError("y has more than 2 dimensions")
     if dtype is None:
         dtype = D.result_type(m, D.float64) if y is None else D.result_type(m, y, D.float64)
+    elif D.to_dtype(dtype).kind in "biu":   # (NumPy subtracts the float mean in place)
+        raise TypeError(f"Cannot cast ufunc 'subtract' output from dtype('float64') to "
+                        f"{D.to_dtype(dtype)!r} with casting rule 'same_kind'")
     X = _as_2d(m, D.to_dtype(dtype))
     if not rowvar and m.ndim != 1:
         X = X.T

@@ -280,10 +280,15 @@ def _quantile(a, q, axis, out, method, keepdims, weights, percent, nan):
     x, kshape, axes = _to_rows(a, axis)
     n = x.shape[-1]
     inexact = a.dtype.kind == "f"
-    if nan and inexact and a.size == 0:
+    if nan and a.size == 0:         # (NumPy: nanmean of it, float64 for integer input)
         return _finish(_nan_result(kshape, a.dtype, a.device), a, axes, keepdims, out)
     if n == 0:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    if a.size == 0:     # no rows: an empty result, of the dtype NumPy's method gives
+        dt = np.quantile(np.zeros(1, a.dtype), float(qh) if weak else qh,
+                         method=method).dtype
+        res = full(qh.shape + kshape, 0, dtype=dt, device=a.device)
+        return _finish(res, a, axes, keepdims, out, lead=qh.shape)
     s = sort_last(x)
     if nan and inexact:
         k = count_nonzero(apply("logical_not", apply("isnan", s)), axis=-1, keepdims=True)
@@ -296,6 +301,9 @@ def _quantile(a, q, axis, out, method, keepdims, weights, percent, nan):
     res = reshape(res, kshape + qh.shape)
     if qh.ndim:
         res = moveaxis(res, list(range(len(kshape), res.ndim)), list(range(qh.ndim)))
+    if out is not None and not nan and not D.can_cast(res.dtype, out.dtype, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc 'add' output from {res.dtype!r} to "
+                        f"{out.dtype!r} with casting rule 'same_kind'")     # (NumPy's)
     return _finish(res, a, axes, keepdims, out, lead=qh.shape)
 
 

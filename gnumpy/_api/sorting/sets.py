@@ -11,7 +11,10 @@ values, with no sync.
 """
 from __future__ import annotations
 
+import operator
 from typing import NamedTuple
+
+from numpy.exceptions import AxisError
 
 from ... import _dtypes as D
 from ...backends import sort_numpy, sort_ops
@@ -133,12 +136,29 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     """
     x = _arr(ar)
     if axis is not None:
+        if isinstance(axis, (tuple, list)):
+            _sequence_axis(axis, x.ndim)
         ax = normalize_axis(axis, x.ndim)
         if x.ndim != 1:
             return _unpack(_unique1d(x, return_index, return_inverse, return_counts,
                                      equal_nan=equal_nan, axis=ax))
     return _unpack(_unique1d(x, return_index, return_inverse, return_counts,
                              equal_nan=equal_nan, inverse_shape=x.shape))
+
+
+def _sequence_axis(axis, ndim) -> None:
+    """NumPy's errors for a sequence as unique's axis (its ``moveaxis(ar, axis, 0)``
+    refuses them all): AxisError out of range, ValueError else."""
+    axes = [operator.index(a) for a in axis]
+    if any(not -ndim <= a < ndim for a in axes):
+        raise AxisError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    if len({a % ndim for a in axes}) != len(axes):
+        raise ValueError("repeated axis in `source` argument")
+    if len(axes) == 1:      # (moved, then used as an index of the shape list)
+        raise TypeError(f"list indices must be integers or slices, not "
+                        f"{type(axis).__name__}")
+    raise ValueError("`source` and `destination` arguments must have the same number of "
+                     "elements")
 
 
 def _unique_axis(x, axis, return_index, return_inverse, return_counts):

@@ -243,6 +243,8 @@ def lexsort(keys, axis=-1):
             return wrap(ir.scalar(0, D.int64, (), ks[0].device))
         raise AxisError(operator.index(axis), 0)
     ax = normalize_axis(axis, len(shape))
+    if 0 in shape:                      # (nothing to order)
+        return zeros(shape, dtype=D.int64, device=ks[0].device)
     # least significant key first, then stable sorts by the more significant ones
     idx = sort_axis(ks[0], ax, False, "argsort")
     for k in ks[1:]:
@@ -251,7 +253,7 @@ def lexsort(keys, axis=-1):
     return idx
 
 
-def _check_kth(kth, n):
+def _check_kth(kth, n, empty=False):
     k = np.asarray(kth.get() if is_array(kth) else kth)
     if k.dtype == np.bool_:
         raise ValueError("Booleans unacceptable as partition index")
@@ -259,6 +261,8 @@ def _check_kth(kth, n):
         raise TypeError("Partition index must be integer")
     if k.ndim > 1:
         raise ValueError("object too deep for desired array")
+    if empty:           # (NumPy does not bound kth for an array of no elements)
+        return
     for v in k.ravel().tolist():
         vv = v + n if v < 0 else v
         if not 0 <= vv < n:
@@ -272,7 +276,7 @@ def _partition_args(x, kth, axis, kind, order):
     if axis is None:
         x, axis = ravel(x), -1
     ax = normalize_axis(axis, x.ndim)
-    _check_kth(kth, x.shape[ax])
+    _check_kth(kth, x.shape[ax], x.size == 0)
     return x, ax
 
 
@@ -331,6 +335,8 @@ def searchsorted(a, v, side="left", sorter=None):
     array([2, 3])
     """
     a = _arr(a)
+    if isinstance(side, bytes):
+        side = side.decode("latin-1")       # (NumPy takes bytes too)
     if not isinstance(side, str):
         raise TypeError(f"search side must be str, not {type(side).__name__}")
     if side not in ("left", "right"):
