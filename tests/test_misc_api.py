@@ -897,3 +897,15 @@ def test_cov_and_corrcoef_refuse_an_integer_dtype():
                 getattr(gp, f)(gp.asarray([1, 2, 4]), dtype=dt)
         check(getattr(gp, f)(gp.asarray([[1, 2, 4], [0, 3, 1]]), dtype=np.float32),
               getattr(np, f)([[1, 2, 4], [0, 3, 1]], dtype=np.float32))
+
+
+def test_bincount_of_no_values_ignores_the_weights():
+    """NumPy's bincount of an empty array returns int64 zeros whatever the weights are
+    (float, complex, another length); with values, complex weights raise TypeError."""
+    x = np.zeros(0, np.int64)
+    for w in (np.zeros(0), np.zeros(0, complex), np.zeros(3)):
+        for ml in (0, 2):
+            check(gp.bincount(gp.asarray(x), weights=gp.asarray(w), minlength=ml),
+                  np.bincount(x, weights=w, minlength=ml))
+    with pytest.raises(TypeError):
+        gp.bincount(gp.asarray([0, 1]), weights=gp.asarray(np.zeros(2, complex)))

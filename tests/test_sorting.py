@@ -651,3 +651,14 @@ def test_empty_inputs_of_sorting_and_quantiles_are_numpys():
                       out=np.zeros(3, np.int64))
     check(gp.searchsorted(gp.arange(5.0), 2.0, side=b"right"),
           np.searchsorted(np.arange(5.0), 2.0, side=b"right"))
+
+
+def test_nanmedian_of_a_negative_zero_is_numpys_positive_zero():
+    """NumPy's median is a mean, whose sum starts from +0.0: a -0.0 median comes out as
+    +0.0 (odd and even counts, NaNs among the values, rows)."""
+    for a in ([-0.0, 1.0, -1.0], [-0.0], -0.0, [-0.0, np.nan], [-0.0, -0.0], [3.0, np.nan, 1.0]):
+        x = np.array(a)
+        check(gp.nanmedian(gp.asarray(x)), np.nanmedian(x))
+        check(gp.nanmedian(gp.asarray(x.astype(np.float32))), np.nanmedian(x.astype(np.float32)))
+    x = np.array([[-0.0, 1.0, -1.0], [2.0, -0.0, np.nan]])
+    check(gp.nanmedian(gp.asarray(x), axis=1), np.nanmedian(x, axis=1))

@@ -125,14 +125,6 @@ def test_convolve_edges_of_nonfinite_inputs(f):
           getattr(np, f)(a, v, "full"))
 
 
-@pytest.mark.xfail(strict=True, reason="nanmedian([-0.0]) is -0.0, NumPy's +0.0 (a mean of "
-                                       "the middle values, summed from +0) "
-                                       "(gnumpy/_api/reductions/statistics.py nanmedian)")
-def test_nanmedian_of_negative_zero():
-    for a in (np.array([-0.0]), np.asarray(-0.0), np.array([-0.0, np.nan])):
-        check(gp.nanmedian(gp.asarray(a)), np.nanmedian(a))
-
-
 @pytest.mark.xfail(strict=True, reason="nanquantile of an all-NaN input with an array q: "
                                        "NumPy returns the input's dtype (its all-NaN path), "
                                        "gnumpy float64 (gnumpy/_api/reductions/statistics.py)")

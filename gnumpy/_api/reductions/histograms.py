@@ -102,6 +102,8 @@ def bincount(x, /, weights=None, minlength=0):
     if xa.dtype.kind not in "biu":
         raise TypeError(f"Cannot cast array data from {xa.dtype!r} to dtype('int64') "
                         f"according to the rule 'safe'")
+    if xa.shape[0] == 0:        # (NumPy ignores the weights of no values: int64 zeros)
+        return zeros((minlength,), dtype=D.int64, device=xa.device)
     w = None
     if weights is not None:
         w = _arr(weights)
@@ -110,8 +112,6 @@ def bincount(x, /, weights=None, minlength=0):
                             f"according to the rule 'safe'")
         if w.ndim != 1 or w.shape[0] != xa.shape[0]:
             raise ValueError("The weights and list don't have the same length.")
-    if xa.shape[0] == 0:
-        return zeros((minlength,), dtype=D.int64 if w is None else D.float64, device=xa.device)
     srcs = [xa] + ([] if w is None else [w])
     r = libcall.call("bincount", srcs, cpu=sort_numpy.np_bincount, minlength=minlength)
     return bincount_by_ops(*srcs, minlength=minlength) if r is NotImplemented else r[0]

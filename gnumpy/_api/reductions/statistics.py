@@ -125,7 +125,8 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     odd = apply("equal", apply("remainder", k[..., 0], 2), 1)
     r = where(odd, astype(v[..., 0], m.dtype, copy=False), m)
     r = where(apply("equal", k[..., 0], 0), np.nan, r)
-    return _finish(r, a, axes, keepdims, out)
+    # + 0.0: NumPy's median is a mean, whose sum starts from +0.0 (a -0.0 median is +0.0)
+    return _finish(apply("add", r, 0.0), a, axes, keepdims, out)
 
 
 # ------------------------------------------------------------------ quantiles
