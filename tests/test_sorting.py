@@ -662,3 +662,16 @@ def test_nanmedian_of_a_negative_zero_is_numpys_positive_zero():
         check(gp.nanmedian(gp.asarray(x.astype(np.float32))), np.nanmedian(x.astype(np.float32)))
     x = np.array([[-0.0, 1.0, -1.0], [2.0, -0.0, np.nan]])
     check(gp.nanmedian(gp.asarray(x), axis=1), np.nanmedian(x, axis=1))
+
+
+def test_searchsorted_of_python_ints_past_int64():
+    """NumPy reads a Python int past int64 as a float against a float array, as a uint64
+    against a uint64 array where it fits, and past every element of an integer array."""
+    for a, v in [(np.arange(5.0), 2**70), (np.arange(5.0, dtype=np.float32), 2**70),
+                 (np.arange(5.0), -10**400), (np.arange(5), 2**64), (np.arange(5), -2**70),
+                 (np.arange(5), 2**63), (np.arange(5), 10**400),
+                 (np.array([1, 2**63 + 5, 2**64 - 1], np.uint64), 2**63 + 7),
+                 (np.arange(5, dtype=np.uint64), 2**64), (np.arange(5, dtype=np.int8), 300)]:
+        for side in ("left", "right"):
+            check(gp.searchsorted(gp.asarray(a), v, side=side),
+                  np.asarray(np.searchsorted(a, v, side=side)))

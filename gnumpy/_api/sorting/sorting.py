@@ -9,6 +9,7 @@ sort is stable; NaN sorts last as in NumPy (first when descending).
 """
 from __future__ import annotations
 
+import math
 import operator
 
 import numpy as np
@@ -348,7 +349,13 @@ def searchsorted(a, v, side="left", sorter=None):
     if is_array(v):
         vdt = v.dtype
     else:
-        vdt = _host_dtype(v)
+        if type(v) is int and not -2**63 <= v < 2**63:      # past int64, as NumPy reads it
+            if a.dtype.kind in "fc":
+                v = float(v) if abs(v) < 2**1023 else math.inf if v > 0 else -math.inf
+            elif not (a.dtype == D.uint64 and 0 <= v < 2**64):
+                # every element of an integer array is below it (or above it)
+                return wrap(ir.scalar(a.shape[0] if v > 0 else 0, D.int64, (), a.device))
+        vdt = D.uint64 if type(v) is int and v >= 2**63 else _host_dtype(v)
         v = wrap(as_node(np.asarray(v, dtype=vdt), device=a.device))
     check_device_match([a._node, v._node])
     dt = D.promote(a.dtype, vdt)
