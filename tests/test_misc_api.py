@@ -909,3 +909,17 @@ def test_bincount_of_no_values_ignores_the_weights():
                   np.bincount(x, weights=w, minlength=ml))
     with pytest.raises(TypeError):
         gp.bincount(gp.asarray([0, 1]), weights=gp.asarray(np.zeros(2, complex)))
+
+
+def test_digitize_refuses_complex_bins():
+    """NumPy reads the bins as float64 to check their order: complex bins raise its
+    casting TypeError (complex x: its own TypeError)."""
+    for x in (np.array([1.0, 2, 3]), np.array([1, 2, 3])):
+        with pytest.raises(TypeError, match="complex128"):
+            np.digitize(x, np.array([1 + 0j, 2]))
+        with pytest.raises(TypeError, match="complex128"):
+            gp.digitize(gp.asarray(x), gp.asarray(np.array([1 + 0j, 2])))
+    with pytest.raises(TypeError, match="may not be complex"):
+        gp.digitize(gp.asarray(np.array([1 + 0j, 2])), gp.asarray([1.0, 2.0]))
+    check(gp.digitize(gp.asarray([1.0, 2.0]), gp.asarray(np.array([1, 2], np.uint64))),
+          np.digitize(np.array([1.0, 2.0]), np.array([1, 2], np.uint64)))

@@ -149,6 +149,9 @@ def digitize(x, bins, right=False):
         raise ValueError("object of too small depth for desired array")
     if b.ndim > 1:
         raise ValueError("object too deep for desired array")
+    if b.dtype.kind == "c":     # (NumPy's monotonicity check reads the bins as float64)
+        raise TypeError(f"Cannot cast array data from {b.dtype!r} to dtype('float64') "
+                        f"according to the rule 'safe'")
     mono = _monotonicity(b)
     if mono == 0:
         raise ValueError("bins must be monotonically increasing or decreasing")
