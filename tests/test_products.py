@@ -309,6 +309,20 @@ def cublas_calls(monkeypatch):
     return calls
 
 
+@pytest.fixture
+def schedules(monkeypatch):
+    """The root lists ``realize`` schedules, recorded (the scheduler still runs)."""
+    from gnumpy._graph import fuse, realize
+    roots = []
+    real = fuse.schedule
+
+    def counted(r):
+        roots.append(r)
+        return real(r)
+    monkeypatch.setattr(realize, "schedule", counted)
+    return roots
+
+
 def test_a_scale_is_the_library_calls_alpha(fake, cublas_calls):
     """On CUDA the scale of an operand is the cuBLAS call's alpha (no elementwise pass over
     the operand); zero, inf, a product of arrays and integer products are not folded."""
@@ -429,23 +443,15 @@ def test_a_product_of_an_indexed_block_keeps_numpys_values(write):
     check(g, gn)
 
 
-def test_a_write_of_a_library_call_replays_without_a_schedule(fake, cublas_calls, monkeypatch):
+def test_a_write_of_a_library_call_replays_without_a_schedule(fake, cublas_calls, schedules):
     """``y[:] = A @ x / c`` in a loop (NPBench covariance): the library call runs on its own
     (its operands are in memory) and what is left of the value replays as one kernel; no
     schedule after the first statement built the replay."""
-    from gnumpy._graph import fuse, realize
     dev, be = fake
     A = gp.asarray(np.ones((40, 50)), device=dev)
     x = gp.asarray(np.ones(50), device=dev)
     y = gp.asarray(np.ones(40), device=dev)
     gp.evaluate(A, x, y)
-    scheduled = []
-    real = fuse.schedule
-
-    def counted(roots):
-        scheduled.append(roots)
-        return real(roots)
-    monkeypatch.setattr(realize, "schedule", counted)
     for i in range(5):
         cublas_calls.clear()
         be.launches.clear()
@@ -453,7 +459,7 @@ def test_a_write_of_a_library_call_replays_without_a_schedule(fake, cublas_calls
         gp.evaluate(y)
         assert [c[0] for c in cublas_calls if c[0].endswith("gemv")] == ["dgemv"]
         assert len(be.launches) == 1
-    assert len(scheduled) <= 1
+    assert len(schedules) <= 1
 
 
 @pytest.mark.parametrize("form", ["scaled", "reads y", "plus y", "two products"])
@@ -491,28 +497,20 @@ def test_a_chain_of_products_keeps_numpys_values(form):
     check(f(*g, x), f(*ns, xn), scale=1e6)
 
 
-def test_a_chain_of_products_runs_call_by_call(fake, cublas_calls, monkeypatch):
+def test_a_chain_of_products_runs_call_by_call(fake, cublas_calls, schedules):
     """On CUDA a chain of library calls over memory runs its calls in order, without a
     schedule; a chain with an elementwise operand is scheduled."""
-    from gnumpy._graph import fuse, realize
     dev, be = fake
     A, B, C, D = (gp.asarray(np.ones(s), device=dev)     # (too large to fuse)
                   for s in ((200, 240), (240, 260), (260, 180), (180, 200)))
     x = gp.asarray(np.ones(200), device=dev)
     gp.evaluate(A, B, C, D, x)
-    scheduled = []
-    real = fuse.schedule
-
-    def counted(roots):
-        scheduled.append(roots)
-        return real(roots)
-    monkeypatch.setattr(realize, "schedule", counted)
     for expr, names in ((lambda: A @ B @ C @ D, ["dgemm"] * 3),
                         (lambda: (lambda r: r @ r)(A @ B @ C @ D), ["dgemm"] * 4),
                         (lambda: D.T @ (C.T @ (B.T @ (A.T @ x))), ["dgemv"] * 4)):
         cublas_calls.clear()
         gp.evaluate(expr())
         assert [c[0] for c in cublas_calls if c[0] in ("dgemm", "dgemv")] == names
-    assert not scheduled
+    assert not schedules
     gp.evaluate((A @ B) @ (C + 1.0))
-    assert len(scheduled) == 1
+    assert len(schedules) == 1

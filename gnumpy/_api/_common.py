@@ -96,6 +96,18 @@ def as_node(x, device=None):
     return host_to_node(x, device=device)
 
 
+def axis_int(axis, bool_msg) -> int:
+    """One integer `axis` (operator.index; a bool is a TypeError with `bool_msg`, the
+    message NumPy's function gives)."""
+    if isinstance(axis, (bool, np.bool_)):
+        raise TypeError(bool_msg)
+    try:
+        return operator.index(axis)
+    except TypeError:
+        raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an "
+                        f"integer") from None
+
+
 def normalize_axis(axis, ndim: int) -> int:
     try:
         a = operator.index(axis)

@@ -54,11 +54,8 @@ def _materialize_one(node, _in_range) -> None:
         with span(node_name(node)):
             return _materialize_one(node, True)
     stats.materializations += 1
-    g = library_group(node)     # a library call over memory: its group, no fast path
-    if g is not None:
-        return _run(g)
-    if node.kind == BARRIER and _library_chain(node):
-        return
+    if node.kind == BARRIER and _library_chain(node):     # library calls over memory:
+        return                                              # their groups, no fast path
     be = backend_here(node.device)
     fast = be.fast if not _in_range else None     # profiling: every group gets its range
     kind = fast(node) if fast is not None else False
@@ -73,10 +70,11 @@ def _materialize_one(node, _in_range) -> None:
 
 
 def _library_chain(node, limit=32) -> bool:
-    """Run `node`, a library call whose operands are in memory or library calls of the
-    same kind (a chain of products, ``A @ B @ C @ D``), call by call, operands first,
-    without a schedule (each is a group of its own in any schedule); False, with nothing
-    run, when an operand is anything else or the calls are more than `limit`."""
+    """Run `node`, a library call whose operands are in memory or library calls over
+    memory in turn (one call; a chain of products, ``A @ B @ C @ D``), call by call,
+    operands first, without a schedule (each is a group of its own in any schedule);
+    False, with nothing run, when an operand is anything else or the calls are more than
+    `limit`."""
     calls, stack = [], list(node.srcs)
     while stack:
         n = stack.pop()

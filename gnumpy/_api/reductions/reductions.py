@@ -17,7 +17,7 @@ from ... import _dtypes as D
 from ..._graph import ir
 from ..._graph import layout as L
 from ..._memstate import write_epoch
-from .._common import as_node, is_array, normalize_axes, normalize_axis, wrap
+from .._common import as_node, axis_int, is_array, normalize_axes, normalize_axis, wrap
 from ..elementwise.elementwise import apply, apply2, astype
 from ..elementwise.elementwise import where as where_
 from ..elementwise.resolution import loop_dtype
@@ -47,21 +47,10 @@ def _axes(axis, x, scalar_axis=True):
         return normalize_axes(axis, x.ndim)
     if not scalar_axis and isinstance(axis, (bool, np.bool_)):
         normalize_axis(int(axis), x.ndim)
-    a = _axis_int(axis, "an integer is required")
+    a = axis_int(axis, "an integer is required")
     if scalar_axis and x.ndim == 0 and a in (0, -1):
         return ()
     return (normalize_axis(a, x.ndim),)
-
-
-def _axis_int(axis, bool_msg) -> int:
-    """One integer `axis` (operator.index; a bool is a TypeError with `bool_msg`)."""
-    if isinstance(axis, (bool, np.bool_)):
-        raise TypeError(bool_msg)
-    try:
-        return operator.index(axis)
-    except TypeError:
-        raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an "
-                        f"integer") from None
 
 
 def _out(name, r, out):
@@ -205,7 +194,7 @@ def _argreduce(rop, x, axis, out, keepdims):
     if axis is None:
         axes = tuple(range(x.ndim))
     else:
-        a = _axis_int(axis, "an integer is required for the axis")
+        a = axis_int(axis, "an integer is required for the axis")
         axes = () if x.ndim == 0 and a in (0, -1) else (normalize_axis(a, x.ndim),)
     _check_nonempty(x, axes, rop)
     if x.ndim == 0:

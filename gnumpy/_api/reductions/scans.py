@@ -7,10 +7,10 @@ import operator
 
 from ... import _dtypes as D
 from ..._graph import ir
-from .._common import normalize_axis, wrap
+from .._common import axis_int, normalize_axis, wrap
 from ..elementwise.elementwise import apply
 from ..outargs import finish
-from .reductions import _arr, _axis_int, _sum_dtype
+from .reductions import _arr, _sum_dtype
 
 
 def _cumulative(bop, x, axis, dtype, include_initial, flatten_none):
@@ -28,7 +28,7 @@ def _cumulative(bop, x, axis, dtype, include_initial, flatten_none):
             if len(axis) != 1:
                 raise ValueError("accumulate does not allow multiple axes")
             axis = axis[0]
-        axis = _axis_int(axis, "an integer is required for the axis" if flatten_none else
+        axis = axis_int(axis, "an integer is required for the axis" if flatten_none else
                          "an integer is required")
         flat = x.ndim == 0
     if flat:

@@ -16,7 +16,7 @@ from ..._graph import ir
 from ..._graph.ir import LEAF
 from ..._graph import layout as L
 from ..._sizes import MAX_INTP
-from .._common import (as_node, check_device_match, is_array, normalize_axis,
+from .._common import (as_node, axis_int, check_device_match, is_array, normalize_axis,
                        normalize_axes, wrap)
 from ._views import folds, fortran_only, layout_of
 
@@ -156,9 +156,7 @@ def transpose(x, /, axes=None):
             all(type(a) is int for a in axes) and sorted(axes) == list(range(nd)):
         pass                    # the common case: a permutation of the axes, as ints
     else:
-        if any(isinstance(a, (bool, np.bool_)) for a in axes):
-            raise TypeError("an integer is required")      # (NumPy's message)
-        axes = tuple(normalize_axis(a, nd) for a in axes)
+        axes = tuple(normalize_axis(axis_int(a, "an integer is required"), nd) for a in axes)
         if len(axes) != nd or len(set(axes)) != nd:
             raise ValueError("axes don't match array")
     if axes == tuple(range(x.ndim)):
@@ -255,10 +253,11 @@ def squeeze(x, /, axis=None):
     if axis is None:
         axes = tuple(i for i, d in enumerate(x.shape) if d == 1)
     else:
-        if isinstance(axis, (bool, np.bool_)):
-            raise TypeError("an integer is required for the axis")     # (NumPy's messages)
-        if isinstance(axis, tuple) and any(isinstance(a, (bool, np.bool_)) for a in axis):
-            raise TypeError("integers are required for the axis tuple elements")
+        if isinstance(axis, tuple):             # (NumPy's messages for bools)
+            for a in axis:
+                axis_int(a, "integers are required for the axis tuple elements")
+        elif isinstance(axis, (bool, np.bool_)):
+            axis_int(axis, "an integer is required for the axis")
         axes = normalize_axes(axis, x.ndim)
         if any(x.shape[a] != 1 for a in axes):
             raise ValueError("cannot select an axis to squeeze out which has size not equal "
