@@ -1,6 +1,6 @@
 """What gnumpy knows about memory: which buffers code outside gnumpy can see, when each
-buffer was last written in place, and values computed from memory, remembered while that
-memory is unchanged.
+buffer was last written in place or had a lazy node computed into it, and values computed
+from memory, remembered while that memory is unchanged.
 
 A value read or reduced from a buffer (an element a loop reads each iteration, the bounds
 of an index array) holds while gnumpy has not written the buffer in place since
@@ -118,3 +118,31 @@ class Memo:
 
     def clear(self) -> None:
         self._d.clear()
+
+
+# Realizations (a lazy node computed into memory, ``ir.Node.realize``), numbered; the
+# number of the last one into each buffer.  A pending array's read set taken before that
+# number may lack the buffer (``readers.read_set``).
+_realized = [0]
+_born: dict = {}    # id(buffer) -> the number of its last realization
+_floor = [0]        # a buffer not in _born was last realized into at or before this
+
+
+def note_realized(buf) -> None:
+    """Number a realization into `buf`."""
+    _realized[0] += 1
+    if len(_born) >= 1 << 16:
+        _born.clear()               # every forgotten buffer counts as realized now
+        _floor[0] = _realized[0]
+    _born[id(buf)] = _realized[0]
+
+
+def realizations() -> int:
+    """How many realizations there were so far."""
+    return _realized[0]
+
+
+def born(buf_id) -> int:
+    """The number of the last realization into buffer `buf_id` (0: memory no lazy node
+    was realized into; a bound for one forgotten)."""
+    return _born.get(buf_id, _floor[0])

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import gnumpy as gp
+from gnumpy import _memstate
 from gnumpy._graph import ir
 from helpers import check
 
@@ -822,3 +823,39 @@ def test_fill_with_a_0d_array_copies_it(shape):
         assert float(b) == 2.5
         if xp is gp:
             check(x, np.array(4.0) if not shape else np.array([2.5, 2.5, 4.0]))
+
+
+@pytest.mark.parametrize("through", ["array", "view", "later_reader", "reader_after",
+                                     "forgotten"])
+def test_a_read_set_taken_before_a_realization_still_sees_the_new_memory(through):
+    """A pending array's read set (kept on its node, ``readers.read_set``) is taken while
+    an inner node is lazy; once that node is computed into new memory, a write to that
+    memory must still materialize the reader first (its set lacks the new buffer)."""
+    x0 = np.arange(1.0, 7.0)
+    x = gp.asarray(x0)
+    t = x * 2.0                     # lazy: its node is realized into new memory below
+    u = t + 1.0                     # a pending reader of t's node
+    z = gp.zeros(3)
+    z[0] = 5.0                      # a write's scan takes u's (and t's) read set
+    gp.evaluate(z)
+    v = u * 3.0 if through == "later_reader" else None  # its set reuses u's
+    if v is not None:
+        z[1] = 6.0                  # (and is taken here)
+    gp.evaluate(t)                  # t's node becomes memory u's graph now reads
+    if through == "reader_after":   # a set taken now, reusing the older one of u's node
+        v = u * 3.0                 # (u gone: only v's graph holds that node)
+        del u
+        z[2] = 7.0
+    if through == "forgotten":      # the realization numbers of buffers are forgotten
+        _memstate._born.update((-k, 0) for k in range(1, 1 << 16))  # (a full table
+        gp.evaluate(gp.asarray(x0) + 1.0)                             # is cleared)
+        assert id(t._node.buf) not in _memstate._born
+    if through == "view":
+        t[1:3][0] = 100.0           # a view of t's new memory
+    else:
+        t[1] = 100.0
+    if through != "reader_after":
+        check(u, x0 * 2.0 + 1.0)
+    if v is not None:
+        check(v, (x0 * 2.0 + 1.0) * 3.0)
+    check(t, np.where(np.arange(6) == 1, 100.0, x0 * 2.0))

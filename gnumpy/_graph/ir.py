@@ -36,6 +36,7 @@ import warnings
 import numpy as np
 
 from .. import _ops
+from .._memstate import note_realized
 from . import layout as L
 
 LEAF, SCALAR, IOTA, EW, VIEW, REDUCE, BARRIER = range(7)
@@ -44,7 +45,7 @@ KIND_NAMES = ("leaf", "scalar", "iota", "ew", "view", "reduce", "barrier")
 
 class Node:
     __slots__ = ("kind", "op", "dtype", "shape", "srcs", "arg", "size", "device",
-                 "buf", "strides", "offset", "sig", "__weakref__")
+                 "buf", "strides", "offset", "sig", "rb", "__weakref__")
 
     def __init__(self, kind, op, dtype, shape, srcs, arg, device, size=1):
         self.kind = kind
@@ -59,6 +60,7 @@ class Node:
         self.strides = None
         self.offset = 0
         self.sig = None         # a LEAF's layout signature, cached by the launch fast path
+        self.rb = None          # the buffers its graph reads (``readers.read_set``)
 
     @property
     def ndim(self) -> int:
@@ -78,7 +80,10 @@ class Node:
         self.srcs = ()          # finds them)
 
     def realize(self, buf, strides, offset=0) -> None:
-        """Turn this node into a LEAF holding `buf` (drops the sources)."""
+        """Turn this node into a LEAF holding `buf` (drops the sources).  The realization
+        is numbered in `buf`'s memory state: a graph's read set taken before it may lack
+        `buf` (``readers.read_set``)."""
+        note_realized(buf)
         self.kind = LEAF
         self.op = "leaf"
         self.srcs = ()
@@ -88,6 +93,7 @@ class Node:
         self.strides = tuple(strides)
         self.offset = offset
         self.sig = None
+        self.rb = None
 
     def __repr__(self) -> str:
         return (f"<Node {KIND_NAMES[self.kind]}:{self.op} {self.dtype} {self.shape}"
@@ -114,6 +120,7 @@ def leaf(buf, dtype, shape, strides, offset, device) -> Node:
     n.strides = strides if type(strides) is tuple else tuple(strides)
     n.offset = offset
     n.sig = None
+    n.rb = None
     return n
 
 
@@ -299,6 +306,7 @@ def ew(op: str, dtype, srcs, arg=None) -> Node:
     n.strides = None
     n.offset = 0
     n.sig = None
+    n.rb = None
     return n
 
 
@@ -321,6 +329,7 @@ def with_srcs(n, srcs) -> Node:
     m.strides = None
     m.offset = 0
     m.sig = None
+    m.rb = None
     return m
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import weakref
 
-from .._memstate import forget_all, note_write, write_epoch
+from .._memstate import born, forget_all, note_write, realizations, write_epoch
 from .ir import EW, IOTA, LEAF, SCALAR, VIEW, reads_any
 from .realize import materialize
 from .running import lock
@@ -103,6 +103,38 @@ def _elementwise_only(node, limit=16) -> bool:
     return True
 
 
+def read_set(node) -> tuple:
+    """(ids of the buffers the graph of lazy `node` reads, the number of realizations
+    when they were read), kept on the node: a write's scan of the pending arrays then
+    skips, without a walk, the graphs that cannot read its buffer.  A set taken before an
+    inner node was realized into buffer X lacks X, which X's realization number
+    (``_memstate.born``) past the set's shows; realized and constant-folded nodes read less than their set says, so a
+    set that holds the buffer is checked by a walk (``_reads``).  Sets of inner nodes
+    taken before (a loop's pending chain) are reused."""
+    bufs = set()
+    at = realizations()
+    seen = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.kind == LEAF:
+            bufs.add(id(n.buf))
+            continue
+        i = id(n)
+        if i in seen:
+            continue
+        seen.add(i)
+        m = n.rb
+        if m is not None:
+            bufs |= m[0]
+            if m[1] < at:
+                at = m[1]
+            continue
+        stack.extend(n.srcs)
+    m = node.rb = (bufs, at)
+    return m
+
+
 def _reads(node, bid, clean) -> bool:
     """``reads_any(node, {bid})``, skipping the nodes in `clean` (known to read nothing
     of the buffer) and adding to it the nodes of a graph found to read nothing of it: the
@@ -170,6 +202,7 @@ def flush_readers(buf, skip=None, also=None) -> None:
         views, others = [], []
         clean = set()           # nodes whose graphs read nothing of buf (walked once)
         bid = id(buf)
+        since = born(bid)       # a read set taken before this may lack buf
         also_base = also._base if also is not None else None    # (a view's lazy base)
         pop = _pending.pop
         for k, r in list(_pending.items()):     # (_pending_arrays, inlined: every write
@@ -181,7 +214,11 @@ def flush_readers(buf, skip=None, also=None) -> None:
                 continue
             if arr is skip or arr is also or arr is also_base:
                 continue
-            if _reads(arr._node, bid, clean):
+            n = arr._node
+            m = n.rb or read_set(n)
+            if bid not in m[0] and m[1] >= since:
+                continue
+            if _reads(n, bid, clean):
                 (views if arr._base is not None else others).append(arr)
         if others:
             nodes = [a._node for a in others]
