@@ -31,23 +31,26 @@ from .._graph.ranges import span
 from ._common import check_device_match, wrap
 
 
-def call(op: str, arrays, cpu=None, cuda=None, **kw):
+def call(op: str, arrays, cpu=None, cuda=None, copied=False, **kw):
     """Run library op `op` now on the gnumpy arrays `arrays` (one device) with the
     implementation of their backend: a tuple of gnumpy arrays (None where the
-    implementation returned None), or ``NotImplemented``."""
+    implementation returned None), or ``NotImplemented``.  `copied`: the CUDA
+    implementation reads each operand only by copying it into the layout the library
+    wants (``realize.write``), so a lazy operand is computed straight into that copy,
+    not first into memory of its own."""
     if config.nvtx:                     # profiling: the call inside an NVTX range
         with span(f"library[{op}]"):
-            return _call(arrays, cpu, cuda, kw)
-    return _call(arrays, cpu, cuda, kw)
+            return _call(arrays, cpu, cuda, copied, kw)
+    return _call(arrays, cpu, cuda, copied, kw)
 
 
-def _call(arrays, cpu, cuda, kw):
+def _call(arrays, cpu, cuda, copied, kw):
     nodes = [a._node for a in arrays]
     dev = check_device_match(nodes)
-    realize.materialize(nodes)
     if dev.kind == "cpu":
         if cpu is None:
             return NotImplemented
+        realize.materialize(nodes)
         # CPU arrays only: on CUDA the CPU backend stays unloaded (~4 ms, 3 modules)
         from ..backends.cpu import leaf_array
         be = backend(dev)
@@ -60,6 +63,8 @@ def _call(arrays, cpu, cuda, kw):
     else:
         if cuda is None:
             return NotImplemented
+        if not copied:
+            realize.materialize(nodes)
         with realize.lock:              # the execution lock, on this thread's binding
             outs = cuda(realize.backend_here(dev), *nodes, **kw)
         if outs is NotImplemented:

@@ -85,11 +85,17 @@ def call(op, arrays, **kw):
     """Run linalg op `op` now (``_api/libcall``): NumPy's routine on the CPU backend,
     cuSOLVER on CUDA (``_cusolver``, imported at the first CUDA call: the CPU path never
     imports nvmath); a tuple of gnumpy arrays."""
-    r = libcall.call(op, arrays, cpu=linalg_ops.CPU.get(op), cuda=_cuda(op), **kw)
+    r = libcall.call(op, arrays, cpu=linalg_ops.CPU.get(op), cuda=_cuda(op),
+                     copied=op in _COPIED, **kw)
     if r is NotImplemented:
         raise NotImplementedError(f"linalg op {op} is not implemented on the "
                                   f"{arrays[0].device.kind.upper()} backend")
     return r
+
+
+# cuSOLVER ops that read their operands only through a fresh copy (``_cusolver._copy``):
+# a lazy operand (contour_integral's ``Tz``) is computed straight into that copy
+_COPIED = frozenset(("solve", "inv", "cholesky", "det", "slogdet"))
 
 
 def _cuda(op):

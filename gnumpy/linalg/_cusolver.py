@@ -41,7 +41,7 @@ from .._api.elementwise.elementwise import apply, where
 from .._api.shape.manipulation import broadcast_to, concat
 from .._api.reductions.reductions import any as any_, count_nonzero, prod as prod_, sum as sum_
 from .._graph import layout as L
-from .._graph.ir import leaf
+from .._graph.ir import LEAF, leaf
 from .._graph.realize import materialize, write
 from ..backends.cuda_libs import DATA_TYPE, bindings, libs
 
@@ -110,10 +110,14 @@ def _new(be, dtype, shape, fortran=False):
 
 
 def _copy(be, node, fortran: bool):
-    """A fresh copy of the stack `node`, each matrix row-major or column-major."""
+    """A fresh copy of the stack `node`, each matrix row-major or column-major (a lazy
+    `node`, an operand the call left unmaterialized, is computed straight into it)."""
     dest = _new(be, node.dtype, node.shape, fortran)
     if L.prod(node.shape):
-        be.write(dest, node)
+        if node.kind == LEAF:
+            be.write(dest, node)
+        else:
+            write(dest, node)
     return dest
 
 
@@ -290,8 +294,8 @@ def cholesky(be, a, upper=False):
         s.cus.xpotrf(s.h, s.p, uplo, n, s.T, pa + i * n * n * it, n, s.T, *w,
                      info.ptr + 4 * i)
     s.check(info, B, "potrf", "Matrix is not positive definite")
-    x = _wrap(c)
-    return _leaves(triu(x) if upper else tril(x))
+    x = _wrap(c)        # the triangle stays lazy: it fuses into what reads the factor
+    return ((triu(x) if upper else tril(x))._node,)     # (cholesky2's L + triu(A, 1))
 
 
 def qr(be, a, mode="reduced"):
