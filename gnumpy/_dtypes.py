@@ -264,21 +264,25 @@ class finfo_object:
         return repr(self._fi)
 
 
-def finfo(type_):
+def finfo(dtype):
     """Machine limits for floating types (accepts dtypes and gnumpy arrays).
 
     # Note: eps, max, min, smallest_normal are Python floats (Array API), where NumPy
     # returns NumPy scalars of the dtype.
+    # Note: the argument is NumPy's `dtype` (the Array API's `type` is positional-only).
     """
-    dt = dtype_of(type_)
+    dt = dtype_of(dtype)
     if dt.kind not in "fc":
         raise ValueError(f"data type {dt} not inexact")
     return finfo_object(dt)
 
 
-def iinfo(type_):
-    """Machine limits for integer types (NumPy's iinfo object; accepts gnumpy arrays)."""
-    dt = dtype_of(type_)
+def iinfo(int_type):
+    """Machine limits for integer types (NumPy's iinfo object; accepts gnumpy arrays).
+
+    # Note: the argument is NumPy's `int_type` (the Array API's `type` is positional-only).
+    """
+    dt = dtype_of(int_type)
     if dt.kind not in "iu":
         raise ValueError(f"Invalid integer data type {dt.kind!r}.")
     return np.iinfo(dt)

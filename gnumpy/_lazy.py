@@ -35,9 +35,10 @@ _FROM = {
         "ravel_multi_index unravel_index"),
     "_api.creation.grids": (
         "c_ index_exp mgrid ogrid r_ s_"),
+    # (concat is concatenate, as NumPy 2's is: NumPy's positional axis, out=, dtype=, casting=)
     "_api.shape.manipulation": (
-        "broadcast_arrays broadcast_to concat concatenate expand_dims matrix_transpose "
-        "moveaxis permute_dims ravel reshape squeeze stack swapaxes transpose"),
+        "broadcast_arrays broadcast_to concat=concatenate concatenate expand_dims "
+        "matrix_transpose moveaxis permute_dims ravel reshape squeeze stack swapaxes transpose"),
     "_api.shape.shaping": (
         "ascontiguousarray asfortranarray broadcast_shapes flip fliplr flipud repeat "
         "require resize roll rollaxis rot90 tile"),

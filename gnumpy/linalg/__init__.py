@@ -17,6 +17,9 @@ Errors are NumPy's: ``LinAlgError`` with NumPy's messages for singular, non-posi
 definite, non-square or too-few-dimensional input, TypeError for float16.
 
 # Note: where NumPy returns a scalar (``det`` of one matrix), gnumpy returns a 0-d array.
+# Note: the functions NumPy shares take its parameter names, positional or keyword (``a``,
+# ``b``, ``A``, ``n``), where the Array API's (``x``, ``x1``, ``x2``) are positional-only: a
+# positional call satisfies both.
 """
 from __future__ import annotations
 

@@ -27,9 +27,9 @@ def _eigh(x, UPLO, vectors):
     return call("eigh", [a.astype(dt, copy=False)], UPLO=u, vectors=vectors)
 
 
-def eigh(x, /, UPLO="L"):
+def eigh(a, UPLO="L"):
     """Eigenvalues (ascending) and eigenvectors (columns) of Hermitian matrices, from the
-    `UPLO` triangle of `x` (the other one is not read).
+    `UPLO` triangle of `a` (the other one is not read).
 
     Examples
     --------
@@ -37,11 +37,11 @@ def eigh(x, /, UPLO="L"):
     >>> gp.linalg.eigh(gp.asarray([[2.0, 1.0], [1.0, 2.0]])).eigenvalues
     array([1., 3.])
     """
-    w, v = _eigh(x, UPLO, True)
+    w, v = _eigh(a, UPLO, True)
     return EighResult(w, v)
 
 
-def eigvalsh(x, /, UPLO="L"):
+def eigvalsh(a, UPLO="L"):
     """Eigenvalues of Hermitian matrices, ascending, from the `UPLO` triangle.
 
     Examples
@@ -50,7 +50,7 @@ def eigvalsh(x, /, UPLO="L"):
     >>> gp.linalg.eigvalsh(gp.asarray([[2.0, 1.0], [1.0, 2.0]]))
     array([1., 3.])
     """
-    return _eigh(x, UPLO, False)[0]
+    return _eigh(a, UPLO, False)[0]
 
 
 def _eig(x, vectors):
@@ -66,7 +66,7 @@ def _eig(x, vectors):
     return call("eig", [a.astype(dt, copy=False)], vectors=vectors)
 
 
-def eig(x, /):
+def eig(a):
     """Eigenvalues and right eigenvectors (columns, unit norm) of square matrices.
 
     Real input gives real results when every eigenvalue is real, complex ones otherwise
@@ -78,11 +78,11 @@ def eig(x, /):
     >>> gp.linalg.eig(gp.asarray([[2.0, 0.0], [0.0, 1.0]])).eigenvalues
     array([2., 1.])
     """
-    w, v = _eig(x, True)
+    w, v = _eig(a, True)
     return EigResult(w, v)
 
 
-def eigvals(x, /):
+def eigvals(a):
     """Eigenvalues of square matrices (real when all are real and the input is real).
 
     Examples
@@ -91,4 +91,4 @@ def eigvals(x, /):
     >>> gp.linalg.eigvals(gp.asarray([[0.0, -1.0], [1.0, 0.0]]))
     array([0.+1.j, 0.-1.j])
     """
-    return _eig(x, False)[0]
+    return _eig(a, False)[0]

@@ -21,10 +21,10 @@ from ._common import (LinAlgError, QRResult, SlogdetResult, arr, assert_stacked_
                       result_dtype)
 
 
-def solve(x1, x2, /):
-    """Solve ``x1 @ x = x2`` for `x` (LU with partial pivoting).
+def solve(a, b):
+    """Solve ``a @ x = b`` for `x` (LU with partial pivoting).
 
-    `x2` is one vector when it is 1-D, else a stack of matrices (NumPy 2); the batch
+    `b` is one vector when it is 1-D, else a stack of matrices (NumPy 2); the batch
     dimensions broadcast.  LinAlgError when a matrix is singular.
 
     Examples
@@ -33,7 +33,7 @@ def solve(x1, x2, /):
     >>> gp.linalg.solve(gp.asarray([[3.0, 1.0], [1.0, 2.0]]), gp.asarray([9.0, 8.0]))
     array([2., 3.])
     """
-    a, b = arr(x1), arr(x2)
+    a, b = arr(a), arr(b)
     assert_stacked_square(a)
     dt = result_dtype(a, b)
     n = a.shape[-1]
@@ -65,7 +65,7 @@ def _as(a, dt, shape):
     return a if a.shape == shape else broadcast_to(a, shape)
 
 
-def inv(x, /):
+def inv(a):
     """The inverse of each matrix of the stack (LU with partial pivoting); LinAlgError
     when one is singular.
 
@@ -76,7 +76,7 @@ def inv(x, /):
     array([[0.5 , 0.  ],
            [0.  , 0.25]])
     """
-    a = arr(x)
+    a = arr(a)
     assert_stacked_square(a)
     dt = result_dtype(a)
     if a.size == 0:
@@ -91,7 +91,7 @@ def _det_input(x):
     return a, result_dtype(a)
 
 
-def det(x, /):
+def det(a):
     """Determinants of the stack, from an LU factorization (0 for a singular matrix).
 
     # Note: the determinant of one matrix is a 0-d array where NumPy returns a scalar.
@@ -102,7 +102,7 @@ def det(x, /):
     >>> gp.linalg.det(gp.asarray([[1.0, 2.0], [3.0, 4.0]]))
     array(-2.)
     """
-    a, dt = _det_input(x)
+    a, dt = _det_input(a)
     batch = a.shape[:-2]
     if a.shape[-1] == 0 or nbatch(batch) == 0:
         return ones(batch, dtype=dt, device=a.device)
@@ -110,7 +110,7 @@ def det(x, /):
     return r
 
 
-def slogdet(x, /):
+def slogdet(a):
     """``SlogdetResult(sign, logabsdet)`` of the determinants of the stack; (0, -inf)
     for a singular matrix.
 
@@ -120,7 +120,7 @@ def slogdet(x, /):
     >>> gp.linalg.slogdet(gp.asarray([[1.0, 2.0], [3.0, 4.0]])).sign
     array(-1.)
     """
-    a, dt = _det_input(x)
+    a, dt = _det_input(a)
     batch = a.shape[:-2]
     if a.shape[-1] == 0 or nbatch(batch) == 0:
         return SlogdetResult(ones(batch, dtype=dt, device=a.device),
@@ -153,7 +153,7 @@ def cholesky(x, /, *, upper=False):
 _MODES = ("reduced", "complete", "r", "raw")
 
 
-def qr(x, /, mode="reduced"):
+def qr(a, mode="reduced"):
     """QR factorization by Householder reflections (LAPACK's ``geqrf`` and
     ``orgqr``/``ungqr``): ``QRResult(Q, R)`` for modes 'reduced' and 'complete', R for
     'r', ``(h, tau)`` for 'raw' (h is the transposed factored matrix, as NumPy's).
@@ -177,7 +177,7 @@ def qr(x, /, mode="reduced"):
             mode = "economic"
         else:
             raise ValueError(f"Unrecognized mode '{mode}'")
-    a = arr(x)
+    a = arr(a)
     assert_stacked_2d(a)
     dt = result_dtype(a)
     if mode == "economic":                    # the factored matrix as LAPACK leaves it
@@ -203,7 +203,7 @@ def qr(x, /, mode="reduced"):
     return QRResult(out[0], out[1])
 
 
-def tensorinv(a, /, ind=2):
+def tensorinv(a, ind=2):
     """The inverse of an N-d array for ``tensordot`` with `ind` leading axes (NumPy's
     reshape to one square matrix and ``inv``).
 
@@ -222,7 +222,7 @@ def tensorinv(a, /, ind=2):
     return inv(a.reshape(prod, -1)).reshape(invshape)
 
 
-def tensorsolve(a, b, /, axes=None):
+def tensorsolve(a, b, axes=None):
     """The x with ``tensordot(a, x, axes=x.ndim) == b`` (NumPy's reshape to one square
     system and ``solve``).
 

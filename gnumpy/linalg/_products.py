@@ -164,7 +164,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
     return vector_norm(x, axis=ax, keepdims=keepdims, ord=2 if ord is None else ord)
 
 
-def matrix_power(a, n, /):
+def matrix_power(a, n):
     """``a`` to the integer power `n` by repeated squaring (negative powers invert with
     ``inv``)."""
     a = _arr(a)
@@ -204,7 +204,7 @@ def multi_dot(arrays, *, out=None):
     return r
 
 
-def cond(x, /, p=None):
+def cond(x, p=None):
     """Condition number in the norm `p` (None, 2, -2 from the singular values; 'fro',
     'nuc', 1, -1, inf, -inf from ``norm(x) * norm(inv(x))``); inf for a singular matrix.
 

@@ -31,8 +31,8 @@ from ._eig import eigh, eigvalsh
 _NOVALUE = object()        # pinv's rtol left out (NumPy's default differs from None)
 
 
-def svd(x, /, full_matrices=True, compute_uv=True, hermitian=False):
-    """Singular value decomposition ``SVDResult(U, S, Vh)`` with ``x = (U * S) @ Vh``; S
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    """Singular value decomposition ``SVDResult(U, S, Vh)`` with ``a = (U * S) @ Vh``; S
     descending.  The singular vectors are unique up to phase, as LAPACK's.
 
     Examples
@@ -41,7 +41,7 @@ def svd(x, /, full_matrices=True, compute_uv=True, hermitian=False):
     >>> gp.linalg.svd(gp.asarray([[3.0, 0.0], [0.0, -4.0]])).S
     array([4., 3.])
     """
-    a = arr(x)
+    a = arr(a)
     if hermitian:                       # NumPy's: eigenvalues by magnitude, signs into V
         if not compute_uv:
             return flip(sort(apply("absolute", eigvalsh(a)), axis=-1), axis=-1)
@@ -84,7 +84,7 @@ def svdvals(x, /):
     return svd(x, compute_uv=False, hermitian=False)
 
 
-def matrix_rank(A, /, tol=None, hermitian=False, *, rtol=None):
+def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     """Rank: the number of singular values above the tolerance (NumPy's defaults).
 
     Examples
@@ -110,7 +110,7 @@ def matrix_rank(A, /, tol=None, hermitian=False, *, rtol=None):
     return count_nonzero(S > tol, axis=-1)
 
 
-def pinv(a, /, rcond=None, hermitian=False, *, rtol=_NOVALUE):
+def pinv(a, rcond=None, hermitian=False, *, rtol=_NOVALUE):
     """Moore-Penrose pseudo-inverse from the SVD, with NumPy's cutoffs (`rcond`, or
     `rtol` of the Array API).
 
@@ -143,7 +143,7 @@ def pinv(a, /, rcond=None, hermitian=False, *, rtol=_NOVALUE):
     return matmul(matrix_transpose(vt), s[..., None] * matrix_transpose(u))
 
 
-def lstsq(a, b, /, rcond=None):
+def lstsq(a, b, rcond=None):
     """Least-squares solution ``(x, residuals, rank, s)`` of ``a @ x = b`` (minimum norm
     when `a` is rank deficient); NumPy's rules for residuals, rank and `rcond`.
 

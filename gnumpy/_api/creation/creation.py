@@ -33,8 +33,12 @@ def _shape(shape) -> tuple:
     return out
 
 
-def asarray(obj, /, dtype=None, order=None, *, device=None, copy=None, like=None):
-    """Convert `obj` (gnumpy/NumPy array, scalar, nested sequence, DLPack object) to a gnumpy
+# Note: NumPy's parameter names and kinds: asarray's and the *_like functions' `a`, array's
+# `object`, tril's and triu's `m` take a keyword too (the Array API's first argument is
+# positional-only: a positional call satisfies both); linspace takes `endpoint`, `retstep`,
+# `dtype` and `axis` positionally, as NumPy does.
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    """Convert `a` (gnumpy/NumPy array, scalar, nested sequence, DLPack object) to a gnumpy
     array on `device`.
 
     Examples
@@ -43,8 +47,8 @@ def asarray(obj, /, dtype=None, order=None, *, device=None, copy=None, like=None
     >>> gp.asarray([1, 2, 3], dtype=gp.float32)
     array([1., 2., 3.], dtype=float32)
     """
-    if is_array(obj):
-        x = obj
+    if is_array(a):
+        x = a
         if device is not None and as_device(device) != x.device:
             if copy is False:
                 raise ValueError("Unable to avoid copy while creating an array as requested.")
@@ -55,35 +59,35 @@ def asarray(obj, /, dtype=None, order=None, *, device=None, copy=None, like=None
                 raise ValueError("Unable to avoid copy while creating an array as requested.")
             return astype(x, dtype)
         return x._copy() if copy else x
-    if hasattr(obj, "__dlpack__") and not isinstance(obj, np.ndarray):
-        x = from_dlpack(obj, device=device, copy=copy)
+    if hasattr(a, "__dlpack__") and not isinstance(a, np.ndarray):
+        x = from_dlpack(a, device=device, copy=copy)
         return x if dtype is None else asarray(x, dtype=dtype, copy=False if copy is False
                                                else None)
-    if hasattr(obj, "__cuda_array_interface__"):
-        x = from_cuda_array_interface(obj, device=device, copy=copy)
+    if hasattr(a, "__cuda_array_interface__"):
+        x = from_cuda_array_interface(a, device=device, copy=copy)
         return x if dtype is None else asarray(x, dtype=dtype)
-    if isinstance(obj, (list, tuple)) and obj and any(is_array(e) for e in obj):
-        x = stack([asarray(e, device=device) for e in obj])
+    if isinstance(a, (list, tuple)) and a and any(is_array(e) for e in a):
+        x = stack([asarray(e, device=device) for e in a])
         return x if dtype is None else astype(x, dtype, copy=False)
     if copy is False:
         dev = as_device(device)
-        if dev.kind != "cpu" or not isinstance(obj, np.ndarray) or \
-                (dtype is not None and D.to_dtype(dtype) != obj.dtype):
+        if dev.kind != "cpu" or not isinstance(a, np.ndarray) or \
+                (dtype is not None and D.to_dtype(dtype) != a.dtype):
             raise ValueError("Unable to avoid copy while creating an array as requested.")
-        node = backend(dev).from_numpy(obj, copy=False)
-        if obj.size and not np.may_share_memory(node.buf, obj):
+        node = backend(dev).from_numpy(a, copy=False)
+        if a.size and not np.may_share_memory(node.buf, a):
             raise ValueError("Unable to avoid copy while creating an array as requested.")
         r = wrap(node)
-        r._ro = not obj.flags.writeable     # the same memory: read-only stays read-only
+        r._ro = not a.flags.writeable       # the same memory: read-only stays read-only
         r._mark_shared()                    # NumPy's array sees gnumpy's writes, and back
         return r
-    return wrap(host_to_node(obj, dtype=dtype, device=device, copy=True))
+    return wrap(host_to_node(a, dtype=dtype, device=device, copy=True))
 
 
-def array(obj, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, like=None,
+def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, like=None,
           device=None):
     """NumPy's ``array``: like asarray, copying by default; `ndmin` prepends axes."""
-    x = asarray(obj, dtype=dtype, device=device, copy=True if copy else None)
+    x = asarray(object, dtype=dtype, device=device, copy=True if copy else None)
     if ndmin > x.ndim:
         x = x.reshape((1,) * (ndmin - x.ndim) + x.shape)
     return x
@@ -168,8 +172,8 @@ def empty_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=No
     return _fill(sh, 0, dt, dev)
 
 
-def zeros_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    """Array of zeros with `x`'s shape and dtype (or the given ones).
+def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """Array of zeros with `a`'s shape and dtype (or the given ones).
 
     Examples
     --------
@@ -177,12 +181,12 @@ def zeros_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=No
     >>> gp.zeros_like(gp.ones(2, dtype=gp.int8))
     array([0, 0], dtype=int8)
     """
-    dt, sh, dev = _like(x, dtype, shape, device, order)
+    dt, sh, dev = _like(a, dtype, shape, device, order)
     return _fill(sh, 0, dt, dev)
 
 
-def ones_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    """Array of ones with `x`'s shape and dtype (or the given ones).
+def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """Array of ones with `a`'s shape and dtype (or the given ones).
 
     Examples
     --------
@@ -190,13 +194,13 @@ def ones_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=Non
     >>> gp.ones_like(gp.zeros(3))
     array([1., 1., 1.])
     """
-    dt, sh, dev = _like(x, dtype, shape, device, order)
+    dt, sh, dev = _like(a, dtype, shape, device, order)
     return _fill(sh, 1, dt, dev)
 
 
-def full_like(x, /, fill_value, dtype=None, order="K", subok=True, shape=None, *,
+def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *,
               device=None):
-    """Array of `x`'s shape and dtype (or the given ones) filled with `fill_value`.
+    """Array of `a`'s shape and dtype (or the given ones) filled with `fill_value`.
 
     Examples
     --------
@@ -204,7 +208,7 @@ def full_like(x, /, fill_value, dtype=None, order="K", subok=True, shape=None, *
     >>> gp.full_like(gp.ones(3, dtype=gp.int32), 7)
     array([7, 7, 7], dtype=int32)
     """
-    dt, sh, dev = _like(x, dtype, shape, device, order)
+    dt, sh, dev = _like(a, dtype, shape, device, order)
     return _fill(sh, fill_value, dt, dev)
 
 
@@ -280,7 +284,7 @@ def _affine(idx_node, start, step, dev):
     return ir.ew("add", dt, (ir.scalar(start, dt, idx_node.shape, dev), r))
 
 
-def linspace(start, stop, /, num=50, *, endpoint=True, retstep=False, dtype=None, axis=0,
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
              device=None):
     """`num` evenly spaced samples over [start, stop] (NumPy's algorithm)."""
     num = operator.index(num)
@@ -402,14 +406,14 @@ def _triangle(x, k, lower):
     return where_(wrap(mask), x, wrap(ir.scalar(0, x.dtype, (), x.device)))
 
 
-def tril(x, /, k=0):
-    """Lower triangle of `x` (the last two axes); elements above the k-th diagonal are 0."""
-    return _triangle(x, k, True)
+def tril(m, k=0):
+    """Lower triangle of `m` (the last two axes); elements above the k-th diagonal are 0."""
+    return _triangle(m, k, True)
 
 
-def triu(x, /, k=0):
-    """Upper triangle of `x`; elements below the k-th diagonal are 0."""
-    return _triangle(x, k, False)
+def triu(m, k=0):
+    """Upper triangle of `m`; elements below the k-th diagonal are 0."""
+    return _triangle(m, k, False)
 
 
 def tri(N, M=None, k=0, dtype=float, *, device=None, like=None):

@@ -17,10 +17,12 @@ from ..outargs import (finish, check_out_shape, single_out, check_casting, check
                        check_out_cast)
 
 
-def clip(x, /, min=None, max=None, out=None, **kw):
-    """Clip values of `x` to [min, max] (NumPy ``clip`` / Array API ``clip``).
+def clip(a, min=None, max=None, out=None, **kw):
+    """Clip values of `a` to [min, max] (NumPy ``clip`` / Array API ``clip``).
 
     # Note: as in NumPy 2, the result dtype follows promotion of x with min and max.
+    # Note: the array is NumPy's positional-or-keyword `a` (the Array API's `x` is
+    # positional-only: a positional call satisfies both).
     """
     a_min = kw.pop("a_min", None)
     a_max = kw.pop("a_max", None)
@@ -29,7 +31,7 @@ def clip(x, /, min=None, max=None, out=None, **kw):
         raise TypeError(f"clip() got unexpected keyword arguments {sorted(kw)}")
     lo = min if min is not None else a_min
     hi = max if max is not None else a_max
-    r = x if is_array(x) else wrap(as_node(x))
+    r = a if is_array(a) else wrap(as_node(a))
     x0 = r._node
     if r.dtype.kind in "iu":
         # NumPy's _clip (NEP 50): a Python int bound beyond the dtype's range on its side
@@ -60,12 +62,12 @@ def clip(x, /, min=None, max=None, out=None, **kw):
     return finish("clip", r, out, casting=casting)
 
 
-def round_(x, /, decimals=0, out=None):
+def round_(a, decimals=0, out=None):
     """Round to `decimals` (NumPy ``round``/``around``; half to even).
 
     # Note: like NumPy, decimals != 0 computes rint(x * 10**d) / 10**d.
     """
-    x = x if is_array(x) else wrap(as_node(x))
+    x = a if is_array(a) else wrap(as_node(a))
     decimals = operator.index(decimals)
     if out is not None:
         check_out_shape("round", x.shape, out, "invalid output shape")

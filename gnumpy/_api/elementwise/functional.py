@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._common import is_array, normalize_axis
-from ..shape._views import arr
+from ..shape._views import arr as _arr
 from ..creation.creation import asarray
 from .elementwise import astype
 from ..shape.manipulation import reshape, stack, transpose, expand_dims
@@ -17,8 +17,8 @@ from ..shape.manipulation import reshape, stack, transpose, expand_dims
 __all__ = ["apply_along_axis", "apply_over_axes"]
 
 
-def apply_along_axis(func1d, axis, arr_, *args, **kwargs):
-    """Apply `func1d` to the 1-D slices of `arr_` along `axis`; the result's `axis` is
+def apply_along_axis(func1d, axis, arr, *args, **kwargs):
+    """Apply `func1d` to the 1-D slices of `arr` along `axis`; the result's `axis` is
     replaced by the dimensions of `func1d`'s result (cast to the first result's dtype).
 
     Examples
@@ -27,7 +27,7 @@ def apply_along_axis(func1d, axis, arr_, *args, **kwargs):
     >>> gp.apply_along_axis(gp.sum, 1, gp.ones((2, 3))).tolist()
     [3.0, 3.0]
     """
-    a = arr(arr_)
+    a = _arr(arr)
     nd = a.ndim
     axis = normalize_axis(axis, nd)
     dims = list(range(nd))
@@ -65,7 +65,7 @@ def apply_over_axes(func, a, axes):
     >>> gp.apply_over_axes(gp.sum, gp.ones((2, 3, 4)), [0, 2]).shape
     (1, 3, 1)
     """
-    val = arr(a)
+    val = _arr(a)
     n = val.ndim
     if np.ndim(axes) == 0:
         axes = (axes,)

@@ -24,6 +24,8 @@ from ..elementwise.resolution import loop_dtype
 from ..outargs import single_out, check_out_shape, finish
 from ..._ops import EW_OPS
 
+# Note: the reductions take NumPy's positional-or-keyword `a` (``sum(a=x)``), where the Array
+# API has a positional-only `x`: a positional call satisfies both.
 _NAMES = {"max": "maximum", "min": "minimum", "argmax": "argmax", "argmin": "argmin"}
 
 
@@ -124,7 +126,7 @@ def _reduce(rop, x, axes, keepdims, dtype):
     return wrap(ir.reduce(rop, node, axes, keepdims, out_dt))
 
 
-def sum(x, /, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
     """Sum of elements over `axis` (NumPy's dtype rules: small ints accumulate in int64).
 
     Examples
@@ -133,12 +135,12 @@ def sum(x, /, axis=None, dtype=None, out=None, keepdims=False, initial=None, whe
     >>> gp.sum(gp.asarray([[1, 2], [3, 4]]), axis=0)
     array([4, 6])
     """
-    return _sum_or_prod("sum", x, axis, dtype, out, keepdims, initial, where)
+    return _sum_or_prod("sum", a, axis, dtype, out, keepdims, initial, where)
 
 
-def prod(x, /, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
     """Product of elements over `axis`."""
-    return _sum_or_prod("prod", x, axis, dtype, out, keepdims, initial, where)
+    return _sum_or_prod("prod", a, axis, dtype, out, keepdims, initial, where)
 
 
 def _sum_or_prod(rop, x, axis, dtype, out, keepdims, initial, where):
@@ -178,14 +180,14 @@ def _minmax(rop, x, axis, out, keepdims, initial, where):
     return _out(_NAMES[rop], r, out)
 
 
-def max(x, /, axis=None, out=None, keepdims=False, initial=None, where=True):
+def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     """Maximum over `axis` (NaN propagates, as in NumPy)."""
-    return _minmax("max", x, axis, out, keepdims, initial, where)
+    return _minmax("max", a, axis, out, keepdims, initial, where)
 
 
-def min(x, /, axis=None, out=None, keepdims=False, initial=None, where=True):
+def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     """Minimum over `axis` (NaN propagates, as in NumPy)."""
-    return _minmax("min", x, axis, out, keepdims, initial, where)
+    return _minmax("min", a, axis, out, keepdims, initial, where)
 
 
 def _argreduce(rop, x, axis, out, keepdims):
@@ -210,14 +212,14 @@ def _argreduce(rop, x, axis, out, keepdims):
     return _out(rop, r, out)
 
 
-def argmax(x, /, axis=None, out=None, *, keepdims=False):
+def argmax(a, axis=None, out=None, *, keepdims=False):
     """Index of the first maximum over `axis` (flattened when axis is None)."""
-    return _argreduce("argmax", x, axis, out, keepdims)
+    return _argreduce("argmax", a, axis, out, keepdims)
 
 
-def argmin(x, /, axis=None, out=None, *, keepdims=False):
+def argmin(a, axis=None, out=None, *, keepdims=False):
     """Index of the first minimum over `axis` (flattened when axis is None)."""
-    return _argreduce("argmin", x, axis, out, keepdims)
+    return _argreduce("argmin", a, axis, out, keepdims)
 
 
 def _bool_reduce(rop, x, axis, out, keepdims, where):
@@ -231,24 +233,24 @@ def _bool_reduce(rop, x, axis, out, keepdims, where):
     return _out("logical_or" if rop == "any" else "logical_and", r, out)
 
 
-def any(x, /, axis=None, out=None, keepdims=False, *, where=True):
+def any(a, axis=None, out=None, keepdims=False, *, where=True):
     """Whether any element over `axis` is true."""
-    return _bool_reduce("any", x, axis, out, keepdims, where)
+    return _bool_reduce("any", a, axis, out, keepdims, where)
 
 
-def all(x, /, axis=None, out=None, keepdims=False, *, where=True):
+def all(a, axis=None, out=None, keepdims=False, *, where=True):
     """Whether all elements over `axis` are true."""
-    return _bool_reduce("all", x, axis, out, keepdims, where)
+    return _bool_reduce("all", a, axis, out, keepdims, where)
 
 
-def count_nonzero(x, /, axis=None, *, keepdims=False):
+def count_nonzero(a, axis=None, *, keepdims=False):
     """Number of non-zero elements over `axis`.
 
     # Note: returns a 0-d array (not a Python int) for axis=None, as CuPy does.
     """
     # as NumPy reads it: no axis and a false keepdims count the whole array
     keepdims = False if axis is None and not keepdims else _kd(keepdims)
-    x = _arr(x)
+    x = _arr(a)
     axes = _axes(axis, x)
     nz = astype(astype(x, D.bool_, copy=False), D.int64, copy=False)
     return _reduce("sum", nz, axes, keepdims, D.int64)
@@ -296,7 +298,7 @@ def _div_into(s, n):
     return astype(apply("divide", s, nn), s.dtype, copy=False)
 
 
-def mean(x, /, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """Arithmetic mean over `axis` (ints in float64, float16 accumulated in float32; an
     integer or bool `dtype` sums and divides in that dtype, as NumPy).
 
@@ -306,7 +308,7 @@ def mean(x, /, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     >>> gp.mean(gp.asarray([1, 2, 3, 4]))
     array(2.5)
     """
-    x = _arr(x)
+    x = _arr(a)
     axes = _axes(axis, x, False)
     single_out(out)
     keepdims = _kd(keepdims)        # (after the axes and out, as NumPy's _mean)
@@ -329,12 +331,12 @@ def mean(x, /, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     return finish("add", r, out, casting="unsafe", exact="reduce")
 
 
-def var(x, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
         mean=None, correction=None, _into=None):
     """Variance over `axis` with `ddof` (or the Array API's `correction`)."""
     if is_array(out):
         _into = out.dtype       # NumPy sums the squares into `out` and divides there
-    x = _arr(x)
+    x = _arr(a)
     if correction is not None:
         if ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")
@@ -406,10 +408,10 @@ def _var_numpy(x, axes, dt, ddof, keepdims, where, mean, out_dt=None):
     return _div_into(ret, denom)
 
 
-def std(x, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
         mean=None, correction=None):
     """Standard deviation over `axis` (square root of ``var``, in var's dtype)."""
-    x = _arr(x)
+    x = _arr(a)
     _axes(axis, x, False)
     single_out(out)                # (NumPy's order: the axes, out, then the rest)
     v = var(x, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where, mean=mean,

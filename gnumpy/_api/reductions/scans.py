@@ -45,14 +45,21 @@ def _cumulative(bop, x, axis, dtype, include_initial, flatten_none):
     return wrap(ir.barrier(bop, (src,), (ax, bool(include_initial)), dt, tuple(shape)))
 
 
-def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
-    """Cumulative sum along `axis` (Array API)."""
-    return _cumulative("cumsum", x, axis, dtype, include_initial, False)
+_WRONG_OUT = "provided out is the wrong size for the accumulation."
 
 
-def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
-    """Cumulative product along `axis` (Array API)."""
-    return _cumulative("cumprod", x, axis, dtype, include_initial, False)
+def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    """Cumulative sum along `axis` (Array API; NumPy's `out=` too, which takes the result
+    cast unsafely and must have its shape, as ``add.accumulate``'s)."""
+    r = _cumulative("cumsum", x, axis, dtype, include_initial, False)
+    return finish("add", r, out, casting="unsafe", exact=_WRONG_OUT)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    """Cumulative product along `axis` (Array API; NumPy's `out=` too, as in
+    ``cumulative_sum``)."""
+    r = _cumulative("cumprod", x, axis, dtype, include_initial, False)
+    return finish("multiply", r, out, casting="unsafe", exact=_WRONG_OUT)
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
@@ -65,9 +72,12 @@ def cumprod(a, axis=None, dtype=None, out=None):
     return finish("multiply", _cumulative("cumprod", a, axis, dtype, False, True), out)
 
 
-def diff(x, /, n=1, axis=-1, prepend=None, append=None):
-    """n-th discrete difference along `axis` (lazy views, fused)."""
-    x = _arr(x)
+def diff(a, n=1, axis=-1, prepend=None, append=None):
+    """n-th discrete difference along `axis` (lazy views, fused).
+
+    # Note: the array is NumPy's positional-or-keyword `a` (``diff(a=x)``).
+    """
+    x = _arr(a)
     n = operator.index(n)
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")

@@ -15,7 +15,7 @@ from ..._graph import ir
 from .._common import as_node, host_to_node, is_array, normalize_axis, wrap
 from ..indexing.advanced import take
 from ..reductions.reductions import any as any_, argmax
-from ._views import arr, axis_tuple, fresh, slice_axis
+from ._views import arr as _arr, axis_tuple, fresh, slice_axis
 from .manipulation import broadcast_to, concat, moveaxis, ravel, reshape, stack
 
 _MANY_RUNS = 16
@@ -64,7 +64,7 @@ def _mask_runs(keep):
 
 # ------------------------------------------------------------------ delete
 
-def delete(arr_, obj, axis=None):
+def delete(arr, obj, axis=None):
     """A new array without the sub-arrays at `obj` (int, slice, index list or boolean mask)
     along `axis` (the flattened array when None).
 
@@ -74,7 +74,7 @@ def delete(arr_, obj, axis=None):
     >>> gp.delete(gp.arange(6), [1, 4])
     array([0, 2, 3, 5])
     """
-    a, axis = _flat_axis(arr(arr_), axis)
+    a, axis = _flat_axis(_arr(arr), axis)
     n = a.shape[axis]
     if isinstance(obj, slice):
         start, stop, step = obj.indices(n)
@@ -144,7 +144,7 @@ def _delete_slice(a, axis, xr):
 
 # ------------------------------------------------------------------ insert
 
-def insert(arr_, obj, values, axis=None):
+def insert(arr, obj, values, axis=None):
     """A new array with `values` inserted before the indices `obj` (int, slice, index list
     or boolean mask) along `axis` (the flattened array when None).
 
@@ -154,7 +154,7 @@ def insert(arr_, obj, values, axis=None):
     >>> gp.insert(gp.asarray([1, 2, 3]), 1, 9)
     array([1, 9, 2, 3])
     """
-    a, axis = _flat_axis(arr(arr_), axis)
+    a, axis = _flat_axis(_arr(arr), axis)
     n = a.shape[axis]
     if isinstance(obj, slice):
         indices = np.arange(*obj.indices(n), dtype=np.intp)
@@ -170,7 +170,7 @@ def insert(arr_, obj, values, axis=None):
                              "or scalar")
     if indices.size and indices.dtype.kind not in "iu":
         raise TypeError("slice indices must be integers or None or have an __index__ method")
-    v = arr(values)
+    v = _arr(values)
     if v.device != a.device:
         raise ValueError(f"cannot insert an array on {v.device} into one on {a.device}")
     v = v.astype(a.dtype, copy=False)
@@ -242,7 +242,7 @@ def trim_zeros(filt, trim="fb", axis=None):
     array([1, 2])
     """
     # Note: a list input gives a gnumpy array (NumPy slices a list as a list)
-    x = arr(filt)
+    x = _arr(filt)
     trim = trim.lower()
     if trim not in ("fb", "bf", "f", "b"):
         raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")

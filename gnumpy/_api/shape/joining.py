@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from .._common import is_array, normalize_axis
-from ._views import arr
+from ._views import arr as _arr
 from .manipulation import concatenate, ravel, reshape
 
 
@@ -21,7 +21,7 @@ from .manipulation import concatenate, ravel, reshape
 def _atleast(arys, shape_of):
     res = []
     for a in arys:
-        x = arr(a)
+        x = _arr(a)
         shp = shape_of(x.shape)
         res.append(x if shp == x.shape else x._view([("reshape", None, shp)]))
     return res[0] if len(res) == 1 else tuple(res)
@@ -154,14 +154,14 @@ def column_stack(tup):
     """
     arrays = []
     for v in _seq(tup):
-        a = arr(v)
+        a = _arr(v)
         if a.ndim < 2:
             a = reshape(a, (-1, 1)) if a.ndim == 1 else reshape(a, (1, 1))
         arrays.append(a)
     return concatenate(arrays, 1)
 
 
-def append(arr_, values, axis=None):
+def append(arr, values, axis=None):
     """`values` appended to the end of `arr` (flattened when `axis` is None); a new array.
 
     Examples
@@ -170,14 +170,14 @@ def append(arr_, values, axis=None):
     >>> gp.append(gp.asarray([1, 2]), [[3], [4]])
     array([1, 2, 3, 4])
     """
-    a = arr(arr_)
+    a = _arr(arr)
     if axis is None:
         if a.ndim != 1:
             a = ravel(a)
-        values = ravel(arr(values))
+        values = ravel(_arr(values))
         axis = a.ndim - 1
     else:
-        values = arr(values)
+        values = _arr(values)
     if a.ndim != values.ndim:
         raise ValueError("all the input arrays must have same number of dimensions, but the "
                          f"array at index 0 has {a.ndim} dimension(s) and the array at "
@@ -220,7 +220,7 @@ def _block(arrays, depth, list_ndim, result_ndim):
     if depth < list_ndim:
         arrs = [_block(a, depth + 1, list_ndim, result_ndim) for a in arrays]
         return concatenate(arrs, axis=-(list_ndim - depth))
-    a = arr(arrays)
+    a = _arr(arrays)
     return a if a.ndim >= result_ndim else reshape(a, (1,) * (result_ndim - a.ndim) + a.shape)
 
 
@@ -255,7 +255,7 @@ def array_split(ary, indices_or_sections, axis=0):
     >>> [p.shape for p in gp.array_split(gp.arange(5), 2)]
     [(3,), (2,)]
     """
-    a = arr(ary)
+    a = _arr(ary)
     axis = _split_axis(axis, a.ndim)
     n = a.shape[axis]
     ios = indices_or_sections.get() if is_array(indices_or_sections) else indices_or_sections
@@ -294,7 +294,7 @@ def split(ary, indices_or_sections, axis=0):
     try:
         len(ios)
     except TypeError:
-        a = arr(ary)
+        a = _arr(ary)
         n = a.shape[_split_axis(axis, a.ndim)]
         if n % int(ios):
             raise ValueError("array split does not result in an equal division") from None
@@ -310,7 +310,7 @@ def hsplit(ary, indices_or_sections):
     >>> len(gp.hsplit(gp.ones((2, 4)), 2))
     2
     """
-    a = arr(ary)
+    a = _arr(ary)
     if a.ndim == 0:
         raise ValueError("hsplit only works on arrays of 1 or more dimensions")
     return split(a, indices_or_sections, 1 if a.ndim > 1 else 0)
@@ -325,7 +325,7 @@ def vsplit(ary, indices_or_sections):
     >>> len(gp.vsplit(gp.ones((4, 2)), 2))
     2
     """
-    a = arr(ary)
+    a = _arr(ary)
     if a.ndim < 2:
         raise ValueError("vsplit only works on arrays of 2 or more dimensions")
     return split(a, indices_or_sections, 0)
@@ -340,7 +340,7 @@ def dsplit(ary, indices_or_sections):
     >>> len(gp.dsplit(gp.ones((1, 1, 4)), 2))
     2
     """
-    a = arr(ary)
+    a = _arr(ary)
     if a.ndim < 3:
         raise ValueError("dsplit only works on arrays of 3 or more dimensions")
     return split(a, indices_or_sections, 2)
@@ -355,7 +355,7 @@ def unstack(x, /, *, axis=0):
     >>> [u.tolist() for u in gp.unstack(gp.asarray([[1, 2], [3, 4]]), axis=1)]
     [[1, 3], [2, 4]]
     """
-    x = arr(x)
+    x = _arr(x)
     if x.ndim == 0:
         raise ValueError("Input array must be at least 1-d.")
     axis = normalize_axis(axis, x.ndim)

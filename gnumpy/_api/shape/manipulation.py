@@ -53,7 +53,13 @@ def _resolve_shape(shape, size):
     return shape
 
 
-def reshape(x, /, shape, *, order="C", copy=None, newshape=None):
+# Note: NumPy's parameter names and kinds: the array argument of ravel, transpose,
+# permute_dims, swapaxes, moveaxis, expand_dims and squeeze is NumPy's `a` (broadcast_to's
+# `array`, stack's `arrays`), positional or keyword, where the Array API's is positional-only
+# (a positional call satisfies both); reshape takes `order` positionally; broadcast_to and
+# broadcast_arrays take `subok` and ignore it, as ``array`` and the ``*_like`` functions do
+# (their results are gnumpy arrays).
+def reshape(x, /, shape, order="C", *, copy=None, newshape=None):
     """Give `x` a new shape (a view when the layout allows, else a copy).
 
     Examples
@@ -89,11 +95,11 @@ def reshape(x, /, shape, *, order="C", copy=None, newshape=None):
     return wrap(ir.reshape(x._node, shape))
 
 
-def ravel(x, /, order="C"):
-    """The elements of `x` as a 1-D array, read in `order` ('C', 'F', 'A' or 'K'); a view
+def ravel(a, order="C"):
+    """The elements of `a` as a 1-D array, read in `order` ('C', 'F', 'A' or 'K'); a view
     when the layout allows, else a copy.
 
-    'A' reads in Fortran order when `x` is Fortran- but not C-contiguous; 'K' in the order
+    'A' reads in Fortran order when `a` is Fortran- but not C-contiguous; 'K' in the order
     the elements lie in memory (axes sorted by stride, negative strides kept), as NumPy.
 
     Examples
@@ -102,10 +108,10 @@ def ravel(x, /, order="C"):
     >>> gp.ravel(gp.arange(6).reshape(2, 3), order="F")
     array([0, 3, 1, 4, 2, 5])
     """
-    x = _arr(x)
+    x = _arr(a)
     if order not in ("C", "F", "A", "K"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-    # Note: 'K' and 'A' follow the layout gnumpy gives `x`: results of elementwise ops
+    # Note: 'K' and 'A' follow the layout gnumpy gives `a`: results of elementwise ops
     # materialize C-contiguous, where NumPy's ufuncs keep their input's layout (so the
     # 'K'/'A' order of e.g. ``x.T + 1`` differs; views of memory behave as in NumPy)
     st = layout_of(x)[0]
@@ -146,9 +152,9 @@ def _keep_order(shape, strides):
     return perm[::-1]
 
 
-def transpose(x, /, axes=None):
-    """Permute the axes of `x` (reversed when `axes` is None); a view."""
-    x = _arr(x)
+def transpose(a, axes=None):
+    """Permute the axes of `a` (reversed when `axes` is None); a view."""
+    x = _arr(a)
     nd = x.ndim
     if axes is None:
         axes = tuple(range(nd - 1, -1, -1))
@@ -164,8 +170,8 @@ def transpose(x, /, axes=None):
     return x._view([("permute", axes, tuple(x.shape[a] for a in axes))])
 
 
-def permute_dims(x, /, axes):
-    """`x` with its axes permuted to `axes` (a view; the Array API's ``transpose``).
+def permute_dims(a, axes):
+    """`a` with its axes permuted to `axes` (a view; the Array API's ``transpose``).
 
     Examples
     --------
@@ -173,11 +179,11 @@ def permute_dims(x, /, axes):
     >>> gp.permute_dims(gp.ones((2, 3, 4)), (2, 0, 1)).shape
     (4, 2, 3)
     """
-    return transpose(x, axes)
+    return transpose(a, axes)
 
 
-def swapaxes(x, axis1, axis2):
-    """`x` with axes `axis1` and `axis2` interchanged (a view).
+def swapaxes(a, axis1, axis2):
+    """`a` with axes `axis1` and `axis2` interchanged (a view).
 
     Examples
     --------
@@ -185,10 +191,10 @@ def swapaxes(x, axis1, axis2):
     >>> gp.swapaxes(gp.ones((2, 3)), 0, 1).shape
     (3, 2)
     """
-    x = _arr(x)
-    a, b = normalize_axis(axis1, x.ndim), normalize_axis(axis2, x.ndim)
+    x = _arr(a)
+    i, j = normalize_axis(axis1, x.ndim), normalize_axis(axis2, x.ndim)
     axes = list(range(x.ndim))
-    axes[a], axes[b] = axes[b], axes[a]
+    axes[i], axes[j] = axes[j], axes[i]
     return transpose(x, axes)
 
 
@@ -207,8 +213,8 @@ def matrix_transpose(x, /):
     return swapaxes(x, -1, -2)
 
 
-def moveaxis(x, source, destination, /):
-    """`x` with axes `source` moved to positions `destination` (a view).
+def moveaxis(a, source, destination):
+    """`a` with axes `source` moved to positions `destination` (a view).
 
     Examples
     --------
@@ -216,7 +222,7 @@ def moveaxis(x, source, destination, /):
     >>> gp.moveaxis(gp.ones((2, 3, 4)), 0, -1).shape
     (3, 4, 2)
     """
-    x = _arr(x)
+    x = _arr(a)
     src = _axis_tuple(source, x.ndim)
     dst = _axis_tuple(destination, x.ndim)
     if len(src) != len(dst):
@@ -236,9 +242,9 @@ def _axis_tuple(axis, ndim):
     return axes
 
 
-def expand_dims(x, /, axis=0):
+def expand_dims(a, axis=0):
     """Insert axes of length one at `axis` (int or tuple); a view."""
-    x = _arr(x)
+    x = _arr(a)
     axes = axis if isinstance(axis, (tuple, list)) else (axis,)
     nd = x.ndim + len(axes)
     ax = normalize_axes(tuple(axes), nd)
@@ -247,9 +253,9 @@ def expand_dims(x, /, axis=0):
     return x._view([("reshape", None, shape)])
 
 
-def squeeze(x, /, axis=None):
+def squeeze(a, axis=None):
     """Remove axes of length one; a view."""
-    x = _arr(x)
+    x = _arr(a)
     if axis is None:
         axes = tuple(i for i, d in enumerate(x.shape) if d == 1)
     else:
@@ -266,8 +272,8 @@ def squeeze(x, /, axis=None):
     return x._view([("reshape", None, shape)] if shape != x.shape else [])
 
 
-def broadcast_to(x, /, shape):
-    """Broadcast `x` to `shape`; a read-only view (as NumPy's).
+def broadcast_to(array, shape, subok=False):
+    """Broadcast `array` to `shape`; a read-only view (as NumPy's).
 
     Examples
     --------
@@ -275,7 +281,7 @@ def broadcast_to(x, /, shape):
     >>> gp.broadcast_to(gp.arange(3), (2, 3)).flags.writeable
     False
     """
-    r = _broadcast_view(x, shape)
+    r = _broadcast_view(array, shape)
     r._ro = True
     return r
 
@@ -292,7 +298,7 @@ def _broadcast_view(x, shape):
     return x._view([("broadcast", None, shape)] if shape != x.shape else [])
 
 
-def broadcast_arrays(*arrays):
+def broadcast_arrays(*arrays, subok=False):
     """`arrays` broadcast against each other: views (writeable, as NumPy's; a write
     through a broadcast axis writes one element many times)."""
     arrays = [_arr(a) for a in arrays]
@@ -369,7 +375,7 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     return r
 
 
-def stack(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
+def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """Join arrays along a new axis."""
     arrays = [_arr(a) for a in arrays]
     if not arrays:
