@@ -129,12 +129,13 @@ _floor = [0]        # a buffer not in _born was last realized into at or before 
 
 
 def note_realized(buf) -> None:
-    """Number a realization into `buf`."""
-    _realized[0] += 1
-    if len(_born) >= 1 << 16:
-        _born.clear()               # every forgotten buffer counts as realized now
-        _floor[0] = _realized[0]
-    _born[id(buf)] = _realized[0]
+    """Number a realization into `buf` (None: a node folded to a constant)."""
+    n = _realized[0] = _realized[0] + 1
+    if buf is not None:
+        if not n & 1023 and len(_born) >= 1 << 16:
+            _born.clear()           # every forgotten buffer counts as realized now
+            _floor[0] = n
+        _born[id(buf)] = n
 
 
 def realizations() -> int:

@@ -847,8 +847,9 @@ def test_a_read_set_taken_before_a_realization_still_sees_the_new_memory(through
         del u
         z[2] = 7.0
     if through == "forgotten":      # the realization numbers of buffers are forgotten
-        _memstate._born.update((-k, 0) for k in range(1, 1 << 16))  # (a full table
-        gp.evaluate(gp.asarray(x0) + 1.0)                             # is cleared)
+        _memstate._born.update((-k, 0) for k in range(1, 1 << 16))  # (a full table,
+        _memstate._realized[0] |= 1023        # checked every 1024th realization, is
+        gp.evaluate(gp.asarray(x0) + 1.0)     # cleared)
         assert id(t._node.buf) not in _memstate._born
     if through == "view":
         t[1:3][0] = 100.0           # a view of t's new memory

@@ -108,9 +108,10 @@ def read_set(node) -> tuple:
     when they were read), kept on the node: a write's scan of the pending arrays then
     skips, without a walk, the graphs that cannot read its buffer.  A set taken before an
     inner node was realized into buffer X lacks X, which X's realization number
-    (``_memstate.born``) past the set's shows; realized and constant-folded nodes read less than their set says, so a
-    set that holds the buffer is checked by a walk (``_reads``).  Sets of inner nodes
-    taken before (a loop's pending chain) are reused."""
+    (``_memstate.born``) past the set's shows; nodes realized (or folded to constants)
+    after it read less than it says, so an older set that holds the buffer is checked by
+    a walk (``_reads``), while one taken since the last realization is exact.  Sets of
+    inner nodes taken before (a loop's pending chain) are reused."""
     bufs = set()
     at = realizations()
     seen = set()
@@ -203,6 +204,7 @@ def flush_readers(buf, skip=None, also=None) -> None:
         clean = set()           # nodes whose graphs read nothing of buf (walked once)
         bid = id(buf)
         since = born(bid)       # a read set taken before this may lack buf
+        now = realizations()
         also_base = also._base if also is not None else None    # (a view's lazy base)
         pop = _pending.pop
         for k, r in list(_pending.items()):     # (_pending_arrays, inlined: every write
@@ -216,10 +218,12 @@ def flush_readers(buf, skip=None, also=None) -> None:
                 continue
             n = arr._node
             m = n.rb or read_set(n)
-            if bid not in m[0] and m[1] >= since:
+            if bid in m[0]:     # a set taken since the last realization is exact; an
+                if m[1] != now and not _reads(n, bid, clean):   # older one may hold
+                    continue                    # memory its graph no longer reads
+            elif m[1] >= since or not _reads(n, bid, clean):
                 continue
-            if _reads(n, bid, clean):
-                (views if arr._base is not None else others).append(arr)
+            (views if arr._base is not None else others).append(arr)
         if others:
             nodes = [a._node for a in others]
             order = _apart(nodes) if len(nodes) > 1 else nodes
