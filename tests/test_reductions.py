@@ -855,6 +855,18 @@ def test_cumsum_dtype_and_out(fn):
     r = getattr(gp, fn)(gp.asarray(a), axis=0, out=out)
     assert r is out
     check(out, out_np)
+    f = np.array([[1.5, -2.5, 3.7], [0.25, 2.0, -1.2]])    # NumPy casts into out unsafely
+    for dt in (np.int64, np.int8, np.bool_, np.float32, np.complex64):
+        out_np = np.zeros((2, 3), dtype=dt)
+        getattr(np, fn)(f, axis=1, out=out_np)
+        out = gp.zeros((2, 3), dtype=dt)
+        assert getattr(gp, fn)(gp.asarray(f), axis=1, out=out) is out
+        check(out, out_np)
+    for shape in ((3, 2, 3), (6,), (1, 3)):                 # and wants its exact shape
+        with pytest.raises(ValueError):
+            getattr(np, fn)(f, axis=1, out=np.zeros(shape))
+        with pytest.raises(ValueError):
+            getattr(gp, fn)(gp.asarray(f), axis=1, out=gp.zeros(shape))
 
 
 # ------------------------------------------------------------------ diff

@@ -63,13 +63,15 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=Fa
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
-    """NumPy ``cumsum`` (flattens when axis is None)."""
-    return finish("add", _cumulative("cumsum", a, axis, dtype, False, True), out)
+    """NumPy ``cumsum`` (flattens when axis is None; `out` as ``cumulative_sum``'s)."""
+    return finish("add", _cumulative("cumsum", a, axis, dtype, False, True), out,
+                  casting="unsafe", exact=_WRONG_OUT)
 
 
 def cumprod(a, axis=None, dtype=None, out=None):
-    """NumPy ``cumprod`` (flattens when axis is None)."""
-    return finish("multiply", _cumulative("cumprod", a, axis, dtype, False, True), out)
+    """NumPy ``cumprod`` (flattens when axis is None; `out` as ``cumulative_sum``'s)."""
+    return finish("multiply", _cumulative("cumprod", a, axis, dtype, False, True), out,
+                  casting="unsafe", exact=_WRONG_OUT)
 
 
 def diff(a, n=1, axis=-1, prepend=None, append=None):
