@@ -13,10 +13,14 @@ plain Python index tuples and are NumPy's own objects.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from ..._device import as_device
 from ..._dtypes import result_type
-from .._common import is_array
+from ..._graph import ir
+from .._common import is_array, wrap
 from .creation import arange, array, asarray, linspace
 from ..shape.manipulation import broadcast_to, concatenate, stack
 from ..shape.shaping import broadcast_shapes
@@ -34,7 +38,13 @@ class _Grid:
         self.sparse = sparse
 
     def __getitem__(self, key):
-        axes = np.ogrid[key]             # NumPy's values, dtype and errors, one per axis
+        ints = _int_slices(key) if type(key) is tuple else None
+        if ints is not None:
+            return _int_grid(ints, self.sparse)
+        axes = np.ogrid[key]            # NumPy's values, dtype and errors, one per axis
+        if not self.sparse and any(a.size == 0 for a in (
+                axes if isinstance(axes, (tuple, list)) else (axes,))):
+            np.mgrid[key]               # (NumPy's ValueError for a negative length)
         if not isinstance(key, tuple):
             return asarray(axes)
         axes = [asarray(a) for a in axes]
@@ -47,6 +57,53 @@ class _Grid:
 
     def __len__(self) -> int:
         return 0
+
+
+def _int_slices(key):
+    """[(start, step, length)] of a tuple of slices of Python ints (NumPy's ``start + i *
+    step`` for ``i < ceil((stop - start) / step)``), or None for other keys and negative
+    lengths (NumPy's path: floats, counts, errors)."""
+    out = []
+    for s in key:
+        if type(s) is not slice:
+            return None
+        start = 0 if s.start is None else s.start
+        stop, step = s.stop, 1 if s.step is None else s.step
+        if type(start) is not int or type(stop) is not int or type(step) is not int or \
+                not step or not -_BIG < start < _BIG or not -_BIG < stop < _BIG or \
+                not -_BIG < step < _BIG:
+            return None
+        n = math.ceil((stop - start) / step)
+        if n < 0:
+            return None
+        out.append((start, step, n))
+    return out or None
+
+
+def _int_grid(ints, sparse):
+    """The grid of `ints` (``_int_slices``) as int64 index arithmetic on the device, no
+    vector uploaded: each axis an IOTA node (NPBench stockham's ``mgrid[0:R, 0:R**K]``,
+    every call); the dense grid selects axis k's at row k."""
+    dev = as_device(None)
+    d = len(ints)
+    shape = tuple(n for _, _, n in ints)
+    if sparse:
+        return tuple(wrap(ir.iota(tuple(n if j == k else 1 for j in range(d)),
+                                  tuple(step if j == k else 0 for j in range(d)), start, dev))
+                     for k, (start, step, n) in enumerate(ints))
+    full = (d,) + shape
+    row = ir.axis_iota(full, 0, dev)
+    grid = None
+    for k in reversed(range(d)):
+        start, step, _ = ints[k]
+        v = ir.iota(full, (0,) + tuple(step if j == k else 0 for j in range(d)), start, dev)
+        grid = v if grid is None else ir.ew("where", v.dtype, (
+            ir.ew("equal", np.dtype(np.bool_), (row, ir.scalar(k, v.dtype, full, dev))),
+            v, grid))
+    return wrap(grid)
+
+
+_BIG = 1 << 62
 
 
 mgrid = _Grid(False)
