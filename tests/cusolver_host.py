@@ -347,7 +347,7 @@ def emulated():
     import gnumpy as gp
     from gnumpy._api._common import wrap
     from gnumpy._device import backend
-    from gnumpy._graph.realize import materialize
+    from gnumpy._graph.realize import materialize, settle
     from gnumpy._api import libcall
     from gnumpy.linalg import _cusolver
     cus = FakeCusolver()
@@ -360,6 +360,7 @@ def emulated():
         nodes = [a._node for a in arrays]
         if not copied:                      # (as libcall: copied operands may stay lazy)
             materialize(nodes)
+        settle()                            # (libcall's backend_here: a waiting write first)
         outs = cuda(be, *nodes, **kw)
         return tuple(None if o is None else wrap(o) for o in outs)
 

@@ -313,6 +313,12 @@ def test_lazy_operands_are_copied_straight_into_the_call(dtype, path):
     _same(gp.linalg.solve(before, gb), np.linalg.solve(a0, b0), dtype)
     _same(gp.linalg.solve(w + 0.0, gb), np.linalg.solve(e, b0), dtype)
     _same(before, a0, dtype)
+    w = gp.asarray(a0)                              # a waiting write into memory the call
+    w[1, :] = gp.asarray(a0)[1, :] * 2.0 + 1.0      # copies as it is (no lazy operand)
+    e = a0.copy()
+    e[1, :] = a0[1, :] * 2.0 + 1.0
+    _same(gp.linalg.det(w), np.linalg.det(e), dtype)
+    _same(gp.linalg.inv(w), np.linalg.inv(e), dtype)
 
 
 def test_cholesky_errors_and_nan():

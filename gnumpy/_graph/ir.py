@@ -72,9 +72,9 @@ class Node:
 
     def realize_constant(self, value) -> None:
         """Turn this 0-d node into a SCALAR of `value`, its value computed on the host
-        (``_hostvals``): every reader of the node sees the same value (numbered as a
-        realization: a read set taken before it may hold memory no longer read)."""
+        (``_hostvals``): every reader sees the same value (numbered as a realization)."""
         note_realized(None)
+        self.rb = None          # (a set kept from before would pin graphs over it to walks)
         self.arg = value
         self.op = "scalar"
         self.size = 1
