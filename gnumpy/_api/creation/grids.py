@@ -21,7 +21,7 @@ from ..._device import as_device
 from ..._dtypes import result_type
 from ..._graph import ir
 from .._common import is_array, wrap
-from .creation import arange, array, asarray, linspace
+from .creation import _SMALL, arange, array, asarray, linspace
 from ..shape.manipulation import broadcast_to, concatenate, stack
 from ..shape.shaping import broadcast_shapes
 
@@ -70,8 +70,8 @@ def _int_slices(key):
         start = 0 if s.start is None else s.start
         stop, step = s.stop, 1 if s.step is None else s.step
         if type(start) is not int or type(stop) is not int or type(step) is not int or \
-                not step or not -_BIG < start < _BIG or not -_BIG < stop < _BIG or \
-                not -_BIG < step < _BIG:
+                not step or not -_SMALL < start < _SMALL or not -_SMALL < stop < _SMALL or \
+                not -_SMALL < step < _SMALL:
             return None
         n = math.ceil((stop - start) / step)
         if n < 0:
@@ -101,9 +101,6 @@ def _int_grid(ints, sparse):
             ir.ew("equal", np.dtype(np.bool_), (row, ir.scalar(k, v.dtype, full, dev))),
             v, grid))
     return wrap(grid)
-
-
-_BIG = 1 << 62
 
 
 mgrid = _Grid(False)
