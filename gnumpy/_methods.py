@@ -162,6 +162,8 @@ class NumpyMethods:
     # sorting and searching (gnumpy/_api/sorting/sorting.py)
     def sort(self, axis=-1, kind=None, order=None, *, stable=None):
         """Sort in place (the sorted values are written into this array's memory)."""
+        if axis is None:        # (NumPy's method sorts along an axis, never flattened)
+            raise TypeError("'NoneType' object cannot be interpreted as an integer")
         self._assign_from(_ns.sort(self, axis=axis, kind=kind, order=order, stable=stable))
 
     def argsort(self, axis=-1, kind=None, order=None, *, stable=None):

@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 from numpy.exceptions import AxisError
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from .. import _dtypes as D
 from .._device import as_device, backend, default_device
@@ -97,26 +98,38 @@ def as_node(x, device=None):
 
 
 def axis_int(axis, bool_msg) -> int:
-    """One integer `axis` (operator.index; a bool is a TypeError with `bool_msg`, the
-    message NumPy's function gives)."""
+    """One integer `axis` as NumPy's C functions read it (PyArray_PyIntAsInt_ErrMsg): a
+    bool is a TypeError with `bool_msg`, the message NumPy's function gives; anything
+    else goes through operator.index (its TypeError is NumPy's: "'float' object cannot be
+    interpreted as an integer") into a C long, then a C int."""
     if isinstance(axis, (bool, np.bool_)):
         raise TypeError(bool_msg)
-    try:
-        return operator.index(axis)
-    except TypeError:
-        raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an "
-                        f"integer") from None
+    a = operator.index(axis)
+    if not -_INT_MAX - 1 <= a <= _INT_MAX:
+        if not -_LONG_MAX - 1 <= a <= _LONG_MAX:
+            raise OverflowError("Python int too large to convert to C long")
+        raise ValueError("integer won't fit into a C int")
+    return a
+
+
+_INT_MAX, _LONG_MAX = 2**31 - 1, 2**63 - 1
 
 
 def normalize_axis(axis, ndim: int) -> int:
-    try:
-        a = operator.index(axis)
-    except TypeError:
-        raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an "
-                        f"integer") from None
+    """One integer `axis` (operator.index; a bool is an integer) in range(-ndim, ndim),
+    made non-negative (AxisError out of range), as NumPy's ufuncs and C functions read it."""
+    a = operator.index(axis)
     if not -ndim <= a < ndim:
         raise AxisError(a, ndim)
     return a % ndim if ndim else a
+
+
+# NumPy's own argument checks, for the functions NumPy routes through them (its sorts,
+# its mean/var/std item count; normalize_axis_tuple: the Python functions, median, flip,
+# moveaxis, expand_dims, average): its exact exception types and messages
+# ("integer argument expected, got float", "repeated axis", ...).  Host ints only.
+axis_index = normalize_axis_index
+axis_tuple = normalize_axis_tuple
 
 
 def normalize_axes(axis, ndim: int) -> tuple:
@@ -139,6 +152,28 @@ def normalize_axes(axis, ndim: int) -> tuple:
             raise ValueError("duplicate value in 'axis'")
         return tuple(sorted(axes))
     return (normalize_axis(axis, ndim),)
+
+
+def multi_axis(axis, ndim: int) -> tuple:
+    """`axis` as NumPy's PyArray_ConvertMultiAxis reads it (``squeeze``): None (every
+    axis), an integer (0 and -1 name no axis of a 0-d array) or a tuple of integers, each
+    converted, range-checked and checked for a repeat in turn; a bool or a list is a
+    TypeError."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, tuple):
+        out = []
+        for a in axis:
+            a = normalize_axis(axis_int(a, "integers are required for the axis tuple "
+                                           "elements"), ndim)
+            if a in out:
+                raise ValueError("duplicate value in 'axis'")
+            out.append(a)
+        return tuple(out)
+    a = axis_int(axis, "an integer is required for the axis")
+    if ndim == 0 and a in (0, -1):
+        return ()
+    return (normalize_axis(a, ndim),)
 
 
 def check_device_match(nodes) -> object:

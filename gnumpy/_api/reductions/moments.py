@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from ... import _dtypes as D
-from .._common import as_node, is_array, normalize_axis, wrap
+from .._common import as_node, axis_tuple, is_array, wrap
 from ..elementwise.elementwise import apply, astype
 from ..elementwise.elementwise import where as where_
 from ..outargs import check_out_shape, finish
@@ -26,15 +26,6 @@ from ..elementwise.mathmisc import complex_from_parts
 
 def _arr(x, device=None):
     return x if is_array(x) else wrap(as_node(x, device=device))
-
-
-def _axis_tuple(axis, ndim):
-    """NumPy's normalize_axis_tuple: order kept, duplicates refused."""
-    axes = tuple(normalize_axis(a, ndim) for a in
-                 (axis if isinstance(axis, (tuple, list)) else (axis,)))
-    if len(set(axes)) != len(axes):
-        raise ValueError("repeated axis in `axis` argument")
-    return axes
 
 
 def ptp(a, axis=None, out=None, keepdims=False):
@@ -68,7 +59,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """
     a = _arr(a)
     if axis is not None:
-        axis = _axis_tuple(axis, a.ndim)
+        axis = axis_tuple(axis, a.ndim, argname="axis")
     if weights is None:
         avg = mean(a, axis=axis, keepdims=keepdims)
         scl = full(avg.shape, a.size / avg.size, dtype=avg.dtype, device=a.device)

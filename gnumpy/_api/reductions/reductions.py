@@ -11,13 +11,12 @@ from __future__ import annotations
 import builtins
 import operator
 
-import numpy as np
-
 from ... import _dtypes as D
 from ..._graph import ir
 from ..._graph import layout as L
 from ..._memstate import write_epoch
-from .._common import as_node, axis_int, is_array, normalize_axes, normalize_axis, wrap
+from .._common import (as_node, axis_index, axis_int, is_array, normalize_axes,
+                       normalize_axis, wrap)
 from ..elementwise.elementwise import apply, apply2, astype
 from ..elementwise.elementwise import where as where_
 from ..elementwise.resolution import loop_dtype
@@ -33,24 +32,28 @@ def _arr(x):
     return x if is_array(x) else wrap(as_node(x))
 
 
-def _axes(axis, x, scalar_axis=True):
+def _axes(axis, x, count=False):
     """The axes of a reduction as NumPy's ``ufunc.reduce`` reads `axis`: None, an integer
-    or a tuple of integers (a list, a bool or a float is a TypeError), normalized; with
-    `scalar_axis`, a 0-d array takes an integer 0 or -1 as no axis (a tuple naming an axis
-    is out of its bounds).  ``mean``/``var``/``std`` take no `scalar_axis`, as NumPy's."""
+    (0 and -1 name no axis of a 0-d array) or a tuple of integers (a list, a bool or a
+    float is a TypeError), normalized.  With `count` (``mean``/``var``/``std`` without a
+    `where`), each axis first passes NumPy's ``normalize_axis_index``, as its
+    ``_count_reduce_items`` counts the items before it sums (a bool is an integer there,
+    a NumPy bool or a float is not)."""
     if axis is None:
         return tuple(range(x.ndim))
-    if type(axis) is tuple:
-        for a in axis:
-            if type(a) is not int and isinstance(a, (bool, np.bool_)):
-                if not scalar_axis:     # (NumPy's mean counts the items first)
-                    normalize_axes(tuple(int(b) for b in axis), x.ndim)
-                raise TypeError("an integer is required")
-        return normalize_axes(axis, x.ndim)
-    if not scalar_axis and isinstance(axis, (bool, np.bool_)):
-        normalize_axis(int(axis), x.ndim)
+    if count:
+        for a in (axis if isinstance(axis, tuple) else (axis,)):
+            axis_index(a, x.ndim)
+    if isinstance(axis, tuple):     # each read and range-checked in turn, then repeats
+        nd = x.ndim
+        if builtins.all(type(a) is int and -nd <= a < nd for a in axis):    # (common)
+            return normalize_axes(axis, nd)
+        axes = [normalize_axis(axis_int(a, "an integer is required"), nd) for a in axis]
+        if len(set(axes)) != len(axes):
+            raise ValueError("duplicate value in 'axis'")
+        return tuple(sorted(axes))
     a = axis_int(axis, "an integer is required")
-    if scalar_axis and x.ndim == 0 and a in (0, -1):
+    if x.ndim == 0 and a in (0, -1):
         return ()
     return (normalize_axis(a, x.ndim),)
 
@@ -197,7 +200,8 @@ def _argreduce(rop, x, axis, out, keepdims):
         axes = tuple(range(x.ndim))
     else:
         a = axis_int(axis, "an integer is required for the axis")
-        axes = () if x.ndim == 0 and a in (0, -1) else (normalize_axis(a, x.ndim),)
+        # (a 0-d array is read as 1-d, as NumPy's PyArray_CheckAxis does)
+        axes = () if x.ndim == 0 and a in (0, -1) else (normalize_axis(a, x.ndim or 1),)
     _check_nonempty(x, axes, rop)
     if x.ndim == 0:
         r = wrap(ir.scalar(0, D.int64, (), x.device))
@@ -309,7 +313,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     array(2.5)
     """
     x = _arr(a)
-    axes = _axes(axis, x, False)
+    axes = _axes(axis, x, where is True)
     single_out(out)
     keepdims = _kd(keepdims)        # (after the axes and out, as NumPy's _mean)
     dt = x.dtype
@@ -341,7 +345,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
         if ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
-    axes = _axes(axis, x, False)
+    axes = _axes(axis, x, where is True)
     single_out(out)
     keepdims = _kd(keepdims)        # (after the axes and out, as NumPy's _var)
     cdt, rdt = _float_dtypes(x.dtype, dtype)
@@ -412,7 +416,7 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
         mean=None, correction=None):
     """Standard deviation over `axis` (square root of ``var``, in var's dtype)."""
     x = _arr(a)
-    _axes(axis, x, False)
+    _axes(axis, x, where is True)
     single_out(out)                # (NumPy's order: the axes, out, then the rest)
     v = var(x, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where, mean=mean,
             correction=correction, _into=out.dtype if is_array(out) else None)

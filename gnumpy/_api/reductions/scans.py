@@ -20,11 +20,14 @@ def _cumulative(bop, x, axis, dtype, include_initial, flatten_none):
     x = _arr(x)
     if axis is None:
         if x.ndim > 1 and not flatten_none:
-            raise ValueError("axis must be specified for arrays with more than one dimension")
+            raise ValueError("For arrays which have more than one dimension ``axis`` "
+                             "argument is required.")
         flat = x.ndim != 1
         axis = 0
     else:
-        if type(axis) is tuple and not flatten_none:    # (as NumPy's ufunc.accumulate)
+        if isinstance(axis, tuple) and not flatten_none:    # (as NumPy's ufunc.accumulate:
+            for a in axis:                  # each axis read, then one axis required)
+                normalize_axis(axis_int(a, "an integer is required"), x.ndim or 1)
             if len(axis) != 1:
                 raise ValueError("accumulate does not allow multiple axes")
             axis = axis[0]

@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 
 from ... import _dtypes as D
-from .._common import as_node, is_array, normalize_axes, wrap
+from .._common import as_node, axis_tuple, is_array, wrap
 from ..creation.creation import full
 from ..elementwise.elementwise import apply, astype, where
 from ..shape.manipulation import concat, moveaxis, reshape
@@ -35,7 +35,8 @@ def _host(v):
 def _to_rows(a, axis):
     """(array with the reduced axes flattened into the last one, kept shape, axes) as
     NumPy's _ureduce lays them out."""
-    axes = normalize_axes(axis, a.ndim)
+    # (NumPy's _ureduce: normalize_axis_tuple's reading, errors and order of checks)
+    axes = tuple(range(a.ndim)) if axis is None else tuple(sorted(axis_tuple(axis, a.ndim)))
     keep = [i for i in range(a.ndim) if i not in axes]
     x = a if not keep or keep == list(range(len(keep))) else \
         moveaxis(a, keep, list(range(len(keep))))

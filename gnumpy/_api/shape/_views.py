@@ -13,7 +13,7 @@ import operator
 from ..._graph import ir
 from ..._graph import layout as L
 from ..._graph.ir import LEAF
-from .._common import as_node, is_array, normalize_axis, wrap
+from .._common import as_node, is_array, wrap
 
 
 def arr(x):
@@ -29,15 +29,6 @@ def int_tuple(v) -> tuple:
         return tuple(operator.index(d) for d in v)
     except TypeError:
         return (operator.index(v),)
-
-
-def axis_tuple(axis, ndim, allow_duplicate=False) -> tuple:
-    """NumPy's normalize_axis_tuple: int or sequence -> tuple of non-negative axes."""
-    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
-    out = tuple(normalize_axis(a, ndim) for a in axes)
-    if not allow_duplicate and len(set(out)) != len(out):
-        raise ValueError("repeated axis")
-    return out
 
 
 def _own_layout(node):

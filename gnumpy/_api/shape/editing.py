@@ -12,10 +12,10 @@ import numpy as np
 from ... import _dtypes as D
 from ..._broadcast import broadcast_to_check
 from ..._graph import ir
-from .._common import as_node, host_to_node, is_array, normalize_axis, wrap
+from .._common import as_node, axis_tuple, host_to_node, is_array, normalize_axis, wrap
 from ..indexing.advanced import take
 from ..reductions.reductions import any as any_, argmax
-from ._views import arr as _arr, axis_tuple, fresh, slice_axis
+from ._views import arr as _arr, fresh, slice_axis
 from .manipulation import broadcast_to, concat, moveaxis, ravel, reshape, stack
 
 _MANY_RUNS = 16

@@ -8,16 +8,14 @@ from __future__ import annotations
 import math
 import operator
 
-import numpy as np
-
 from ... import _dtypes as D
 from ..._broadcast import broadcast_args, broadcast_shapes, broadcast_to_check, fmt
 from ..._graph import ir
 from ..._graph.ir import LEAF
 from ..._graph import layout as L
 from ..._sizes import MAX_INTP
-from .._common import (as_node, axis_int, check_device_match, is_array, normalize_axis,
-                       normalize_axes, wrap)
+from .._common import (as_node, axis_int, axis_tuple, check_device_match, is_array,
+                       multi_axis, normalize_axis, wrap)
 from ._views import folds, fortran_only, layout_of
 
 
@@ -223,8 +221,8 @@ def moveaxis(a, source, destination):
     (3, 4, 2)
     """
     x = _arr(a)
-    src = _axis_tuple(source, x.ndim)
-    dst = _axis_tuple(destination, x.ndim)
+    src = axis_tuple(source, x.ndim, "source")
+    dst = axis_tuple(destination, x.ndim, "destination")
     if len(src) != len(dst):
         raise ValueError("`source` and `destination` arguments must have the same number of "
                          "elements")
@@ -234,20 +232,12 @@ def moveaxis(a, source, destination):
     return transpose(x, order)
 
 
-def _axis_tuple(axis, ndim):
-    axes = tuple(normalize_axis(a, ndim) for a in
-                 (axis if isinstance(axis, (tuple, list)) else (axis,)))
-    if len(set(axes)) != len(axes):
-        raise ValueError("repeated axis in moveaxis argument")
-    return axes
-
-
 def expand_dims(a, axis=0):
     """Insert axes of length one at `axis` (int or tuple); a view."""
     x = _arr(a)
-    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    axes = axis if type(axis) in (tuple, list) else (axis,)     # (NumPy's reading)
     nd = x.ndim + len(axes)
-    ax = normalize_axes(tuple(axes), nd)
+    ax = axis_tuple(axes, nd)
     it = iter(x.shape)
     shape = tuple(1 if i in ax else next(it) for i in range(nd))
     return x._view([("reshape", None, shape)])
@@ -259,12 +249,7 @@ def squeeze(a, axis=None):
     if axis is None:
         axes = tuple(i for i, d in enumerate(x.shape) if d == 1)
     else:
-        if isinstance(axis, tuple):             # (NumPy's messages for bools)
-            for a in axis:
-                axis_int(a, "integers are required for the axis tuple elements")
-        elif isinstance(axis, (bool, np.bool_)):
-            axis_int(axis, "an integer is required for the axis")
-        axes = normalize_axes(axis, x.ndim)
+        axes = multi_axis(axis, x.ndim)
         if any(x.shape[a] != 1 for a in axes):
             raise ValueError("cannot select an axis to squeeze out which has size not equal "
                              "to one")

@@ -16,10 +16,9 @@ from ... import _broadcast
 from ..._graph import ir
 from ..._graph import layout as L
 from ..._sizes import MAX_INTP, check_nbytes
-from .._common import host_to_node, is_array, normalize_axis, wrap
+from .._common import axis_tuple, host_to_node, is_array, normalize_axis, wrap
 from ..indexing.advanced import take
-from ._views import (arr, axis_tuple, cyclic, fresh, int_tuple, is_f_contiguous, layout_of,
-                     repeat_each)
+from ._views import arr, cyclic, fresh, int_tuple, is_f_contiguous, layout_of, repeat_each
 from .manipulation import concat, ravel, reshape, transpose
 
 

@@ -4,7 +4,8 @@ an axis, gathers along rows, compaction by a boolean mask).
 
 Sorts are barrier ops (``backends/sort_ops.py``): the axis is moved last with a view, the
 backend sorts contiguous rows (NumPy's ``np.sort`` on the CPU backend; CUB's radix sort or
-gnumpy's tile and merge kernels on CUDA), and the result is moved back with a view.  Every
+gnumpy's tile and merge kernels on CUDA), and the result is moved back with a view (the
+public functions copy that view into a new C-contiguous array, as NumPy returns).  Every
 sort is stable; NaN sorts last as in NumPy (first when descending).
 """
 from __future__ import annotations
@@ -17,12 +18,15 @@ from numpy.exceptions import AxisError
 
 from ... import _dtypes as D
 from ..._graph import ir
-from .._common import as_node, check_device_match, is_array, normalize_axis, wrap
+from ..._graph import layout as L
+from .._common import (as_node, axis_index, axis_int, check_device_match, is_array,
+                       normalize_axis, wrap)
 from ..creation.creation import zeros
 from ..elementwise.elementwise import apply, astype
 from ..shape.manipulation import moveaxis, ravel, reshape, broadcast_to
 from ..reductions.reductions import max as max_, min as min_
 from ..reductions.scans import cumsum
+from ..shape._views import layout_of
 
 
 def _arr(x):
@@ -78,6 +82,17 @@ def sort_axis(x, axis, descending=False, op="sort"):
     if axis == last:
         return sort_last(x, descending, op)
     return moveaxis(sort_last(moveaxis(x, axis, -1), descending, op), -1, axis)
+
+
+def c_order(r):
+    """`r` itself when it is (or will be) a C-contiguous array of its own, else a lazy
+    C-contiguous copy: NumPy's sorts return a new array, whose layout is C for C-ordered
+    input (a sort along another axis is otherwise a view of the sorted rows).
+
+    # Note: NumPy's sort and partition keep the layout of non-C-ordered input (a copy in
+    # order 'K'); gnumpy's results are C-contiguous, as its other new arrays are."""
+    st, off = layout_of(r)
+    return r if off == 0 and st == L.c_strides(r.shape) else r._copy()
 
 
 def gather_rows(x, idx):
@@ -180,7 +195,9 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     _check_order(order)
     if axis is None:
         x, axis = ravel(x), -1
-    return sort_axis(x, normalize_axis(axis, x.ndim), descending, "sort")
+    # (NumPy's sort reads `axis` as its normalize_axis_index does: a float is "integer
+    # argument expected", a bool an integer)
+    return c_order(sort_axis(x, axis_index(axis, x.ndim), descending, "sort"))
 
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
@@ -195,10 +212,12 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
     x = _arr(a)
     _check_kind(kind, stable)
     _check_order(order)
-    if axis is None or x.ndim == 0:
+    if axis is not None:        # (NumPy's PyArray_AxisConverter: a bool is refused)
+        axis = axis_int(axis, "an integer is required for the axis")
+    if axis is None or x.ndim == 0:     # (a 0-d array sorts as 1-d)
         x = ravel(x)
         axis = -1 if axis is None else axis
-    return sort_axis(x, normalize_axis(axis, x.ndim), descending, "argsort")
+    return c_order(sort_axis(x, normalize_axis(axis, x.ndim), descending, "argsort"))
 
 
 def sort_complex(a):
@@ -251,7 +270,7 @@ def lexsort(keys, axis=-1):
     for k in ks[1:]:
         order = sort_axis(take_along(k, idx, ax), ax, False, "argsort")
         idx = take_along(idx, order, ax)
-    return idx
+    return c_order(idx)
 
 
 def _check_kth(kth, n, empty=False):
@@ -294,7 +313,7 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     array(2)
     """
     x, ax = _partition_args(_arr(a), kth, axis, kind, order)
-    return sort_axis(x, ax, False, "sort")
+    return c_order(sort_axis(x, ax, False, "sort"))
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
@@ -310,7 +329,7 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     if x.ndim == 0:
         x = ravel(x)
     x, ax = _partition_args(x, kth, axis, kind, order)
-    return sort_axis(x, ax, False, "argsort")
+    return c_order(sort_axis(x, ax, False, "argsort"))
 
 
 def _host_dtype(v):
