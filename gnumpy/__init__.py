@@ -83,6 +83,9 @@ for _name, _row in _public_names():
         _uf = _ufuncs[_row.name] = ufunc(_row, _row.name)
     globals()[_name] = _uf
 del _name, _row, _uf
+# NumPy's real and imag are functions of `val` (views of a complex array's parts), not
+# ufuncs: their op-table rows stay, for the views' nodes and the elementwise tests
+from ._api.elementwise.ewspecial import real, imag  # noqa: E402
 around = round
 
 

@@ -300,6 +300,49 @@ def test_inplace_sort_is_seen_through_views():
     same(g.argpartition(1), np.argsort(a, kind="stable"))
 
 
+_LAYOUT_CALLS = {
+    "sort": lambda xp, x, ax: xp.sort(x, axis=ax),
+    "argsort": lambda xp, x, ax: xp.argsort(x, axis=ax),
+    "argsort(stable=True)": lambda xp, x, ax: xp.argsort(x, axis=ax, stable=True),
+    "partition": lambda xp, x, ax: xp.partition(x, 0, axis=ax),
+    "argpartition": lambda xp, x, ax: xp.argpartition(x, 0, axis=ax),
+    "lexsort": lambda xp, x, ax: xp.lexsort((x, -x), axis=ax),
+}
+
+
+@pytest.mark.parametrize("name", list(_LAYOUT_CALLS))
+def test_sorts_along_any_axis_are_new_c_contiguous_arrays(name):
+    """NumPy's sorts along any axis return a new array, C-contiguous for C-ordered input
+    (argsort, argpartition and lexsort for any input): flags and strides are NumPy's, and
+    reshaping the result is a view.  (gnumpy sorted rows along the last axis and returned
+    them moved back: a transposed view.)"""
+    call = _LAYOUT_CALLS[name]
+    a = np.random.default_rng(5).standard_normal((3, 4, 5))
+    shapes = [a, a[:, :1], a[:, :, :1], a[:2, :, :2] * 1, a[0]]
+    for x in shapes:
+        for ax in range(-x.ndim, x.ndim):
+            for g in (gp.asarray(x), gp.asarray(x) + 0, strided_pair(x)[1]):
+                e = call(np, x, ax)
+                r = call(gp, g, ax)
+                if "partition" in name:     # values: the partition property at kth=0
+                    v = r.get() if name == "partition" else np.take_along_axis(x, r.get(), ax)
+                    _check_partition(v, x, 0, ax)
+                else:                       # (no ties: every sort's order is NumPy's)
+                    same(r, e)
+                assert r.flags["C_CONTIGUOUS"] and e.flags["C_CONTIGUOUS"]
+                assert r.strides == e.strides, (name, x.shape, ax)
+                assert gp.shares_memory(r.reshape(-1), r)
+                assert np.shares_memory(e.reshape(-1), e)
+                assert not gp.shares_memory(r, g)
+    # argsort's layout is C whatever the input's
+    t = a.T
+    for ax in (0, 1, 2):
+        e = np.argsort(t, axis=ax, kind="stable")
+        r = gp.argsort(gp.asarray(np.ascontiguousarray(a)).T, axis=ax)
+        same(r, e)
+        assert r.strides == e.strides and r.flags["C_CONTIGUOUS"]
+
+
 # ------------------------------------------------------------------ searchsorted
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=DT_IDS)

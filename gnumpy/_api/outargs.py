@@ -5,6 +5,7 @@ written) and ``finish``, which applies them to a lazy result.
 from __future__ import annotations
 
 from .. import _dtypes as D
+from .._graph import ir
 from ._common import as_node, is_array, wrap
 from .elementwise.elementwise import where as where_
 from .._broadcast import broadcast_shapes, fmt
@@ -80,6 +81,62 @@ def single_out(out):
         if out._ro:
             raise ValueError("output array is read-only")
     return out
+
+
+def multi_out(name, nin, outs, out, nout=2) -> tuple:
+    """The outputs of a ufunc with `nout` outputs (``modf``, ``divmod``, ``frexp``), from its
+    positional ones `outs` or its `out=` (a tuple of one array or None per output), as a
+    tuple of `nout` entries, with NumPy's errors.
+
+    # Note: NumPy refuses an explicit ``out=None`` for several outputs; gnumpy takes it
+    # as no output arrays (the default)."""
+    if outs:
+        if len(outs) > nout:
+            raise TypeError(f"{name}() takes from {nin} to {nin + nout} positional arguments "
+                            f"but {nin + len(outs)} were given")
+        if out is not None:
+            raise TypeError("cannot specify 'out' as both a positional and keyword argument")
+        out = tuple(outs) + (None,) * (nout - len(outs))
+    elif out is None:
+        return (None,) * nout
+    elif not isinstance(out, tuple):
+        raise TypeError("'out' must be a tuple of arrays")
+    if len(out) != nout:
+        raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+    for o in out:
+        if o is not None:
+            if not is_array(o):
+                raise TypeError("return arrays must be of ArrayType (a gnumpy ndarray)")
+            single_out(o)           # (read-only: NumPy's ValueError)
+    return out
+
+
+def finish_multi(name, nin, results, outs, where=True, casting="same_kind") -> tuple:
+    """``finish`` for the `results` of a ufunc with several outputs: every output's cast,
+    then every output's shape, is checked before anything is written; the written out
+    arrays are returned (the results where no out array was given)."""
+    for i, (r, o) in enumerate(zip(results, outs)):
+        if o is not None and not D.can_cast(r.dtype, o.dtype, casting):
+            raise TypeError(f"Cannot cast ufunc '{name}' output {nin + i} from {r.dtype!r} to "
+                            f"{o.dtype!r} with casting rule {casting!r}")
+    shapes = [o.shape for o in outs if o is not None]
+    if shapes:      # the loop's shape: the inputs' and every out array's, broadcast
+        shape = results[0].shape
+        try:
+            full = broadcast_shapes(shape, *shapes)
+        except ValueError:
+            raise ValueError("operands could not be broadcast together with shapes " +
+                             " ".join(fmt(s) for s in [shape] + shapes) + " ") from None
+        for o in outs:
+            if o is not None and o.shape != full:
+                raise ValueError(f"non-broadcastable output operand with shape "
+                                 f"{fmt(o.shape)} doesn't match the broadcast shape "
+                                 f"{fmt(full)}")
+        if full != shape:       # an output without an out array has the loop's shape
+            results = [wrap(ir.copy(ir.broadcast(r._node, full))) for r in results]
+    # (the results are lazy: writing one output leaves the others' values as they were,
+    # though an out array be an input)
+    return tuple(finish(name, r, o, where, casting) for r, o in zip(results, outs))
 
 
 def finish(name, r, out=None, where=True, casting="same_kind", exact=None):

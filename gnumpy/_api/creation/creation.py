@@ -33,10 +33,10 @@ def _shape(shape) -> tuple:
     return out
 
 
-# Note: NumPy's parameter names and kinds: asarray's and the *_like functions' `a`, array's
-# `object`, tril's and triu's `m` take a keyword too (the Array API's first argument is
-# positional-only: a positional call satisfies both); linspace takes `endpoint`, `retstep`,
-# `dtype` and `axis` positionally, as NumPy does.
+# Note: NumPy's parameter names and kinds: asarray's and the *_like functions' `a`
+# (empty_like's `prototype`), array's `object`, tril's and triu's `m` take a keyword too (the
+# Array API's first argument is positional-only: a positional call satisfies both); linspace
+# takes `endpoint`, `retstep`, `dtype` and `axis` positionally, as NumPy does.
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     """Convert `a` (gnumpy/NumPy array, scalar, nested sequence, DLPack object) to a gnumpy
     array on `device`.
@@ -84,10 +84,26 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     return wrap(host_to_node(a, dtype=dtype, device=device, copy=True))
 
 
-def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, like=None,
-          device=None):
-    """NumPy's ``array``: like asarray, copying by default; `ndmin` prepends axes."""
+def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndmax=64,
+          like=None, device=None):
+    """NumPy's ``array``: like asarray, copying by default; `ndmin` prepends axes; `ndmax`
+    bounds the dimensions read from nested sequences (arrays in `object` count theirs).
+
+    # Note: NumPy's signature shows ``ndmax=0``, but leaving it out is ``NPY_MAXDIMS`` (64):
+    # an explicit 0 allows no nesting.  Deeper nesting is NumPy's ValueError (gnumpy has no
+    # object dtype to keep it in).
+    """
+    ndmax = operator.index(ndmax)
+    if not 0 <= ndmax <= 64:
+        raise ValueError("ndmax must be in the range [0, NPY_MAXDIMS (64)] ")
+    if ndmin > ndmax:
+        raise ValueError(f"ndmin must be <= ndmax ({ndmax})")
     x = asarray(object, dtype=dtype, device=device, copy=True if copy else None)
+    if x.ndim > ndmax and not (is_array(object) or any(
+            hasattr(object, a) for a in ("__array__", "__dlpack__", "__array_interface__",
+                                         "__cuda_array_interface__"))):
+        raise ValueError(f"setting an array element with a sequence. The requested array "
+                         f"would exceed the maximum number of dimension of {ndmax}.")
     if ndmin > x.ndim:
         x = x.reshape((1,) * (ndmin - x.ndim) + x.shape)
     return x
@@ -155,8 +171,8 @@ def _like(x, dtype, shape, device, order="K"):
             x.device if device is None else device)
 
 
-def empty_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    """Array of `x`'s shape and dtype (or the given ones) with unspecified values.
+def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """Array of `prototype`'s shape and dtype (or the given ones) with unspecified values.
 
     Notes
     -----
@@ -168,7 +184,7 @@ def empty_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=No
     >>> gp.empty_like(gp.ones((2, 3))).shape
     (2, 3)
     """
-    dt, sh, dev = _like(x, dtype, shape, device, order)
+    dt, sh, dev = _like(prototype, dtype, shape, device, order)
     return _fill(sh, 0, dt, dev)
 
 

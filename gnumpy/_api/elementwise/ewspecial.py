@@ -1,6 +1,8 @@
 """Elementwise functions that are not plain op-table ufuncs: ``clip`` (NumPy's NEP 50
-handling of Python-int bounds), ``round`` (complex parts on their own), ``divmod``,
-``modf``, ``frexp`` and ``ldexp`` (NumPy's legacy type resolution of its exponent).
+handling of Python-int bounds), ``round`` (complex parts on their own), the ufuncs of two
+outputs ``divmod``, ``modf`` and ``frexp`` (an op-table row per output), ``ldexp``
+(NumPy's legacy type resolution of its exponent), and ``real`` and ``imag`` (NumPy's
+functions of `val`, views of the parts of a complex array).
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from .._common import as_node, is_array, wrap
 from .elementwise import apply, astype
 from .resolution import _classify, _promote, loop_dtype
 from ..outargs import (finish, check_out_shape, single_out, check_casting, check_order,
-                       check_out_cast)
+                       check_out_cast, finish_multi, multi_out)
 
 
 def clip(a, min=None, max=None, out=None, **kw):
@@ -102,31 +104,79 @@ def _rint_keep(x):
     return apply("rint", x)
 
 
-def divmod_(x1, x2, /):
-    """``(x1 // x2, x1 % x2)`` elementwise.
+# Note: divmod, modf and frexp are functions taking NumPy's ufunc keywords, all but
+# ``signature=`` (a TypeError); they have no ufunc attributes (nin, reduce, ...).
+_PARTS: dict = {}
+
+
+def _part(op, name):
+    """A private ufunc object computing op-table row `op`, one output of the ufunc `name`:
+    its call resolves the loop and checks ``casting=``, ``order=`` and ``dtype=`` with
+    NumPy's errors, which name `name`."""
+    uf = _PARTS.get(op)
+    if uf is None:
+        # imported here: ufunc.py imports the reductions, which import this module
+        from .ufunc import ufunc
+        uf = _PARTS[op] = ufunc(EW_OPS[op], name)
+    return uf
+
+
+def _plain(outs, out, where, casting, order, dtype) -> bool:
+    return not outs and out is None and where is True and casting == "same_kind" and \
+        order == "K" and dtype is None
+
+
+def divmod_(x1, x2, /, *outs, out=None, where=True, casting="same_kind", order="K",
+            dtype=None, subok=True):
+    """``(x1 // x2, x1 % x2)`` elementwise, with the ufunc keywords of NumPy's ``divmod``
+    (`out`: a tuple of two arrays or Nones; or the two given positionally).
 
     Examples
     --------
     >>> import gnumpy as gp
     >>> gp.divmod(gp.asarray([7, -7]), 3)
     (array([ 2, -3]), array([1, 2]))
+    >>> q, r = gp.zeros(2), gp.zeros(2)
+    >>> gp.divmod(gp.asarray([7.0, -7.0]), 3, out=(q, r))[0] is q
+    True
     """
-    return apply("floor_divide", x1, x2), apply("remainder", x1, x2)
+    if _plain(outs, out, where, casting, order, dtype):
+        return apply("floor_divide", x1, x2), apply("remainder", x1, x2)
+    outs = multi_out("divmod", 2, outs, out)
+    kw = {"casting": casting, "order": order, "dtype": dtype}
+    r = (_part("floor_divide", "divmod")(x1, x2, **kw),
+         _part("remainder", "divmod")(x1, x2, **kw))
+    return finish_multi("divmod", 2, r, outs, where, casting)
 
 
-def modf(x, /):
-    """Fractional and integral parts of `x`, both with the sign of `x`."""
+def modf(x, /, *outs, out=None, where=True, casting="same_kind", order="K", dtype=None,
+         subok=True):
+    """Fractional and integral parts of `x`, both with the sign of `x`, with the ufunc
+    keywords of NumPy's ``modf`` (`out`: a tuple of two arrays or Nones; or positional).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.modf(gp.asarray([1.5, -2.25]))
+    (array([ 0.5 , -0.25]), array([ 1., -2.]))
+    """
     x = x if is_array(x) else wrap(as_node(x))
-    return apply("modf_frac", x), _modf_int(x)
+    if _plain(outs, out, where, casting, order, dtype):
+        return apply("modf_frac", x), _modf_int(x, None)
+    outs = multi_out("modf", 1, outs, out)
+    frac = _part("modf_frac", "modf")(x, casting=casting, order=order, dtype=dtype)
+    return finish_multi("modf", 1, (frac, _modf_int(x, frac.dtype)), outs, where, casting)
 
 
-def _modf_int(x):
-    loop = loop_dtype(EW_OPS["modf_frac"], x.dtype)
+def _modf_int(x, loop):
+    loop = loop_dtype(EW_OPS["modf_frac"], x.dtype) if loop is None else loop
     return apply("trunc", astype(x, loop, copy=False))
 
 
-def frexp(x, /):
-    """Mantissas and exponents of `x`: ``x == mantissa * 2**exponent``.
+def frexp(x, /, *outs, out=None, where=True, casting="same_kind", order="K", dtype=None,
+          subok=True):
+    """Mantissas and exponents of `x`: ``x == mantissa * 2**exponent``, with the ufunc
+    keywords of NumPy's ``frexp`` (`out`: a tuple of two arrays or Nones; or positional).
 
     Examples
     --------
@@ -134,7 +184,43 @@ def frexp(x, /):
     >>> gp.frexp(gp.asarray([8.0]))
     (array([0.5]), array([4], dtype=int32))
     """
-    return apply("frexp_mant", x), apply("frexp_exp", x)
+    if _plain(outs, out, where, casting, order, dtype):
+        return apply("frexp_mant", x), apply("frexp_exp", x)
+    if dtype is not None:       # (no loop has both outputs of one dtype)
+        raise TypeError("No loop matching the specified signature and casting was found for "
+                        "ufunc frexp")
+    outs = multi_out("frexp", 1, outs, out)
+    r = (_part("frexp_mant", "frexp")(x, casting=casting, order=order),
+         _part("frexp_exp", "frexp")(x, casting=casting, order=order))
+    return finish_multi("frexp", 1, r, outs, where, casting)
+
+
+def real(val):
+    """The real part of `val` (NumPy's ``real``): a view of a complex array's real parts
+    (writes through it reach the array), the array itself for a real one.
+
+    # Note: a Python or NumPy scalar's part is a 0-d gnumpy array (NumPy's is a scalar).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.real(gp.asarray([1 + 2j, 3 - 1j]))
+    array([1., 3.])
+    """
+    return (val if is_array(val) else wrap(as_node(val))).real
+
+
+def imag(val):
+    """The imaginary part of `val` (NumPy's ``imag``): a view of a complex array's
+    imaginary parts (writes through it reach the array); read-only zeros for a real one.
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.imag(gp.asarray([1 + 2j, 3 - 1j]))
+    array([ 2., -1.])
+    """
+    return (val if is_array(val) else wrap(as_node(val))).imag
 
 
 def ldexp(x1, x2, /, out=None, *, where=True, casting="same_kind", order="K", dtype=None,

@@ -71,7 +71,8 @@ def _loop_for(uf, args, dtype, casting):
     scalar_errors(op.name, items, check)
     for i, it in enumerate(items):
         if not _in_cast_ok(it, check, casting, weak):
-            raise TypeError(f"Cannot cast ufunc '{uf.__name__}' input {i} from "
+            which = "input" if len(items) == 1 else f"input {i}"    # (NumPy's wording)
+            raise TypeError(f"Cannot cast ufunc '{uf.__name__}' {which} from "
                             f"{_in_dtype(it, weak)!r} to {check!r} with casting rule "
                             f"{casting!r}")
     return loop

@@ -13,10 +13,11 @@ from ..._array import ndarray
 from ..._broadcast import broadcast_shapes
 from ..._graph import ir
 from ..._graph import layout as L
-from .._common import as_node, check_device_match, is_array, wrap
-from ..elementwise.elementwise import apply
+from .._common import as_node, check_device_match, is_array, normalize_axis, wrap
+from ..elementwise.elementwise import apply, astype
 from ..reductions.reductions import sum as sum_
-from ..outargs import finish
+from ..outargs import check_casting, check_order, finish
+from ..shape.manipulation import expand_dims, moveaxis
 
 
 SMALL_MATMUL = 1 << 15     # products of at most this many multiply-adds are fused reductions
@@ -260,18 +261,54 @@ def _library_product(na, nb, dt, shape):
     return ir.barrier("matmul", (na, nb), alpha, dt, shape)
 
 
-def vecdot(x1, x2, /, *, axis=-1):
-    """Dot product of vectors along `axis` (conjugating x1), broadcasting the rest."""
+def vecdot(x1, x2, /, out=None, *, axis=-1, keepdims=False, casting="same_kind", order="K",
+           dtype=None, subok=True, axes=None):
+    """Dot product of vectors along `axis` (conjugating x1), broadcasting the rest: NumPy's
+    gufunc ``(n),(n)->()``, whose `axis` is each operand's own (normalized against its
+    own dimensions), with its ``out=``, ``keepdims=``, ``dtype=`` and ``casting=``.
+
+    # Note: the gufunc keyword ``axes=`` raises NotImplementedError (use ``axis=``).
+
+    Examples
+    --------
+    >>> import gnumpy as gp
+    >>> gp.vecdot(gp.asarray([[1.0, 2.0], [3.0, 4.0]]), gp.asarray([1.0, 1.0]))
+    array([3., 7.])
+    >>> gp.vecdot(gp.ones((3, 2)), gp.ones(3), axis=0).tolist()
+    [3.0, 3.0]
+    """
+    if axes is not None:
+        raise NotImplementedError("vecdot(axes=) is not implemented yet: use axis=")
+    if casting != "same_kind":
+        check_casting(casting)
+    check_order(order)
     a = _arr(x1)
     b = _arr(x2, a.device)
+    check_device_match([a._node, b._node])
+    for i, x in enumerate((a, b)):
+        if x.ndim == 0:
+            raise ValueError(f"vecdot: Input operand {i} does not have enough dimensions (has "
+                             f"0, gufunc core with signature (n),(n)->() requires 1)")
+    a, b = (moveaxis(x, normalize_axis(axis, x.ndim), -1) if axis != -1 else x
+            for x in (a, b))
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError(f"vecdot: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature (n),(n)->() (size {b.shape[-1]} is "
+                         f"different from {a.shape[-1]})")
+    if dtype is not None:       # the loop of `dtype`, the inputs cast to it under `casting`
+        dt = D.to_dtype(dtype)
+        for i, x in enumerate((a, b)):
+            if not D.can_cast(x.dtype, dt, casting):
+                raise TypeError(f"Cannot cast ufunc 'vecdot' input {i} from {x.dtype!r} to "
+                                f"{dt!r} with casting rule {casting!r}")
+        a, b = astype(a, dt, copy=False), astype(b, dt, copy=False)
     if a.dtype.kind == "c":
         a = apply("conjugate", a)
     prod = apply("multiply", a, b)
-    nd = prod.ndim
-    ax = axis if axis >= 0 else nd + axis
-    if not 0 <= ax < nd or (a.ndim and a.shape[axis] != b.shape[axis]):
-        raise ValueError("vecdot: the reduced axis must exist in both inputs with equal size")
-    return sum_(prod, axis=ax, dtype=prod.dtype)
+    r = sum_(prod, axis=-1, dtype=prod.dtype)
+    if keepdims:                # the reduced axis, of length 1, at `axis` of the result
+        r = expand_dims(r, normalize_axis(axis, r.ndim + 1))
+    return finish("vecdot", r, out, casting=casting)
 
 
 def _gufunc_vector(name, sig, a, b, mat_first):
