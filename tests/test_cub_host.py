@@ -304,8 +304,17 @@ def _check_unique(b, a, strided=False, **kw):
         np.testing.assert_array_equal(g, e.reshape(-1) if g.ndim == 1 else e)
 
 
+def _sorted_by_cub(be) -> bool:
+    """Did a CUB radix sort run?  (unique of a short input sorts with gnumpy's kernels, a
+    long one with CUB's radix sort; ``cub_everywhere`` sends short ones to CUB too.)"""
+    return any(bd[0] == "radix_sort" for bd in be.fake.builds)
+
+
+@pytest.mark.parametrize("cub", [False, True], ids=["kernels", "cub"])
 @pytest.mark.parametrize("dtype", REAL, ids=REAL_IDS)
-def test_unique_on_host(be, dtype):
+def test_unique_on_host(be, monkeypatch, dtype, cub):
+    if cub:
+        cub_everywhere(monkeypatch)
     rng = np.random.default_rng(62)
     for shape in [(1,), (30,), (4, 25)]:
         a = dup_sample(dtype, shape, rng)
@@ -317,14 +326,19 @@ def test_unique_on_host(be, dtype):
                           equal_nan=False)
             _check_unique(be, a, strided, return_inverse=True)
     _check_unique(be, dup_sample(dtype, (), rng), return_counts=True)
+    assert _sorted_by_cub(be) == cub
 
 
-def test_unique_nan_payloads_on_host(be):
+@pytest.mark.parametrize("cub", [False, True], ids=["kernels", "cub"])
+def test_unique_nan_payloads_on_host(be, monkeypatch, cub):
+    if cub:
+        cub_everywhere(monkeypatch)
     x = np.array([2.0, np.nan, -0.0, 1.0, -np.nan, 0.0, 2.0, np.nan, -0.0], np.float32)
     x.view(np.uint32)[7] |= 5
     for eq in (True, False):
         _check_unique(be, x, return_index=True, return_inverse=True, return_counts=True,
                       equal_nan=eq)
+    assert _sorted_by_cub(be) == cub
 
 
 def test_counting_on_host(be):

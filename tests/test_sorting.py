@@ -123,7 +123,14 @@ def test_stability_with_duplicates():
 
 # ------------------------------------------------------------------ the CUB path (CUDA)
 
-CUB_N = 1 << 14         # sort_ops.SORT_CUB_MIN_N: rows this long take CUB's radix sort
+CUB_N = 1 << 14         # rows this long take CUB's radix sort in these tests (the
+                        # threshold lowered to it: sort_ops.SORT_CUB_MIN_N is 2^18)
+
+
+@pytest.fixture
+def cub_rows(monkeypatch):
+    from gnumpy.backends import sort_ops
+    monkeypatch.setattr(sort_ops, "SORT_CUB_MIN_N", CUB_N)
 
 
 def _all_orders(g, a, axis=-1):
@@ -135,7 +142,7 @@ def _all_orders(g, a, axis=-1):
 
 
 @pytest.mark.parametrize("dtype", REAL, ids=REAL_IDS)
-def test_sort_long_rows(dtype):
+def test_sort_long_rows(cub_rows, dtype):
     # one long row, a few long rows, a strided view, the transpose sorted along axis 0 and a
     # pending expression: CUB's radix sort on CUDA, duplicates and NaN/inf/-0 included
     rng = np.random.default_rng(20)
@@ -151,7 +158,7 @@ def test_sort_long_rows(dtype):
     same(gp.sort(g, axis=None), np.sort(a, axis=None, kind="stable"))
 
 
-def test_sort_long_nan_payloads_and_signed_zeros():
+def test_sort_long_nan_payloads_and_signed_zeros(cub_rows):
     # negative NaNs and NaN payloads sort last (in their order), -0.0 ties with 0.0
     rng = np.random.default_rng(21)
     for dt, ut in ((np.float16, np.uint16), (np.float32, np.uint32), (np.float64, np.uint64)):

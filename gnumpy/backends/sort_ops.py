@@ -35,10 +35,11 @@ MAX_BLOCKS = 1 << 16
 
 # Which sorts go to CUB's radix sort (one call per row) and which to gnumpy's bitonic tile
 # and merge kernels: CUB for rows of at least SORT_CUB_MIN_N elements when there are at most
-# SORT_CUB_MAX_ROWS of them; the kernels for many short rows, where they win (bench/libs.py;
-# the numbers: docs/perf-notes.md, "Measurements behind the defaults").  Complex values
-# always take the kernels (no radix sort).
-SORT_CUB_MIN_N = 1 << 14
+# SORT_CUB_MAX_ROWS of them; the kernels for shorter rows and for many rows, where they are
+# as fast or faster and compile in a tenth of a second where a CUB build takes seconds
+# (bench/libs.py, bench/small_sorts.py; the numbers: docs/perf-notes.md, "Measurements
+# behind the defaults").  Complex values always take the kernels (no radix sort).
+SORT_CUB_MIN_N = 1 << 18
 SORT_CUB_MAX_ROWS = 32
 
 
@@ -72,9 +73,18 @@ def cuda_unique(be, x, *, return_index=False, return_inverse=False, return_count
     perm = None
     if return_index or return_inverse:
         perm = C.alloc(be, n * 8)
-        C.radix_sort(be, n, kdt, keys, skeys.ptr, C.I64, iota.ptr, perm.ptr)
-    else:
-        C.radix_sort(be, n, kdt, keys, skeys.ptr)
+    if use_cub_sort(kdt, 1, n):
+        if perm is not None:
+            C.radix_sort(be, n, kdt, keys, skeys.ptr, C.I64, iota.ptr, perm.ptr)
+        else:
+            C.radix_sort(be, n, kdt, keys, skeys.ptr)
+    else:                   # gnumpy's stable kernels (as sort and argsort of this length)
+        dev = CudaDev(be)
+        if perm is not None:
+            sort_rows(dev, kdt, keys, perm.ptr, 1, n, False, False)
+            gather(dev, it, keys, perm.ptr, skeys.ptr, 1, n, 0, 0)
+        else:
+            sort_rows(dev, kdt, keys, skeys.ptr, 1, n, False, True)
     del keep
     ukeys, starts, num = C.alloc(be, n * it), C.alloc(be, n * 8), C.alloc(be, 8)
     C.unique_by_key(be, n, edt, skeys.ptr, iota.ptr, ukeys.ptr, starts.ptr, num.ptr)
