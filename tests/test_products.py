@@ -95,6 +95,12 @@ def test_small_matmul_is_a_fused_reduction():
         check(r, e, rtol=1e-5 if dt in (np.float32, np.complex64) else None)
         assert gp.stats.by_kind["barrier"] == 0, gp.stats.by_kind
         check(ga @ gb, a @ b, rtol=1e-5 if dt in (np.float32, np.complex64) else None)
+        # lazy operands of a batch: columns and rows taken as views of the expressions,
+        # the shorter operand's reshaped to the batch and broadcast
+        tol = 1e-5 if dt in (np.float32, np.complex64) else None
+        check((ga * 2) @ (gb - gc), (a * 2) @ (b - c), rtol=tol)
+        check((gb - gc) @ (ga * 2), (b - c) @ (a * 2), rtol=tol)
+        check((ga - 1)[:, None] @ (ga * gb), (a - 1)[:, None] @ (a * b), rtol=tol)
     n = int(round((2 * SMALL_MATMUL) ** (1 / 3))) + 1      # past the bound: the library
     a = rng.standard_normal((n, n))
     gp.stats.reset()

@@ -120,12 +120,25 @@ def _terms(x, full, col):
                 for i in range(k)]
     ones = ((0, 1),) * (len(x.shape) - 2)
     sh = x.shape[:-1] + (1,) if col else x.shape[:-2] + (1, x.shape[-1])
-    lead = _lead(x.shape[:-2], full[:nb])
+    rs = _lead(x.shape[:-2], full[:nb]) + sh[-2:]
     out = []
-    for i in range(k):
-        v = ir.view(x, "slice", ones + (((0, 1), (i, 1)) if col else ((i, 1), (0, 1))), sh)
-        out.append(ir.broadcast(ir.reshape(v, lead + sh[-2:]), full))
+    if x.kind in _VIEWS_FOLD:       # (ir.view folds or merges these)
+        for i in range(k):
+            v = ir.view(x, "slice", ones + (((0, 1), (i, 1)) if col else ((i, 1), (0, 1))),
+                        sh)
+            out.append(ir.broadcast(ir.reshape(v, rs), full))
+        return out
+    dt, dev, size = x.dtype, x.device, x.size   # ir.view's nodes, without its checks (a
+    for i in range(k):                          # loop's small products); the broadcast
+        v = ir.Node(ir.VIEW, "slice", dt, sh,   # prepends the batch's missing axes
+                    (x,), ones + (((0, 1), (i, 1)) if col else ((i, 1), (0, 1))), dev,
+                    size + 1)
+        out.append(v if sh == full else
+                   ir.Node(ir.VIEW, "broadcast", dt, full, (v,), None, dev, size + 2))
     return out
+
+
+_VIEWS_FOLD = frozenset((ir.LEAF, ir.IOTA, ir.SCALAR, ir.VIEW))
 
 
 def _lead(dims, batch):
