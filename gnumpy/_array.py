@@ -34,7 +34,7 @@ from ._graph import ir
 from ._graph import bounds as B
 from ._graph import realize as R
 from ._graph import readers as RD
-from ._graph.ir import LEAF
+from ._graph.ir import EW as _EW, LEAF
 from ._graph.layout import basic_index as _basic_index
 from ._hostvals import (element_group as _element_group, known_value as _known_value,
                         written_element as _written_element)
@@ -271,6 +271,9 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
         value itself; unless it is a temporary, `value` then reads the written memory."""
         self._has_views = True
         with R.lock:
+            if temp and not m.shape and vn.kind == _EW and vn.op != "astype" and \
+                    RD.write_element_alone(m, value, vn):
+                return      # (no reader to flush, and no value known on the host)
             v = _known_value(vn) if not m.shape else _MISS
             g = _element_group(m) if v is not _MISS else None
             RD.flush_readers(m.buf, also=value)

@@ -181,3 +181,29 @@ def test_random_element_programs_match_numpy(chains, prog, c):
     for g, n in seen:
         assert g == pytest.approx(n, rel=1e-12, abs=1e-12)
     check(a, ref)
+
+
+@pytest.mark.parametrize("reader", ["written", "chained", "view", "none"])
+def test_pending_readers_keep_their_values_as_the_chain_grows(chains, reader):
+    """A statement's element write joins the chain without the reader scan only when its
+    temporary is the one pending array: a lazy array made between the statements that
+    reads the element written next, an element already chained, or the row through a
+    view keeps the values it had when it was made (NumPy's), and the chain still runs as
+    one kernel per ELEMENTS_MAX elements."""
+    base = np.random.default_rng(7).random((4, 12))
+    a, ref = gp.asarray(base), base.copy()
+    gp.evaluate(a)
+    R.settle()
+    kept = []
+    for j in range(1, 11):
+        for xp, x in ((gp, a), (np, ref)):
+            x[2, j] += x[2, j - 1]
+            if j == 5:
+                r = {"written": lambda: x[2, 6] * 2.0, "chained": lambda: x[2, 3] - 1.0,
+                     "view": lambda: x[2, :] + 0.5, "none": lambda: None}[reader]()
+                kept.append(r)
+            x[2, j] /= 3.0
+    if reader != "none":
+        check(kept[0], kept[1])
+    R.settle()
+    check(a, ref)

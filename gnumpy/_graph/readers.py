@@ -8,7 +8,8 @@ import weakref
 
 from .._memstate import born, forget_all, note_write, realizations, write_epoch
 from .ir import EW, IOTA, LEAF, SCALAR, VIEW, reads_any
-from .realize import materialize
+from . import chains
+from .realize import chain_element, materialize
 from .running import lock
 
 
@@ -239,6 +240,25 @@ def flush_readers(buf, skip=None, also=None) -> None:
             a._leaf()
         for a in views + others:
             _drop(id(a), _pending.get(id(a)))
+
+
+def write_element_alone(dest, value, vn) -> bool:
+    """A loop's element statement, ``a[i, j] op= <0-d expression>`` with `value` (node
+    `vn`) its temporary: when a chain of element writes grows and `value` is the only
+    live pending array, no reader needs flushing, and the write joins the chain
+    (``realize.chain_element``) with the flush's bookkeeping.  False: take ``flush_readers`` and ``realize.write``.
+    Under the lock."""
+    if not chains.elements:     # (no chain grows: the general path starts one, or not)
+        return False
+    vid = id(value)
+    for k, r in list(_pending.items()):
+        if k != vid and r() is not None:
+            return False
+    if not chain_element(dest, vn):
+        return False
+    write_epoch[0] += 1
+    note_write(dest.buf)
+    return True
 
 
 def flush_readers_of(bufs: dict) -> None:

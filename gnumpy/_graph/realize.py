@@ -259,6 +259,23 @@ def write(dest, value, _in_range=False, defer=False) -> None:
         _write(dest, value, _in_range)
 
 
+def chain_element(dest, value) -> bool:
+    """``write(dest, value, defer=True)`` of lazy 0-d `value` into element `dest` where it
+    joins the waiting element chain (``chains.extend``), under the lock; False where
+    ``write`` would do anything else (no chain waits, or it cannot take this write)."""
+    p = _deferred[0]
+    if p is None or p[0].shape or config.nvtx or capturing[0] or shared_ids():
+        return False
+    be = dest.device._be
+    if be is None or be.writes_elements:
+        return False
+    e = chains.extend(p, dest, value)
+    if e is None:
+        return False
+    _deferred[0], _deferred[1] = e, settle
+    return True
+
+
 # ------------------------------------------------------------------ the deferred write
 
 _deferred = _device.deferred
