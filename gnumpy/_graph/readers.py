@@ -201,11 +201,8 @@ def flush_readers(buf, skip=None, also=None) -> None:
     with lock:
         write_epoch[0] += 1             # (under the lock: every write moves it)
         note_write(buf)
-        views, others = [], []
-        clean = set()           # nodes whose graphs read nothing of buf (walked once)
-        bid = id(buf)
-        since = born(bid)       # a read set taken before this may lack buf
-        now = realizations()
+        views = None            # (made at the first other live array: a loop's statement
+        bid = id(buf)           # usually finds only its own value pending)
         also_base = also._base if also is not None else None    # (a view's lazy base)
         pop = _pending.pop
         for k, r in list(_pending.items()):     # (_pending_arrays, inlined: every write
@@ -217,6 +214,11 @@ def flush_readers(buf, skip=None, also=None) -> None:
                 continue
             if arr is skip or arr is also or arr is also_base:
                 continue
+            if views is None:
+                views, others = [], []
+                clean = set()   # nodes whose graphs read nothing of buf (walked once)
+                since = born(bid)   # a read set taken before this may lack buf
+                now = realizations()
             n = arr._node
             m = n.rb or read_set(n)
             if bid in m[0]:     # a set taken since the last realization is exact; an
@@ -225,6 +227,8 @@ def flush_readers(buf, skip=None, also=None) -> None:
             elif m[1] >= since or not _reads(n, bid, clean):
                 continue
             (views if arr._base is not None else others).append(arr)
+        if views is None:
+            return
         if others:
             nodes = [a._node for a in others]
             order = _apart(nodes) if len(nodes) > 1 else nodes
@@ -246,8 +250,8 @@ def write_element_alone(dest, value, vn) -> bool:
     """A loop's element statement, ``a[i, j] op= <0-d expression>`` with `value` (node
     `vn`) its temporary: when a chain of element writes grows and `value` is the only
     live pending array, no reader needs flushing, and the write joins the chain
-    (``realize.chain_element``) with the flush's bookkeeping.  False: take ``flush_readers`` and ``realize.write``.
-    Under the lock."""
+    (``realize.chain_element``) with the flush's bookkeeping.  False: take
+    ``flush_readers`` and ``realize.write``.  Under the lock."""
     if not chains.elements:     # (no chain grows: the general path starts one, or not)
         return False
     vid = id(value)
