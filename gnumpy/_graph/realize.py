@@ -415,6 +415,10 @@ def _write(dest, value, _in_range) -> None:
     if value.kind == EW and value.op == "add" and be.product_into is not None and \
             not _in_range and _accumulate(be, dest, value):
         return
+    if value.kind == LEAF and value.dtype == dest.dtype and value.shape == dest.shape \
+            and be.copy_leaf(dest, value):
+        _count("copy")
+        return
     fast = None if _in_range else be.fast
     if fast is not None:            # replayed: one kernel of a known signature
         if value.kind == EW:

@@ -49,6 +49,12 @@ class Backend:
     # chain of a loop's element writes: ``_graph/chains.py``)
     write_elements = None
 
+    def copy_leaf(self, dest, src) -> bool:
+        """``dest[...] = src`` for LEAFs of one dtype and shape, as one plain copy of
+        memory where the backend has one for this layout; False to write it as any
+        value."""
+        return False
+
     def write_element(self, dest, value) -> bool:
         """Run a statement's ``dest[()] = value`` (0-d LEAF `dest`) now (backends with
         ``writes_elements``); False to defer it as any write."""

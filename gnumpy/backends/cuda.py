@@ -29,7 +29,7 @@ from .base import Backend
 from .cuda_cub import scan_lines, use_cub_scan
 from .cuda_fast import FastPath
 from .cuda_launchers import compile_packed
-from .cuda_memory import MemoryPool
+from .cuda_memory import MemoryPool, copy_leaf
 
 
 _LIBCUDA = []
@@ -336,6 +336,8 @@ class CudaBackend(Backend):
             return                      # replayed (the caller resolved any overlap)
         g = group if group is not None else Group("elementwise", [value], dest.device, 0)
         self._run_planned(g, {}, dest)
+
+    copy_leaf = copy_leaf
 
     def write_elements(self, dests, values) -> None:
         if self.fast is not None and self.fast.write_elements(dests, values):

@@ -12,9 +12,12 @@ naming the request and the pool state; the library keeps working afterwards.
 """
 from __future__ import annotations
 
+import ctypes
 import gc
+import threading
 
 from .._config import config
+from .._graph import layout as L
 
 
 _SMALL = 1 << 16          # allocations up to this size: size classes of 256 bytes
@@ -164,3 +167,45 @@ class MemoryPool:
                           f"{self.backend.device} ({err}); pool used {info['used']:,} B, "
                           f"reserved {info['reserved']:,} B, peak {info['peak']:,} B, limit "
                           f"{info['limit'] or 'none'}")
+
+
+_LIBCUDA_COPY = []
+
+
+def _libcuda_copy():
+    """libcuda's ``cuMemcpyDtoDAsync_v2`` as a ctypes function (the GIL held), or None
+    where libcuda does not load that way."""
+    if not _LIBCUDA_COPY:
+        try:
+            f = ctypes.PyDLL("libcuda.so.1").cuMemcpyDtoDAsync_v2
+            f.argtypes = (ctypes.c_uint64, ctypes.c_uint64, ctypes.c_size_t,
+                          ctypes.c_void_p)
+            f.restype = ctypes.c_int
+        except (OSError, AttributeError):
+            f = None
+        _LIBCUDA_COPY.append(f)
+    return _LIBCUDA_COPY[0]
+
+
+def copy_leaf(be, dest, src) -> bool:
+    """``CudaBackend.copy_leaf``: a copy between C-contiguous LEAFs of one dtype and
+    shape in memory that does not overlap, as one ``cuMemcpyDtoDAsync`` on the current
+    stream, where a replayed copy kernel walks, fills and launches (``y[k] = alpha`` with
+    alpha in memory: NPBench durbin's, once a row).  False for any other layout, or where
+    libcuda's function does not load."""
+    if not (L.is_c_contiguous(dest.shape, dest.strides) and
+            L.is_c_contiguous(src.shape, src.strides)):
+        return False
+    it = dest.dtype.itemsize
+    n = L.prod(dest.shape) * it
+    d = dest.buf.ptr + dest.offset * it
+    s = src.buf.ptr + src.offset * it
+    if n == 0 or (src.buf is dest.buf and s < d + n and d < s + n):
+        return False
+    cp = _libcuda_copy()
+    if cp is None:
+        return False
+    if be.thread != threading.get_ident():
+        be.bind_thread()
+    be._check(cp(d, s, n, be.stream_c))
+    return True
