@@ -66,6 +66,9 @@ class FakeCuda(CudaBackend):
     def bind_thread(self):
         self.thread = threading.get_ident()     # no CUDA context to make current
 
+    def copy_leaf(self, dest, src):
+        return False            # (the driver's copy: the fake's buffers are not memory)
+
     def packed_launcher(self, kernel, grid, block, tmpl):
         """Record pre-packed launches by decoding the parameter block the way the driver
         reads it: through the address array, one typed value per parameter."""
