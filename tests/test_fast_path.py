@@ -525,3 +525,43 @@ def test_overlapping_small_writes_are_one_kernel(fake, n):
     assert all(not key.restrict and key.vec == 1 for key in synced)
     for g, e in zip(_overlapping_statements(gp, n), _overlapping_statements(np, n)):
         check(g, e)
+
+
+def test_contiguous_copies_are_one_driver_copy(fake, monkeypatch):
+    """``dst[...] = src`` between C-contiguous memory of one dtype and shape, apart, is
+    one ``cuMemcpyDtoDAsync`` (``CudaBackend.copy_leaf``; the driver call recorded here)
+    with byte pointers and length; overlapping, strided, empty and mixed-dtype writes keep
+    the copy kernel."""
+    from gnumpy.backends import cuda_memory
+    dev, be = fake
+    calls = []
+    monkeypatch.setattr(cuda_memory, "_libcuda_copy",
+                        lambda: (lambda d, s, n, st: calls.append((d, s, n)) or 0))
+    monkeypatch.setattr(FakeCuda, "copy_leaf", CudaBackend.copy_leaf)
+
+    def put(dst, src):
+        calls.clear()
+        be.launches.clear()
+        dst[...] = src
+        realize.settle()
+        return list(calls), len(be.launches)
+
+    for dt in (np.float64, np.float32, np.int8, np.complex128, np.bool_, np.float16):
+        it = np.dtype(dt).itemsize
+        A = gp.asarray(np.zeros((4, 6), dt), device=dev)
+        B = gp.asarray(np.ones((4, 6), dt), device=dev)
+        gp.evaluate(A, B)
+        pa, pb = A._node.buf.ptr, B._node.buf.ptr
+        assert put(A[1], B[2]) == ([(pa + 6 * it, pb + 12 * it, 6 * it)], 0)
+        assert put(A[0:2], A[2:4]) == ([(pa, pa + 12 * it, 12 * it)], 0)    # apart
+        assert put(A[0, 0:3], A[0, 3:6]) == ([(pa, pa + 3 * it, 3 * it)], 0)  # adjacent
+        assert put(A[1:2, 2:3], B[3:4, 5:6]) == ([(pa + 8 * it, pb + 23 * it, it)], 0)
+        for dst, src in ((A[1:3], A[2:4]), (A[0, 1:4], A[0, 0:3]),     # overlapping
+                         (A[:, 0], B[:, 1])):                           # strided
+            c, n = put(dst, src)
+            assert c == [] and n >= 1
+        assert put(A[0, 0:0], B[0, 0:0])[0] == []                       # empty
+    A = gp.asarray(np.zeros(4), device=dev)
+    B = gp.asarray(np.ones(4, np.float32), device=dev)
+    gp.evaluate(A, B)
+    assert put(A, B) == ([], 1)                                         # a cast
