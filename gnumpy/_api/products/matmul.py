@@ -102,7 +102,6 @@ def _terms(x, full, col):
     block, ``G[k, e, idx[a, b]]``; the product, a pending reader of that memory like the
     copy, reads it), else views."""
     k = x.shape[-1] if col else x.shape[-2]
-    nb = len(full) - 2
     if x.kind == ir.EW and x.op == "astype" and x.srcs[0].kind == ir.LEAF and \
             x.srcs[0].dtype is x.dtype:
         x = x.srcs[0]
@@ -120,9 +119,9 @@ def _terms(x, full, col):
                 for i in range(k)]
     ones = ((0, 1),) * (len(x.shape) - 2)
     sh = x.shape[:-1] + (1,) if col else x.shape[:-2] + (1, x.shape[-1])
-    rs = _lead(x.shape[:-2], full[:nb]) + sh[-2:]
     out = []
     if x.kind in _VIEWS_FOLD:       # (ir.view folds or merges these)
+        rs = _lead(x.shape[:-2], full[:-2]) + sh[-2:]
         for i in range(k):
             v = ir.view(x, "slice", ones + (((0, 1), (i, 1)) if col else ((i, 1), (0, 1))),
                         sh)
