@@ -1,9 +1,10 @@
 """The CUDA launch fast path: replay a materialization or a write without scheduling,
 lowering or planning again.
 
-A cheap walk of the expression (``cuda_signature.walk``) computes its signature
-(structure, dtypes, shapes, leaf layouts and buffer-identity pattern, pointer alignment;
-not buffer addresses or scalar values).  The first time a signature is seen the general
+A cheap walk of the expression (``cuda_signature.walk``; for a shape met before, the
+reader generated for it, ``cuda_signature.recall``) computes its signature (structure,
+dtypes, shapes, leaf layouts and buffer-identity pattern, pointer alignment; not buffer
+addresses or scalar values).  The first time a signature is seen the general
 path builds the kernel and an argument template (``cuda_replay.stage``, with a launcher
 from ``cuda_launchers``); afterwards the template is filled with the new buffers and
 scalars and launched.  An expression of a few groups replays as stages
@@ -19,7 +20,7 @@ from .._graph.fuse import Group, schedule, writes_into
 from .._graph.ir import LEAF
 from ..kernels import render_ew
 from .cuda_replay import STATIC as _STATIC, Replay, Slot as _Slot, Stages, stage as _stage
-from .cuda_signature import layout_id, walk as _walk
+from .cuda_signature import layout_id, recall as _walk
 
 
 _MAX_SIGNATURES = 8192     # replays kept per device; a program of more shapes starts over

@@ -1,5 +1,7 @@
 """The replay signature of a lazy graph (``walk``): what the launch fast path looks its
-replays up by, and the leaves and scalars a replay's template reads, in one pass."""
+replays up by, and the leaves and scalars a replay's template reads, in one pass; and the
+same answer for a graph of a shape met before, read by code generated for that shape
+(``recall``, what the fast path calls)."""
 from __future__ import annotations
 
 from .._graph.ir import EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
@@ -97,3 +99,163 @@ def walk(root, roots=None):
         else:
             return None, leaves, scalars, False
     return tuple(sig), leaves, scalars, True
+
+
+# ------------------------------------------------------------------ remembered walks
+
+_READERS: dict = {}         # signature -> its generated reader, or the times it was seen
+_MAKE_AT = 8                # sightings before a signature gets a reader (making one costs
+                            # ~50 walks of its graph)
+_BY_HINT: dict = {}         # a root's hint -> the readers last good for it, oldest first
+_PER_HINT = 4
+_MISSED: dict = {}          # hint -> the times a graph of a known shape missed its readers
+_MISSES_MAX = 64            # then the hint's graphs are walked (its readers: _COLD)
+_COLD = ()
+_MAX_READERS = 4096
+
+
+def recall(root, roots=None):
+    """``walk(root, roots)``'s answer for a graph of a shape met before, without the walk.
+
+    A signature seen `_MAKE_AT` times gets a reader (``_reader``): straight-line code that
+    follows that graph's visit order through a new graph, checks at each node what the
+    walk would encode (kind, op, dtype, arg, shape; a leaf's layout id, its buffer and
+    place among the earlier leaves'; a node met again is the same object) and lists the
+    leaves and scalars as the walk does.  The readers last good for the root's hint (its
+    kind, op, dtype, shape and tree size) are tried first; a graph that fails a check is
+    walked, and a hint whose graphs of known shapes keep missing its readers (more
+    shapes take turns than it keeps) is walked from then on.  A reader may also accept a graph that shares more inner nodes than the
+    recorded one (the walk would encode back-references there): it lists the leaves of
+    each use, in the recorded positions, and the recorded replay computes the same values
+    from them.  (Hints of one root and of several differ in length: a reader is only
+    ever given the form it was made for.)"""
+    if roots is None:
+        h = (root.kind, root.op, id(root.dtype), root.shape, root.size)
+    else:
+        a = roots[0]
+        b = roots[-1]
+        h = (len(roots), a.op, a.size, b.op, b.size, id(b.dtype))
+    rds = _BY_HINT.get(h)
+    if rds is not None:
+        for rd in rds:
+            r = rd(root, roots)
+            if r is not None:
+                return r
+    r = walk(root, roots)
+    if not r[3] or rds is _COLD:
+        return r
+    sig = r[0]
+    rd = _READERS.get(sig)
+    if rd is None:
+        if len(_READERS) >= _MAX_READERS:
+            _READERS.clear()
+            _BY_HINT.clear()
+            _MISSED.clear()
+        _READERS[sig] = 1
+        return r
+    if type(rd) is int:
+        if rd + 1 < _MAKE_AT:
+            _READERS[sig] = rd + 1
+            return r
+        rd = _READERS[sig] = _reader(root, roots, sig)
+    elif rds:           # a shape whose reader the hint's few had dropped: the hint's
+        m = _MISSED[h] = _MISSED.get(h, 0) + 1      # shapes take turns
+        if m > _MISSES_MAX:
+            _BY_HINT[h] = _COLD         # (lu's rows of every length: all walked)
+            return r
+    if rds is None:
+        _BY_HINT[h] = [rd]
+    else:                       # (one hint, a few shapes: a column's alignment
+        if len(rds) >= _PER_HINT:       # alternating with its offset)
+            del rds[0]
+        rds.append(rd)
+    return r
+
+
+def _reader(root, roots, sig):
+    """The generated reader of graphs shaped like `root`'s (or `roots`'): see ``recall``."""
+    K = [sig]
+    code = ["def read(root, roots, K=K, lid=lid):"]
+    emit = code.append
+
+    def const(v):
+        K.append(v)
+        return f"K[{len(K) - 1}]"
+
+    if roots is None:
+        todo = [("root", root)]
+    else:
+        emit(f"    if roots is None or len(roots) != {len(roots)}: return None")
+        todo = [(f"roots[{i}]", r) for i, r in enumerate(roots)]
+    todo.reverse()
+    seen, bufs, places = {}, {}, {}
+    leaves, scalars = [], []
+    nv = 0
+    while todo:
+        e, n = todo.pop()
+        k = n.kind
+        if k == LEAF:
+            v = f"v{nv}"
+            nv += 1
+            emit(f"    {v} = {e}")
+            emit(f"    if {v}.kind != {LEAF}: return None")
+            emit(f"    ls = {v}.sig")
+            emit(f"    if ls is None: ls = lid({v})")
+            emit(f"    if ls != {layout_id(n) if n.sig is None else n.sig}: return None")
+            b = bufs.get(id(n.buf))
+            if b is None:
+                b = bufs[id(n.buf)] = len(bufs)
+                emit(f"    B{b} = {v}.buf")
+                for c in range(b):
+                    emit(f"    if B{b} is B{c}: return None")
+            else:
+                emit(f"    if {v}.buf is not B{b}: return None")
+            o = places.get((b, n.offset))
+            if o is None:
+                o = places[(b, n.offset)] = len(places)
+                emit(f"    O{o} = {v}.offset")
+                for (c, _), p in places.items():
+                    if c == b and p != o:
+                        emit(f"    if O{o} == O{p}: return None")
+            else:
+                emit(f"    if {v}.offset != O{o}: return None")
+            leaves.append(v)
+            continue
+        if k == SCALAR:
+            v = f"v{nv}"
+            nv += 1
+            emit(f"    {v} = {e}")
+            emit(f"    if {v}.kind != {SCALAR} or {v}.dtype is not {const(n.dtype)} or "
+                 f"{v}.shape != {const(n.shape)}: return None")
+            scalars.append(v)
+            continue
+        j = seen.get(id(n))
+        if j is not None:
+            emit(f"    if {e} is not {j}: return None")
+            continue
+        v = seen[id(n)] = f"v{nv}"
+        nv += 1
+        emit(f"    {v} = {e}")
+        arg = "is not None" if n.arg is None else f"!= {const(n.arg)}"
+        if k == EW:
+            emit(f"    if {v}.kind != {EW} or {v}.op != {const(n.op)} or "
+                 f"{v}.dtype is not {const(n.dtype)} or {v}.arg {arg}: return None")
+            emit(f"    s{v} = {v}.srcs")
+            emit(f"    if len(s{v}) != {len(n.srcs)}: return None")
+            todo += [(f"s{v}[{i}]", s) for i, s in enumerate(n.srcs)][::-1]
+        elif k == VIEW:
+            emit(f"    if {v}.kind != {VIEW} or {v}.op != {const(n.op)} or "
+                 f"{v}.arg {arg} or {v}.shape != {const(n.shape)}: return None")
+            todo.append((f"{v}.srcs[0]", n.srcs[0]))
+        elif k == REDUCE:
+            emit(f"    if {v}.kind != {REDUCE} or {v}.dtype is not {const(n.dtype)} or "
+                 f"{v}.arg {arg}: return None")
+            todo.append((f"{v}.srcs[0]", n.srcs[0]))
+        else:   # IOTA (walk() gave no signature for other kinds)
+            emit(f"    if {v}.kind != {IOTA} or {v}.shape != {const(n.shape)} or "
+                 f"{v}.strides != {const(n.strides)} or {v}.offset != {const(n.offset)}: "
+                 f"return None")
+    emit(f"    return K[0], [{', '.join(leaves)}], [{', '.join(scalars)}], True")
+    g = {"K": K, "lid": layout_id}
+    exec(compile("\n".join(code), "<gnumpy signature reader>", "exec"), g)
+    return g["read"]

@@ -1,0 +1,216 @@
+"""The launch fast path's remembered walks (``cuda_signature.recall``): a graph of a shape
+met before is read by that shape's generated reader, which must answer what the walk
+answers (signature, leaves and scalars listed in the walk's order) or step aside.  Graphs
+are built on a fake CUDA device (no GPU); the values of such replays are checked on the
+real backend by the test at the end."""
+import numpy as np
+import pytest
+
+import gnumpy as gp
+from helpers import check
+
+pytest.importorskip("cuda.bindings.nvrtc",
+                    reason="the fake CUDA backend needs the 'cuda' extra")
+from gnumpy.backends import cuda_signature as cs  # noqa: E402
+from test_fast_path import fake  # noqa: E402,F401  (the fixture)
+
+
+@pytest.fixture
+def readers(monkeypatch):
+    """Fresh reader tables; `walks` counts the walks recall could not spare."""
+    monkeypatch.setattr(cs, "_READERS", {})
+    monkeypatch.setattr(cs, "_BY_HINT", {})
+    monkeypatch.setattr(cs, "_MISSED", {})
+    walks = []
+    real = cs.walk
+
+    def counted(root, roots=None):
+        walks.append(1)
+        return real(root, roots)
+    monkeypatch.setattr(cs, "walk", counted)
+    return walks, real
+
+
+def _same(got, want):
+    sig, leaves, scalars, ok = got
+    wsig, wleaves, wscalars, wok = want
+    assert ok == wok and sig == wsig
+    assert len(leaves) == len(wleaves) and all(a is b for a, b in zip(leaves, wleaves))
+    assert len(scalars) == len(wscalars) and all(a is b for a, b in zip(scalars, wscalars))
+
+
+def _arrays(dev, seed=0):
+    rng = np.random.default_rng(seed)
+    A = gp.asarray(rng.standard_normal((12, 40)), device=dev)
+    B = gp.asarray(rng.standard_normal((12, 40)), device=dev)
+    v = gp.asarray(rng.standard_normal(40).astype(np.float32), device=dev)
+    return A, B, v
+
+
+# statement values of one shape at every k (offsets and scalars change, structure not)
+SHAPES = {
+    "stencil": lambda A, B, v, k: 0.33 * (A[k, :-2] + A[k, 1:-1] + A[k, 2:]),
+    "two_buffers": lambda A, B, v, k: A[k] * B[k + 1] - (k + 0.5),
+    "shared_inner": lambda A, B, v, k: (lambda t: t * t + t)(A[k] + B[k]),
+    "same_place_twice": lambda A, B, v, k: A[k] * A[k] + A[k + 1],
+    "cast_and_where": lambda A, B, v, k: gp.where(A[k] > 0, v.astype(gp.float64), B[k]),
+    "reduce": lambda A, B, v, k: (A[k:k + 3] * 2.0).sum(axis=0),
+    "iota": lambda A, B, v, k: A[k] + gp.arange(40, device=A.device) * (k + 1),
+    "element": lambda A, B, v, k: A[k, 3] * 0.5 + A[k, 2],
+}
+
+
+@pytest.mark.parametrize("name", list(SHAPES))
+def test_recall_answers_as_the_walk(fake, readers, name):
+    dev, be = fake
+    walks, walk = readers
+    A, B, v = _arrays(dev)
+    f = SHAPES[name]
+    n = cs._MAKE_AT + 6
+    for k in range(n):
+        node = f(A, B, v, k % 8)._node
+        got = cs.recall(node)
+        _same(got, walk(node))
+    assert len(walks) == cs._MAKE_AT       # then the reader answered
+    assert any(callable(r) for r in cs._READERS.values())
+
+
+def test_recall_of_several_roots(fake, readers):
+    dev, be = fake
+    walks, walk = readers
+    A, B, v = _arrays(dev)
+    for k in range(cs._MAKE_AT + 4):
+        roots = [(A[k % 6, j] * 2.0 + A[k % 6, j + 1])._node for j in range(5)]
+        _same(cs.recall(None, roots), walk(None, roots))
+    assert len(walks) == cs._MAKE_AT
+    roots = [(A[1, j] * 2.0 + A[1, j + 1])._node for j in range(4)]     # one root fewer
+    _same(cs.recall(None, roots), walk(None, roots))
+
+
+def _teach(f):
+    """Make (and hint) the reader of f()'s shape."""
+    for _ in range(cs._MAKE_AT + 1):
+        cs.recall(f())
+
+
+# each pair: the shape taught, then a graph of the same hint (root op, dtype, shape and
+# tree size) that differs in one thing the signature encodes
+DIFFERENT = {
+    "op": (lambda A, B, v: A[1] * B[2] + A[3], lambda A, B, v: A[1] - B[2] + A[3]),
+    "dtype": (lambda A, B, v: A[1].astype(gp.float32).astype(gp.float64),
+              lambda A, B, v: A[1].astype(gp.float16).astype(gp.float64)),
+    "view_shape": (lambda A, B, v: (A[1:3, :4] + 1.0).T.reshape(8) + 1.0,
+                   lambda A, B, v: (A[1:5, :2] + 1.0).T.reshape(8) + 1.0),
+    "reduce_dtype": (lambda A, B, v: (A[1:3] > 0).sum(axis=0).astype(gp.float64),
+                     lambda A, B, v: (A[1:3] > 0).sum(axis=0, dtype=gp.int32)
+                     .astype(gp.float64)),
+    "leaf_strides": (lambda A, B, v: A[1, :12] + B[2, :12],
+                     lambda A, B, v: A[1, :12] + B[:, 2]),
+    "same_buffer": (lambda A, B, v: A[1] * B[2], lambda A, B, v: A[1] * A[2]),
+    "other_buffer": (lambda A, B, v: A[1] * A[2], lambda A, B, v: A[1] * B[2]),
+    "same_place": (lambda A, B, v: A[1] * A[2], lambda A, B, v: A[1] * A[1]),
+    "other_place": (lambda A, B, v: A[1] * A[1], lambda A, B, v: A[1] * A[2]),
+    "alignment": (lambda A, B, v: A[1, 0:8] * 3.0, lambda A, B, v: A[1, 1:9] * 3.0),
+}
+
+
+@pytest.mark.parametrize("name", list(DIFFERENT))
+def test_a_reader_steps_aside_for_another_shape(fake, readers, name):
+    dev, be = fake
+    walks, walk = readers
+    A, B, v = _arrays(dev)
+    taught, other = DIFFERENT[name]
+    _teach(lambda: taught(A, B, v)._node)
+    node = other(A, B, v)._node
+    want = walk(node)
+    assert want[0] != walk(taught(A, B, v)._node)[0]     # (the case is what it says)
+    del walks[:]
+    _same(cs.recall(node), want)
+    assert walks, "a reader of another shape answered"
+
+
+def test_a_node_met_again_must_be_the_same_node(fake, readers):
+    """The reader of t * t (t met twice) must not read (x + 1.5) * (x + 2.5): two nodes
+    of one tree shape, each with its own scalar."""
+    dev, be = fake
+    walks, walk = readers
+    x = gp.asarray(np.arange(8.0), device=dev)
+    _teach(lambda: (lambda t: t * t)(x + 1.5)._node)
+    node = ((x + 1.5) * (x + 2.5))._node
+    del walks[:]
+    got = cs.recall(node)
+    _same(got, walk(node))
+    assert walks
+    assert sorted(float(s.arg) for s in got[2]) == [1.5, 2.5]
+
+
+def test_more_sharing_lists_each_use(fake, readers):
+    """The reader of (x + a) * (x + b) reads t * t (t = x + c): the walk would give t's
+    leaf and scalar once, behind a back-reference; the reader lists them at each use, in
+    the taught graph's positions, and keeps its signature (the taught replay computes
+    the same values from them)."""
+    dev, be = fake
+    walks, walk = readers
+    x = gp.asarray(np.arange(8.0), device=dev)
+    _teach(lambda: ((x + 1.5) * (x + 2.5))._node)
+    taught = walk(((x + 1.5) * (x + 2.5))._node)
+    t = x + 4.0
+    node = (t * t)._node
+    del walks[:]
+    sig, leaves, scalars, ok = cs.recall(node)
+    assert not walks and ok and sig == taught[0]
+    assert [n is x._node for n in leaves] == [True, True]
+    assert [float(s.arg) for s in scalars] == [4.0, 4.0]
+
+
+def test_readers_are_bounded(fake, readers, monkeypatch):
+    dev, be = fake
+    monkeypatch.setattr(cs, "_MAX_READERS", 3)
+    x = gp.asarray(np.arange(64.0), device=dev)
+    for m in range(1, 6):
+        _teach(lambda: (x[:8 * m] * 2.0)._node)
+        assert len(cs._READERS) <= 3
+    node = (x[:8] * 2.0)._node
+    _same(cs.recall(node), readers[1](node))
+
+
+def test_a_hint_of_too_many_shapes_is_walked(fake, readers, monkeypatch):
+    """Six shapes of one hint (lu's dot products of every length) taking turns: more than
+    the hint keeps readers for, so it goes to the walk, answering as before."""
+    dev, be = fake
+    walks, walk = readers
+    monkeypatch.setattr(cs, "_MISSES_MAX", 3)
+    A, B, v = _arrays(dev)
+    shapes = [lambda m=m: (A[2, :m] * A[3, :m]).sum() for m in range(4, 10)]
+    for f in shapes:
+        _teach(lambda: f()._node)
+    for rnd in range(3):
+        for f in shapes:
+            node = f()._node
+            _same(cs.recall(node), walk(node))
+    node = shapes[0]()._node
+    h = (node.kind, node.op, id(node.dtype), node.shape, node.size)
+    assert cs._BY_HINT[h] is cs._COLD
+    del walks[:]
+    _same(cs.recall(node), walk(node))
+    assert len(walks) == 1
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_replays_read_by_readers_keep_numpy_values(shared):
+    """Values, on whatever backend runs the tests (on CUDA: the readers' path): a loop of
+    statements of one shape, the second half of them sharing the node the first half
+    builds twice."""
+    rng = np.random.default_rng(5)
+    an = rng.standard_normal((30, 50))
+    a = gp.asarray(an)
+    for k in range(1, 29):
+        c = 0.01 * k
+        if shared and k > 14:
+            t, tn = a[k - 1] * 0.5 + c, an[k - 1] * 0.5 + c
+            a[k] = t * t - a[k + 1] * 0.5
+            an[k] = tn * tn - an[k + 1] * 0.5
+        else:
+            a[k] = (a[k - 1] * 0.5 + c) * (a[k - 1] * 0.5 + c) - a[k + 1] * 0.5
+            an[k] = (an[k - 1] * 0.5 + c) * (an[k - 1] * 0.5 + c) - an[k + 1] * 0.5
+    check(a, an)
