@@ -106,6 +106,8 @@ DIFFERENT = {
                      .astype(gp.float64)),
     "leaf_strides": (lambda A, B, v: A[1, :12] + B[2, :12],
                      lambda A, B, v: A[1, :12] + B[:, 2]),
+    "leaf_dtype": (lambda A, B, v: A[1] + v.astype(gp.float64),
+                   lambda A, B, v: A[1] + v.view(gp.int32).astype(gp.float64)),
     "same_buffer": (lambda A, B, v: A[1] * B[2], lambda A, B, v: A[1] * A[2]),
     "other_buffer": (lambda A, B, v: A[1] * A[2], lambda A, B, v: A[1] * B[2]),
     "same_place": (lambda A, B, v: A[1] * A[2], lambda A, B, v: A[1] * A[1]),

@@ -175,7 +175,7 @@ def recall(root, roots=None):
 def _reader(root, roots, sig):
     """The generated reader of graphs shaped like `root`'s (or `roots`'): see ``recall``."""
     K = [sig]
-    code = ["def read(root, roots, K=K, lid=lid):"]
+    code = ["def read(root, roots, K=K):"]
     emit = code.append
 
     def const(v):
@@ -198,10 +198,12 @@ def _reader(root, roots, sig):
             v = f"v{nv}"
             nv += 1
             emit(f"    {v} = {e}")
-            emit(f"    if {v}.kind != {LEAF}: return None")
-            emit(f"    ls = {v}.sig")
-            emit(f"    if ls is None: ls = lid({v})")
-            emit(f"    if ls != {layout_id(n) if n.sig is None else n.sig}: return None")
+            ls = layout_id(n) if n.sig is None else n.sig
+            emit(f"    if {v}.kind != {LEAF} or {v}.sig != {ls} and ("     # (its layout's
+                 f"{v}.dtype is not {const(n.dtype)} or {v}.shape != {const(n.shape)} or "
+                 f"{v}.strides != {const(n.strides)} or ({v}.buf.ptr + {v}.offset * "
+                 f"{n.dtype.itemsize}) & 15 != {(n.buf.ptr + n.offset * n.dtype.itemsize) & 15}"
+                 f"): return None")          # fields, as layout_id reads them: no tuple)
             b = bufs.get(id(n.buf))
             if b is None:
                 b = bufs[id(n.buf)] = len(bufs)
@@ -256,6 +258,6 @@ def _reader(root, roots, sig):
                  f"{v}.strides != {const(n.strides)} or {v}.offset != {const(n.offset)}: "
                  f"return None")
     emit(f"    return K[0], [{', '.join(leaves)}], [{', '.join(scalars)}], True")
-    g = {"K": K, "lid": layout_id}
+    g = {"K": K}
     exec(compile("\n".join(code), "<gnumpy signature reader>", "exec"), g)
     return g["read"]
