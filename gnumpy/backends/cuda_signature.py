@@ -104,8 +104,9 @@ def walk(root, roots=None):
 # ------------------------------------------------------------------ remembered walks
 
 _READERS: dict = {}         # signature -> its generated reader, or the times it was seen
-_MAKE_AT = 8                # sightings before a signature gets a reader (making one costs
-                            # ~50 walks of its graph)
+_MAKE_AT = 32               # sightings before a signature gets a reader: making one costs
+                            # 50-70 walks of its graph (a lazy chain at the graph bound,
+                            # 17 ms), so a shape met rarely keeps its walk
 _BY_HINT: dict = {}         # a root's hint -> the readers last good for it, oldest first
 _PER_HINT = 4
 _MISSED: dict = {}          # hint -> the times a graph of a known shape missed its readers
