@@ -104,9 +104,11 @@ def walk(root, roots=None):
 # ------------------------------------------------------------------ remembered walks
 
 _READERS: dict = {}         # signature -> its generated reader, or the times it was seen
-_MAKE_AT = 32               # sightings before a signature gets a reader: making one costs
-                            # 50-70 walks of its graph (a lazy chain at the graph bound,
-                            # 17 ms), so a shape met rarely keeps its walk
+_MAKE_AT = 16               # sightings of a hint, then of a signature of it, before the
+                            # signature gets a reader: making one costs 50-70 walks of its
+                            # graph (a lazy chain at the graph bound, 17 ms), so a shape
+                            # met rarely keeps its walk
+_SEEN: dict = {}            # hint -> walks of it while it has no reader
 _BY_HINT: dict = {}         # a root's hint -> the readers last good for it, oldest first
 _PER_HINT = 4
 _MISSED: dict = {}          # hint -> the times a graph of a known shape missed its readers
@@ -118,8 +120,8 @@ _MAX_READERS = 4096
 def recall(root, roots=None):
     """``walk(root, roots)``'s answer for a graph of a shape met before, without the walk.
 
-    A signature seen `_MAKE_AT` times gets a reader (``_reader``): straight-line code that
-    follows that graph's visit order through a new graph, checks at each node what the
+    A signature met `_MAKE_AT` times, after its hint was, gets a reader (``_reader``):
+    straight-line code that follows that graph's visit order through a new graph, checks at each node what the
     walk would encode (kind, op, dtype, arg, shape; a leaf's layout id, its buffer and
     place among the earlier leaves'; a node met again is the same object) and lists the
     leaves and scalars as the walk does.  The readers last good for the root's hint (its
@@ -131,11 +133,11 @@ def recall(root, roots=None):
     from them.  (Hints of one root and of several differ in length: a reader is only
     ever given the form it was made for.)"""
     if roots is None:
-        h = (root.kind, root.op, id(root.dtype), root.shape, root.size)
+        h = (root.kind, root.op, root.dtype, root.shape, root.size)
     else:
         a = roots[0]
         b = roots[-1]
-        h = (len(roots), a.op, a.size, b.op, b.size, id(b.dtype))
+        h = (len(roots), a.op, a.size, b.op, b.size, b.dtype)
     rds = _BY_HINT.get(h)
     if rds is not None:
         for rd in rds:
@@ -145,6 +147,13 @@ def recall(root, roots=None):
     r = walk(root, roots)
     if not r[3] or rds is _COLD:
         return r
+    if rds is None:     # signatures are counted once their hint is met often (hashing
+        c = _SEEN.get(h, 0)             # one costs 1-2 us: a loop's one-off graphs,
+        if c < _MAKE_AT:                # correlation's rows of every length, skip it)
+            if not c and len(_SEEN) >= _MAX_READERS:
+                _SEEN.clear()
+            _SEEN[h] = c + 1
+            return r
     sig = r[0]
     rd = _READERS.get(sig)
     if rd is None:
