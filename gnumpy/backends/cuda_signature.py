@@ -103,37 +103,35 @@ def walk(root, roots=None):
 
 # ------------------------------------------------------------------ remembered walks
 
-_READERS: dict = {}         # signature -> its generated reader, or the times it was seen
-_MAKE_AT = 16               # sightings of a hint, then of a signature of it, before the
-                            # signature gets a reader: making one costs 50-70 walks of its
-                            # graph (a lazy chain at the graph bound, 17 ms), so a shape
-                            # met rarely keeps its walk
-_SEEN: dict = {}            # hint -> walks of it while it has no reader
-_BY_HINT: dict = {}         # a root's hint -> the readers last good for it, oldest first
-_PER_HINT = 4
-_MISSED: dict = {}          # hint -> the times a graph of a known shape missed its readers
-_MISSES_MAX = 64            # then the hint's graphs are walked (its readers: _COLD)
+_BY_HINT: dict = {}         # a root's hint -> its readers, oldest first (or _COLD)
+_SEEN: dict = {}            # hint -> its walks since its last reader was made
+_MADE: dict = {}            # hint -> the readers made for it
+_MAKE_AT = 16               # walks of a hint before a reader is made for it: making one
+                            # costs 50-70 walks of its graph (a lazy chain at the graph
+                            # bound, 17 ms), so a shape met rarely keeps its walk
+_PER_HINT = 4               # readers a hint keeps
+_MAKES_MAX = 8              # readers made for a hint before its graphs are always walked
 _COLD = ()
-_MAX_READERS = 4096
+_MAX_HINTS = 4096
+_GROUP_MAX = 16             # a graph with more inner nodes of one shape gets no reader
 
 
 def recall(root, roots=None):
-    """``walk(root, roots)``'s answer for a graph of a shape met before, without the walk.
+    """``walk(root, roots)``'s answer, for a graph of a shape met before without the walk.
 
-    A signature met `_MAKE_AT` times, after its hint was, gets a reader (``_reader``):
-    straight-line code that follows that graph's visit order through a new graph, checks at each node what the
-    walk would encode (kind, op, dtype, arg, shape; a leaf's layout id, its buffer and
-    place among the earlier leaves'; a node met again is the same object) and lists the
-    leaves and scalars as the walk does.  The readers last good for the root's hint (its
-    kind, op, dtype, shape and tree size) are tried first; a graph that fails a check is
-    walked, and a hint whose graphs of known shapes keep missing its readers (more
-    shapes take turns than it keeps) is walked from then on.  A reader may also accept a graph that shares more inner nodes than the
-    recorded one (the walk would encode back-references there): it lists the leaves of
-    each use, in the recorded positions, and the recorded replay computes the same values
-    from them.  (Hints of one root and of several differ in length: a reader is only
-    ever given the form it was made for.)"""
+    A hint (the root's kind, op, dtype and tree size) walked `_MAKE_AT` times gets a
+    reader (``_reader``) of the graph walked last: straight-line code that follows that
+    graph's visit order through a new graph, checks at each node what does not vary
+    between a loop's statements (kinds, ops, dtypes, an elementwise node's arg, which
+    leaves share a buffer or a place, which inner nodes are one node) and reads what does
+    (leaf layouts, view args and shapes), building the walk's signature and its lists of
+    leaves and scalars.  A statement whose slices change length each iteration (durbin's
+    ``y[:k]``) is read by one reader.  A graph no reader of its hint takes is walked; a
+    hint that keeps missing gets another reader, up to `_MAKES_MAX`, then is always
+    walked.  (Hints of one root and of several differ in length: a reader is only ever
+    given the form it was made for.)"""
     if roots is None:
-        h = (root.kind, root.op, root.dtype, root.shape, root.size)
+        h = (root.kind, root.op, root.dtype, root.size)
     else:
         a = roots[0]
         b = roots[-1]
@@ -147,73 +145,108 @@ def recall(root, roots=None):
     r = walk(root, roots)
     if not r[3] or rds is _COLD:
         return r
-    if rds is None:     # signatures are counted once their hint is met often (hashing
-        c = _SEEN.get(h, 0)             # one costs 1-2 us: a loop's one-off graphs,
-        if c < _MAKE_AT:                # correlation's rows of every length, skip it)
-            if not c and len(_SEEN) >= _MAX_READERS:
-                _SEEN.clear()
-            _SEEN[h] = c + 1
-            return r
-    sig = r[0]
-    rd = _READERS.get(sig)
-    if rd is None:
-        if len(_READERS) >= _MAX_READERS:
-            _READERS.clear()
+    c = _SEEN.get(h, 0) + 1
+    if c < _MAKE_AT:
+        if c == 1 and len(_SEEN) >= _MAX_HINTS:
+            _SEEN.clear()
             _BY_HINT.clear()
-            _MISSED.clear()
-        _READERS[sig] = 1
+            _MADE.clear()
+        _SEEN[h] = c
         return r
-    if type(rd) is int:
-        if rd + 1 < _MAKE_AT:
-            _READERS[sig] = rd + 1
-            return r
-        rd = _READERS[sig] = _reader(root, roots, sig)
-    elif rds:           # a shape whose reader the hint's few had dropped: the hint's
-        m = _MISSED[h] = _MISSED.get(h, 0) + 1      # shapes take turns
-        if m > _MISSES_MAX:
-            _BY_HINT[h] = _COLD         # (lu's rows of every length: all walked)
-            return r
+    _SEEN[h] = 0
+    m = _MADE.get(h, 0)
+    if m >= _MAKES_MAX:
+        _BY_HINT[h] = _COLD
+        return r
+    _MADE[h] = m + 1
+    rd = _reader(root, roots)
+    if rd is None:
+        return r
     if rds is None:
         _BY_HINT[h] = [rd]
-    else:                       # (one hint, a few shapes: a column's alignment
-        if len(rds) >= _PER_HINT:       # alternating with its offset)
+    else:
+        if len(rds) >= _PER_HINT:
             del rds[0]
         rds.append(rd)
     return r
 
 
-def _reader(root, roots, sig):
-    """The generated reader of graphs shaped like `root`'s (or `roots`'): see ``recall``."""
-    K = [sig]
-    code = ["def read(root, roots, K=K):"]
-    emit = code.append
+def _shapes(root, roots):
+    """Group number of each inner node: nodes of one group have subtrees that one reader
+    check cannot tell apart (kinds, ops, dtypes, args; leaves and reads abstracted), so a
+    new graph may hold one node in two of their places."""
+    ids, memo = {}, {}
+    todo = [root] if roots is None else list(roots)
+    while todo:                     # (post-order without recursion)
+        n = todo.pop()
+        if id(n) in memo or n.kind in (LEAF, SCALAR):
+            continue
+        srcs = n.srcs if n.kind in (EW, VIEW, REDUCE) else ()
+        missing = [x for x in srcs if id(x) not in memo and x.kind not in (LEAF, SCALAR)]
+        if missing:
+            todo.append(n)
+            todo += missing
+            continue
+        kids = tuple("L" if x.kind == LEAF else ("S", x.dtype) if x.kind == SCALAR
+                     else memo[id(x)] for x in srcs)
+        if n.kind == EW:
+            key = (EW, n.op, n.dtype, n.arg, kids)
+        elif n.kind == VIEW:
+            key = (VIEW, n.op, kids)
+        elif n.kind == REDUCE:
+            key = (REDUCE, n.dtype, n.arg, kids)
+        else:
+            key = (n.kind,)
+        memo[id(n)] = ids.setdefault(key, len(ids))
+    return memo
+
+
+def _reader(root, roots):
+    """The generated reader of graphs shaped like `root`'s (or `roots`'), or None (a
+    graph of many inner nodes of one shape): see ``recall``."""
+    K = []
+    names = {}
 
     def const(v):
-        K.append(v)
-        return f"K[{len(K) - 1}]"
+        """A name for constant `v` in the reader's code."""
+        t = type(v)
+        if v is None or t is bool or t is int or t is str:
+            return repr(v)
+        if t is tuple and all(type(x) is int for x in v):
+            return repr(v)
+        k = names.get(id(v))
+        if k is None:
+            K.append(v)
+            k = names[id(v)] = f"c{len(K) - 1}"
+        return k
 
+    groups = _shapes(root, roots)
+    sizes = {}
+    for g in groups.values():
+        sizes[g] = sizes.get(g, 0) + 1
+    if max(sizes.values(), default=0) > _GROUP_MAX:
+        return None
+    body = []
+    emit = body.append
     if roots is None:
         todo = [("root", root)]
     else:
         emit(f"    if roots is None or len(roots) != {len(roots)}: return None")
         todo = [(f"roots[{i}]", r) for i, r in enumerate(roots)]
     todo.reverse()
-    seen, bufs, places = {}, {}, {}
-    leaves, scalars = [], []
+    seen, bufs, places, by_group = {}, {}, {}, {}
+    sig, leaves, scalars = [], [], []
     nv = 0
     while todo:
         e, n = todo.pop()
         k = n.kind
+        v = f"v{nv}"
         if k == LEAF:
-            v = f"v{nv}"
             nv += 1
             emit(f"    {v} = {e}")
-            ls = layout_id(n) if n.sig is None else n.sig
-            emit(f"    if {v}.kind != {LEAF} or {v}.sig != {ls} and ("     # (its layout's
-                 f"{v}.dtype is not {const(n.dtype)} or {v}.shape != {const(n.shape)} or "
-                 f"{v}.strides != {const(n.strides)} or ({v}.buf.ptr + {v}.offset * "
-                 f"{n.dtype.itemsize}) & 15 != {(n.buf.ptr + n.offset * n.dtype.itemsize) & 15}"
-                 f"): return None")          # fields, as layout_id reads them: no tuple)
+            emit(f"    if {v}.kind != {LEAF}: return None")
+            emit(f"    l{v} = {v}.sig")
+            emit(f"    if l{v} is None: l{v} = lid({v})")
             b = bufs.get(id(n.buf))
             if b is None:
                 b = bufs[id(n.buf)] = len(bufs)
@@ -226,48 +259,59 @@ def _reader(root, roots, sig):
             if o is None:
                 o = places[(b, n.offset)] = len(places)
                 emit(f"    O{o} = {v}.offset")
-                for (c, _), p in places.items():
-                    if c == b and p != o:
-                        emit(f"    if O{o} == O{p}: return None")
+                for (c, _), q in places.items():
+                    if c == b and q != o:
+                        emit(f"    if O{o} == O{q}: return None")
             else:
                 emit(f"    if {v}.offset != O{o}: return None")
+            sig += ["0", f"l{v}", str(b), str(o)]
             leaves.append(v)
             continue
         if k == SCALAR:
-            v = f"v{nv}"
             nv += 1
             emit(f"    {v} = {e}")
-            emit(f"    if {v}.kind != {SCALAR} or {v}.dtype is not {const(n.dtype)} or "
-                 f"{v}.shape != {const(n.shape)}: return None")
+            emit(f"    if {v}.kind != {SCALAR} or {v}.dtype is not {const(n.dtype)}: "
+                 f"return None")
+            sig += ["1", const(n.dtype), f"{v}.shape"]
             scalars.append(v)
             continue
         j = seen.get(id(n))
-        if j is not None:
-            emit(f"    if {e} is not {j}: return None")
+        if j is not None:               # met again: the same node, or the walk's
+            emit(f"    if {e} is not {j[0]}: return None")     # numbering differs
+            sig += ["8", str(j[1])]
             continue
-        v = seen[id(n)] = f"v{nv}"
+        seen[id(n)] = (v, len(seen))
         nv += 1
         emit(f"    {v} = {e}")
+        g = groups[id(n)]
+        for w in by_group.get(g, ()):       # one node in two places: the walk would
+            emit(f"    if {v} is {w}: return None")     # number them as one
+        by_group.setdefault(g, []).append(v)
         arg = "is not None" if n.arg is None else f"!= {const(n.arg)}"
         if k == EW:
             emit(f"    if {v}.kind != {EW} or {v}.op != {const(n.op)} or "
                  f"{v}.dtype is not {const(n.dtype)} or {v}.arg {arg}: return None")
             emit(f"    s{v} = {v}.srcs")
             emit(f"    if len(s{v}) != {len(n.srcs)}: return None")
-            todo += [(f"s{v}[{i}]", s) for i, s in enumerate(n.srcs)][::-1]
+            sig += ["3", const(n.op), const(n.dtype), const(n.arg), str(len(n.srcs))]
+            todo += [(f"s{v}[{i}]", x) for i, x in enumerate(n.srcs)][::-1]
         elif k == VIEW:
-            emit(f"    if {v}.kind != {VIEW} or {v}.op != {const(n.op)} or "
-                 f"{v}.arg {arg} or {v}.shape != {const(n.shape)}: return None")
+            emit(f"    if {v}.kind != {VIEW} or {v}.op != {const(n.op)}: return None")
+            sig += ["4", const(n.op), f"{v}.arg", f"{v}.shape"]
             todo.append((f"{v}.srcs[0]", n.srcs[0]))
         elif k == REDUCE:
             emit(f"    if {v}.kind != {REDUCE} or {v}.dtype is not {const(n.dtype)} or "
                  f"{v}.arg {arg}: return None")
+            sig += ["5", const(n.dtype), const(n.arg)]
             todo.append((f"{v}.srcs[0]", n.srcs[0]))
-        else:   # IOTA (walk() gave no signature for other kinds)
-            emit(f"    if {v}.kind != {IOTA} or {v}.shape != {const(n.shape)} or "
-                 f"{v}.strides != {const(n.strides)} or {v}.offset != {const(n.offset)}: "
-                 f"return None")
-    emit(f"    return K[0], [{', '.join(leaves)}], [{', '.join(scalars)}], True")
-    g = {"K": K}
-    exec(compile("\n".join(code), "<gnumpy signature reader>", "exec"), g)
+        else:   # IOTA (walk() gives no signature for other kinds)
+            emit(f"    if {v}.kind != {IOTA}: return None")
+            sig += ["2", f"{v}.shape", f"{v}.strides", f"{v}.offset"]
+    emit(f"    return ({', '.join(sig)},), [{', '.join(leaves)}], [{', '.join(scalars)}], "
+         f"True")
+    params = "".join(f", c{i}=c{i}" for i in range(len(K)))
+    code = f"def read(root, roots, lid=lid{params}):\n" + "\n".join(body)
+    g = {f"c{i}": x for i, x in enumerate(K)}
+    g["lid"] = layout_id
+    exec(compile(code, "<gnumpy signature reader>", "exec"), g)
     return g["read"]
