@@ -171,6 +171,8 @@ class NumpyMethods:
 
     def partition(self, kth, axis=-1, kind="introselect", order=None):
         """Partition in place (a full sort, written into this array's memory)."""
+        if axis is None:        # (NumPy's method partitions along an axis, never flattened)
+            raise TypeError("'NoneType' object cannot be interpreted as an integer")
         self._assign_from(_ns.partition(self, kth, axis=axis, kind=kind, order=order))
 
     def argpartition(self, kth, axis=-1, kind="introselect", order=None):

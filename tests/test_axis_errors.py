@@ -35,16 +35,18 @@ KEEPDIMS = {"sum", "prod", "mean", "std", "var", "min", "max", "amin", "amax", "
             "argmax", "all", "any", "nansum", "nanprod", "nanmean", "nanstd", "nanvar",
             "nanmin", "nanmax", "nanargmin", "nanargmax", "median", "nanmedian", "ptp",
             "count_nonzero", "average", "quantile", "percentile", "nanquantile",
-            "nanpercentile"}
+            "nanpercentile", "linalg.norm"}
 FUNCTIONS = ["sum", "prod", "mean", "std", "var", "min", "max", "amin", "amax", "argmin",
              "argmax", "all", "any", "nansum", "nanprod", "nanmean", "nanstd", "nanvar",
              "nanmin", "nanmax", "nanargmin", "nanargmax", "median", "nanmedian", "ptp",
              "count_nonzero", "cumsum", "cumprod", "nancumsum", "nancumprod",
              "cumulative_sum", "cumulative_prod", "average", "quantile", "percentile",
              "nanquantile", "nanpercentile", "sort", "argsort", "flip", "squeeze",
-             "expand_dims", "moveaxis"]
+             "expand_dims", "moveaxis", "concatenate", "concat", "append", "take",
+             "repeat", "partition", "argpartition", "vecdot", "linalg.norm"]
 METHODS = ["sum", "prod", "mean", "std", "var", "min", "max", "argmin", "argmax", "all",
-           "any", "cumsum", "cumprod", "sort", "argsort", "squeeze"]
+           "any", "cumsum", "cumprod", "sort", "argsort", "squeeze", "take", "repeat",
+           "partition", "argpartition"]
 METHOD_KEEPDIMS = {"sum", "prod", "mean", "std", "var", "min", "max", "argmin", "argmax",
                    "all", "any"}
 
@@ -53,7 +55,14 @@ ARRAYS = {0: np.array(2.5), 1: _BASE[0].copy(), 2: _BASE}
 
 
 def _function(xp, name, a, axis, kw):
+    if name == "linalg.norm":
+        return xp.linalg.norm(a, axis=axis, **kw)
     f = getattr(xp, name)
+    if name in ("concatenate", "concat", "append", "vecdot"):
+        return f(*((a, a) if name != "concatenate" and name != "concat" else ([a, a],)),
+                 axis=axis, **kw)
+    if name in ("take", "repeat", "partition", "argpartition"):
+        return f(a, {"take": [0], "repeat": 2}.get(name, 0), axis=axis, **kw)
     if name in ("quantile", "nanquantile"):
         return f(a, 0.5, axis=axis, **kw)
     if name in ("percentile", "nanpercentile"):
@@ -66,10 +75,15 @@ def _function(xp, name, a, axis, kw):
 
 
 def _method(xp, name, a, axis, kw):
-    if name == "sort":              # in place: the sorted array is the result
+    if name in ("sort", "partition"):   # in place: the sorted array is the result
         a = a.copy()
-        a.sort(axis=axis)
+        if name == "sort":
+            a.sort(axis=axis)
+        else:
+            a.partition(0, axis=axis)
         return a
+    if name in ("take", "repeat", "argpartition"):
+        return getattr(a, name)({"take": [0], "repeat": 2}.get(name, 0), axis=axis, **kw)
     return getattr(a, name)(axis=axis, **kw)
 
 

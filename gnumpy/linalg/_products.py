@@ -14,6 +14,7 @@ import numpy as np
 
 # The wrappers of gnumpy.tensordot, outer, trace, diagonal and cross import them where
 # used: loading _api.products.products and _api.shape.diagonals with gnumpy.linalg costs ~6 ms.
+from .._api._common import axis_index, axis_int, normalize_axis
 from .._api.creation.creation import eye, zeros
 from .._api.elementwise.elementwise import apply, where
 from .._api.shape.manipulation import broadcast_to, expand_dims, squeeze
@@ -153,15 +154,21 @@ def norm(x, ord=None, axis=None, keepdims=False):
         if x.ndim == 2:
             return _matrix_norm(x, (0, 1), keepdims, ord)
         raise ValueError("Improper number of dimensions to norm.")
-    if isinstance(axis, tuple) and len(axis) == 2:
-        return _matrix_norm(x, axis, keepdims, "fro" if ord is None else ord)
-    if isinstance(axis, tuple) and len(axis) != 1:
+    if not isinstance(axis, tuple):
+        try:                    # (NumPy's norm: int(axis), so 1.0 and "1" are axis 1)
+            axis = (int(axis),)
+        except Exception as e:
+            raise TypeError("'axis' must be None, an integer or a tuple of integers") from e
+    if len(axis) == 2:          # (NumPy: normalize_axis_index of each, then its checks)
+        axes = tuple(axis_index(a, x.ndim) for a in axis)
+        if x.ndim < 2:
+            raise ValueError("Duplicate axes given.")
+        return _matrix_norm(x, axes, keepdims, "fro" if ord is None else ord)
+    if len(axis) != 1:
         raise ValueError("Improper number of dimensions to norm.")
-    ax = axis[0] if isinstance(axis, tuple) else operator.index(axis)
-    if not -x.ndim <= ax < x.ndim:
-        from numpy.exceptions import AxisError
-        raise AxisError(ax, x.ndim)
-    return vector_norm(x, axis=ax, keepdims=keepdims, ord=2 if ord is None else ord)
+    ax = normalize_axis(axis_int(axis[0], "an integer is required"), x.ndim)    # (its
+    return vector_norm(x, axis=ax, keepdims=keepdims,                 # reduction's reading)
+                       ord=2 if ord is None else ord)
 
 
 def matrix_power(a, n):

@@ -16,7 +16,7 @@ from ..._graph import layout as L
 from . import index_plan as IP
 from . import indexing as IX
 from . import masks
-from .._common import as_node, host_to_node, is_array, normalize_axis, wrap
+from .._common import as_node, axis_int, host_to_node, is_array, normalize_axis, wrap
 
 I64 = D.int64
 _MODES = ("raise", "wrap", "clip")
@@ -135,7 +135,10 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         a = a.reshape(-1)
         ax = 0
     else:
-        ax = normalize_axis(axis, a.ndim)
+        ax = axis_int(axis, "an integer is required for the axis")
+        if a.ndim == 0:             # (NumPy's PyArray_CheckAxis reads a 0-d array as 1-d)
+            a = a.reshape(1)
+        ax = normalize_axis(ax, a.ndim)
     idx = int_index(indices, a.device)
     ishape = idx[1].shape
     size = a.shape[ax]

@@ -13,7 +13,7 @@ from ..._array import ndarray
 from ..._broadcast import broadcast_shapes
 from ..._graph import ir
 from ..._graph import layout as L
-from .._common import as_node, check_device_match, is_array, normalize_axis, wrap
+from .._common import as_node, axis_int, check_device_match, is_array, normalize_axis, wrap
 from ..elementwise.elementwise import apply, astype
 from ..reductions.reductions import sum as sum_
 from ..outargs import check_casting, check_order, finish
@@ -301,6 +301,7 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, keepdims=False, casting="same_kind",
         if x.ndim == 0:
             raise ValueError(f"vecdot: Input operand {i} does not have enough dimensions (has "
                              f"0, gufunc core with signature (n),(n)->() requires 1)")
+    axis = axis_int(axis, "an integer is required")
     a, b = (moveaxis(x, normalize_axis(axis, x.ndim), -1) if axis != -1 else x
             for x in (a, b))
     if a.shape[-1] != b.shape[-1]:

@@ -299,6 +299,8 @@ def concat(arrays, /, *, axis=0):
     if axis is None:
         arrays = [ravel(a) for a in arrays]
         axis = 0
+    else:                       # (NumPy reads the axis first)
+        axis = axis_int(axis, "an integer is required for the axis")
     nd = arrays[0].ndim
     if nd == 0:
         raise ValueError("zero-dimensional arrays cannot be concatenated")

@@ -16,7 +16,7 @@ from ... import _broadcast
 from ..._graph import ir
 from ..._graph import layout as L
 from ..._sizes import MAX_INTP, check_nbytes
-from .._common import axis_tuple, host_to_node, is_array, normalize_axis, wrap
+from .._common import axis_int, axis_tuple, host_to_node, is_array, normalize_axis, wrap
 from ..indexing.advanced import take
 from ._views import arr, cyclic, fresh, int_tuple, is_f_contiguous, layout_of, repeat_each
 from .manipulation import concat, ravel, reshape, transpose
@@ -218,10 +218,10 @@ def repeat(a, repeats, axis=None):
     if axis is None:
         a = ravel(a)
         axis = 0
-    elif a.ndim == 0 and axis in (0, -1):
-        a = reshape(a, (1,))      # NumPy accepts axis 0 on a 0-d array
-        axis = 0
     else:
+        axis = axis_int(axis, "an integer is required for the axis")
+        if a.ndim == 0:         # (NumPy's PyArray_CheckAxis reads a 0-d array as 1-d)
+            a = reshape(a, (1,))
         axis = normalize_axis(axis, a.ndim)
     if type(repeats) is int and repeats >= 0:       # the common case: one count
         return fresh(repeat_each(a._node, axis, repeats), a)

@@ -295,7 +295,7 @@ def _partition_args(x, kth, axis, kind, order):
     _check_order(order)
     if axis is None:
         x, axis = ravel(x), -1
-    ax = normalize_axis(axis, x.ndim)
+    ax = axis_index(axis, x.ndim)   # (NumPy's partition reads `axis` as its sort does)
     _check_kth(kth, x.shape[ax], x.size == 0)
     return x, ax
 
@@ -328,6 +328,8 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     x = _arr(a)
     if x.ndim == 0:
         x = ravel(x)
+    if axis is not None:    # (NumPy's C method: a bool is no axis; partition's takes it)
+        axis = axis_int(axis, "an integer is required for the axis")
     x, ax = _partition_args(x, kth, axis, kind, order)
     return c_order(sort_axis(x, ax, False, "argsort"))
 
