@@ -314,14 +314,52 @@ def _fold(p, dest, value) -> bool:
         cap = config.max_graph_nodes
     if value.size > cap:        # (the substitution only grows it)
         return False
-    try:
-        new = _substitute(value, d, v, {})
-    except _Overlap:
-        return False
+    new = _fold_update(value, d, v)
+    if new is None:
+        try:
+            new = _substitute(value, d, v, {})
+        except _Overlap:
+            return False
     if new.size > cap:
         return False
     _deferred[0], _deferred[1] = (d, new), settle
     return True
+
+
+def _fold_update(value, d, v):
+    """``_substitute(value, d, v)`` for a statement's update of d (``x op= y``: elementwise
+    `value` reading d at d's layout among its sources, its other sources not reading d's
+    memory), without the recursion: those sources are only checked, in one loop over
+    their tree (at most the fold's cap of nodes).  None for any other value."""
+    if value.kind != EW:
+        return None
+    srcs = value.srcs
+    new = list(srcs)
+    db = d.buf
+    hit = False
+    for i, s in enumerate(srcs):
+        k = s.kind
+        if k == LEAF:
+            if s.buf is db:
+                if not same_place(s, d):
+                    return None
+                new[i] = v
+                hit = True
+            continue
+        if k == SCALAR or k == IOTA:
+            continue
+        stack = [s]
+        while stack:
+            n = stack.pop()
+            k = n.kind
+            if k == LEAF:
+                if n.buf is db:
+                    return None
+            elif k == BARRIER:
+                return None
+            elif k != SCALAR:
+                stack += n.srcs
+    return with_srcs(value, tuple(new)) if hit else None
 
 
 def _write_elements(entries) -> None:
