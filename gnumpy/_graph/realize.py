@@ -327,10 +327,10 @@ def _fold(p, dest, value) -> bool:
 
 
 def _fold_update(value, d, v):
-    """``_substitute(value, d, v)`` for a statement's update of d (``x op= y``: elementwise
-    `value` reading d at d's layout among its sources, its other sources not reading d's
-    memory), without the recursion: those sources are only checked, in one loop over
-    their tree (at most the fold's cap of nodes).  None for any other value."""
+    """``_substitute(value, d, v)`` for a statement's elementwise `value` whose sources
+    read d's memory only as d itself (``x op= y``, or ``x[...] = y`` reading none of x),
+    without the recursion: the other sources are only checked, in one loop over their
+    tree (at most the fold's cap of nodes).  None for any other value."""
     if value.kind != EW:
         return None
     srcs = value.srcs
@@ -359,7 +359,7 @@ def _fold_update(value, d, v):
                 return None
             elif k != SCALAR:
                 stack += n.srcs
-    return with_srcs(value, tuple(new)) if hit else None
+    return with_srcs(value, tuple(new)) if hit else value
 
 
 def _write_elements(entries) -> None:
