@@ -30,23 +30,15 @@ from .cuda_cub import scan_lines, use_cub_scan
 from .cuda_fast import FastPath
 from .cuda_launchers import compile_packed
 from .cuda_memory import MemoryPool, copy_leaf
+from .cuda_probe import libcuda
 
 
-_LIBCUDA = []
 _STAGE_BYTES = 4096      # device-to-host reads up to this size go through pinned memory
 
 
 def _libcuda_launch():
-    """libcuda's ``cuLaunchKernel`` as a ctypes function (the GIL held: the call is
-    short and never re-enters Python), or None where libcuda does not load that way."""
-    if not _LIBCUDA:
-        try:
-            f = ctypes.PyDLL("libcuda.so.1").cuLaunchKernel
-            f.restype = ctypes.c_int
-        except (OSError, AttributeError):
-            f = None
-        _LIBCUDA.append(f)
-    return _LIBCUDA[0]
+    """libcuda's ``cuLaunchKernel`` through ctypes (``cuda_probe.libcuda``), or None."""
+    return libcuda("cuLaunchKernel")
 
 
 _LIBCUDA_READ = []
@@ -54,21 +46,13 @@ _NOT_READY = 600        # CUDA_ERROR_NOT_READY
 
 
 def _libcuda_read():
-    """(``cuMemcpyDtoHAsync_v2``, ``cuStreamQuery``) of libcuda as ctypes functions (the
-    GIL held), for element reads: about a microsecond each less than cuda.bindings'
-    wrappers; None where libcuda does not load that way."""
+    """(``cuMemcpyDtoHAsync_v2``, ``cuStreamQuery``) of libcuda through ctypes, for
+    element reads (kept as one pair: every read asks), or None."""
     if not _LIBCUDA_READ:
-        try:
-            lib = ctypes.PyDLL("libcuda.so.1")
-            copy, query = lib.cuMemcpyDtoHAsync_v2, lib.cuStreamQuery
-            copy.argtypes = (ctypes.c_void_p, ctypes.c_uint64, ctypes.c_size_t,
-                             ctypes.c_void_p)
-            query.argtypes = (ctypes.c_void_p,)
-            copy.restype = query.restype = ctypes.c_int
-            f = (copy, query)
-        except (OSError, AttributeError):
-            f = None
-        _LIBCUDA_READ.append(f)
+        copy = libcuda("cuMemcpyDtoHAsync_v2", (ctypes.c_void_p, ctypes.c_uint64,
+                                                ctypes.c_size_t, ctypes.c_void_p))
+        query = libcuda("cuStreamQuery", (ctypes.c_void_p,))
+        _LIBCUDA_READ.append(None if copy is None or query is None else (copy, query))
     return _LIBCUDA_READ[0]
 
 

@@ -18,6 +18,7 @@ import threading
 
 from .._config import config
 from .._graph import layout as L
+from .cuda_probe import libcuda
 
 
 _SMALL = 1 << 16          # allocations up to this size: size classes of 256 bytes
@@ -169,22 +170,13 @@ class MemoryPool:
                           f"{info['limit'] or 'none'}")
 
 
-_LIBCUDA_COPY = []
+_COPY_ARGS = (ctypes.c_uint64, ctypes.c_uint64, ctypes.c_size_t, ctypes.c_void_p)
 
 
 def _libcuda_copy():
-    """libcuda's ``cuMemcpyDtoDAsync_v2`` as a ctypes function (the GIL held), or None
-    where libcuda does not load that way."""
-    if not _LIBCUDA_COPY:
-        try:
-            f = ctypes.PyDLL("libcuda.so.1").cuMemcpyDtoDAsync_v2
-            f.argtypes = (ctypes.c_uint64, ctypes.c_uint64, ctypes.c_size_t,
-                          ctypes.c_void_p)
-            f.restype = ctypes.c_int
-        except (OSError, AttributeError):
-            f = None
-        _LIBCUDA_COPY.append(f)
-    return _LIBCUDA_COPY[0]
+    """libcuda's ``cuMemcpyDtoDAsync_v2`` through ctypes (``cuda_probe.libcuda``), or
+    None."""
+    return libcuda("cuMemcpyDtoDAsync_v2", _COPY_ARGS)
 
 
 def copy_leaf(be, dest, src) -> bool:
