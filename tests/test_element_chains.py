@@ -60,6 +60,31 @@ def test_seidel_row_is_one_kernel_per_chain(chains, n):
     check(a, ref)
 
 
+def test_memory_shared_elsewhere_leaves_the_chain(chains):
+    """An element statement reading memory shared with NumPy (``asarray(copy=False)``)
+    is written at once; memory shared elsewhere, live or freed, leaves the chain as it
+    is: the row still runs as one kernel, with NumPy's values."""
+    base = np.random.default_rng(4).random((3, 12))
+    a, ref = gp.asarray(base), base.copy()
+    kept = np.arange(12.0)
+    other = gp.asarray(kept, copy=False)        # (live, shared, unread by the row)
+    gone = gp.asarray(np.arange(5.0), copy=False)
+    gp.evaluate(a, other, gone)
+    del gone                                    # (freed: its id stays listed)
+    R.settle()
+    k0 = _kernels()
+    for j in range(1, 11):
+        a[1, j] += a[1, j - 1]
+        ref[1, j] += ref[1, j - 1]
+    assert len(C.elements) == 10
+    R.settle()
+    assert _kernels() - k0 == 1
+    a[2, 1] += other[3]                         # reads shared memory: written at once
+    ref[2, 1] += kept[3]
+    assert not C.elements and R._deferred[0] is None
+    check(a, ref)
+
+
 def test_chain_stops_at_other_work(chains):
     """A row write, a read of an element, a reduction: each runs the chain first."""
     base = np.linspace(-2.0, 3.0, 40).reshape(4, 10)

@@ -483,14 +483,14 @@ def barrier(bop: str, srcs, arg, dtype, shape) -> Node:
                 _size(srcs))
 
 
-def reads_any(node, buf_ids) -> bool:
-    """Does the lazy graph of `node` read memory of a buffer whose id is in `buf_ids`?"""
+def reads_any(node, buf_ids, live=None) -> bool:
+    """Does `node`'s graph read a buffer whose id is in `buf_ids` (and `live(buf)`, given)?"""
     seen = set()
     stack = [node]
     while stack:
         n = stack.pop()
         if n.kind == LEAF:
-            if id(n.buf) in buf_ids:
+            if id(n.buf) in buf_ids and (live is None or live(n.buf)):
                 return True
             continue
         if id(n) in seen:

@@ -239,7 +239,7 @@ def write(dest, value, _in_range=False, defer=False) -> None:
                 if be.write_element(dest, value):
                     _count("elementwise")
                     return
-        if defer and shared_ids() and reads_any(value, shared_ids()):
+        if defer and _reads_shared(value):
             defer = False       # the other side may change that memory before a deferred
                                 # write read it: NumPy's statement reads it now
         if p is not None:
@@ -264,7 +264,7 @@ def chain_element(dest, value) -> bool:
     joins the waiting element chain (``chains.extend``), under the lock; False where
     ``write`` would do anything else (no chain waits, or it cannot take this write)."""
     p = _deferred[0]
-    if p is None or p[0].shape or config.nvtx or capturing[0] or shared_ids():
+    if p is None or p[0].shape or config.nvtx or capturing[0] or _reads_shared(value):
         return False
     be = dest.device._be
     if be is None or be.writes_elements:
@@ -274,6 +274,12 @@ def chain_element(dest, value) -> bool:
         return False
     _deferred[0], _deferred[1] = e, settle
     return True
+
+
+def _reads_shared(value) -> bool:
+    """Does lazy `value` read memory visible outside gnumpy (a freed buffer's id aside)?"""
+    ids = shared_ids()
+    return bool(ids) and reads_any(value, ids, shared)
 
 
 # ------------------------------------------------------------------ the deferred write
@@ -327,17 +333,13 @@ def _fold(p, dest, value) -> bool:
 
 
 def _fold_update(value, d, v):
-    """``_substitute(value, d, v)`` for a statement's elementwise `value` whose sources
-    read d's memory only as d itself (``x op= y``, or ``x[...] = y`` reading none of x),
-    without the recursion: the other sources are only checked, in one loop over their
-    tree (at most the fold's cap of nodes).  None for any other value."""
+    """``_substitute(value, d, v)`` for an elementwise `value` reading d's memory only as d
+    (``x op= y``, ``x[...] = y``), its other sources checked in one loop; else None."""
     if value.kind != EW:
         return None
-    srcs = value.srcs
-    new = list(srcs)
-    db = d.buf
-    hit = False
-    for i, s in enumerate(srcs):
+    new = list(value.srcs)
+    db, hit = d.buf, False
+    for i, s in enumerate(value.srcs):
         k = s.kind
         if k == LEAF:
             if s.buf is db:
