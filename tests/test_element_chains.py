@@ -61,15 +61,18 @@ def test_seidel_row_is_one_kernel_per_chain(chains, n):
 
 
 def test_memory_shared_elsewhere_leaves_the_chain(chains):
-    """An element statement reading memory shared with NumPy (``asarray(copy=False)``)
-    is written at once; memory shared elsewhere, live or freed, leaves the chain as it
-    is: the row still runs as one kernel, with NumPy's values."""
+    """An element statement reading memory seen outside gnumpy (exported through
+    DLPack, on either backend) is written at once; memory shared elsewhere, live or
+    freed, leaves the chain as it is: the row still runs as one kernel, with NumPy's
+    values."""
     base = np.random.default_rng(4).random((3, 12))
     a, ref = gp.asarray(base), base.copy()
     kept = np.arange(12.0)
-    other = gp.asarray(kept, copy=False)        # (live, shared, unread by the row)
-    gone = gp.asarray(np.arange(5.0), copy=False)
+    other = gp.asarray(kept)                    # (live, shared, unread by the row)
+    gone = gp.asarray(np.arange(5.0))
     gp.evaluate(a, other, gone)
+    other.__dlpack__()
+    gone.__dlpack__()
     del gone                                    # (freed: its id stays listed)
     R.settle()
     k0 = _kernels()
