@@ -356,6 +356,24 @@ def test_a_scale_is_the_library_calls_alpha(fake, cublas_calls):
         assert e._node.arg is None
 
 
+def test_cov_centres_once_and_scales_in_the_call(fake, cublas_calls):
+    """``cov(X)`` on CUDA: the centred data is computed once (X and X.T read one buffer)
+    and 1 / (n - 1) is the cuBLAS call's alpha: no pass over the product."""
+    import ctypes
+    from gnumpy._graph import realize as R
+    dev, be = fake
+    x = np.random.default_rng(5).random((40, 70))
+    g = gp.asarray(x, device=dev)
+    gp.evaluate(g)
+    k0 = dict(R.stats.by_kind)
+    cublas_calls.clear()
+    gp.evaluate(gp.cov(g))
+    ran = {k: v - k0.get(k, 0) for k, v in R.stats.by_kind.items() if v != k0.get(k, 0)}
+    assert ran.get("barrier") == 1 and ran.get("elementwise", 0) + ran.get("rows", 0) == 1
+    got = [c for c in cublas_calls if c[0] == "dgemm"]
+    assert len(got) == 1 and ctypes.c_double.from_address(got[0][1][6]).value == 1 / 69
+
+
 _UPDATES = {     # statement on C (m x n), A (m x k), B (k x n), y (m,), x (k,)
     "gemm": lambda C, A, B, y, x: C.__setitem__(slice(None), 1.5 * A @ B + 1.2 * C),
     "plus C": lambda C, A, B, y, x: C.__setitem__(slice(None), A @ B + C),

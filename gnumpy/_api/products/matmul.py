@@ -6,6 +6,7 @@ A matrix product is a non-fusible op (a BARRIER node): its inputs are materializ
 from __future__ import annotations
 
 import cmath
+import math
 import weakref
 
 from ... import _dtypes as D
@@ -254,6 +255,17 @@ def _matrix_product(a, b):
     else:
         return None
     return wrap(_library_product(na, nb, dt, shape))
+
+
+def scaled_product(x, y, s):
+    """``(x @ y) * s`` for a Python float s, as NumPy's ``c = x @ y; c *= s`` (``cov``):
+    on CUDA a finite nonzero s is the library call's alpha (no pass over the product),
+    elsewhere a multiply of the product."""
+    if type(s) is float and s and math.isfinite(s) and x.device.kind == "cuda" and \
+            x.dtype.kind in "fc" and x.dtype == y.dtype:
+        return matmul(apply("multiply", x, s), y)
+    c = matmul(x, y)
+    return astype(apply("multiply", c, s), c.dtype, copy=False)
 
 
 def _library_product(na, nb, dt, shape):

@@ -20,7 +20,7 @@ from .reductions import max as max_, min as min_, any as any_, mean, sum as sum_
 from ..shape.manipulation import broadcast_to, concat, squeeze
 from ..creation.creation import full, zeros, eye
 from ..elementwise.ewspecial import round_, clip
-from ..products.matmul import matmul
+from ..products.matmul import matmul, scaled_product
 from ..elementwise.mathmisc import complex_from_parts
 
 
@@ -152,8 +152,11 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     if aweights is not None:
         aw = _check_weights(aweights, "aweights", X.shape[1], False)
         w = aw if w is None else apply("multiply", w, aw)
-    avg, w_sum = average(X, axis=1, weights=w, returned=True)
-    w_sum = w_sum[0]
+    if w is None:
+        avg = mean(X, axis=1)
+    else:
+        avg, w_sum = average(X, axis=1, weights=w, returned=True)
+        w_sum = w_sum[0]
     if w is None:
         fact = X.shape[1] - ddof
         if fact <= 0:
@@ -172,13 +175,14 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         # Note: NumPy warns "Degrees of freedom <= 0"; here the check stays on the device.
         fact = where_(apply("less_equal", fact, 0), 0.0, fact)
         scale = apply("divide", 1, fact)
-    X = apply("subtract", X, avg[:, None])
+    X = wrap(apply("subtract", X, avg[:, None])._leaf())     # (once: X.T reads it too)
     XT = X.T if w is None else apply("multiply", X, w).T
     if XT.dtype.kind == "c":
         XT = apply("conjugate", XT)
+    if w is None:
+        return squeeze(scaled_product(X, XT, scale))
     c = matmul(X, XT)
-    c = astype(apply("multiply", c, scale), c.dtype, copy=False)
-    return squeeze(c)
+    return squeeze(astype(apply("multiply", c, scale), c.dtype, copy=False))
 
 
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
