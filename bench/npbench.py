@@ -210,7 +210,9 @@ def timed_calls(runs, args, budget, share):
     """The timed calls of the frameworks that warmed up ({name: (setup, call)}),
     interleaved: each round calls every framework once, in an order that rotates, so a
     host whose speed drifts while a kernel runs (other tenants, clocks) slows them alike.
-    Rounds stop at ``--repeat`` or once they have used `share` seconds.  Returns
+    Rounds stop at ``--repeat`` or once they have used `share` seconds, or a second when
+    that is more (the warm-ups of a kernel of a few milliseconds can use its whole share:
+    it still gets its rounds).  Returns
     ({name: [seconds]}, {name: error})."""
     names = list(runs)
     ts = {n: [] for n in names}
@@ -222,7 +224,7 @@ def timed_calls(runs, args, budget, share):
                 live = [n for n in names if n not in errors]
                 last = sum(ts[n][-1] for n in live if ts[n])
                 if not live or r and (budget.remaining() < 2 * last or
-                                      sum(map(sum, ts.values())) > share):
+                                      sum(map(sum, ts.values())) > max(share, 1.0)):
                     break
                 k = r % len(live)
                 for n in live[k:] + live[:k]:
