@@ -1,11 +1,11 @@
 """Where host time goes on the current device (the real backend): cProfile of
 bench/loops.py's statement patterns and of NPBench kernels, top functions by own time.
 
-    python3 bench/profile_host.py [pattern ...] [--npbench k1,k2] [--iters N] [--top K]
-                                  [--sort cumtime]
+    python3 bench/profile_host.py [pattern ...] [--npbench k1,k2] [--calls N] [--iters N]
+                                  [--top K] [--sort cumtime]
 
 NPBench kernels run as bench/npbench.py runs them (fresh inputs, one warm-up call); each
-is timed (min of 5) and then profiled for one call.
+is timed (min of 5) and then profiled for ``--calls`` calls (1), reported per call.
 """
 import argparse
 import cProfile
@@ -77,7 +77,7 @@ class _Lib:
         return numpy.asarray(x)
 
 
-def profile_npbench(names, top):
+def profile_npbench(names, top, calls=1):
     kernels, lib = nb.kernels(nb.ROOT), _Lib()
     for name in names:
         info = kernels[name]
@@ -91,12 +91,14 @@ def profile_npbench(names, top):
             t = time.perf_counter()
             call(a)
             ts.append(time.perf_counter() - t)
-        a = setup()
         p = cProfile.Profile()
-        p.enable()
-        call(a)
-        p.disable()
-        _report(f"NPBench {name}: {min(ts) * 1e3:.2f} ms a call (min of 5)", p, 1, top)
+        for _ in range(calls):      # (each call's fresh inputs made outside the profile)
+            a = setup()
+            p.enable()
+            call(a)
+            p.disable()
+        _report(f"NPBench {name}: {min(ts) * 1e3:.2f} ms a call (min of 5); profile of "
+                f"{calls} calls, per call", p, calls, top)
 
 
 def main() -> int:
@@ -105,6 +107,7 @@ def main() -> int:
     ap.add_argument("--npbench", default="")
     ap.add_argument("--iters", type=int, default=300)
     ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--calls", type=int, default=1)
     ap.add_argument("--sort", default="tottime", help="a pstats sort key (own time first; "
                     "cumtime shows what calls into the libraries and syncs cost)")
     args = ap.parse_args()
@@ -112,7 +115,7 @@ def main() -> int:
     if args.patterns or not args.npbench:
         profile_patterns(args.patterns, args.iters, args.top)
     if args.npbench:
-        profile_npbench(args.npbench.split(","), args.top)
+        profile_npbench(args.npbench.split(","), args.top, max(1, args.calls))
     return 0
 
 
