@@ -180,6 +180,33 @@ def test_schedule_replays_by_structure(monkeypatch):
         assert shapes[0] == shapes[1], name
 
 
+def test_library_calls_on_memory_schedule_without_a_structure(monkeypatch):
+    """Roots that are all library calls reading memory (NPBench bicg's ``return r @ A,
+    A @ p``) are one group each, without the structure walk of a cached schedule; a call
+    reading a lazy operand still takes it.  Values are NumPy's."""
+    from gnumpy._graph import fuse
+    rng = np.random.default_rng(8)
+    an, pn, rn = rng.random((40, 30)), rng.random(30), rng.random(40)
+    a, p, r = gp.asarray(an), gp.asarray(pn), gp.asarray(rn)
+    gp.evaluate(a, p, r)
+    walked = []
+    real = fuse._structure
+
+    def counted(roots):
+        walked.append(roots)
+        return real(roots)
+    monkeypatch.setattr(fuse, "_structure", counted)
+    s, q = r @ a, a @ p
+    groups = fuse.schedule([s._node, q._node])
+    assert [g.kind for g in groups] == ["barrier", "barrier"] and not walked
+    np.testing.assert_allclose(s.get(), rn @ an, rtol=1e-12)
+    np.testing.assert_allclose(q.get(), an @ pn, rtol=1e-12)
+    s2, q2 = (r + 1.0) @ a, a @ p
+    fuse.schedule([s2._node, q2._node])
+    assert len(walked) == 1
+    np.testing.assert_allclose(s2.get(), (rn + 1.0) @ an, rtol=1e-12)
+
+
 def test_schedule_structure_ignores_scalar_values_not_shapes():
     from gnumpy._graph import fuse
     x = gp.asarray(np.arange(12.0).reshape(3, 4))

@@ -142,10 +142,9 @@ def schedule(roots) -> list:
     roots = [r for r in dict.fromkeys(roots) if r.kind != LEAF]
     if not roots:
         return []
-    if len(roots) == 1:
-        g = library_group(roots[0])
-        if g is not None:
-            return [g]
+    libs = [library_group(r) for r in roots]
+    if None not in libs:        # library calls on memory (``return r @ A, A @ p``): apart
+        return libs
     sig, inner = _structure(roots)
     key = (config._generation, sig)
     try:
