@@ -38,6 +38,30 @@ def test_ew_refuses_sources_of_different_dtypes():
     assert ir.ew("less", np.dtype(bool), (a, a)).dtype == np.dtype(bool)
 
 
+def test_ew_checks_a_two_source_node_of_a_checked_signature_too():
+    """Two-source nodes of an (op, dtypes) checked once skip the op's checks, not the
+    sources': another shape, source dtype, result dtype or device is refused as before;
+    the node is field for field the one the checked path builds."""
+    a = gp.asarray(np.arange(3.0))._node
+    b = gp.asarray(np.arange(3.0) * 2)._node
+    first = ir.ew("add", a.dtype, (a, b))
+    again = ir.ew("add", a.dtype, (b, a))
+    fields = [f for f in ir.Node.__slots__ if f not in ("srcs", "__weakref__")]
+    assert [getattr(first, f) for f in fields] == [getattr(again, f) for f in fields]
+    assert again.srcs == (b, a) and again.size == 3
+    m = gp.asarray(np.arange(6.0).reshape(2, 3))._node
+    f = gp.asarray(np.arange(3.0, dtype=np.float32))._node
+    with pytest.raises(AssertionError, match="shapes"):
+        ir.ew("add", a.dtype, (a, m))
+    with pytest.raises(AssertionError, match="dtypes"):
+        ir.ew("add", a.dtype, (a, f))
+    with pytest.raises(AssertionError, match="gives no"):
+        ir.ew("add", np.dtype(np.float32), (a, b))
+    other = ir.leaf(b.buf, b.dtype, b.shape, b.strides, b.offset, gp.Device("cpu", 1))
+    with pytest.raises(AssertionError, match="shapes"):
+        ir.ew("add", a.dtype, (a, other))
+
+
 def test_building_never_materializes():
     x = gp.asarray(np.arange(4.0))
     node = x._node

@@ -31,13 +31,13 @@ arrays bound graph growth (``bounds.bounded``).
 from __future__ import annotations
 
 import cmath
-import warnings
 
 import numpy as np
 
 from .. import _ops
 from .._memstate import note_realized
 from . import layout as L
+from .scalars import scalar_value
 
 LEAF, SCALAR, IOTA, EW, VIEW, REDUCE, BARRIER = range(7)
 KIND_NAMES = ("leaf", "scalar", "iota", "ew", "view", "reduce", "barrier")
@@ -170,81 +170,6 @@ def scaled(n):
     return (x, s) if s != 0 and cmath.isfinite(s) else (n, None)
 
 
-_FMAX = {np.dtype(np.float16): 65504.0, np.dtype(np.float32): 3.4028234663852886e38,
-         np.dtype(np.complex64): 3.4028234663852886e38}
-
-
-_SCALARS: dict = {}     # (value, type, dtype) -> NumPy scalar, for repeated Python scalars
-
-
-def scalar_value(value, dtype: np.dtype):
-    """`value` converted to a NumPy scalar of `dtype` (C-style conversion, no warnings)."""
-    t = type(value)
-    if t is dtype.type:                         # a NumPy scalar of the loop's type
-        return value
-    if t is float or t is int:
-        r = _SCALARS.get((value, t, dtype))     # loops repeat their constants (x * 0.99)
-        if r is not None:
-            return r
-        if value and value == value:            # not zeros (the key would lose their sign)
-            r = _SCALARS[(value, t, dtype)] = _scalar_value(value, dtype, t)    # nor NaN
-            if len(_SCALARS) > 4096:
-                _SCALARS.clear()
-            return r
-    return _scalar_value(value, dtype, t)
-
-
-def _scalar_value(value, dtype, t):
-    k = dtype.kind
-    if t is float and k in "fc":
-        m = _FMAX.get(dtype)
-        if m is None or -m <= value <= m or value != value:
-            return dtype.type(value)
-    elif t is int and k in "iu":
-        info = _IBOUNDS.get(dtype)
-        if info[0] <= value <= info[1]:
-            return dtype.type(value)
-    elif t is bool or (t is int and k in "fc" and -65504 <= value <= 65504):
-        return dtype.type(value)
-    elif t is complex and k == "c":
-        m = _FMAX.get(dtype)
-        if m is None or -m <= value.real <= m and -m <= value.imag <= m:
-            return dtype.type(value)
-    elif isinstance(value, np.generic):
-        vd = value.dtype
-        if vd == dtype:
-            return value
-        safe = _SAFE.get((vd, dtype))
-        if safe is None:
-            safe = _SAFE[(vd, dtype)] = bool(np.can_cast(vd, dtype, "safe"))
-        if safe:            # (a float32 scalar in a float64 loop: no rounding, no warning)
-            return dtype.type(value)
-    return _scalar_value_slow(value, dtype)
-
-
-_SAFE: dict = {}        # (NumPy scalar dtype, loop dtype) -> a safe cast?
-
-
-_IBOUNDS = {np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max))
-            for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
-                      np.uint64)}
-
-
-def _scalar_value_slow(value, dtype: np.dtype):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with np.errstate(all="ignore"):
-            if dtype.kind in "iub" and isinstance(value, (float, complex, np.floating,
-                                                          np.complexfloating)):
-                return np.array(value).astype(dtype)[()]
-            if dtype.kind in "iu" and isinstance(value, int) and not isinstance(value, bool):
-                # wrap out-of-range ints like a C cast (callers range-check weak ints first)
-                info = np.iinfo(dtype)
-                span = int(info.max) - int(info.min) + 1
-                value = (value - int(info.min)) % span + int(info.min)
-            return dtype.type(value)
-
-
 def scalar(value, dtype, shape, device) -> Node:
     return Node(SCALAR, "scalar", dtype, tuple(shape), (), scalar_value(value, dtype), device)
 
@@ -265,6 +190,9 @@ def axis_iota(shape, axis, device) -> Node:
 
 # ------------------------------------------------------------------ elementwise
 
+_EW_CHECKED: set = set()    # (op, source dtype, dtype) of two-source nodes checked once
+
+
 def ew(op: str, dtype, srcs, arg=None) -> Node:
     """An elementwise node; its sources must have one shape, one device and one dtype, the
     op's loop dtype (the API layer broadcasts, moves and promotes explicitly, and casts are
@@ -274,6 +202,11 @@ def ew(op: str, dtype, srcs, arg=None) -> Node:
     s0 = srcs[0]
     shape = s0.shape
     d0 = s0.dtype
+    if len(srcs) == 2:          # (the operators' case, its op and dtypes checked before)
+        s1 = srcs[1]
+        if s1.dtype is d0 and (s1.shape is shape or s1.shape == shape) and \
+                s1.device is s0.device and (op, d0, dtype) in _EW_CHECKED:
+            return _ew_node(op, dtype, shape, srcs, arg, s0.device, 1 + s0.size + s1.size)
     size = 1
     mixed = False
     for s in srcs:
@@ -295,6 +228,12 @@ def ew(op: str, dtype, srcs, arg=None) -> Node:
                              (dtype is not d0 and dtype != d0)) or \
             sig[2] is not None and d0.char not in sig[2]:
         raise AssertionError(f"ir.ew({op!r}) of {d0} sources gives no {dtype}")
+    if not mixed and len(srcs) == 2:
+        _EW_CHECKED.add((op, d0, dtype))
+    return _ew_node(op, dtype, shape, srcs, arg, s0.device, size)
+
+
+def _ew_node(op, dtype, shape, srcs, arg, device, size) -> Node:
     n = _new_node(Node)         # Node(EW, ...) without the __init__ call (hot path)
     n.kind = EW
     n.op = op
@@ -302,7 +241,7 @@ def ew(op: str, dtype, srcs, arg=None) -> Node:
     n.shape = shape
     n.srcs = srcs if type(srcs) is tuple else tuple(srcs)
     n.arg = arg
-    n.device = s0.device
+    n.device = device
     n.size = size
     n.buf = None
     n.strides = None
