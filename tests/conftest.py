@@ -89,9 +89,12 @@ def pytest_report_header(config):
 # cut short by a time limit still shows where its time went (bench/gpu_suite.sh sets it).
 # GNUMPY_TEST_PROFILE=<path>: cProfile the whole session of one worker (gw0, or the only
 # process) and rewrite its stats to <path> every few seconds, for the same reason.
-# With timing on, a test still running after GNUMPY_TEST_STACK_AFTER seconds (default 60)
+# With timing on, a test still running after GNUMPY_TEST_STACK_AFTER seconds (default 180)
 # has every thread's Python stack written to <prefix>.stacks.<worker>, once
-# (a hang shows where it sits: NVRTC, a device sync, a Python loop).
+# (a hang shows where it sits: NVRTC, a device sync, a Python loop).  faulthandler's
+# watchdog thread reads the other threads' frames while they run: past a minute, the cold
+# fuzz cases (60-90 s of NVRTC) were dumped in every GPU run, and one xdist worker died
+# during such a dump (H200, 2026-12-04); a hang still passes the longer default.
 _TIMING = os.environ.get("GNUMPY_TEST_TIMING")
 _PROFILE = os.environ.get("GNUMPY_TEST_PROFILE")
 if os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0":
@@ -111,7 +114,7 @@ if _TIMING or _PROFILE:
     if _TIMING:
         import faulthandler
         _stacks = open(f"{_TIMING}.stacks.{_WORKER}", "a")
-        _stack_after = float(os.environ.get("GNUMPY_TEST_STACK_AFTER", "60"))
+        _stack_after = float(os.environ.get("GNUMPY_TEST_STACK_AFTER", "180"))
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(item, nextitem):
