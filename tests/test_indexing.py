@@ -1022,3 +1022,45 @@ def test_assigning_strings_and_none_converts_as_numpy(dt):
                 continue
             g[k] = v
             assert np.array_equal(g.get(), a, equal_nan=True), (v, k)
+
+
+_SIMPLE_KEY = st.one_of(st.integers(-7, 7), st.builds(
+    slice, st.none() | st.integers(-8, 8), st.none() | st.integers(-8, 8),
+    st.none() | st.sampled_from([1, 2, 3, -1, -2, -5])))
+
+
+@settings(derandomize=True, max_examples=300)
+@given(shape=st.lists(st.integers(0, 5), max_size=4).map(tuple),
+       key=st.lists(_SIMPLE_KEY, max_size=5), bare=st.booleans())
+def test_simple_keys_give_the_general_view_ops(shape, key, bare):
+    """``keys.simple_view_ops`` (a lazy array's ``a[1:-1]``, ``a[i, :k]`` in one pass)
+    gives ``view_ops``'s answer for every key of ints and slices it takes, and steps
+    aside (None) for a key ``view_ops`` refuses; a lazy array indexed so has NumPy's
+    values."""
+    from gnumpy._api.indexing.keys import simple_view_ops, view_ops
+    k = key[0] if bare and len(key) == 1 else tuple(key)
+    got = simple_view_ops(shape, k)
+    try:
+        want = view_ops(shape, k)
+    except IndexError:
+        assert got is None
+        return
+    assert got is None or got == want
+    if got is not None:
+        x = np.arange(float(np.prod(shape, dtype=int))).reshape(shape)
+        check((gp.asarray(x) * 2.0)[k], (x * 2.0)[k])
+
+
+def test_a_lazy_arrays_simple_slice_is_a_view_of_its_memory():
+    """A slice of a lazy array (taken through ``simple_view_ops``) shares its memory: a
+    write into the array after the slice is seen through it, as in NumPy."""
+    x = np.arange(12.0).reshape(3, 4)
+    a = gp.asarray(x) + 1.0
+    s = a[1, 1:3]
+    e = a[2, 3]
+    a[1, 2] = -5.0
+    y = x + 1.0
+    ys, ye = y[1, 1:3], y[2, 3].copy()
+    y[1, 2] = -5.0
+    check(s, ys)
+    check(e, ye)

@@ -28,7 +28,7 @@ from .._common import value_node as _common_value_node, store_scalar
 from .index_bounds import bounds as _bounds
 from .index_bounds import derived as _derived
 from .index_plan import _entry, _fmt, _oob, minmax, normalize, plan
-from .keys import _has_advanced, _is_advanced, view_ops
+from .keys import _has_advanced, _is_advanced, simple_view_ops, view_ops
 from .masks import mask_offsets, src_node
 
 I64 = D.int64
@@ -68,22 +68,24 @@ def getitem(a, key):
     """``a[key]``: a view of `a` for basic indices, a new array for advanced ones.  An
     element (every axis indexed by an integer, no Ellipsis) is a new 0-d array: NumPy
     returns a scalar there, which later writes into `a` do not change."""
-    ints = _scalar_indices(a, key)
-    if ints is not None:                # a copy, as advanced indexing gives
-        r = a[ints]
-        return r if r._base is None else r._copy()
-    if _has_advanced(key):
-        if len(a.shape) == 1 and is_array(key) and key.ndim and key.dtype.kind in "iu" \
-                and key.device == a.device:
-            return _take1(a, key)
-        whole = is_array(key) and key.dtype == D.bool_ and key.shape == a.shape and \
-            key.ndim and key.device == a.device
-        if whole:       # ``a[m]``, a mask of a's shape: its flat offsets, as plan gives them
-            flat = mask_offsets(key)
-            return gather(a, (), flat, flat.shape, ("mask", key._node, write_epoch[0]))
-        p = plan(a, key)
-        return gather(a, p.vops, p.off, p.shape)
-    ops = view_ops(a.shape, key)
+    ops = simple_view_ops(a._node.shape, key)  # ints and slices (a lazy array's a[1:-1],
+    if ops is None:                             # a[i, :k]): one pass
+        ints = _scalar_indices(a, key)
+        if ints is not None:                # a copy, as advanced indexing gives
+            r = a[ints]
+            return r if r._base is None else r._copy()
+        if _has_advanced(key):
+            if len(a.shape) == 1 and is_array(key) and key.ndim and key.dtype.kind in "iu" \
+                    and key.device == a.device:
+                return _take1(a, key)
+            whole = is_array(key) and key.dtype == D.bool_ and key.shape == a.shape and \
+                key.ndim and key.device == a.device
+            if whole:   # ``a[m]``, a mask of a's shape: its flat offsets, as plan gives them
+                flat = mask_offsets(key)
+                return gather(a, (), flat, flat.shape, ("mask", key._node, write_epoch[0]))
+            p = plan(a, key)
+            return gather(a, p.vops, p.off, p.shape)
+        ops = view_ops(a.shape, key)
     if (ops[-1][2] if ops else a.shape) == () and not _has_ellipsis(key):
         node = a._node
         for vk, arg, shp in ops:

@@ -67,6 +67,53 @@ def parse_basic(shape, key):
     return starts_steps, tuple(sliced), tuple(final)
 
 
+def simple_view_ops(shape, key):
+    """``view_ops(shape, key)`` for a key of Python ints and slices only, at most one per
+    axis (a lazy array's ``a[1:-1]``, ``a[i, :k]``), in one pass; None for any other
+    key, or one that raises (``view_ops`` then gives the answer or NumPy's error)."""
+    ks = key if type(key) is tuple else (key,)
+    nd = len(shape)
+    if len(ks) > nd:
+        return None
+    ss, sliced, final = [], [], []
+    plain = True
+    for k, n in zip(ks, shape):
+        tk = type(k)
+        if tk is slice:
+            try:
+                a, b, c = k.indices(n)
+            except (TypeError, ValueError):
+                return None
+            m = (b - a + c - 1) // c if c > 0 else (a - b - c - 1) // -c
+            if m < 0:
+                m = 0
+            if a or c != 1 or m != n:
+                plain = False
+            ss.append((a, c))
+            sliced.append(m)
+            final.append(m)
+        elif tk is int:
+            if k < 0:
+                k += n
+            if k < 0 or k >= n:
+                return None
+            ss.append((k, 1))
+            sliced.append(1)
+            if k or n != 1:
+                plain = False
+        else:
+            return None
+    rest = shape[len(ks):]
+    sliced = tuple(sliced) + rest
+    final = tuple(final) + rest
+    ops = []
+    if not plain:
+        ops.append(("slice", tuple(ss) + ((0, 1),) * len(rest), sliced))
+    if final != sliced:
+        ops.append(("reshape", None, final))
+    return ops
+
+
 def view_ops(shape, key):
     """The view ops [(vkind, arg, shape)] of basic index `key` on an array of `shape`."""
     starts_steps, sliced, final = parse_basic(shape, key)
