@@ -142,8 +142,13 @@ def schedule(roots) -> list:
     roots = [r for r in dict.fromkeys(roots) if r.kind != LEAF]
     if not roots:
         return []
-    libs = [library_group(r) for r in roots]
-    if None not in libs:        # library calls on memory (``return r @ A, A @ p``): apart
+    libs = []
+    for r in roots:             # library calls on memory (``return r @ A, A @ p``): apart
+        g = library_group(r)
+        if g is None:
+            break
+        libs.append(g)
+    else:
         return libs
     sig, inner = _structure(roots)
     key = (config._generation, sig)
