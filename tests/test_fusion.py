@@ -3,6 +3,7 @@ import numpy as np
 
 import gnumpy as gp
 from gnumpy._graph.ir import LEAF
+from helpers import count_calls
 
 
 def _groups(*arrays):
@@ -189,13 +190,7 @@ def test_library_calls_on_memory_schedule_without_a_structure(monkeypatch):
     an, pn, rn = rng.random((40, 30)), rng.random(30), rng.random(40)
     a, p, r = gp.asarray(an), gp.asarray(pn), gp.asarray(rn)
     gp.evaluate(a, p, r)
-    walked = []
-    real = fuse._structure
-
-    def counted(roots):
-        walked.append(roots)
-        return real(roots)
-    monkeypatch.setattr(fuse, "_structure", counted)
+    walked = count_calls(monkeypatch, fuse, "_structure", lambda roots: roots)
     s, q = r @ a, a @ p
     groups = fuse.schedule([s._node, q._node])
     assert [g.kind for g in groups] == ["barrier", "barrier"] and not walked

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import gnumpy as gp
-from helpers import check
+from helpers import check, count_calls
 
 pytest.importorskip("cuda.bindings.nvrtc",
                     reason="the fake CUDA backend needs the 'cuda' extra")
@@ -20,14 +20,8 @@ def readers(monkeypatch):
     """Fresh reader tables; `walks` counts the walks recall could not spare."""
     for name in ("_BY_HINT", "_SEEN", "_MADE"):
         monkeypatch.setattr(cs, name, {})
-    walks = []
     real = cs.walk
-
-    def counted(root, roots=None):
-        walks.append(1)
-        return real(root, roots)
-    monkeypatch.setattr(cs, "walk", counted)
-    return walks, real
+    return count_calls(monkeypatch, cs, "walk", lambda *args: 1), real
 
 
 def _same(got, want):

@@ -20,7 +20,7 @@ from .._graph.fuse import Group, schedule, writes_into
 from .._graph.ir import LEAF
 from ..kernels import render_ew
 from .cuda_replay import STATIC as _STATIC, Replay, Slot as _Slot, Stages, stage as _stage
-from .cuda_signature import layout_id, recall as _walk
+from .cuda_signature import layout_id, recall as _recall
 
 
 _MAX_SIGNATURES = 8192     # replays kept per device; a program of more shapes starts over
@@ -37,7 +37,7 @@ class FastPath:
     def __call__(self, root):
         """Run `root` (a lazy node) as one replayed kernel and return the kind of its group
         ('elementwise', 'reduce', 'rows'); False to take the general path."""
-        sig, leaves, scalars, ok = _walk(root)
+        sig, leaves, scalars, ok = _recall(root)
         if not ok:
             return False
         if self.generation != config._generation:   # options changed: plans may differ
@@ -83,7 +83,7 @@ class FastPath:
         reduction with its epilogue) as one replayed kernel writing a fresh buffer per
         output; its kind, or False to plan it."""
         outs = g.outputs
-        sig, leaves, scalars, ok = _walk(None, outs)
+        sig, leaves, scalars, ok = _recall(None, outs)
         if not ok:
             return False
         if self.generation != config._generation:
@@ -123,7 +123,7 @@ class FastPath:
         reads dest's memory other than element for element (``overlaps(value, dest)``,
         asked only when a leaf of `value` is in dest's buffer): it must be materialized
         first."""
-        sig, leaves, scalars, ok = _walk(value)
+        sig, leaves, scalars, ok = _recall(value)
         if not ok:
             return 0
         if self.generation != config._generation:
@@ -172,7 +172,7 @@ class FastPath:
         """Run ``Backend.write_elements`` as one replayed kernel (its template reads the
         k-th output's pointer from ``dests[k]``, placed after the leaves); False to plan
         it."""
-        sig, leaves, scalars, ok = _walk(None, values)
+        sig, leaves, scalars, ok = _recall(None, values)
         if not ok:
             return False
         if self.generation != config._generation:
