@@ -92,9 +92,9 @@ def pytest_report_header(config):
 # With timing on, a test still running after GNUMPY_TEST_STACK_AFTER seconds (default 180)
 # has every thread's Python stack written to <prefix>.stacks.<worker>, once
 # (a hang shows where it sits: NVRTC, a device sync, a Python loop).  faulthandler's
-# watchdog thread reads the other threads' frames while they run: past a minute, the cold
-# fuzz cases (60-90 s of NVRTC) were dumped in every GPU run, and one xdist worker died
-# during such a dump (H200, 2026-12-04); a hang still passes the longer default.
+# watchdog thread reads the other threads' frames while they run, and a worker can die
+# during a dump: the default lies past the cold fuzz cases (60-90 s of NVRTC), which a
+# hang still passes.
 _TIMING = os.environ.get("GNUMPY_TEST_TIMING")
 _PROFILE = os.environ.get("GNUMPY_TEST_PROFILE")
 if os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0":
