@@ -405,6 +405,81 @@ def test_product_accumulated_into_its_destination(name, dtype):
     check(g[3], arrs[3], scale=400.0)
 
 
+_INTO_VIEWS = {   # statement on Z (40 x 70), A (40 x 50), B (50 x 60), x (50,), w (50,)
+    "column": lambda Z, A, B, x, w: Z.__setitem__((slice(None), 3), A @ x),
+    "part of a row": lambda Z, A, B, x, w: Z.__setitem__((5, slice(10, 70)), w @ B),
+    "rows apart": lambda Z, A, B, x, w: Z.__setitem__((slice(None), slice(5, 65)), A @ B),
+    "every other": lambda Z, A, B, x, w: Z.__setitem__((slice(None, None, 2), 7),
+                                                       A[:20] @ x),
+    "reversed": lambda Z, A, B, x, w: Z.__setitem__((slice(None, None, -1), 3), A @ x),
+    "reads Z": lambda Z, A, B, x, w: Z.__setitem__((slice(None), 2), Z[:, :50] @ x),
+    "columns apart": lambda Z, A, B, x, w: Z.__setitem__((slice(None), slice(5, 65, 2)),
+                                                         A @ B[:, :30]),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
+@pytest.mark.parametrize("name", list(_INTO_VIEWS))
+def test_product_written_into_a_view(name, dtype):
+    """``Z[view] = A @ B`` (the library call writes the view where it lies on CUDA when
+    its strides allow): NumPy's values, the rest of Z untouched, NaN and inf included."""
+    rng = np.random.default_rng(7)
+    arrs = [(rng.standard_normal(s) * 2).astype(dtype)
+            for s in ((40, 70), (40, 50), (50, 60), (50,), (50,))]
+    if dtype != "complex64":
+        arrs[0][0, 3], arrs[0][6, 7], arrs[1][2, 4] = np.nan, np.inf, -np.inf
+    g = [gp.asarray(a) for a in arrs]
+    _INTO_VIEWS[name](*g)
+    with np.errstate(all="ignore"):
+        _INTO_VIEWS[name](*arrs)
+    check(g[0], arrs[0], scale=200.0)
+
+
+def test_correlation_columns_and_rows():
+    """NPBench's correlation loop: ``S[i + 1:, i] = S[i, i + 1:] = D[:, i] @ D[:, i + 1:]``
+    (the product written into a column, then the column copied into the row)."""
+    rng = np.random.default_rng(3)
+    d = rng.standard_normal((30, 12))
+    s = np.eye(12)
+    D, S = gp.asarray(d), gp.asarray(s)
+    for i in range(11):
+        S[i + 1:, i] = S[i, i + 1:] = D[:, i] @ D[:, i + 1:]
+        s[i + 1:, i] = s[i, i + 1:] = d[:, i] @ d[:, i + 1:]
+    check(S, s, scale=30.0)
+
+
+def test_product_into_a_view_is_one_library_call(fake, cublas_calls):
+    """On CUDA, a product written into a strided view is one cuBLAS call writing the view:
+    a vector at any positive stride (the GEMV's incy), rows apart (the GEMM's ldc); views
+    no call describes (reversed, columns apart, or a product reading the view's memory)
+    go through a temporary and a kernel."""
+    dev, be = fake
+    calls = cublas_calls
+    arrs = [gp.asarray(np.ones(s), device=dev)
+            for s in ((40, 70), (40, 50), (50, 60), (50,), (50,))]
+    Z = arrs[0]
+    base = Z._node.buf.ptr
+    for name, call, at, inc, offset, step in [("column", "dgemv", 10, 11, 3, 70),
+                                              ("part of a row", "dgemv", 10, 11, 5 * 70 + 10, 1),
+                                              ("every other", "dgemv", 10, 11, 7, 140),
+                                              ("rows apart", "dgemm", 12, 13, 5, 70)]:
+        calls.clear()
+        be.launches.clear()
+        _INTO_VIEWS[name](*arrs)
+        gp.evaluate(Z)
+        got = [c for c in calls if c[0] == call]
+        assert len(got) == 1 and not be.launches, name
+        args = got[0][1]
+        assert (args[at], args[inc]) == (base + offset * 8, step), name
+    for name in ("reversed", "columns apart", "reads Z"):
+        calls.clear()
+        be.launches.clear()
+        _INTO_VIEWS[name](*arrs)
+        gp.evaluate(Z)
+        assert len([c for c in calls if c[0] in ("dgemv", "dgemm")]) == 1 and \
+            be.launches, name
+
+
 def test_product_into_its_destination_is_one_library_call(fake, cublas_calls):
     """On CUDA, ``C[:] = alpha * A @ B + beta * C`` is one cuBLAS call writing C (alpha and
     beta its scalars, no kernel); forms that cannot be (beta 0, a product reading C,

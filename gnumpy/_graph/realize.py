@@ -407,22 +407,29 @@ def _substitute(n, d, v, memo):
     return r
 
 
-def _accumulate(be, dest, value) -> bool:
-    """``dest[...] = a @ b + dest`` or ``+ beta * dest`` (beta a finite nonzero constant,
-    the product's operands apart from dest's memory): the library call writes dest
-    itself with beta (NPBench's gemm, ``C[:] = alpha * A @ B + beta * C``: no temporary,
-    no elementwise pass).  False when the value has another form or the backend cannot
+def _product_write(be, dest, value) -> bool:
+    """``dest[...] = a @ b``, ``a @ b + dest`` or ``+ beta * dest`` (beta a finite nonzero
+    constant; the product's operands apart from dest's memory): the library call writes
+    dest itself, with beta (NPBench's gemm, ``C[:] = alpha * A @ B + beta * C``: no
+    temporary, no elementwise pass; correlation's ``corr[i + 1:, i] = x @ Y``: no
+    temporary, no copy).  False when the value has another form or the backend cannot
     (``Backend.product_into``)."""
-    p, q = value.srcs
-    if p.kind != BARRIER or p.op != "matmul":
-        p, q = q, p
-        if p.kind != BARRIER or p.op != "matmul":
+    if value.kind == BARRIER:
+        p, beta = value, 0
+        if p.op != "matmul":
             return False
-    t, beta = scaled(q)
-    if beta is None:
-        beta = 1
-    if t.kind != LEAF or not same_place(t, dest) or reads_any(p, {id(dest.buf)}) or \
-            not be.product_into(dest, p, beta, True):
+    else:
+        p, q = value.srcs
+        if p.kind != BARRIER or p.op != "matmul":
+            p, q = q, p
+            if p.kind != BARRIER or p.op != "matmul":
+                return False
+        t, beta = scaled(q)
+        if beta is None:
+            beta = 1
+        if t.kind != LEAF or not same_place(t, dest):
+            return False
+    if reads_any(p, {id(dest.buf)}) or not be.product_into(dest, p, beta, True):
         return False
     todo = [s for s in p.srcs if s.kind != LEAF]
     if todo:
@@ -452,8 +459,8 @@ def _write(dest, value, _in_range) -> None:
         with span(label("write", [value])):
             return _write(dest, value, True)
     be = backend_here(dest.device)
-    if value.kind == EW and value.op == "add" and be.product_into is not None and \
-            not _in_range and _accumulate(be, dest, value):
+    if (value.kind == BARRIER or value.kind == EW and value.op == "add") and \
+            be.product_into is not None and not _in_range and _product_write(be, dest, value):
         return
     if value.kind == LEAF and value.dtype == dest.dtype and value.shape == dest.shape \
             and be.copy_leaf(dest, value):

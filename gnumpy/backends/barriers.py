@@ -8,7 +8,7 @@ writes one new buffer of ``shape``.  Implementations:
 * ``CUDA[op](backend, node, buf) -> None`` writes the C-contiguous result into ``buf``;
   ``node.srcs`` are LEAF nodes (``buf``, ``offset``, ``strides`` in elements);
 * ``INTO[op](backend, dest, node, beta, check) -> bool`` (optional, CUDA): the library call
-  writes LEAF ``dest`` itself as ``node + beta * dest`` (``realize._accumulate``); False,
+  writes LEAF ``dest`` itself as ``node + beta * dest`` (``realize._product_write``); False,
   before any work, where it cannot; with ``check`` only the answer;
 * ``KERNELS[op](node) -> [FixedKey]``: the kernels the CUDA implementation would use for
   ``node``, each key rendering its source (``key.render(name)``).  CPU-only CI compiles

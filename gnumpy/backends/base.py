@@ -36,7 +36,7 @@ class Backend:
 
     # optional: product_into(dest, product, beta, check) -> bool: the library call of
     # matmul node `product` writes LEAF `dest` itself as ``product + beta * dest``
-    # (``realize._accumulate``); with `check`, only whether it can
+    # (``realize._product_write``); with `check`, only whether it can
     product_into = None
 
     # True: a statement's write of one element runs at once (``write_element``), where

@@ -126,6 +126,19 @@ def _plan(dt, a_sh, a_st, b_sh, b_st, shape):
             return ("gemm", calls)
 
 
+def _plan_of(dt, node):
+    """``_plan`` of matmul `node`, remembered by its operands' layouts."""
+    a, b = node.srcs
+    key = (dt, a.shape, a.strides, b.shape, b.strides)
+    p = _PLANS.get(key)
+    if p is None:
+        p = _plan(dt, a.shape, a.strides, b.shape, b.strides, node.shape)
+        if len(_PLANS) >= 4096:
+            _PLANS.clear()
+        _PLANS[key] = p
+    return p
+
+
 def matmul(be, node, buf) -> None:
     if node.dtype not in DATA_TYPE:
         return _matmul_kernel(be, node, buf)
@@ -134,32 +147,49 @@ def matmul(be, node, buf) -> None:
 
 def product_into(be, dest, node, beta, check=False) -> bool:
     """``dest[...] = node + beta * dest`` for matmul `node` (operands realized unless
-    `check`) as one cuBLAS call with beta, writing C-contiguous 1-D or 2-D LEAF `dest`
-    (NPBench's gemm, ``C[:] = alpha * A @ B + beta * C``); False, before any work, when
-    the call cannot (another dtype or layout, a batch, k == 0)."""
+    `check`) as one cuBLAS call with beta, writing 1-D or 2-D LEAF `dest` where it lies
+    (NPBench's gemm, ``C[:] = alpha * A @ B + beta * C``; correlation's column,
+    ``corr[i + 1:, i] = x @ Y``): a C-contiguous dest, a vector of any positive stride (the
+    GEMV's increment) or rows of unit stride apart (the GEMM's leading dimension).  False,
+    before any work, when the call cannot (another dtype or layout, a batch, k == 0)."""
     dt = node.dtype
     a, b = node.srcs
     if dt not in _GEMM or dest.dtype != dt or dest.shape != node.shape or \
-            len(node.shape) not in (1, 2) or not a.shape[-1] or \
-            not L.is_c_contiguous(dest.shape, dest.strides) or a.ndim > 2 or b.ndim > 2:
+            len(node.shape) not in (1, 2) or not a.shape[-1] or a.ndim > 2 or b.ndim > 2:
+        return False
+    out = None if L.is_c_contiguous(dest.shape, dest.strides) else _strided_out(dt, node, dest)
+    if out is False:
         return False
     if not check:
-        _product(be, node, _ptr(dest), beta)
+        _product(be, node, _ptr(dest), beta, out)
     return True
 
 
-def _product(be, node, pc, beta) -> None:
+def _strided_out(dt, node, dest):
+    """How the one cuBLAS call of `node`'s product writes non-contiguous `dest`: ``("inc",
+    k)``, a GEMV's output increment, or ``("ld", k)``, a GEMM's leading dimension; False
+    when neither describes dest's layout."""
+    p = _plan_of(dt, node)
+    sh, st = dest.shape, dest.strides
+    if p[0] == "gemv":
+        n, k, m, opa, opb, a_st, b_st = p[1]
+        inc = (b_st[-2] if m == 1 else a_st[-1]) if k > 1 else 1
+        s = [x for d, x in zip(sh, st) if d != 1]
+        if inc < 1 or len(s) != 1 or s[0] < 1:      # (the GEMM fallback writes C order)
+            return False
+        return "inc", s[0]
+    if p[0] == "gemm" and len(p[1]) == 1 and p[1][0][8] == 1 and len(sh) == 2 and \
+            (st[1] == 1 or sh[1] == 1) and st[0] >= max(sh[1], 1):
+        return "ld", st[0]
+    return False
+
+
+def _product(be, node, pc, beta, out=None) -> None:
     """The cuBLAS calls of matmul `node` writing C-ordered output at `pc` as
-    ``node + beta * output``."""
+    ``node + beta * output`` (`out`: ``_strided_out``'s layout of a strided output)."""
     a, b = node.srcs
     dt = node.dtype
-    key = (dt, a.shape, a.strides, b.shape, b.strides)
-    p = _PLANS.get(key)
-    if p is None:
-        p = _plan(dt, a.shape, a.strides, b.shape, b.strides, node.shape)
-        if len(_PLANS) >= 4096:
-            _PLANS.clear()
-        _PLANS[key] = p
+    p = _plan_of(dt, node)
     kind = p[0]
     if kind == "copy":
         a = be._contiguous_copy(a) if p[1] else a
@@ -174,27 +204,28 @@ def _product(be, node, pc, beta) -> None:
     pa, pb = _ptr(a), _ptr(b)
     alpha = node.arg if node.arg is not None else 1     # a scale folded into the call
     if kind == "gemv":
-        return _gemv(be, dt, *p[1], pa, pb, pc, alpha, beta)
+        return _gemv(be, dt, *p[1], pa, pb, pc, alpha, beta, out[1] if out else 1)
     it = dt.itemsize
     for m, n, k, opb, opa, sb, sa, sc, count, ob, oa, oc in p[1]:
         _gemm(be, dt, m, n, k, opb, opa, pb + ob * it, sb, pa + oa * it, sa, pc + oc * it,
-              sc, count, alpha, beta)
+              sc, count, alpha, beta, out[1] if out else None)
 
 
 def _gemm(be, dt, m, n, k, op1, op2, p1, s1, p2, s2, pc, sc, count, alpha=1,
-          beta=0) -> None:
-    """C (column-major m x n, ldc = m) = op1(M1) @ op2(M2), `count` times with the given
-    batch strides (elements)."""
+          beta=0, ldc=None) -> None:
+    """C (column-major m x n, leading dimension `ldc`, m when None) = op1(M1) @ op2(M2),
+    `count` times with the given batch strides (elements)."""
     cublas = bindings("cublas")
     lb = libs(be)
     h = lb.blas()
     (t1, ld1), (t2, ld2) = op1, op2
+    ldc = m if ldc is None else ldc
     if dt == np.float16:
         one = lb.host_scalar(alpha, np.float32)
         zero = lb.host_scalar(beta, np.float32)
         T = DATA_TYPE[dt]
         if count == 1:
-            cublas.gemm_ex(h, t1, t2, m, n, k, one, p1, T, ld1, p2, T, ld2, zero, pc, T, m,
+            cublas.gemm_ex(h, t1, t2, m, n, k, one, p1, T, ld1, p2, T, ld2, zero, pc, T, ldc,
                            _COMPUTE_32F, -1)
         else:
             cublas.gemm_strided_batched_ex(h, t1, t2, m, n, k, one, p1, T, ld1, s1, p2, T,
@@ -205,14 +236,16 @@ def _gemm(be, dt, m, n, k, op1, op2, p1, s1, p2, s2, pc, sc, count, alpha=1,
     zero = lb.host_scalar(beta, dt)
     name = _GEMM[dt]
     if count == 1:
-        getattr(cublas, name)(h, t1, t2, m, n, k, one, p1, ld1, p2, ld2, zero, pc, m)
+        getattr(cublas, name)(h, t1, t2, m, n, k, one, p1, ld1, p2, ld2, zero, pc, ldc)
     else:
         getattr(cublas, name + "_strided_batched")(h, t1, t2, m, n, k, one, p1, ld1, s1, p2,
                                                    ld2, s2, zero, pc, m, sc, count)
 
 
-def _gemv(be, dt, n, k, m, opa, opb, a_st, b_st, pa, pb, pc, alpha=1, beta=0) -> None:
-    """One matrix-vector product: ``A @ x`` (m == 1) or ``x @ B`` (n == 1)."""
+def _gemv(be, dt, n, k, m, opa, opb, a_st, b_st, pa, pb, pc, alpha=1, beta=0,
+          incy=1) -> None:
+    """One matrix-vector product: ``A @ x`` (m == 1) or ``x @ B`` (n == 1), its output
+    `incy` elements apart."""
     cublas = bindings("cublas")
     lb = libs(be)
     h = lb.blas()
@@ -225,18 +258,18 @@ def _gemv(be, dt, n, k, m, opa, opb, a_st, b_st, pa, pb, pc, alpha=1, beta=0) ->
         if inc < 1:
             return _gemm(be, dt, m, n, k, opb, opa, pb, 0, pa, 0, pc, 0, 1, alpha, beta)
         if t == _N:     # stored: A^T, column-major k x n
-            f(h, _T, k, n, one, pa, ld, pb, inc, zero, pc, 1)
+            f(h, _T, k, n, one, pa, ld, pb, inc, zero, pc, incy)
         else:           # stored: A, column-major n x k
-            f(h, _N, n, k, one, pa, ld, pb, inc, zero, pc, 1)
+            f(h, _N, n, k, one, pa, ld, pb, inc, zero, pc, incy)
         return
     t, ld = opb         # y (m) = x (k) B (k x m) = B^T x
     inc = a_st[-1] if k > 1 else 1
     if inc < 1:
         return _gemm(be, dt, m, n, k, opb, opa, pb, 0, pa, 0, pc, 0, 1, alpha, beta)
     if t == _N:         # stored: B^T, column-major m x k
-        f(h, _N, m, k, one, pb, ld, pa, inc, zero, pc, 1)
+        f(h, _N, m, k, one, pb, ld, pa, inc, zero, pc, incy)
     else:               # stored: B, column-major k x m
-        f(h, _T, k, m, one, pb, ld, pa, inc, zero, pc, 1)
+        f(h, _T, k, m, one, pb, ld, pa, inc, zero, pc, incy)
 
 
 # ------------------------------------------------------------------ integer and bool products
