@@ -70,11 +70,24 @@ def test_recall_of_several_roots(fake, readers):
     walks, walk = readers
     A, B, v = _arrays(dev)
     for k in range(cs._MAKE_AT + 4):
-        roots = [(A[k % 6, j] * 2.0 + A[k % 6, j + 1])._node for j in range(5)]
+        roots = [(A[k % 6, j] * 2.0 + A[k % 6, j + 1])._node for j in range(cs._ROOTS_FEW)]
         _same(cs.recall(None, roots), walk(None, roots))
     assert len(walks) == cs._MAKE_AT
-    roots = [(A[1, j] * 2.0 + A[1, j + 1])._node for j in range(4)]     # one root fewer
+    roots = [(A[1, j] * 2.0 + A[1, j + 1])._node for j in range(3)]     # one root fewer
     _same(cs.recall(None, roots), walk(None, roots))
+
+
+def test_recall_of_a_chain_waits_longer(fake, readers):
+    """A group of many roots (a chain of element writes) gets its reader after
+    `_CHAIN_MAKE_AT` walks, not `_MAKE_AT`."""
+    dev, be = fake
+    walks, walk = readers
+    A, B, v = _arrays(dev)
+    n = cs._ROOTS_FEW + 3
+    for k in range(cs._CHAIN_MAKE_AT + 4):
+        roots = [(A[k % 6, j] * 2.0 + A[k % 6, j + 1])._node for j in range(n)]
+        _same(cs.recall(None, roots), walk(None, roots))
+    assert cs._CHAIN_MAKE_AT > cs._MAKE_AT and len(walks) == cs._CHAIN_MAKE_AT
 
 
 def _teach(f):

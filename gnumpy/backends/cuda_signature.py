@@ -110,6 +110,11 @@ _MAKE_AT = 16               # walks of a hint before a reader is made for it: ma
                             # costs 50-170 walks of its graph (0.7 ms for a 7-node
                             # statement, 5.7 ms for a chain of 32 elements), so a shape
                             # met rarely keeps its walk
+_ROOTS_FEW = 4
+_CHAIN_MAKE_AT = 64         # walks of a hint of more roots (a chain of element writes)
+                            # before its reader is made: it costs 3-6 ms to make (a chain
+                            # of 32 writes) and saves under a microsecond a statement, so
+                            # a short loop keeps its walks
 _PER_HINT = 4               # readers a hint keeps
 _MAKES_MAX = 8              # readers made for a hint before its graphs are always walked
 _COLD = ()
@@ -120,8 +125,8 @@ _GROUP_MAX = 16             # a graph with more inner nodes of one shape gets no
 def recall(root, roots=None):
     """``walk(root, roots)``'s answer, for a graph of a shape met before without the walk.
 
-    A hint (the root's kind, op, dtype and tree size) walked `_MAKE_AT` times gets a
-    reader (``_reader``) of the graph walked last: straight-line code that follows that
+    A hint (the root's kind, op, dtype and tree size) walked `_MAKE_AT` times
+    (`_CHAIN_MAKE_AT` for more than `_ROOTS_FEW` roots) gets a reader (``_reader``) of the graph walked last: straight-line code that follows that
     graph's visit order through a new graph, checks at each node what does not vary
     between a loop's statements (kinds, ops, dtypes, an elementwise node's arg, which
     leaves share a buffer or a place, which inner nodes are one node) and reads what does
@@ -147,7 +152,7 @@ def recall(root, roots=None):
     if not r[3] or rds is _COLD:
         return r
     c = _SEEN.get(h, 0) + 1
-    if c < _MAKE_AT:
+    if c < (_MAKE_AT if roots is None or len(roots) <= _ROOTS_FEW else _CHAIN_MAKE_AT):
         if c == 1 and len(_SEEN) >= _MAX_HINTS:
             _SEEN.clear()
             _BY_HINT.clear()
