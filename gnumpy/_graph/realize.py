@@ -19,8 +19,8 @@ from .._device import backend
 from . import chains
 from . import layout as L
 from .fuse import Group, library_group, schedule, writes_into
-from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW, reads_any, same_place, scaled, \
-    with_srcs
+from .overlap import Overlap, byte_span, fold_update, interleaved, substitute
+from .ir import BARRIER, EW, LEAF, REDUCE, reads_any, same_place, scaled
 from .ir import barrier as ir_barrier, copy as ir_copy
 from .ranges import group_name, label, node_name, span
 from .running import lock, stats
@@ -164,34 +164,12 @@ def run_inplace(op: str, dest, srcs, arg) -> None:
             barriers.cuda_impl(op)(be, node, dest.buf)
 
 
-def _byte_span(n) -> tuple:
-    """(first, last) byte of LEAF `n`'s buffer that its layout touches."""
-    a, b = L.span(n.shape, n.strides, n.offset)
-    it = n.dtype.itemsize
-    return a * it, b * it + it - 1
-
-
-def _interleaved(n, dest) -> bool:
-    """Do LEAFs `n` and `dest` (one buffer, overlapping spans) touch disjoint elements of
-    one stride, like two columns of a matrix?  Only the case of one axis longer than 1 in
-    both, with the same stride and itemsize, is decided; anything else answers False."""
-    it = n.dtype.itemsize
-    if dest.dtype.itemsize != it:
-        return False
-    ax = [(d, s) for d, s in zip(n.shape, n.strides) if d > 1]
-    bx = [(d, s) for d, s in zip(dest.shape, dest.strides) if d > 1]
-    if len(ax) != 1 or len(bx) != 1 or ax[0][1] != bx[0][1] or ax[0][1] == 0:
-        return False
-    s = abs(ax[0][1])
-    return (n.offset - dest.offset) % s != 0
-
-
 def _overlaps_unaligned(value, dest) -> bool:
     """True when `value` reads memory dest writes other than element-for-element (one
     element written, or memory apart from dest's span, cannot conflict)."""
     if L.prod(dest.shape) <= 1:
         return False
-    lo, hi = _byte_span(dest)
+    lo, hi = byte_span(dest)
     seen = set()
     stack = [(value, True)]
     while stack:
@@ -200,8 +178,8 @@ def _overlaps_unaligned(value, dest) -> bool:
             if n.buf is dest.buf and not (aligned and n.shape == dest.shape and
                                           n.strides == dest.strides and
                                           n.offset == dest.offset):
-                a, b = _byte_span(n)
-                if a <= hi and lo <= b and not _interleaved(n, dest):
+                a, b = byte_span(n)
+                if a <= hi and lo <= b and not interleaved(n, dest):
                     return True
             continue
         if n.kind == REDUCE or n.kind == BARRIER:
@@ -303,10 +281,6 @@ def settle() -> None:
             _write(p[0], p[1], False)
 
 
-class _Overlap(Exception):
-    pass
-
-
 def _fold(p, dest, value) -> bool:
     """Fold deferred write `p` into the write of `value` into `dest`: possible when dest
     is p's destination, element for element, and `value` reads that memory only there
@@ -320,11 +294,11 @@ def _fold(p, dest, value) -> bool:
         cap = config.max_graph_nodes
     if value.size > cap:        # (the substitution only grows it)
         return False
-    new = _fold_update(value, d, v)
+    new = fold_update(value, d, v)
     if new is None:
         try:
-            new = _substitute(value, d, v, {})
-        except _Overlap:
+            new = substitute(value, d, v, {})
+        except Overlap:
             return False
     if new.size > cap:
         return False
@@ -332,79 +306,11 @@ def _fold(p, dest, value) -> bool:
     return True
 
 
-def _fold_update(value, d, v):
-    """``_substitute(value, d, v)`` for an elementwise `value` reading d's memory only as d
-    (``x op= y``, ``x[...] = y``), its other sources checked in one loop; else None."""
-    if value.kind != EW:
-        return None
-    new = list(value.srcs)
-    db, hit = d.buf, False
-    for i, s in enumerate(value.srcs):
-        k = s.kind
-        if k == LEAF:
-            if s.buf is db:
-                if not same_place(s, d):
-                    return None
-                new[i] = v
-                hit = True
-            continue
-        if k == SCALAR or k == IOTA:
-            continue
-        stack = [s]
-        while stack:
-            n = stack.pop()
-            k = n.kind
-            if k == LEAF:
-                if n.buf is db:
-                    return None
-            elif k == BARRIER:
-                return None
-            elif k != SCALAR:
-                stack += n.srcs
-    return with_srcs(value, tuple(new)) if hit else value
-
-
 def _write_elements(entries) -> None:
     """Run a chain of element writes, [(dest, value)], as one kernel."""
     be = backend_here(entries[0][0].device)
     be.write_elements([d for d, _ in entries], [v for _, v in entries])
     _count("elementwise")
-
-
-def _substitute(n, d, v, memo):
-    """`n` with every LEAF at d's layout replaced by `v` (new nodes along the way; shared
-    ones untouched); _Overlap when it reads d's memory otherwise, or holds a barrier."""
-    k = n.kind
-    if k == LEAF:
-        if n.buf is d.buf:
-            if same_place(n, d):
-                return v
-            a, b = _byte_span(n)
-            lo, hi = _byte_span(d)
-            if a <= hi and lo <= b and not _interleaved(n, d):
-                raise _Overlap
-        return n
-    if k == SCALAR or k == IOTA:
-        return n
-    if k == BARRIER:
-        raise _Overlap
-    r = memo.get(id(n))
-    if r is None:
-        srcs = n.srcs
-        new = None
-        db = d.buf
-        for i, s in enumerate(srcs):
-            sk = s.kind
-            if sk == SCALAR or sk == LEAF and s.buf is not db:
-                continue
-            t = _substitute(s, d, v, memo)
-            if t is not s:
-                if new is None:
-                    new = list(srcs)
-                new[i] = t
-        r = n if new is None else with_srcs(n, tuple(new))
-        memo[id(n)] = r
-    return r
 
 
 def _product_write(be, dest, value) -> bool:
