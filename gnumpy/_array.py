@@ -38,7 +38,7 @@ from ._graph.ir import EW as _EW, LEAF
 from ._graph.layout import basic_index as _basic_index
 from ._hostvals import (element_group as _element_group, known_value as _known_value,
                         written_element as _written_element)
-from ._memstate import MISS as _MISS, share as _share
+from ._memstate import MISS as _MISS, share as _share, shared as _shared_mem
 from ._attributes import ArrayAttributes
 from ._methods import NumpyMethods
 from ._operators import ArrayOperators, _operand_ok
@@ -383,8 +383,8 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
             m, rn, _ = b
             if tv is ndarray:           # the loop statement: a lazy value of m's layout
                 vn = value._node
-                if vn.kind == LEAF and ir.same_place(vn, m):
-                    return      # a[k] += b: the in-place operator wrote a[k] already
+                if ir.holds(vn, m) and not _shared_mem(m.buf):
+                    return      # a[k] += b (the operator wrote it), a[i, j] = max(a[i, j], t)
                 if vn.kind != LEAF and vn.dtype is m.dtype and vn.shape == m.shape and \
                         vn.device is m.device and value._base is None and not value._has_views:
                     root = self._base if self._base is not None else self

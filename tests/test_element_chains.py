@@ -235,3 +235,48 @@ def test_pending_readers_keep_their_values_as_the_chain_grows(chains, reader):
         check(kept[0], kept[1])
     R.settle()
     check(a, ref)
+
+
+_BETWEEN = {        # what runs between ``v = x[2, 5]`` and ``x[2, 5] = v`` (x is 4 x 12)
+    "nothing": lambda x, v: None,
+    "element": lambda x, v: x.__setitem__((2, 5), 7.5),
+    "in place": lambda x, v: x[2].__iadd__(1.0),
+    "row": lambda x, v: x.__setitem__(slice(1, 3), 0.25),
+    "view": lambda x, v: x[2].__setitem__(5, -3.0),
+    "chain": lambda x, v: [x.__setitem__((2, j), x[2, j - 1] * 0.5) for j in range(3, 9)],
+    "max": lambda x, v: x.__setitem__((2, 5), max(x[2, 5], x[2, 4] + 10.0)),
+}
+
+
+@pytest.mark.parametrize("chained", [False, True])
+@pytest.mark.parametrize("between", list(_BETWEEN))
+def test_writing_an_element_its_own_earlier_read(between, chained, request):
+    """``x[i, j] = v`` with v a read of x[i, j] (nussinov's ``max(table[i, j], t)``
+    giving the element back): v keeps the value it had when read whatever was written
+    in between, so the write puts back that value (NumPy's) and writes nothing when the
+    element is unchanged."""
+    if chained:
+        request.getfixturevalue("chains")
+    base = np.random.default_rng(11).random((4, 12))
+    a, ref = gp.asarray(base), base.copy()
+    for x in (a, ref):
+        x[2, 5] = x[2, 4] * 3.0         # (a write waiting, deferred, before the read)
+        v = x[2, 5]
+        _BETWEEN[between](x, v)
+        x[2, 5] = v
+        x[2, 6] = x[2, 5] + 1.0
+    check(a, ref)
+
+
+def test_an_element_written_back_unchanged_is_no_write():
+    """``x[i, j] = x[i, j]`` through a lazy read of the element records no write: the
+    memory's known values stay valid and nothing is flushed or launched."""
+    from gnumpy._memstate import write_epoch
+    x = gp.asarray(np.arange(12.0))
+    v = x[5]
+    e = write_epoch[0]
+    x[5] = v
+    assert write_epoch[0] == e
+    x[5] = v * 1.0                      # (a computed value is a write)
+    assert write_epoch[0] == e + 1
+    check(x, np.arange(12.0))

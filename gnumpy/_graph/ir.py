@@ -144,6 +144,15 @@ def _ew_signatures() -> dict:
 _EW_SIG = _ew_signatures()
 
 
+def holds(v: Node, m: Node) -> bool:
+    """Does LEAF `m`'s memory hold `v`'s values already: `v` is that memory (a LEAF at m's
+    place), or its copy not yet computed (an element read, ``a[i, j]``, still lazy: a write
+    of that memory since would have computed it first, ``readers.flush_readers``)?"""
+    if v.kind == EW and v.op == "astype" and v.dtype is m.dtype:
+        v = v.srcs[0]
+    return v.kind == LEAF and same_place(v, m)
+
+
 def same_place(a: Node, b: Node) -> bool:
     """Do LEAFs `a` and `b` name the same elements of one buffer, in the same order and
     dtype (one is the other's memory, element for element)?"""
