@@ -415,6 +415,7 @@ _INTO_VIEWS = {   # statement on Z (40 x 70), A (40 x 50), B (50 x 60), x (50,),
     "reads Z": lambda Z, A, B, x, w: Z.__setitem__((slice(None), 2), Z[:, :50] @ x),
     "columns apart": lambda Z, A, B, x, w: Z.__setitem__((slice(None), slice(5, 65, 2)),
                                                          A @ B[:, :30]),
+    "lazy operand": lambda Z, A, B, x, w: Z.__setitem__((slice(None), 3), (A + 1.0) @ x),
 }
 
 
@@ -452,7 +453,8 @@ def test_product_into_a_view_is_one_library_call(fake, cublas_calls):
     """On CUDA, a product written into a strided view is one cuBLAS call writing the view:
     a vector at any positive stride (the GEMV's incy), rows apart (the GEMM's ldc); views
     no call describes (reversed, columns apart, or a product reading the view's memory)
-    go through a temporary and a kernel."""
+    go through a temporary and a kernel, and so does a product of an operand not yet in
+    memory (its layout is known only once computed)."""
     dev, be = fake
     calls = cublas_calls
     arrs = [gp.asarray(np.ones(s), device=dev)
@@ -471,7 +473,7 @@ def test_product_into_a_view_is_one_library_call(fake, cublas_calls):
         assert len(got) == 1 and not be.launches, name
         args = got[0][1]
         assert (args[at], args[inc]) == (base + offset * 8, step), name
-    for name in ("reversed", "columns apart", "reads Z"):
+    for name in ("reversed", "columns apart", "reads Z", "lazy operand"):
         calls.clear()
         be.launches.clear()
         _INTO_VIEWS[name](*arrs)

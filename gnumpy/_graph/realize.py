@@ -340,8 +340,9 @@ def _product_write(be, dest, value) -> bool:
     todo = [s for s in p.srcs if s.kind != LEAF]
     if todo:
         materialize(todo)
-    be.product_into(dest, p, beta)
-    _count("barrier")
+    if not be.product_into(dest, p, beta):
+        return False        # (the operands' layouts in memory fit no call: the caller
+    _count("barrier")       # writes through a temporary)
     return True
 
 

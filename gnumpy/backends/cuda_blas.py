@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._graph import layout as L
-from .._graph.ir import leaf, scalar
+from .._graph.ir import LEAF, leaf, scalar
 from ..kernels import render_misc
 from ..kernels.plan import FixedKey
 from . import barriers
@@ -168,7 +168,11 @@ def product_into(be, dest, node, beta, check=False) -> bool:
 def _strided_out(dt, node, dest):
     """How the one cuBLAS call of `node`'s product writes non-contiguous `dest`: ``("inc",
     k)``, a GEMV's output increment, or ``("ld", k)``, a GEMM's leading dimension; False
-    when neither describes dest's layout."""
+    when neither describes dest's layout, or an operand is not in memory yet (its layout
+    is not known)."""
+    a, b = node.srcs
+    if a.kind != LEAF or b.kind != LEAF:
+        return False
     p = _plan_of(dt, node)
     sh, st = dest.shape, dest.strides
     if p[0] == "gemv":
