@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gnumpy._graph.ir import LEAF
 from gnumpy.backends import cuda_blas
 
 
@@ -62,11 +63,23 @@ class FakeCublas:
     def _op(self, M, t):
         return M if t == 0 else M.T
 
-    def _gemm(self, t1, t2, m, n, k, p1, ld1, p2, ld2, pc, ldc):
+    def _scalar(self, ptr):
+        return _host(ptr, self.dt, (1,), (1,))[0]
+
+    def _gemm(self, t1, t2, m, n, k, p1, ld1, p2, ld2, pc, ldc, alpha=None, beta=None):
         A = self._op(self._mat(p1, *((m, k) if t1 == 0 else (k, m)), ld1), t1)
         B = self._op(self._mat(p2, *((k, n) if t2 == 0 else (n, k)), ld2), t2)
         C = self._mat(pc, m, n, ldc)
-        C[...] = A.astype(np.complex128 if self.dt.kind == "c" else np.float64) @ B
+        C[...] = self._scaled(A.astype(np.complex128 if self.dt.kind == "c" else np.float64)
+                              @ B, C, alpha, beta)
+
+    def _scaled(self, ab, c, alpha, beta):
+        """alpha * ab + beta * c as BLAS computes it (c not read when beta is 0)."""
+        if alpha is not None:
+            ab = self._scalar(alpha) * ab
+        if beta is not None and self._scalar(beta) != 0:
+            ab = ab + self._scalar(beta) * c
+        return ab
 
     def __getattr__(self, name):
         if name.endswith("gemm_strided_batched"):
@@ -80,7 +93,7 @@ class FakeCublas:
         if name.endswith("gemm"):
             def f(h, t1, t2, m, n, k, alpha, p1, ld1, p2, ld2, beta, pc, ldc):
                 self.calls.append(("gemm",))
-                self._gemm(t1, t2, m, n, k, p1, ld1, p2, ld2, pc, ldc)
+                self._gemm(t1, t2, m, n, k, p1, ld1, p2, ld2, pc, ldc, alpha, beta)
             return f
         if name.endswith("gemv"):
             def f(h, t, m, n, alpha, p, ld, px, incx, beta, py, incy):
@@ -88,7 +101,8 @@ class FakeCublas:
                 M = self._op(self._mat(p, m, n, ld), t)
                 x = _host(px, self.dt, (M.shape[1],), (incx,))
                 y = _host(py, self.dt, (M.shape[0],), (incy,))
-                y[...] = M @ x
+                assert incx >= 1 and incy >= 1, (incx, incy)
+                y[...] = self._scaled(M @ x, y, alpha, beta)
             return f
         raise AttributeError(name)
 
@@ -247,3 +261,91 @@ def test_plans_are_kept_per_layout_and_replayed_with_new_pointers(monkeypatch):
     assert len(cuda_blas._PLANS) == 1
     (plan,) = cuda_blas._PLANS.values()
     assert plan[0] == "gemm" and len(plan[1]) == 1          # one strided-batched call
+
+
+_DESTS = ["c", "vector apart", "rows apart", "reversed", "columns apart"]
+
+
+def _dest(shape, dt, rng, layout):
+    """A view of a larger host buffer (random values, NaN in its first element) for the
+    product's result, laid out as `layout` says, and that buffer."""
+    def rand(*sh):
+        return rng.standard_normal(sh).astype(dt)
+    if layout == "c":
+        big = rand(*shape)
+        v = big[...]
+    elif len(shape) == 1:
+        if layout == "reversed":
+            big = rand(shape[0])
+            v = big[::-1]
+        elif layout == "columns apart":         # a column of a matrix
+            big = rand(shape[0], 2)
+            v = big[:, 1]
+        else:
+            big = rand(3 * shape[0] + 2)
+            v = big[1:1 + 3 * shape[0]:3]
+    elif layout == "reversed":
+        big = rand(*shape)
+        v = big[::-1]
+    elif layout == "columns apart":
+        big = rand(shape[0], 2 * shape[1])
+        v = big[:, ::2]
+    else:                                       # rows apart (a block of a wider matrix)
+        big = rand(shape[0], shape[1] + 3)
+        v = big[:, 2:2 + shape[1]]
+    big.reshape(-1)[0] = np.nan
+    return v, big
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_product_into_a_strided_destination_matches_numpy(data):
+    """``cuda_blas.product_into``: ``dest = a @ b + beta * dest`` written where dest lies
+    (a GEMV's incy, a GEMM's ldc) on emulated cuBLAS; dest's other memory untouched; the
+    layouts no call describes refused before any work."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**31)))
+    dt = np.dtype(data.draw(st.sampled_from(_DT)))
+    n, k, m = (data.draw(st.integers(1, 5)) for _ in range(3))
+    vec_a, vec_b = data.draw(st.booleans()), data.draw(st.booleans())
+    a = rng.standard_normal((k,) if vec_a else (n, k)).astype(dt)
+    b = rng.standard_normal((k,) if vec_b else (k, m)).astype(dt)
+    want = a @ b
+    if want.ndim == 0:
+        return
+    layout = data.draw(st.sampled_from(_DESTS))
+    beta = data.draw(st.sampled_from([0, 1.0, -0.5]))
+    v, big = _dest(want.shape, dt, rng, layout)
+    before = big.copy()
+    with pytest.MonkeyPatch.context() as mp:
+        fake = FakeCublas(dt)
+        mp.setattr(cuda_blas, "bindings", lambda name: fake)
+        mp.setattr(cuda_blas, "libs", lambda be: FakeLibs())
+        na, keep_a = _operand(a, rng, data.draw(st.sampled_from(["c", "t", "strided"])))
+        nb, keep_b = _operand(b, rng, data.draw(st.sampled_from(["c", "t", "strided"])))
+        it = dt.itemsize
+        buf = _Buf(big)
+        dest = _Leaf(buf, (v.ctypes.data - big.ctypes.data) // it, v.shape,
+                     [s // it for s in v.strides], dt)
+        dest.kind = na.kind = nb.kind = LEAF
+
+        class Node:
+            dtype = dt
+            shape = want.shape
+            srcs = (na, nb)
+            arg = None
+        old = v.copy()
+        ok = cuda_blas.product_into(FakeBackend(), dest, Node, beta, True)
+        if not ok:
+            np.testing.assert_array_equal(big, before)
+            assert layout in ("reversed", "columns apart") or fake.calls == [], layout
+            return
+        assert cuda_blas.product_into(FakeBackend(), dest, Node, beta)
+    assert len(fake.calls) == 1
+    exp = want + beta * old if beta else want
+    tol = 1e-5 if dt in (np.float32, np.complex64) else 1e-12
+    np.testing.assert_allclose(v, exp, rtol=tol, atol=tol)
+    rest = np.ones(big.shape, bool)
+    rest[np.unravel_index(((v.ctypes.data - big.ctypes.data) // it
+                           + np.indices(v.shape).reshape(v.ndim, -1).T
+                           @ (np.array(v.strides) // it)), big.shape)] = False
+    np.testing.assert_array_equal(big[rest], before[rest])
