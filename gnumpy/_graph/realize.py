@@ -335,14 +335,16 @@ def _product_write(be, dest, value) -> bool:
             beta = 1
         if t.kind != LEAF or not same_place(t, dest):
             return False
-    if reads_any(p, {id(dest.buf)}) or not be.product_into(dest, p, beta, True):
+    if reads_any(p, {id(dest.buf)}):
         return False
     todo = [s for s in p.srcs if s.kind != LEAF]
-    if todo:
+    if todo:                # (asked before the operands are computed for nothing)
+        if not be.product_into(dest, p, beta, True):
+            return False
         materialize(todo)
-    if not be.product_into(dest, p, beta):
-        return False        # (the operands' layouts in memory fit no call: the caller
-    _count("barrier")       # writes through a temporary)
+    if not be.product_into(dest, p, beta):  # (False before any work: the caller writes
+        return False                        # through a temporary)
+    _count("barrier")
     return True
 
 

@@ -126,16 +126,16 @@ def recall(root, roots=None):
     """``walk(root, roots)``'s answer, for a graph of a shape met before without the walk.
 
     A hint (the root's kind, op, dtype and tree size) walked `_MAKE_AT` times
-    (`_CHAIN_MAKE_AT` for more than `_ROOTS_FEW` roots) gets a reader (``_reader``) of the graph walked last: straight-line code that follows that
-    graph's visit order through a new graph, checks at each node what does not vary
-    between a loop's statements (kinds, ops, dtypes, an elementwise node's arg, which
-    leaves share a buffer or a place, which inner nodes are one node) and reads what does
-    (leaf layouts, view args and shapes), building the walk's signature and its lists of
-    leaves and scalars.  A statement whose slices change length each iteration (durbin's
-    ``y[:k]``) is read by one reader.  A graph no reader of its hint takes is walked; a
-    hint that keeps missing gets another reader, up to `_MAKES_MAX`, then is always
-    walked.  (Hints of one root and of several differ in length: a reader is only ever
-    given the form it was made for.)"""
+    (`_CHAIN_MAKE_AT` for more than `_ROOTS_FEW` roots) gets a reader (``_reader``) of the
+    graph walked last: straight-line code that follows that graph's visit order through a
+    new graph, checks at each node what does not vary between a loop's statements (kinds,
+    ops, dtypes, an elementwise node's arg, which leaves share a buffer or a place, which
+    inner nodes are one node) and reads what does (leaf layouts, view args and shapes),
+    building the walk's signature and its lists of leaves and scalars. A statement whose
+    slices change length each iteration (durbin's ``y[:k]``) is read by one reader. A graph
+    no reader of its hint takes is walked; a hint that keeps missing gets another reader, up
+    to `_MAKES_MAX`, then is always walked. (Hints of one root and of several differ in
+    length: a reader is only ever given the form it was made for.)"""
     if roots is None:
         h = (root.kind, root.op, root.dtype, root.size)
     else:
