@@ -222,8 +222,10 @@ def write(dest, value, _in_range=False, defer=False) -> None:
                                 # write read it: NumPy's statement reads it now
         if p is not None:
             if defer:
-                e = chains.extend(p, dest, value) if not dest.shape and not p[0].shape \
-                    else None
+                if not dest.shape:
+                    e = chains.extend(p, dest, value) if not p[0].shape else None
+                else:
+                    e = chains.extend_vectors(p, dest, value) if p[0].shape else None
                 if e is not None:
                     _deferred[0], _deferred[1] = e, settle
                     return
