@@ -35,8 +35,10 @@ elements = {}           # offset -> (dest, value): the chain, in write order; th
 
 # A chain of writes of one shape holds at most VECTORS_MAX writes, whose values hold at
 # most VECTOR_NODES nodes, each counted once (the values share their chained reads, so
-# their tree sizes grow as Fibonacci's numbers in deriche's two-term recurrence).
-VECTORS_MAX = 32
+# their tree sizes grow as Fibonacci's numbers in deriche's two-term recurrence).  16, not
+# 32: NVRTC takes ~0.4 s for a chain of 32 of deriche's writes, ~0.18 s for 16, and
+# the longer chain saves ~3 % of deriche's warm call (perf-notes, session AD).
+VECTORS_MAX = 16
 VECTOR_NODES = 256
 _vector = [[], 0, None]     # the chain of one shape: its values' reads of its buffer
                             # from memory (LEAFs), its nodes, and its destinations'
