@@ -228,6 +228,34 @@ def test_growing_values_stay_under_the_node_bound(chains):
     check(y, ref)
 
 
+def test_a_layout_that_never_chains_stops_trying(chains, monkeypatch):
+    """seidel's row stencil reads the row before one lane over: each write fails to start
+    a chain.  After ``MISSES`` failures in a row its layout tries only every ``RETRY``-th
+    write, and a recurrence on that layout afterwards chains again from its next retry;
+    the values are NumPy's throughout."""
+    monkeypatch.setattr(C, "_misses", {})
+    base = np.random.default_rng(12).random((130, 9))
+    m, ref = gp.asarray(base), base.copy()
+    tried = []
+    walk = C._lanes
+    monkeypatch.setattr(C, "_lanes", lambda *a: tried.append(1) or walk(*a))
+    for x in (m, ref):
+        for i in range(1, 21):
+            x[i, 1:-1] += x[i - 1, :-2] + x[i - 1, 2:] + x[i + 1, 1:-1]
+    assert len(tried) == C.MISSES       # (gnumpy's statements only: NumPy's do not walk)
+    key = (id(m._leaf().buf), (7,), (1,))
+    assert C._misses[key] == 20 - 1
+    R.settle()
+    k0 = _kernels()
+    for x in (m, ref):
+        for i in range(22, 129):
+            x[i, 1:-1] = x[i - 1, 1:-1] * 0.5 + x[i - 2, 1:-1]
+    R.settle()
+    assert key not in C._misses         # a retry started a chain
+    assert _kernels() - k0 < 107 - 2 * C.VECTORS_MAX
+    check(m, ref)
+
+
 def test_integers_wrap_and_special_floats(chains):
     """Integer columns wrap as NumPy's; NaN, infinities and -0.0 pass through a chain."""
     base = (np.arange(42, dtype=np.int32).reshape(6, 7) * 48271) % 65521

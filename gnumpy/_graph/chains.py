@@ -40,6 +40,12 @@ elements = {}           # offset -> (dest, value): the chain, in write order; th
 # the longer chain saves ~3 % of deriche's warm call (perf-notes, session AD).
 VECTORS_MAX = 16
 VECTOR_NODES = 256
+# A layout whose writes failed to start a chain MISSES times in a row (NPBench seidel_2d's
+# row stencil reads the row before one lane over, 960 times a call) tries again only
+# every RETRY-th write: a failed start walks the value (4-8 us a statement).
+MISSES = 8
+RETRY = 64
+_misses: dict = {}          # (buffer id, shape, strides) -> failed starts in a row
 _vector = [[], 0, None]     # the chain of one shape: its values' reads of its buffer
                             # from memory (LEAFs), its nodes, and its destinations'
                             # (shape, strides, itemsize, stride and length of their one
@@ -183,6 +189,9 @@ def extend_vectors(p, dest, value):
     their own layouts (their values are substituted) and the rest of the buffer apart
     from every destination (or at its own destination's place: the same lane, loaded
     before it is stored), and the write reads a chained destination or writes one again."""
+    k = value.kind
+    if k != EW and k != LEAF:           # (a reduction written into a row: resnet's conv)
+        return None
     d = p[0]
     if dest.buf is not d.buf or dest.dtype != d.dtype or dest.shape != d.shape or \
             dest.strides != d.strides:
@@ -197,23 +206,39 @@ def extend_vectors(p, dest, value):
         be = d.device._be
         if be is None or not be.vector_chains or be.write_elements is None:
             return None
-        reads, memo = [], {}
-        if _lanes(p[1], d, reads, memo) is not p[1]:
-            return None
+        miss = (id(d.buf), d.shape, d.strides)
+        m = _misses.get(miss, 0)
+        if m >= MISSES:
+            _misses[miss] = m + 1
+            if m % RETRY:
+                return None
         ax = [(n, abs(st)) for n, st in zip(d.shape, d.strides) if n > 1] or [(1, 1)]
-        _vector[:] = reads, len(memo), (d.shape, d.strides, d.dtype.itemsize, ax[0][1],
-                                        ax[0][0]) if len(ax) == 1 else None
+        _vector[2] = (d.shape, d.strides, d.dtype.itemsize, ax[0][1], ax[0][0]) \
+            if len(ax) == 1 else None
         els[d.offset] = p
     new = None
     if dest.offset in els or len(els) < VECTORS_MAX and _clear_of_dests(dest) and \
             all(same_place(r, dest) or _apart(r, dest) for r in _vector[0]):
         reads, memo = [], {}
-        new = _lanes(value, dest, reads, memo)
+        new = _lanes(value, dest, reads, memo)      # (first: a write that cannot join
+    if started and new is not None and new is not value:    # fails here, not in p's)
+        del els[d.offset]           # p's own value, read from memory as it is
+        first, fmemo = [], {}
+        if _lanes(p[1], d, first, fmemo) is not p[1] or \
+                not all(same_place(r, dest) or _apart(r, dest) for r in first):
+            new = None
+        els[d.offset] = p
+        _vector[0], _vector[1] = first, len(fmemo)
     if new is None or new is value and dest.offset not in els or \
             _vector[1] + len(memo) > VECTOR_NODES:
         if started:
             _clear()
+            if len(_misses) >= 4096:
+                _misses.clear()
+            _misses[miss] = _misses.get(miss, 0) + (m < MISSES)
         return None
+    if started:
+        _misses.pop(miss, None)
     _vector[0] += reads
     _vector[1] += len(memo)
     els.pop(dest.offset, None)          # (its value is in `new` where `value` read it)
