@@ -149,6 +149,13 @@ def test_memory_read_then_written_in_the_chain(chains):
         x[5:10] = x[10:15] - 1.0
         x[15:20] = x[5:10] + x[0:5]
     check(v, vref)
+    w, wref = gp.asarray(np.arange(30.0)), np.arange(30.0)
+    for x in (w, wref):
+        x[0:4] = x[4:8] * 2.0
+        x[8:12] = x[0:4] + x[20:24]             # joins, reading x[20:24] from memory
+        x[21:25] = x[8:12] - 1.0                # stores it one lane over
+        x[12:16] = x[21:25] * 3.0
+    check(w, wref)
 
 
 def test_rewriting_a_chained_destination(chains):

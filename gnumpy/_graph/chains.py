@@ -55,13 +55,8 @@ _vector = [[], 0, None]     # the chain of one shape: its values' reads of its b
 def take() -> list:
     """The chain's writes, [(dest, value)] in write order; the chain is left empty."""
     out = list(elements.values())
-    _clear()
-    return out
-
-
-def _clear() -> None:
     elements.clear()
-    _vector[:] = [], 0, None
+    return out
 
 
 def extend(p, dest, value):
@@ -95,7 +90,7 @@ def extend(p, dest, value):
     if new is None or new.size > ELEMENT_NODES or new is value and dest.offset not in els \
             or started and not _simple(p[1], d.buf, d.dtype):
         if started:
-            _clear()
+            els.clear()
         return None
     if dest.offset != d.offset:
         els.pop(dest.offset, None)      # (its value is in `new` where `value` read it)
@@ -213,7 +208,7 @@ def extend_vectors(p, dest, value):
             if m % RETRY:
                 return None
         ax = [(n, abs(st)) for n, st in zip(d.shape, d.strides) if n > 1] or [(1, 1)]
-        _vector[2] = (d.shape, d.strides, d.dtype.itemsize, ax[0][1], ax[0][0]) \
+        _vector[:] = [], 0, (d.shape, d.strides, d.dtype.itemsize, ax[0][1], ax[0][0]) \
             if len(ax) == 1 else None
         els[d.offset] = p
     new = None
@@ -232,7 +227,7 @@ def extend_vectors(p, dest, value):
     if new is None or new is value and dest.offset not in els or \
             _vector[1] + len(memo) > VECTOR_NODES:
         if started:
-            _clear()
+            els.clear()
             if len(_misses) >= 4096:
                 _misses.clear()
             _misses[miss] = _misses.get(miss, 0) + (m < MISSES)

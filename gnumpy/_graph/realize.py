@@ -224,8 +224,11 @@ def write(dest, value, _in_range=False, defer=False) -> None:
             if defer:
                 if not dest.shape:
                     e = chains.extend(p, dest, value) if not p[0].shape else None
-                else:
-                    e = chains.extend_vectors(p, dest, value) if p[0].shape else None
+                else:           # (a write of p's place folds: ``_fold``)
+                    d = p[0]
+                    e = chains.extend_vectors(p, dest, value) if d.shape and \
+                        dest.buf is d.buf and (dest.offset != d.offset or chains.elements) \
+                        else None
                 if e is not None:
                     _deferred[0], _deferred[1] = e, settle
                     return
