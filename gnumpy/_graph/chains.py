@@ -188,25 +188,23 @@ def extend_vectors(p, dest, value):
     if k != EW and k != LEAF:           # (a reduction written into a row: resnet's conv)
         return None
     d = p[0]
-    if dest.buf is not d.buf or dest.dtype != d.dtype or dest.shape != d.shape or \
-            dest.strides != d.strides:
+    if dest.buf is not d.buf or dest.shape != d.shape or dest.strides != d.strides or \
+            dest.dtype is not d.dtype and dest.dtype != d.dtype:
         return None
     els = elements
     started = not els
     if started:
         if dest.offset == d.offset:
             return None                 # a fold (``realize._fold``)
-        if 0 in d.shape:
-            return None
-        be = d.device._be
-        if be is None or not be.vector_chains or be.write_elements is None:
-            return None
         miss = (id(d.buf), d.shape, d.strides)
         m = _misses.get(miss, 0)
         if m >= MISSES:
             _misses[miss] = m + 1
             if m % RETRY:
                 return None
+        be = d.device._be
+        if be is None or not be.vector_chains or be.write_elements is None or 0 in d.shape:
+            return None
         ax = [(n, abs(st)) for n, st in zip(d.shape, d.strides) if n > 1] or [(1, 1)]
         _vector[:] = [], 0, (d.shape, d.strides, d.dtype.itemsize, ax[0][1], ax[0][0]) \
             if len(ax) == 1 else None
@@ -284,7 +282,8 @@ def _lanes(n, dest, reads, memo):
 
 def _read(n, dest, reads):
     """``_lanes`` of LEAF `n` of dest's buffer."""
-    if n.dtype == dest.dtype and n.shape == dest.shape and n.strides == dest.strides:
+    if n.shape == dest.shape and n.strides == dest.strides and (n.dtype is dest.dtype or
+                                                                n.dtype == dest.dtype):
         e = elements.get(n.offset)
         if e is not None:
             return e[1]
