@@ -110,6 +110,57 @@ def test_recurrence_is_one_kernel_per_chain(chains, cols, dtype):
     check(y, ref)
 
 
+def test_planes_of_a_3d_array_chain(chains):
+    """A vertical sweep over ``x[:, :, k]`` (two axes longer than one, planes
+    interleaved in memory), reading a transposed array and the plane before: one kernel
+    per ``VECTORS_MAX`` planes, NumPy's values; a read of the next plane shifted by a
+    row is a read across lanes."""
+    nz = C.VECTORS_MAX + 5
+    base = np.random.default_rng(13).random((6, 7, nz))
+    other = np.random.default_rng(14).random((7, 6))
+    x, ref = gp.asarray(base), base.copy()
+    o = gp.asarray(other)
+    gp.evaluate(x, o)
+    R.settle()
+    k0 = _kernels()
+    for a, t in ((x, o), (ref, other)):
+        for k in range(1, nz):
+            a[:, :, k] = a[:, :, k - 1] * 0.5 + t.T - a[:, :, k]
+    R.settle()
+    assert _kernels() - k0 <= 3
+    check(x, ref)
+    for a in (x, ref):
+        a[:, :, 1] = a[:, :, 0] + 1.0
+        a[:, :, 2] = a[:, :, 1] * 2.0
+        a[1:, :, 3] = a[:-1, :, 2] - 1.0          # another shape: the chain runs
+        a[:-1, :, 4] = a[1:, :, 3] + 0.5
+        a[:-1, :, 5] = a[:-1, :, 4] * a[1:, :, 4]  # one row over: not chained
+    check(x, ref)
+    base = np.random.default_rng(15).random((6, 8, 9))
+    y, yref = gp.asarray(base), base.copy()
+    for a in (y, yref):
+        a[:, :7, 1] = a[:, :7, 0] + 1.0
+        a[:, :7, 2] = a[:, :7, 1] * 2.0 + a[:, 1:, 2]   # its own plane one column over
+        a[:, :7, 3] = a[:, :7, 2] - a[:, 1:, 4]         # memory that a later write
+        a[:, :7, 4] = a[:, :7, 3] * 0.5                 # stores one column over
+    check(y, yref)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 12), st.integers(2, 5)), min_size=1, max_size=3),
+       st.integers(-90, 90))
+def test_same_layout_overlap_is_never_missed(axes, q):
+    """``chains._meets`` (do two layouts of one shape and strides, offsets q apart, share
+    an element) against enumeration: it may say yes where they do not (a write then
+    stays out of the chain), never no where they do."""
+    axes = sorted(axes, reverse=True)
+    pts = {0}
+    for s, n in axes:
+        pts = {p + k * s for p in pts for k in range(n)}
+    if any(p + q in pts for p in pts):
+        assert C._meets(q, tuple(axes))
+
+
 def test_reads_across_lanes_are_not_chained(chains):
     """A value reading a chained destination shifted by a lane (``y[i, 1:]`` from
     ``y[i - 1, :-1]``) or through a broadcast of one of its elements: the chain runs

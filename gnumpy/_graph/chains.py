@@ -205,9 +205,10 @@ def extend_vectors(p, dest, value):
         be = d.device._be
         if be is None or not be.vector_chains or be.write_elements is None or 0 in d.shape:
             return None
-        ax = [(n, abs(st)) for n, st in zip(d.shape, d.strides) if n > 1] or [(1, 1)]
-        _vector[:] = [], 0, (d.shape, d.strides, d.dtype.itemsize, ax[0][1], ax[0][0]) \
-            if len(ax) == 1 else None
+        ax = sorted(((abs(st), n) for n, st in zip(d.shape, d.strides) if n > 1),
+                    reverse=True) or [(1, 1)]
+        _vector[:] = [], 0, (d.shape, d.strides, d.dtype.itemsize) + (
+            ax[0] if len(ax) == 1 else (None, tuple(ax))) if ax[-1][0] else None
         els[d.offset] = p
     new = None
     if dest.offset in els or len(els) < VECTORS_MAX and _clear_of_dests(dest) and \
@@ -245,9 +246,12 @@ def _clear_of_dests(n) -> bool:
     if lay is None or n.shape != lay[0] or n.strides != lay[1] or \
             n.dtype.itemsize != lay[2]:
         return all(_apart(n, e[0]) for e in elements.values())
-    s, m = lay[3], lay[4] * lay[3]      # (the chain's one axis: offsets q apart overlap
-    o = n.offset                        # where q is a multiple of its stride within it)
-    for k in elements:
+    s, m = lay[3], lay[4]
+    o = n.offset
+    if s is None:                       # (several axes)
+        return not any(_meets(o - k, m) for k in elements)
+    m *= s                              # (one axis: offsets q apart overlap where q is a
+    for k in elements:                  # multiple of its stride within it)
         q = o - k
         if q % s == 0 and -m < q < m:
             return False
@@ -259,12 +263,33 @@ def _apart(a, b) -> bool:
     lay = _vector[2]
     if lay is not None and a.shape == b.shape == lay[0] and a.strides == b.strides == \
             lay[1] and a.dtype.itemsize == b.dtype.itemsize == lay[2]:
-        s, m = lay[3], lay[4] * lay[3]      # (the chain's layout, as above)
+        s, m = lay[3], lay[4]           # (the chain's layout, as above)
         q = a.offset - b.offset
-        return q % s != 0 or not -m < q < m
+        if s is None:
+            return not _meets(q, m)
+        return q % s != 0 or not -m * s < q < m * s
     a0, a1 = byte_span(a)
     b0, b1 = byte_span(b)
     return a1 < b0 or b1 < a0 or interleaved(a, b)
+
+
+def _meets(q, axes) -> bool:
+    """Do two layouts of one shape and strides, their offsets `q` apart, share an element:
+    is `q` a sum of k * s over `axes` ((s, n), s > 0, by s descending) with |k| < n?
+    True also where the search would branch widely (it only keeps a write out of a
+    chain)."""
+    if not axes:
+        return q == 0
+    s, n = axes[0]
+    rest = axes[1:]
+    span = 0
+    for t, m in rest:
+        span += (m - 1) * t
+    lo = max(-(-(q - span) // s), 1 - n)    # the k that leave q - k * s within the
+    hi = min((q + span) // s, n - 1)        # inner axes' reach
+    if hi - lo > 3:
+        return True
+    return any(_meets(q - k * s, rest) for k in range(lo, hi + 1))
 
 
 def _lanes(n, dest, reads, memo):
