@@ -222,13 +222,8 @@ def write(dest, value, _in_range=False, defer=False) -> None:
                                 # write read it: NumPy's statement reads it now
         if p is not None:
             if defer:
-                if not dest.shape:
-                    e = chains.extend(p, dest, value) if not p[0].shape else None
-                else:           # (a write of p's place folds: ``_fold``)
-                    d = p[0]
-                    e = chains.extend_vectors(p, dest, value) if d.shape and \
-                        dest.buf is d.buf and (dest.offset != d.offset or chains.elements) \
-                        else None
+                e = chains.extend(p, dest, value) if not dest.shape and not p[0].shape \
+                    else None
                 if e is not None:
                     _deferred[0], _deferred[1] = e, settle
                     return

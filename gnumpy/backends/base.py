@@ -46,11 +46,8 @@ class Backend:
     # optional: write_elements(dests, values) writes lazy `values`, elementwise
     # expressions of elements, into 0-d LEAFs `dests` (distinct elements) in one launch,
     # every value computed from the memory as it was before any of them is stored (a
-    # chain of a loop's element writes: ``_graph/chains.py``); or, with
-    # ``vector_chains``, elementwise values of one shape into LEAFs of that shape and
-    # layout, pairwise apart (a chain of writes of one shape)
+    # chain of a loop's element writes: ``_graph/chains.py``)
     write_elements = None
-    vector_chains = False
 
     def copy_leaf(self, dest, src) -> bool:
         """``dest[...] = src`` for LEAFs of one dtype and shape, as one plain copy of

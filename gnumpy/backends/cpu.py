@@ -78,20 +78,19 @@ class CpuBackend(Backend):
 
     def write_elements(self, dests, values) -> None:
         """``Backend.write_elements``: every value computed before any is stored (on this
-        backend only where ``writes_elements`` is turned off or ``vector_chains`` on:
-        tests of chained writes)."""
+        backend only where ``writes_elements`` is turned off: tests of chained writes)."""
         if config.check_kernels:    # the CUDA kernel of these writes
             # loaded on first use: only config.check_kernels needs kernels.check (~40 ms)
             from ..kernels.check import check_group
             check_group(Group("elementwise", list(values), dests[0].device, 0), list(dests))
-        vals = [None] if dests[0].shape else [compute(v, _element) for v in values]
+        vals = [compute(v, _element) for v in values]
         if any(x is None for x in vals):
             todo = [v for v in values if v.kind != LEAF]
             for g in schedule(todo):
                 self.run(g)
-            vals = [np.array(leaf_array(v)) for v in values]    # (a value may be memory
-        for d, x in zip(dests, vals):                           # a destination writes)
-            leaf_array(d)[...] = x
+            vals = [leaf_array(v)[()] for v in values]
+        for d, x in zip(dests, vals):
+            leaf_array(d)[()] = x
 
     def write_element(self, dest, value) -> bool:
         """``dest[()] = value`` now, for 0-d LEAF `dest` and `value` an expression of

@@ -63,7 +63,6 @@ class CudaBackend(Backend):
     # row's launches few (syrk: about 9 nodes a statement).  Measured: perf-notes,
     # "Deferred writes".
     fold_nodes = 64
-    vector_chains = True    # writes of one shape chain (``chains.extend_vectors``)
 
     def __init__(self, device) -> None:
         super().__init__(device)
