@@ -121,3 +121,43 @@ def test_shape_messages_are_numpys(case):
     with pytest.raises(ValueError) as got:
         case(gp)
     assert str(got.value) == str(want.value)
+
+
+def test_a_zero_d_array_broadcast_in_a_loop():
+    """A 0-d array in memory broadcast over a loop's rows (deriche's coefficients) is one
+    broadcast layout, made once per shape and reused (``elementwise._broadcast2``); its
+    values follow its memory: written in place, a whole-array write, other dtypes and
+    shapes between uses, NaN, -0.0 and infinities, all as NumPy's."""
+    from gnumpy._api.elementwise import elementwise as E
+    rng = np.random.default_rng(3)
+    base = rng.random((5, 6))
+    x, xr = gp.asarray(base), base.copy()
+    c, cr = gp.exp(gp.asarray(0.25)), np.array(np.exp(0.25))
+    gp.evaluate(x, c)
+    c * x[:, 0]                                 # (the operator's fast path, made here)
+    first = (c * x[:, 0])._node.srcs[0]
+    assert first.kind == 0 and first.shape == (5,)          # (a LEAF: the fold, not a view)
+    assert (c * x[:, 1])._node.srcs[0] is first
+    outs = []
+    for j, change in enumerate([None, "iadd", None, "set", "nan", None]):
+        if change == "iadd":
+            c += 1.5
+            cr += 1.5
+        elif change == "set":
+            c[...] = -0.0
+            cr[...] = -0.0
+        elif change == "nan":
+            c[()] = np.nan
+            cr[()] = np.nan
+        outs.append((c * x[:, j] + x[j % 5, :5] * c, cr * xr[:, j] + xr[j % 5, :5] * cr))
+        outs.append((c * x[1:, j], cr * xr[1:, j]))                     # another shape
+        outs.append((c.astype(np.float32) * x[:, j].astype(np.float32),
+                     cr.astype(np.float32) * xr[:, j].astype(np.float32)))
+        x[:, j] = x[:, j] * c                                           # a write
+        xr[:, j] = xr[:, j] * cr
+    inf, infr = gp.asarray(np.inf), np.asarray(np.inf)
+    outs.append((inf * x[:, 0], infr * xr[:, 0]))
+    for got, want in outs:
+        np.testing.assert_array_equal(gp.asnumpy(got), want)
+    np.testing.assert_array_equal(gp.asnumpy(x), xr)
+    assert len(E._BROADCAST_LEAVES) <= 64

@@ -126,6 +126,12 @@ def apply2(name: str, a, b, node_only=False):
     return node if node is None or node_only else cls._from_node(node)
 
 
+# A 0-d LEAF (a coefficient computed once, deriche's a1 ... b2) broadcast over a loop's
+# rows: the broadcast LEAF of its last shape, made once (id -> (leaf, shape, broadcast);
+# the entry keeps the leaf, so its id names no other node while listed).
+_BROADCAST_LEAVES: dict = {}
+
+
 def _broadcast2(na, nb, loop):
     """Nodes `na` and `nb` cast to `loop` and broadcast to their common shape (NumPy's
     ValueError when they do not broadcast); a lazy 0-d operand broadcast over a larger
@@ -139,8 +145,17 @@ def _broadcast2(na, nb, loop):
         sn = n.shape
         if n.kind == LEAF and n.dtype == loop:
             if sn != shape:     # (ir.broadcast of a leaf, folded here: the shapes broadcast)
-                n = ir.leaf(n.buf, loop, shape, L.fold_broadcast(sn, n.strides, shape),
-                            n.offset, n.device)
+                e = _BROADCAST_LEAVES.get(id(n))
+                if e is not None and e[1] == shape:
+                    n = e[2]
+                else:
+                    b = ir.leaf(n.buf, loop, shape, L.fold_broadcast(sn, n.strides, shape),
+                                n.offset, n.device)
+                    if not sn:
+                        if len(_BROADCAST_LEAVES) >= 64:
+                            _BROADCAST_LEAVES.clear()
+                        _BROADCAST_LEAVES[id(n)] = (n, shape, b)
+                    n = b
             out.append(n)
             continue
         if not sn and shape and n.kind != LEAF:
