@@ -280,3 +280,28 @@ def test_an_element_written_back_unchanged_is_no_write():
     x[5] = v * 1.0                      # (a computed value is a write)
     assert write_epoch[0] == e + 1
     check(x, np.arange(12.0))
+
+
+def test_an_exception_as_a_chain_starts_leaves_no_chain(chains, monkeypatch):
+    """A walk that raises while a chain starts (a value too deep for the interpreter's
+    stack, an interrupt) leaves no chain holding the deferred write unchecked: its value
+    here reads a whole slice, which no chain may take.  The failed statement writes
+    nothing; everything after it has NumPy's values."""
+    base = np.arange(12.0) + 0.5
+    a, ref = gp.asarray(base), base.copy()
+    a[1] = a[2:6].sum()                 # deferred; not an expression of elements
+    ref[1] = ref[2:6].sum()
+    real = C._substitute
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(C, "_substitute", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        a[3] = a[1] * 2.0
+    monkeypatch.setattr(C, "_substitute", real)
+    assert not C.elements and R._deferred[0] is not None
+    for x in (a, ref):
+        x[2] = x[1] + 1.0
+        x[4] = x[2] * x[1]
+    check(a, ref)

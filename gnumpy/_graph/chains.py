@@ -60,7 +60,12 @@ def extend(p, dest, value):
         els[d.offset] = p
     elif dest.offset not in els and len(els) >= ELEMENTS_MAX:
         return None
-    new = _substitute(value, d.buf, d.dtype, els, {})
+    try:
+        new = _substitute(value, d.buf, d.dtype, els, {})
+    except BaseException:       # (a value too deep to walk, an interrupt): a chain just
+        if started:             # started holds p unchecked (``_simple``); it ends here,
+            els.clear()         # and p stays the deferred write
+        raise
     if new is None or new.size > ELEMENT_NODES or new is value and dest.offset not in els \
             or started and not _simple(p[1], d.buf, d.dtype):
         if started:
