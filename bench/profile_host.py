@@ -2,10 +2,13 @@
 bench/loops.py's statement patterns and of NPBench kernels, top functions by own time.
 
     python3 bench/profile_host.py [pattern ...] [--npbench k1,k2] [--calls N] [--iters N]
-                                  [--top K] [--sort cumtime]
+                                  [--top K] [--sort cumtime] [--fake]
 
 NPBench kernels run as bench/npbench.py runs them (fresh inputs, one warm-up call); each
 is timed (min of 5) and then profiled for ``--calls`` calls (1), reported per call.
+``--fake`` runs on a fake CUDA device instead (bench/fake_cuda.py: kernels compiled,
+launches counted, library calls stubbed, device reads zeros), the host cost of the CUDA
+path on a machine without a GPU; it also prints the launches per call or statement.
 """
 import argparse
 import cProfile
@@ -23,6 +26,11 @@ import gnumpy as gp  # noqa: E402
 
 
 SORT = ["tottime"]
+FAKE = [None]           # the fake CUDA backend under --fake
+
+
+def _launches() -> int:
+    return FAKE[0].launches if FAKE[0] is not None else 0
 
 
 def _report(title, prof, n, top):
@@ -46,11 +54,14 @@ def profile_patterns(names, iters, top):
         for k in range(40):
             step(st, k)
         sync([st[a] for a in arrays])
+        n0 = _launches()
         t = time.perf_counter()
         for k in range(40, 40 + iters):
             step(st, k)
         sync([st[a] for a in arrays])
         us = (time.perf_counter() - t) / iters / per * 1e6
+        if FAKE[0] is not None:
+            print(f"{name}: {(_launches() - n0) / iters / per:.2f} launches a statement")
         p = cProfile.Profile()
         p.enable()
         for k in range(40, 40 + iters):
@@ -86,11 +97,14 @@ def profile_npbench(names, top, calls=1):
         setup, call = nb._runner(lib, impl, info, data)
         call(setup())
         ts = []
+        n0 = _launches()
         for _ in range(5):
             a = setup()
             t = time.perf_counter()
             call(a)
             ts.append(time.perf_counter() - t)
+        if FAKE[0] is not None:
+            print(f"NPBench {name}: {(_launches() - n0) / 5:.0f} launches a call")
         p = cProfile.Profile()
         for _ in range(calls):      # (each call's fresh inputs made outside the profile)
             a = setup()
@@ -110,8 +124,14 @@ def main() -> int:
     ap.add_argument("--calls", type=int, default=1)
     ap.add_argument("--sort", default="tottime", help="a pstats sort key (own time first; "
                     "cumtime shows what calls into the libraries and syncs cost)")
+    ap.add_argument("--fake", action="store_true",
+                    help="a fake CUDA device: host cost without a GPU (bench/fake_cuda.py)")
     args = ap.parse_args()
     SORT[0] = args.sort
+    if args.fake:
+        import fake_cuda
+        FAKE[0] = fake_cuda.install()[1]
+        _Lib.cuda = False
     if args.patterns or not args.npbench:
         profile_patterns(args.patterns, args.iters, args.top)
     if args.npbench:

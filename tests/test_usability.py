@@ -327,6 +327,18 @@ def test_report_creates_missing_docs_folder(tmp_path):
     assert "1.03x" in (docs / "benchmarks.md").read_text()
 
 
+def test_profile_host_runs_on_a_fake_device():
+    """``bench/profile_host.py --fake`` measures the CUDA path's host cost without a GPU:
+    it reports each pattern's microseconds, launches and Python calls a statement."""
+    pytest.importorskip("cuda.bindings.nvrtc", reason="the fake device compiles with NVRTC")
+    r = _run("bench/profile_host.py", "--fake", "jacobi", "scalar", "--iters", "40",
+             "--top", "3")
+    assert r.returncode == 0, r.stderr
+    assert "jacobi: 0.0" in r.stdout and "launches a statement" in r.stdout
+    assert re.search(r"== scalar: [0-9.]+ us a statement, [0-9.]+ Python calls each",
+                     r.stdout), r.stdout
+
+
 # ------------------------------------------------------------------ the guide's examples
 
 def _blocks(path):
