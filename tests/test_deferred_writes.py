@@ -215,6 +215,47 @@ def test_a_failing_statement_leaves_the_deferred_write_intact():
     check(i, np.arange(8).reshape(2, 4))
 
 
+@pytest.mark.parametrize("chained", [False, True])
+def test_out_of_memory_at_the_deferred_write_keeps_it(chained, monkeypatch):
+    """The deferred write runs out of memory when something settles it: the MemoryError
+    reaches that caller, the write (with its chain of elements) waits again, and once
+    memory is there it lands: nothing the program wrote is lost."""
+    if chained:
+        be = _device.backend(gp.asarray(0.0).device)
+        if be.write_elements is None:
+            pytest.skip("this backend writes no chains of elements")
+        monkeypatch.setattr(be, "writes_elements", False)
+    R.settle()
+    base = np.arange(12.0) + 1.0
+    a, ref = gp.asarray(base), base.copy()
+    x = gp.asarray(base * 2)
+    gp.evaluate(a, x)
+    for y in (a, ref):
+        if chained:
+            y[1] = y[0] * 2.0
+            y[2] = y[1] + 1.0
+            y[3] = y[2] * y[1]
+        else:
+            y[2:5] = (x if y is a else base * 2)[2:5] * 3.0
+    assert R._deferred[0] is not None and bool(C.elements) == chained
+    name = "_write_elements" if chained else "_write"
+    real = getattr(R, name)
+    failed = []
+
+    def out_of_memory(*args):
+        if not failed:
+            failed.append(1)
+            raise MemoryError("out of device memory (simulated)")
+        return real(*args)
+
+    monkeypatch.setattr(R, name, out_of_memory)
+    with pytest.raises(MemoryError):
+        float(a.sum())
+    assert failed and R._deferred[0] is not None and bool(C.elements) == chained
+    check(a, ref)
+    assert R._deferred[0] is None and not C.elements
+
+
 def test_fold_is_bounded_by_the_graph_size():
     """A loop of statements on one row folds until the value passes max_graph_nodes, then
     runs and starts again: the graph never grows without bound."""

@@ -267,18 +267,26 @@ capturing = [0]         # CUDA graph captures in progress: writes run at once
 
 
 def settle() -> None:
-    """Run the deferred write now (with the element writes chained before it)."""
+    """Run the deferred write now (with the element writes chained before it).  Out of
+    memory, it waits again: the MemoryError reaches the caller, and the write runs once
+    memory is freed (the statement that made it had returned; its write is not lost)."""
     if _deferred[0] is None:
         return
     with lock:
         p = _deferred[0]
         if p is not None:
             _deferred[0] = None
-            if chains.elements:
-                entries = chains.take()
+            entries = chains.take() if chains.elements else ()
+            try:
                 if len(entries) > 1:
                     return _write_elements(entries)
-            _write(p[0], p[1], False)
+                _write(p[0], p[1], False)
+            except MemoryError:
+                if _deferred[0] is None:
+                    for d, v in entries:
+                        chains.elements[d.offset] = (d, v)
+                    _deferred[0], _deferred[1] = p, settle
+                raise
 
 
 def _fold(p, dest, value) -> bool:
