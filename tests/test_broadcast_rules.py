@@ -161,3 +161,8 @@ def test_a_zero_d_array_broadcast_in_a_loop():
         np.testing.assert_array_equal(gp.asnumpy(got), want)
     np.testing.assert_array_equal(gp.asnumpy(x), xr)
     assert len(E._BROADCAST_LEAVES) <= 64
+    big = gp.asarray(np.arange(100_000.0))
+    v = big[7, ...]                             # a 0-d view of a large buffer
+    np.testing.assert_array_equal(gp.asnumpy(v * x[:, 0]), 7.0 * xr[:, 0])
+    np.testing.assert_array_equal(gp.asnumpy(v * x[:, 1]), 7.0 * xr[:, 1])
+    assert v._node.kind == 0 and id(v._node) not in E._BROADCAST_LEAVES   # not kept alive

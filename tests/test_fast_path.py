@@ -87,7 +87,7 @@ class FakeCuda(CudaBackend):
         return 7 << 40
 
     def from_numpy(self, arr, copy=True):
-        a = np.ascontiguousarray(arr)
+        a = arr if arr.flags.c_contiguous else np.array(arr, order="C")   # (0-d stays 0-d)
         buf = self.pool.alloc(a.nbytes)
         return leaf(buf, a.dtype, a.shape, L.c_strides(a.shape), 0, self.device)
 

@@ -128,8 +128,18 @@ def apply2(name: str, a, b, node_only=False):
 
 # A 0-d LEAF (a coefficient computed once, deriche's a1 ... b2) broadcast over a loop's
 # rows: the broadcast LEAF of its last shape, made once (id -> (leaf, shape, broadcast);
-# the entry keeps the leaf, so its id names no other node while listed).
+# the entry keeps the leaf, so its id names no other node while listed).  Only leaves of
+# small buffers are kept: a 0-d view of a large array (``a[5, ...]``) would keep it alive.
 _BROADCAST_LEAVES: dict = {}
+_SMALL_BUFFER = 4096
+
+
+def _small_buffer(buf) -> bool:
+    """Is `buf` (a NumPy array on the CPU backend, a device buffer) at most 4 KiB?"""
+    n = getattr(buf, "nbytes", None)
+    if n is None:
+        n = getattr(buf, "size", None)
+    return n is not None and n <= _SMALL_BUFFER
 
 
 def _broadcast2(na, nb, loop):
@@ -151,7 +161,7 @@ def _broadcast2(na, nb, loop):
                 else:
                     b = ir.leaf(n.buf, loop, shape, L.fold_broadcast(sn, n.strides, shape),
                                 n.offset, n.device)
-                    if not sn:
+                    if not sn and _small_buffer(n.buf):
                         if len(_BROADCAST_LEAVES) >= 64:
                             _BROADCAST_LEAVES.clear()
                         _BROADCAST_LEAVES[id(n)] = (n, shape, b)
