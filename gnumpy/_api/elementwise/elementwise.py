@@ -155,7 +155,7 @@ def _broadcast2(na, nb, loop):
         sn = n.shape
         if n.kind == LEAF and n.dtype == loop:
             if sn != shape:     # (ir.broadcast of a leaf, folded here: the shapes broadcast)
-                e = _BROADCAST_LEAVES.get(id(n))
+                e = _BROADCAST_LEAVES.get(id(n)) if not sn else None
                 if e is not None and e[1] == shape:
                     n = e[2]
                 else:
