@@ -11,7 +11,8 @@ device values (a ``while`` on a reduction, boolean masks) take other paths on ze
 
 The test suite's ``packed_launcher`` decodes every launch's parameters to record them,
 which costs more than the launch it stands for (8-30 us a launch on the development
-machine, perf-notes session AD); this one only counts.
+machine: docs/perf-notes.md, "what the fake backend's launches cost"); this one only
+counts.
 """
 from __future__ import annotations
 
