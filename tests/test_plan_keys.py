@@ -173,6 +173,7 @@ def _fixed_keys():
     arrays = [gp.sort(x), gp.argsort(x), gp.searchsorted(gp.sort(x), x), x[i], m[i % 7],
               gp.nonzero(x > 0)[0], gp.bincount(i, weights=x[:50]),
               gp.random.default_rng(3).random(100),
+              gp.random.Generator(gp.random.Philox(3)).random(100),
               gp.random.Philox(key=3).random_raw(10)]
     keys = set()
     for a in arrays:
@@ -192,7 +193,7 @@ def test_fixed_function_kernels_render_from_their_key_alone(monkeypatch):
     keys = _fixed_keys()
     fns = {k.fn.__name__ for k in keys}
     assert {"source", "gather_source", "matmul_source", "nz_count_source", "scan_source",
-            "philox_source", "draw_source"} <= fns, fns
+            "philox_source", "draw_source", "pcg_draw_source"} <= fns, fns
     sources = {}
     for k in keys:
         assert type(k) is P.FixedKey and isinstance(k.args, tuple)

@@ -8,6 +8,10 @@ in ``gnumpy/kernels/render_random.py``: word ``w`` is word ``w % 4`` of the bloc
 first.  The NumPy implementation (the CPU backend, ``gnumpy/random/_host.py``) computes
 exactly the bits of the CUDA kernel, so one seed gives one stream on every backend.
 
+``pcg64_draw`` is a whole draw from PCG64 (NumPy's default bit generator, the default):
+``(state, inc, has_uint32, uinteger, kind, shape, dtype, args, program)``, NumPy's state
+dict's values and the draw as below (``gnumpy/random/_pcg64.py``).
+
 ``random_draw`` is a whole draw, bits and transform: ``(key, counter, kind, shape, dtype,
 args, program)``, see ``gnumpy/random/_philox.py``.  The CPU backend computes it chunk by
 chunk (``_host.draw``), the CUDA backend in one kernel (``render_random.draw_source``)
@@ -25,6 +29,7 @@ from . import barriers
 
 OP = "random_bits"
 DRAW_OP = "random_draw"
+PCG_DRAW_OP = "pcg64_draw"
 MASK32 = 0xFFFFFFFF
 MASK64 = (1 << 64) - 1
 
@@ -83,6 +88,38 @@ def _cuda_draw(backend, node, buf) -> None:
                                     *p.params])
 
 
+def _cpu_pcg(srcs, arg, dtype) -> np.ndarray:
+    # on first use: any barrier op loads this module; only draws need gnumpy.random (~35 ms)
+    from ..random import _host
+    return _host.pcg_draw(*arg[:8])
+
+
+_PCG_INV = pow(RR.PCG_MULT, -1, 1 << 128)
+
+
+def _cuda_pcg(backend, node, buf) -> None:
+    """A whole PCG64 draw in one kernel (``render_random.pcg_draw_source``): the state
+    passed is one LCG step before the draw's when NumPy's buffered 32-bit half comes
+    first (the kernel's 32-bit word 0 is then that half)."""
+    state, inc, h, u, _, shape, _, _, p = node.arg
+    n = L.prod(shape)
+    if n == 0:
+        return
+    if not p.wide and h:
+        state = ((state - inc) * _PCG_INV) & ((1 << 128) - 1)
+    k = backend._misc_kernel(p.key)
+    groups = -(-n // (2 if p.wide else 4))
+    grid = max(1, min(-(-groups // RR.BLOCK), backend.sm_count * 16))
+    backend._go(k, grid, RR.BLOCK, [buf.ptr, np.uint64(n), np.uint64(state & MASK64),
+                                    np.uint64(state >> 64), np.uint64(inc & MASK64),
+                                    np.uint64(inc >> 64), np.uint32(u), np.uint32(h),
+                                    *p.params])
+
+
+def _pcg_kernels(node):
+    return [node.arg[8].key]
+
+
 _PHILOX = FixedKey(RR.philox_source, (RR.BLOCK,))     # the one kernel of random bits
 
 
@@ -107,3 +144,5 @@ def _cuda(backend, node, buf) -> None:
 barriers.register(OP, cpu=_cpu, cuda=_cuda, kernels=_kernels)
 # a whole draw, bits and transform in one pass (see gnumpy/random/_philox.py)
 barriers.register(DRAW_OP, cpu=_cpu_draw, cuda=_cuda_draw, kernels=_draw_kernels)
+# a whole PCG64 draw (see gnumpy/random/_pcg64.py)
+barriers.register(PCG_DRAW_OP, cpu=_cpu_pcg, cuda=_cuda_pcg, kernels=_pcg_kernels)

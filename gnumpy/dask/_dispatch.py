@@ -82,7 +82,7 @@ class GnumpyBackendEntrypoint(ArrayBackendEntrypoint):
     @property
     def default_bit_generator(self):
         """gnumpy's default bit generator (``da.random.default_rng`` under this backend)."""
-        return gp.random.Philox
+        return gp.random.PCG64
 
     @staticmethod
     def _with_meta(attr, *args, meta=None, **kwargs):

@@ -11,7 +11,10 @@ backend), which must produce the same bits.
 ``draw_source`` is a whole draw in one kernel (``gnumpy/backends/random_ops.py``): each
 thread computes the Philox block(s) holding the words of a few consecutive outputs and
 applies the draw's transform (an elementwise expression over those words, lowered like any
-fused kernel's) to them, so the bits never go through memory.
+fused kernel's) to them, so the bits never go through memory.  A draw's words come from
+one of two bit generators (``source``): Philox4x32-10 as above, or PCG64 (NumPy's default
+bit generator: a 128-bit LCG with the XSL-RR output), where each thread jumps the LCG to
+its first word (``gn_pcg_jump``) and then by the grid's stride.
 """
 from __future__ import annotations
 
@@ -24,6 +27,8 @@ BLOCK = 256
 M0, M1 = 0xD2511F53, 0xCD9E8D57
 W0, W1 = 0x9E3779B9, 0xBB67AE85
 ROUNDS = 10
+# PCG64's LCG multiplier (O'Neill's PCG_DEFAULT_MULTIPLIER_128, NumPy's PCG64)
+PCG_MULT = 0x2360ED051FC65DA44385DF649FCCF645
 
 
 def _rounds(pad: str) -> str:
@@ -97,27 +102,119 @@ __device__ __forceinline__ void gn_philox_words(
 """
 
 
+def _u128(v: int) -> str:
+    return f"gn_u128{{0x{v & (1 << 64) - 1:016X}ull, 0x{v >> 64:016X}ull}}"
+
+
+def pcg_fns() -> str:
+    """PCG64's device functions (128-bit arithmetic on two 64-bit halves, low first):
+    ``gn_pcg_step`` (one LCG step), ``gn_pcg_out`` (XSL-RR), ``gn_pcg_coef`` (the
+    multiplier and increment of `d` steps, Brown's jump-ahead as in PCG's
+    ``pcg_advance_lcg_128``) and ``gn_pcg_words`` (four 32-bit words of the stream)."""
+    return f"""struct gn_u128 {{ unsigned long long lo, hi; }};
+__device__ __forceinline__ gn_u128 gn_mul128(gn_u128 a, gn_u128 b) {{
+  return gn_u128{{a.lo * b.lo, __umul64hi(a.lo, b.lo) + a.lo * b.hi + a.hi * b.lo}};
+}}
+__device__ __forceinline__ gn_u128 gn_add128(gn_u128 a, gn_u128 b) {{
+  const unsigned long long lo = a.lo + b.lo;
+  return gn_u128{{lo, a.hi + b.hi + (lo < a.lo ? 1ull : 0ull)}};
+}}
+__device__ __forceinline__ gn_u128 gn_pcg_step(gn_u128 s, gn_u128 inc) {{
+  return gn_add128(gn_mul128(s, {_u128(PCG_MULT)}), inc);
+}}
+__device__ __forceinline__ unsigned long long gn_pcg_out(gn_u128 s) {{
+  const unsigned long long x = s.hi ^ s.lo;
+  const unsigned int r = (unsigned int)(s.hi >> 58);
+  return (x >> r) | (x << ((64u - r) & 63u));
+}}
+// state -> a * state + c is `d` steps of the LCG
+__device__ __noinline__ void gn_pcg_coef(gn_u128* a, gn_u128* c, gn_u128 inc,
+                                         unsigned long long d) {{
+  gn_u128 m = {_u128(PCG_MULT)}, p = inc, am = gn_u128{{1ull, 0ull}}, ac = gn_u128{{0ull, 0ull}};
+  while (d) {{
+    if (d & 1ull) {{ am = gn_mul128(am, m); ac = gn_add128(gn_mul128(ac, m), p); }}
+    p = gn_mul128(gn_add128(m, gn_u128{{1ull, 0ull}}), p);
+    m = gn_mul128(m, m);
+    d >>= 1;
+  }}
+  *a = am; *c = ac;
+}}
+__device__ __forceinline__ gn_u128 gn_pcg_jump(gn_u128 s, gn_u128 inc, unsigned long long d) {{
+  gn_u128 a, c;
+  gn_pcg_coef(&a, &c, inc, d);
+  return gn_add128(gn_mul128(a, s), c);
+}}
+// the 32-bit words 2 k + r .. 2 k + r + 3 of the stream (k: the word after state s; a
+// 64-bit word is its low half, then its high half, as NumPy's buffered next_uint32)
+__device__ __forceinline__ void gn_pcg_words(unsigned int* o, gn_u128 s, gn_u128 inc,
+                                             unsigned int r) {{
+  s = gn_pcg_step(s, inc);
+  const unsigned long long a = gn_pcg_out(s);
+  s = gn_pcg_step(s, inc);
+  const unsigned long long b = gn_pcg_out(s);
+  if (r == 0u) {{
+    o[0] = (unsigned int)a; o[1] = (unsigned int)(a >> 32);
+    o[2] = (unsigned int)b; o[3] = (unsigned int)(b >> 32);
+    return;
+  }}
+  const unsigned long long c = gn_pcg_out(gn_pcg_step(s, inc));
+  o[0] = (unsigned int)(a >> 32); o[1] = (unsigned int)b;
+  o[2] = (unsigned int)(b >> 32); o[3] = (unsigned int)c;
+}}
+"""
+
+
 def draw_source(spec, parts: int, wide: bool, part_of: tuple, block: int = BLOCK, *,
-                name: str) -> str:
-    """The kernel ``name(q, n, ctr_lo, ctr_hi, k0, k1, scalars...)`` of a whole draw.
+                name: str, source: str = "philox") -> str:
+    """The kernel of a whole draw: ``name(q, n, ctr_lo, ctr_hi, k0, k1, scalars...)``
+    (Philox), or ``name(q, n, s_lo, s_hi, inc_lo, inc_hi, u, h, scalars...)`` (`source`
+    ``"pcg64"``: the LCG state one step before the draw when ``h``, NumPy's buffered 32-bit
+    half ``u`` then being the draw's first 32-bit word).
 
     `spec` (a ``plan.SpecKey``) is the draw's transform lowered over its bits: operand k
     is part ``part_of[k]`` of the bits, whose element i is stream word ``(part * n + i)``
     (``uint32``, `wide` False) or words ``2 (part * n + i)`` and the next, low first
-    (``uint64``).  A thread takes the ``G`` outputs (4, or 2 when `wide`) that share one
-    block of words per part and stores them as one vector when all are in range."""
+    (``uint64``; PCG64: 64-bit word ``part * n + i``).  A thread takes the ``G`` outputs
+    (4, or 2 when `wide`) that share one block of words per part and stores them as one
+    vector when all are in range."""
     wpe = 2 if wide else 1
     G = 4 // wpe
     root, out = spec.outputs[0]
     T = STORAGE[out.dtype]
-    decls = [f"{T}* __restrict__ q", "unsigned long long n", "unsigned long long ctr_lo",
-             "unsigned long long ctr_hi", "unsigned int k0", "unsigned int k1"]
+    pcg = source == "pcg64"
+    if pcg:
+        decls = [f"{T}* __restrict__ q", "unsigned long long n", "unsigned long long s_lo",
+                 "unsigned long long s_hi", "unsigned long long inc_lo",
+                 "unsigned long long inc_hi", "unsigned int u", "unsigned int h"]
+    else:
+        decls = [f"{T}* __restrict__ q", "unsigned long long n", "unsigned long long ctr_lo",
+                 "unsigned long long ctr_hi", "unsigned int k0", "unsigned int k1"]
     for k, dt in enumerate(spec.scalar_dtypes):
         decls.extend(param_decls(dt, f"s{k}"))
-    body = []
+    body, setup = [], ""
     for p in range(parts):
-        body.append(f"unsigned int w{p}[4]; gn_philox_words(w{p}, {p}ull * n * {wpe}ull + "
-                    f"g * 4ull, ctr_lo, ctr_hi, k0, k1);")
+        if pcg:
+            body.append(f"unsigned int w{p}[4]; gn_pcg_words(w{p}, pst{p}, pinc, pr{p}); "
+                        f"pst{p} = gn_add128(gn_mul128(pa, pst{p}), pc);")
+        else:
+            body.append(f"unsigned int w{p}[4]; gn_philox_words(w{p}, {p}ull * n * {wpe}ull"
+                        " + g * 4ull, ctr_lo, ctr_hi, k0, k1);")
+    if pcg:
+        # part p's 32-bit word k is word k + h of the stream from state s; a group takes
+        # 64-bit words from (off >> 1) + 2 g (its first word's 64-bit index), the grid
+        # stride moves them by 2 T
+        setup = ["const gn_u128 ps0 = gn_u128{s_lo, s_hi}, pinc = gn_u128{inc_lo, inc_hi};",
+                 "gn_u128 pa, pc;",
+                 f"gn_pcg_coef(&pa, &pc, pinc, 2ull * (unsigned long long)gridDim.x * {block}ull);"]
+        for p in range(parts):
+            off = f"{p}ull * n" if wide else f"({p}ull * n + h)"
+            parity = "0u" if wide else f"(unsigned int)({off} & 1ull)"
+            setup.append(f"const unsigned int pr{p} = {parity};")
+            setup.append(f"gn_u128 pst{p} = gn_pcg_jump(ps0, pinc, ({off} >> {0 if wide else 1}) "
+                         f"+ 2ull * g0);")
+        if not wide:
+            body.insert(1, "if (h != 0u && g == 0ull) w0[0] = u;")
+        setup = "\n  ".join(setup)
     for j in range(G):
         def word(k, j=j):
             p = part_of[k]
@@ -128,13 +225,16 @@ def draw_source(spec, parts: int, wide: bool, part_of: tuple, block: int = BLOCK
         lines, names = C.body(spec, [root], word, None, prefix=f"e{j}_")
         body.append("{ " + "\n        ".join(lines)
                     + f"\n        v.v[{j}] = {store_value(out.dtype, names[root])}; }}")
+    what = "PCG64" if pcg else f"Philox4x32-{ROUNDS}"
     return f"""{C.preamble(spec)}
-// a whole random draw: Philox4x32-{ROUNDS} words and the transform (gnumpy/kernels/render_random.py)
-{_block_fn()}
+// a whole random draw: {what} words and the transform (gnumpy/kernels/render_random.py)
+{pcg_fns() if pcg else _block_fn()}
 extern "C" __global__ void __launch_bounds__({block}) {name}({", ".join(decls)}) {{
   const unsigned long long groups = (n + {G - 1}ull) / {G}ull;
-  for (unsigned long long g = (unsigned long long)blockIdx.x * {block}ull + threadIdx.x;
-       g < groups; g += (unsigned long long)gridDim.x * {block}ull) {{
+  const unsigned long long g0 = (unsigned long long)blockIdx.x * {block}ull + threadIdx.x;
+  if (g0 >= groups) return;
+  {setup}
+  for (unsigned long long g = g0; g < groups; g += (unsigned long long)gridDim.x * {block}ull) {{
     gn_vec<{T}, {G}> v;
     {(chr(10) + "    ").join(body)}
     if (g * {G}ull + {G}ull <= n) {{
@@ -146,3 +246,9 @@ extern "C" __global__ void __launch_bounds__({block}) {name}({", ".join(decls)})
   }}
 }}
 """
+
+
+def pcg_draw_source(spec, parts: int, wide: bool, part_of: tuple, block: int = BLOCK, *,
+                    name: str) -> str:
+    """``draw_source`` with PCG64's words (the kernel key of a PCG64 draw)."""
+    return draw_source(spec, parts, wide, part_of, block, name=name, source="pcg64")

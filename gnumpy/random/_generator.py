@@ -1,10 +1,12 @@
-"""``Generator`` and ``default_rng``: NumPy's modern random API over the Philox bit
-generator, drawing on the device.
+"""``Generator`` and ``default_rng``: NumPy's modern random API over a gnumpy bit generator
+(``PCG64``, NumPy's default, or ``Philox``), drawing on the device.
 
 # Note: where NumPy returns a Python/NumPy scalar (``size=None`` with scalar parameters),
 # gnumpy returns a 0-d gnumpy array (no device-to-host sync); ``float(x)``/``int(x)`` work.
-# Note: the numbers differ from NumPy's for the same seed (another bit generator and other
-# transforms); a fixed seed gives the same numbers on every run and on every backend.
+# Note: ``random`` and ``uniform`` give NumPy's numbers for the same seed (PCG64's words,
+# NumPy's transform); the other draws use other transforms (``_transforms``), so their
+# numbers, and the state after them, differ from NumPy's.  A fixed seed gives the same
+# numbers on every run and on every backend.
 """
 from __future__ import annotations
 
@@ -16,7 +18,8 @@ from . import _sampling as S
 from . import _transforms as T
 from ._args import Params, check_out, finish, float_dtype, notfinite, shape_of
 from ._integers import integers as _integers
-from ._philox import Philox
+from ._bitgen import BitGenerator
+from ._pcg64 import PCG64
 
 
 _affine = T.affine
@@ -35,7 +38,8 @@ def _shape_out(size, out, dt):
 
 
 class Generator:
-    """Random numbers drawn on the device from a Philox4x32-10 bit generator.
+    """Random numbers drawn on the device from a gnumpy bit generator (``PCG64`` or
+    ``Philox``).
 
     Create one with ``default_rng(seed)``.  Methods follow ``numpy.random.Generator``.
 
@@ -49,21 +53,21 @@ class Generator:
     """
 
     def __init__(self, bit_generator):
-        if not isinstance(bit_generator, Philox):
+        if not isinstance(bit_generator, BitGenerator):
             if isinstance(bit_generator, np.random.BitGenerator):
-                bit_generator = Philox(bit_generator)
+                bit_generator = PCG64(bit_generator)
             else:
-                raise TypeError("Generator takes a gnumpy.random.Philox bit generator, not "
-                                f"{type(bit_generator).__name__}")
+                raise TypeError("Generator takes a gnumpy.random bit generator (PCG64, "
+                                f"Philox), not {type(bit_generator).__name__}")
         self._bg = bit_generator
 
     @property
     def bit_generator(self):
-        """The ``Philox`` bit generator this generator draws from."""
+        """The bit generator this generator draws from."""
         return self._bg
 
     def __repr__(self) -> str:
-        return "Generator(Philox4x32)"
+        return f"Generator({self._bg!r})"
 
     def spawn(self, n_children):
         """`n_children` independent generators (``SeedSequence.spawn`` of this seed).
@@ -265,9 +269,9 @@ _install(Generator)
 
 
 def default_rng(seed=None):
-    """A ``Generator`` over Philox4x32-10 seeded from `seed` (None: fresh OS entropy;
-    an int, a sequence of ints, a ``SeedSequence``, a bit generator, or a Generator, which
-    is returned as it is).
+    """A ``Generator`` over ``PCG64`` seeded from `seed` as NumPy's ``default_rng`` (None:
+    fresh OS entropy; an int, a sequence of ints, a ``SeedSequence``, a bit generator, or
+    a Generator, which is returned as it is).
 
     Examples
     --------
@@ -278,7 +282,7 @@ def default_rng(seed=None):
     """
     if isinstance(seed, Generator):
         return seed
-    if isinstance(seed, Philox):
+    if isinstance(seed, BitGenerator):
         return Generator(seed)
-    return Generator(Philox(seed))
+    return Generator(PCG64(seed))
 

@@ -14,6 +14,9 @@ outputs, the Philox words of its bits and then the shared transform code applied
 arrays, so each value is exactly what the lazy graph (``random_bits`` and elementwise ops)
 gives on the CPU backend.
 
+``pcg_draw`` is the CPU backend's PCG64 draw (``_pcg_host``): this module is the
+backend's one entry to the random package.
+
 Everything runs in the calling thread: NumPy releases the GIL in its loops, but these
 loops are short (tens of microseconds), and a second thread spends its gain waiting for
 the GIL (docs/perf-notes.md has the measurement).
@@ -27,6 +30,7 @@ import numpy as np
 
 from ..kernels import render_random as RR
 from . import _transforms as T
+from ._pcg_host import draw as pcg_draw  # noqa: F401  (the backend's PCG64 draws)
 
 M32 = 0xFFFFFFFF
 M128 = (1 << 128) - 1

@@ -2,10 +2,10 @@
 (``seed``, ``rand``, ``randn``, ``randint``, ``random_sample``, ...), as thin wrappers over
 a ``Generator``; the module functions share one global ``RandomState``.
 
-# Note: ``RandomState`` draws from Philox4x32-10 on the device, not from MT19937: seeds are
-# accepted and checked as NumPy does, but give other numbers.  ``get_state`` returns the
-# Philox state dict (NumPy's ``get_state(legacy=False)`` form) whatever ``legacy`` says, and
-# ``set_state`` takes that dict only (MT19937 tuples raise ValueError).
+# Note: ``RandomState`` draws from PCG64 on the device, not from MT19937: seeds are accepted
+# and checked as NumPy does, but give other numbers.  ``get_state`` returns the bit
+# generator's state dict (NumPy's ``get_state(legacy=False)`` form) whatever ``legacy``
+# says, and ``set_state`` takes that dict only (MT19937 tuples raise ValueError).
 """
 from __future__ import annotations
 
@@ -18,19 +18,20 @@ from . import _sampling as S
 from ._args import Params, notfinite
 from ._generator import Generator
 from ._integers import integers as _integers
-from ._philox import Philox
+from ._bitgen import BitGenerator
+from ._pcg64 import PCG64
 
 _LEGACY_SEED_ERROR = "Seed must be between 0 and 2**32 - 1"
 
 
 def _legacy_seed(seed):
-    """NumPy's legacy seed checks (int or sequence of ints in [0, 2**32)) -> Philox."""
+    """NumPy's legacy seed checks (int or sequence of ints in [0, 2**32)) -> PCG64."""
     if seed is None:
-        return Philox()
-    if isinstance(seed, Philox):
+        return PCG64()
+    if isinstance(seed, BitGenerator):
         return seed
     if isinstance(seed, np.random.BitGenerator):
-        return Philox(seed)
+        return PCG64(seed)
     arr = np.asarray(seed)
     if arr.ndim and arr.size == 0:
         raise ValueError("Seed must be non-empty")
@@ -41,13 +42,13 @@ def _legacy_seed(seed):
         v = int(arr)
         if not 0 <= v < 2 ** 32:
             raise ValueError(_LEGACY_SEED_ERROR)
-        return Philox(v)
+        return PCG64(v)
     vals = [int(v) for v in arr.reshape(-1)]
     if not vals:
         raise ValueError("Seed must be non-empty")
     if any(not 0 <= v < 2 ** 32 for v in vals):
         raise ValueError(_LEGACY_SEED_ERROR)
-    return Philox(vals)
+    return PCG64(vals)
 
 
 def _dims(args):
@@ -58,7 +59,7 @@ def _dims(args):
 
 
 class RandomState:
-    """NumPy's legacy random API over a device Philox generator.
+    """NumPy's legacy random API over a device PCG64 generator.
 
     Examples
     --------
@@ -72,7 +73,7 @@ class RandomState:
         self._gen = Generator(_legacy_seed(seed))
 
     def __repr__(self) -> str:
-        return "RandomState(Philox4x32)"
+        return f"RandomState({self._gen.bit_generator!r})"
 
     def seed(self, seed=None):
         """Reseed: None (fresh entropy), an int or a sequence of ints in [0, 2**32).
@@ -87,13 +88,13 @@ class RandomState:
         self._gen = Generator(_legacy_seed(seed))
 
     def get_state(self, legacy=True):
-        """The Philox state dict (see the module note).
+        """The bit generator's state dict (see the module note).
 
         Examples
         --------
         >>> import gnumpy as gp
         >>> gp.random.get_state()["bit_generator"]
-        'Philox4x32'
+        'PCG64'
         """
         return self._gen.bit_generator.state
 
@@ -106,7 +107,8 @@ class RandomState:
         >>> st = gp.random.get_state(); a = gp.random.rand(); gp.random.set_state(st)
         """
         if not isinstance(state, dict):
-            raise ValueError("set_state can only be used with a gnumpy Philox4x32 state dict")
+            raise ValueError("set_state can only be used with a gnumpy bit generator's state "
+                             "dict")
         self._gen.bit_generator.state = state
 
     # ------------------------------------------------------------------ uniform
@@ -323,12 +325,14 @@ def _module_function(name):
 
 
 def get_bit_generator():
-    """The Philox bit generator behind the module-level functions."""
+    """The bit generator behind the module-level functions."""
     return _global._gen.bit_generator
 
 
 def set_bit_generator(bitgen):
-    """Make the module-level functions draw from `bitgen` (a ``Philox``)."""
-    if not isinstance(bitgen, Philox):
-        raise TypeError("set_bit_generator takes a gnumpy.random.Philox")
+    """Make the module-level functions draw from `bitgen` (a gnumpy ``PCG64`` or
+    ``Philox``)."""
+    if not isinstance(bitgen, BitGenerator):
+        raise TypeError("set_bit_generator takes a gnumpy.random bit generator (PCG64, "
+                        "Philox)")
     _global._gen = Generator(bitgen)

@@ -24,7 +24,7 @@ from .._device import as_device
 from .._graph import ir
 from .._graph import layout as L
 from . import _transforms as T
-from ._args import shape_of
+from ._bitgen import BitGenerator, as_seed_sequence
 
 MASK64 = (1 << 64) - 1
 MASK128 = (1 << 128) - 1
@@ -38,23 +38,7 @@ def _blocks(dtype, size: int) -> int:
     return -(-(size * (np.dtype(dtype).itemsize // 4)) // 4)
 
 
-def as_seed_sequence(seed):
-    """`seed` (None, int, sequence of ints, SeedSequence, a NumPy BitGenerator/Generator)
-    -> a NumPy ``SeedSequence`` (NumPy's errors for bad seeds)."""
-    if isinstance(seed, np.random.SeedSequence):
-        return seed
-    if isinstance(seed, np.random.Generator):
-        seed = seed.bit_generator
-    if isinstance(seed, np.random.BitGenerator):
-        # Note: NumPy's bit generators seed gnumpy's Philox through their SeedSequence
-        ss = seed.seed_seq
-        if not isinstance(ss, np.random.SeedSequence):
-            raise TypeError(f"{type(seed).__name__} has no SeedSequence to seed gnumpy from")
-        return ss
-    return np.random.SeedSequence(seed)
-
-
-class Philox:
+class Philox(BitGenerator):
     """The Philox4x32-10 counter-based bit generator (Salmon et al., SC'11).
 
     Parameters
@@ -99,11 +83,6 @@ class Philox:
 
     # ------------------------------------------------------------------ state
     @property
-    def seed_seq(self):
-        """The SeedSequence this generator was seeded from (None for an explicit key)."""
-        return self._seed_seq
-
-    @property
     def state(self) -> dict:
         """``{'bit_generator': 'Philox4x32', 'state': {'key': int, 'counter': int}}``."""
         return {"bit_generator": NAME, "state": {"key": self._key, "counter": self._counter}}
@@ -128,12 +107,6 @@ class Philox:
         c._seed_seq = self._seed_seq
         return c
 
-    def spawn(self, n_children):
-        """`n_children` independent bit generators seeded from ``seed_seq.spawn``."""
-        if self._seed_seq is None:
-            raise TypeError("spawn requires a bit generator seeded from a SeedSequence")
-        return [Philox(ss) for ss in self._seed_seq.spawn(n_children)]
-
     def __repr__(self) -> str:
         return f"Philox(key={self._key:#x}, counter={self._counter:#x})"
 
@@ -150,15 +123,6 @@ class Philox:
                        as_device(device), 1)
         self.advance(_blocks(dt, n))
         return wrap(node)
-
-    def random_raw(self, size=None, dtype=np.uint64):
-        """Raw random bits as a gnumpy array (a 0-d array when `size` is None).
-
-        # Note: NumPy returns a Python int for ``size=None`` and has no ``dtype``; here
-        # ``dtype=uint32`` gives the 32-bit Philox words themselves.
-        """
-        shape = shape_of(size)
-        return self.bits(() if shape is None else shape, dtype)
 
     def draw(self, kind, shape, dtype, device=None, args=()):
         """A lazy draw of `kind` (``_transforms.draw_plan(kind, dtype, args)``) of `shape`,

@@ -3,7 +3,7 @@ family (standard_gamma, gamma, chisquare, beta, f, standard_t), poisson and
 negative_binomial, with NumPy's parameter checks and broadcasting.
 
 They are drawn in rounds on the device.  Every round proposes a candidate for every
-position (fused elementwise kernels over fresh Philox bits), keeps the accepted ones for
+position (fused elementwise kernels over fresh random bits), keeps the accepted ones for
 positions still open, and one reduction and device-to-host sync asks whether any position
 is still open.  The methods accept with probability above 0.9 (Marsaglia and Tsang's gamma,
 Hoermann's PTRS for Poisson), so a million draws take a handful of rounds.

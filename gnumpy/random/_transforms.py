@@ -10,8 +10,9 @@ itself (a ``random_bits`` barrier and these ops), which gives the same values.
 ``DRAWS`` and ``draw_plan`` name the draws that run either way.
 
 * uniform ``[0, 1)``: the top 53 bits of a uint64 times ``2**-53`` (float64), the top 24
-  bits of a uint32 times ``2**-24`` (float32); ``(0, 1]`` adds one ulp before scaling,
-  ``(0, 1)`` takes one bit less and uses the odd multiples of the ulp;
+  bits of a uint32 times ``2**-24`` (float32), as NumPy's ``next_double``/``next_float``;
+  ``(0, 1]`` adds one ulp before scaling, ``(0, 1)`` takes one bit less and uses the odd
+  multiples of the ulp;
 * standard normal: Box-Muller (``sqrt(-2 log u1) * cos(2 pi u2)``, one output per pair);
 * standard exponential: ``-log(u)`` with ``u`` in ``(0, 1]`` (inversion);
 * integers in ``[0, r)``: Lemire's multiply-shift, ``floor(X * r / 2**k)`` with ``X``
@@ -184,6 +185,9 @@ def draw_plan(kind: str, dtype, args=()) -> Plan:
     """The plan of draw `kind` with Python-scalar `args`: ``(loc, scale)`` (or nothing) for
     the float draws of ``DRAWS``; ``(r, low)`` (Python ints) for ``"integers"``, which
     gives ``low + below(bits, r)`` (mod 2**64) cast to `dtype`."""
+    if kind == "raw":
+        odt = np.dtype(dtype)
+        return Plan(odt, odt, 1, lambda b: b)
     if kind == "integers":
         r, low = args
         odt = np.dtype(dtype)
@@ -210,15 +214,16 @@ class Program(NamedTuple):
     params: tuple
 
 
-def draw_program(kind: str, dtype, args, device) -> Program:
+def draw_program(kind: str, dtype, args, device, source: str = "philox") -> Program:
     """The transform of ``draw_plan(kind, dtype, args)`` as one elementwise expression over
     placeholder bits: the same lazy ops the CUDA backend would fuse after a
-    ``random_bits`` barrier, lowered for the fused draw kernel."""
-    return _program(kind, np.dtype(dtype), tuple((type(a), a) for a in args), device)
+    ``random_bits`` barrier, lowered for the fused draw kernel of bit generator `source`
+    (``"philox"`` or ``"pcg64"``)."""
+    return _program(kind, np.dtype(dtype), tuple((type(a), a) for a in args), device, source)
 
 
 @lru_cache(maxsize=64)     # a draw repeated with the same parameters lowers once (~0.1-0.3 ms)
-def _program(kind, dtype, typed_args, device) -> Program:
+def _program(kind, dtype, typed_args, device, source) -> Program:
     plan = draw_plan(kind, dtype, tuple(a for _, a in typed_args))
     shape = (plan.parts, _PART) if plan.parts > 1 else (_PART,)
     bits = wrap(ir.leaf(None, plan.bits_dtype, shape, L.c_strides(shape), 0, device))
@@ -228,5 +233,6 @@ def _program(kind, dtype, typed_args, device) -> Program:
     spec.add_output(spec.lower(root, "ew"), root)
     wide = plan.bits_dtype == U64
     part_of = tuple(o.levels[0][2] // _PART for o in spec.operands)
-    key = FixedKey(RR.draw_source, (spec_key(spec), plan.parts, wide, part_of, RR.BLOCK))
+    fn = RR.pcg_draw_source if source == "pcg64" else RR.draw_source
+    key = FixedKey(fn, (spec_key(spec), plan.parts, wide, part_of, RR.BLOCK))
     return Program(key, wide, tuple(v for dt, x in spec.scalars for v in param_values(dt, x)))

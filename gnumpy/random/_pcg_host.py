@@ -1,0 +1,123 @@
+"""The CPU backend's PCG64 draws: NumPy's own generator makes the words (in C), and NumPy's
+``Generator.random`` the uniform floats, which are exactly the transform
+``_transforms.unit`` of those words; other draws apply their transform (``_transforms``)
+to the words chunk by chunk while they sit in the cache, as ``_host.draw`` does for
+Philox.  The words are those of the CUDA draw kernel (``render_random.pcg_fns``).
+"""
+from __future__ import annotations
+
+import sys
+import threading
+
+import numpy as np
+
+from . import _transforms as T
+
+CHUNK = 1 << 16             # outputs per chunk of words
+FN_CHUNK = 1 << 13          # outputs per transform step (its temporaries stay in the cache)
+_U32, _U64 = np.dtype(np.uint32), np.dtype(np.uint64)
+_LITTLE = sys.byteorder == "little"
+_spare: list = []               # NumPy PCG64 objects not in use (a fresh one costs ~6 us)
+_lock = threading.Lock()
+
+
+def _bitgen(state: int, inc: int, h: int = 0, u: int = 0):
+    with _lock:
+        bg = _spare.pop() if _spare else None
+    if bg is None:
+        bg = np.random.PCG64(0)
+    bg.state = {"bit_generator": "PCG64", "state": {"state": state, "inc": inc},
+                "has_uint32": h, "uinteger": u}
+    return bg
+
+
+def _give(*bgs) -> None:
+    with _lock:
+        for bg in bgs:
+            if len(_spare) < 8:
+                _spare.append(bg)
+
+
+def _halves(w: np.ndarray) -> np.ndarray:
+    """uint64 words as their 32-bit halves, low first (NumPy's ``next_uint32`` order)."""
+    if _LITTLE:
+        return w.view(_U32)
+    return np.stack([(w & 0xFFFFFFFF).astype(_U32), (w >> 32).astype(_U32)], 1).reshape(-1)
+
+
+class _Words32:
+    """The 32-bit words of a stream from 32-bit index `start` on (index 0 being the
+    buffered half `u` when `h`), read in order."""
+
+    def __init__(self, state, inc, h, u, start):
+        k = start - h
+        if k < 0:                       # the buffered half comes first
+            self.bg, self.pending = _bitgen(state, inc), np.array([u], _U32)
+            return
+        self.bg = _bitgen(state, inc)
+        if k >> 1:
+            self.bg.advance(k >> 1)     # (drops the buffer: the state is set without one)
+        self.pending = _halves(self.bg.random_raw(1))[1:] if k & 1 else None
+
+    def read(self, m: int) -> np.ndarray:
+        p = self.pending
+        have = 0 if p is None else p.shape[0]
+        if m <= have:
+            self.pending = p[m:]
+            return p[:m]
+        w = _halves(self.bg.random_raw((m - have + 1) // 2))
+        out = w if p is None or not have else np.concatenate([p, w])
+        self.pending = out[m:]
+        return out[:m]
+
+
+class _Words64:
+    """The 64-bit words of a stream from word `start` on, read in order."""
+
+    def __init__(self, state, inc, start):
+        self.bg = _bitgen(state, inc)
+        if start:
+            self.bg.advance(start)
+
+    def read(self, m: int) -> np.ndarray:
+        return self.bg.random_raw(m)
+
+
+def draw(state, inc, h, u, kind, shape, dtype, args) -> np.ndarray:
+    """The PCG64 draw ``T.draw_plan(kind, dtype, args)`` of `shape` from NumPy state
+    (`state`, `inc`, `h`, `u`) (see ``PCG64.draw``)."""
+    plan = T.draw_plan(kind, dtype, args)
+    n = 1
+    for d in shape:
+        n *= d
+    res = np.empty(shape, plan.dtype)
+    if n == 0:
+        return res
+    out = res.reshape(-1)
+    if kind == "random":                # NumPy's next_double/next_float: T.unit exactly
+        bg = _bitgen(state, inc, h, u)
+        gen = np.random.Generator(bg)
+        if not args or args == (0.0, 1.0):
+            gen.random(out=out, dtype=plan.dtype)
+        else:
+            loc, scale = args
+            with np.errstate(all="ignore"):
+                for i in range(0, n, FN_CHUNK):
+                    o = out[i:i + FN_CHUNK]
+                    gen.random(out=o, dtype=plan.dtype)
+                    out[i:i + FN_CHUNK] = T.affine(loc, scale, o)
+        _give(bg)
+        return res
+    wide = plan.bits_dtype == _U64
+    streams = [(_Words64(state, inc, k * n) if wide else _Words32(state, inc, h, u, k * n))
+               for k in range(plan.parts)]
+    with np.errstate(all="ignore"):
+        for i in range(0, n, CHUNK):
+            j = min(n, i + CHUNK)
+            parts = [s.read(j - i) for s in streams]
+            for a in range(i, j, FN_CHUNK):
+                b = min(j, a + FN_CHUNK)
+                sub = [x[a - i:b - i] for x in parts]
+                out[a:b] = plan.fn(sub if plan.parts > 1 else sub[0])
+    _give(*(s.bg for s in streams))
+    return res

@@ -1,0 +1,274 @@
+"""gnumpy.random's PCG64 (the default bit generator) against NumPy's own PCG64.
+
+The uniform draws are NumPy's numbers for the same seed and state, bit for bit, and leave
+NumPy's state (the buffered 32-bit half included); the raw words are NumPy's
+``random_raw`` words and buffered 32-bit halves; the other draws are their transform
+(``_transforms``) of exactly those words.  The CUDA draw kernel's source is also built
+with g++ (CUDA's built-ins emulated) and run through the backend's launch code, thread by
+thread, against the CPU backend: the same words on both backends.
+"""
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import gnumpy as gp
+from gnumpy.random import _pcg64
+from gnumpy.random import _pcg_host as H
+from gnumpy.random import _transforms as T
+
+M32 = 0xFFFFFFFF
+
+
+def _pair(seed):
+    return gp.random.default_rng(seed), np.random.default_rng(seed)
+
+
+UNIFORM = [
+    lambda r: r.random(5), lambda r: r.random(3, dtype=np.float32),
+    lambda r: r.random(4, dtype=np.float32), lambda r: r.uniform(-1.0, 3.0, 7),
+    lambda r: r.random((2, 3)), lambda r: r.random(1, dtype=np.float32),
+    lambda r: r.random(), lambda r: r.random(70001), lambda r: r.uniform(2.5, 1e6, 9001),
+    lambda r: r.random(9001, dtype=np.float32), lambda r: r.random((0, 3)),
+    lambda r: r.uniform(size=4), lambda r: r.random(2, dtype=np.float32),
+]
+
+
+@pytest.mark.parametrize("seed", [0, 7, 2 ** 40 + 3, [1, 2, 3]])
+def test_uniform_draws_are_numpys(seed):
+    g, n = _pair(seed)
+    for f in UNIFORM:
+        a, b = f(g), f(n)
+        assert a.dtype == np.asarray(b).dtype and a.shape == np.shape(b)
+        assert a.get().tobytes() == np.asarray(b).tobytes()
+        assert g.bit_generator.state == n.bit_generator.state
+
+
+def test_raw_words_are_numpys():
+    g, n = _pair(11)
+    bg, nb = g.bit_generator, n.bit_generator
+    np.testing.assert_array_equal(bg.random_raw(1001).get(), nb.random_raw(1001))
+    assert bg.state == nb.state
+    # 32-bit words: NumPy's buffered next_uint32, low half first, one half kept over
+    for k in (3, 1, 4, 2, 5):
+        np.testing.assert_array_equal(bg.random_raw(k, dtype=np.uint32).get(),
+                                      n.integers(0, 2 ** 32, k, dtype=np.uint32))
+        assert bg.state == nb.state
+    # a 64-bit draw leaves the buffered half in place
+    np.testing.assert_array_equal(bg.random_raw((2, 3)).get(), nb.random_raw(6).reshape(2, 3))
+    assert bg.state == nb.state and bg.state["has_uint32"] == 1
+    assert bg.random_raw().shape == ()
+
+
+def _words(nb, k):
+    return nb.random_raw(k)
+
+
+def test_other_draws_transform_numpys_words():
+    # the draws beyond uniform apply their transform (T) to NumPy's words, in order
+    g, n = _pair(5)
+    nb = n.bit_generator
+    w = _words(nb, 2 * 300).reshape(2, 300)
+    np.testing.assert_allclose(g.standard_normal(300).get(),
+                               T.standard_normal(w, np.float64), rtol=1e-12, atol=1e-13)
+    w = _words(nb, 200)
+    np.testing.assert_array_equal(g.integers(-3, 7, size=200).get(),
+                                  T.below(w, 10).astype(np.int64) - 3)
+    w = _words(nb, 2 * 50).reshape(2, 50)
+    np.testing.assert_array_equal(g.integers(0, 3 * 2 ** 61, size=50).get(),
+                                  T.below(w, 3 * 2 ** 61).astype(np.int64))
+    w = _words(nb, 77)
+    np.testing.assert_allclose(g.exponential(2.0, 77).get(),
+                               2.0 * T.standard_exponential(w, np.float64), rtol=1e-13)
+    assert g.bit_generator.state == nb.state
+    # 32-bit words through the buffer: a float32 normal after an odd float32 draw
+    g.random(3, dtype=np.float32)
+    n.random(3, dtype=np.float32)
+    w32 = n.integers(0, 2 ** 32, 2 * 41, dtype=np.uint32).reshape(2, 41)
+    np.testing.assert_allclose(g.standard_normal(41, dtype=np.float32).get(),
+                               T.standard_normal(w32, np.float32), rtol=1e-5, atol=1e-6)
+    assert g.bit_generator.state == nb.state
+
+
+def test_state_api_like_numpys():
+    g, n = _pair(3)
+    bg, nb = g.bit_generator, n.bit_generator
+    assert bg.state == nb.state and repr(g) == "Generator(PCG64)"
+    st = bg.state
+    a = g.random(8).get()
+    bg.state = st
+    np.testing.assert_array_equal(g.random(8).get(), a)
+    assert bg.advance(12345) is bg
+    nb.random_raw(8)
+    nb.advance(12345)
+    assert bg.state == nb.state
+    assert bg.jumped(3).state == nb.jumped(3).state
+    kids, nkids = bg.spawn(2), nb.spawn(2)
+    for k, nk in zip(kids, nkids):
+        assert k.state == nk.state
+    # from NumPy's bit generator or generator: its state, so the same numbers
+    nb2 = np.random.PCG64(99)
+    nb2.random_raw(3)
+    for rng in (gp.random.Generator(nb2), gp.random.default_rng(np.random.Generator(nb2))):
+        np.testing.assert_array_equal(rng.random(4).get(), _copy_random(nb2, 4))
+    for bad in ({"bit_generator": "MT19937", "state": {}}, [1, 2]):
+        with pytest.raises(ValueError):
+            bg.state = bad
+    with pytest.raises(TypeError):
+        bg.random_raw(3, dtype=np.int32)
+    r = gp.random.RandomState(4)
+    assert r.get_state()["bit_generator"] == "PCG64"
+
+
+def _copy_random(nb, k):
+    c = np.random.PCG64(0)
+    c.state = nb.state
+    return np.random.Generator(c).random(k)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 8191, 8193, 65537])
+def test_cpu_chunks_and_parts(monkeypatch, n):
+    # small chunks: the word streams of both parts cross many chunk ends, 32-bit parts start
+    # inside a word
+    monkeypatch.setattr(H, "CHUNK", 24)
+    monkeypatch.setattr(H, "FN_CHUNK", 10)
+    if n > 8193:
+        monkeypatch.setattr(H, "CHUNK", 4096)
+    g, nrng = _pair(17)
+    g.random(1, dtype=np.float32)
+    nrng.random(1, dtype=np.float32)
+    w32 = nrng.integers(0, 2 ** 32, 2 * n, dtype=np.uint32).reshape(2, n)
+    got = g.standard_normal(n, dtype=np.float32).get()
+    np.testing.assert_array_equal(got, T.standard_normal(w32, np.float32))
+    assert g.bit_generator.state == nrng.bit_generator.state
+
+
+# ------------------------------------------------------------------ the CUDA kernel on the host
+
+_PRELUDE = """
+#include <cstdint>
+#include <cmath>
+struct gn_dim { unsigned x; };
+static gn_dim blockIdx, threadIdx, gridDim;
+#define __global__
+#define __launch_bounds__(n)
+#define __forceinline__ inline
+#define __noinline__ __attribute__((noinline))
+static inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+  return (unsigned long long)(((unsigned __int128)a * b) >> 64); }
+"""
+_SET = """
+extern "C" void gn_set(unsigned b, unsigned t, unsigned g) {
+  blockIdx.x = b; threadIdx.x = t; gridDim.x = g; }
+"""
+_CTYPES = {np.dtype(np.uint64): ctypes.c_uint64, np.dtype(np.uint32): ctypes.c_uint32,
+           np.dtype(np.int64): ctypes.c_int64, np.dtype(np.int32): ctypes.c_int32,
+           np.dtype(np.float64): ctypes.c_double, np.dtype(np.float32): ctypes.c_float}
+
+
+def _build(src: str):
+    gxx = shutil.which("g++")
+    if gxx is None:
+        pytest.skip("g++ needed to run the CUDA kernel's source on the host")
+    src = _PRELUDE + src + _SET
+    h = hashlib.sha256(src.encode()).hexdigest()[:16]
+    d = Path(tempfile.gettempdir()) / "gnumpy_random_host"
+    d.mkdir(exist_ok=True)
+    lib = d / f"pcg_{h}.so"
+    if not lib.exists():
+        cpp = d / f"pcg_{h}.cpp"
+        cpp.write_text(src)
+        tmp = d / f"pcg_{h}.{np.random.default_rng().integers(1 << 30)}.so"
+        r = subprocess.run([gxx, "-O1", "-std=c++17", "-ffp-contract=off", "-shared", "-fPIC",
+                            "-w", "-o", str(tmp), str(cpp)], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr[-3000:]
+        tmp.replace(lib)
+    return ctypes.CDLL(str(lib))
+
+
+class _HostDevice:
+    """What ``random_ops._cuda_pcg`` asks of the CUDA backend, with the kernel's source run
+    on the host: each launch runs every thread of the grid in turn."""
+    sm_count = 1
+
+    def _misc_kernel(self, key):
+        return _build(key.render("gn_kernel"))
+
+    def _go(self, lib, grid, block, args):
+        fn = lib.gn_kernel
+        cargs = [ctypes.c_void_p(a) if type(a) is int else _CTYPES[np.dtype(type(a))](a)
+                 for a in args]
+        for b in range(grid):
+            for t in range(block):
+                lib.gn_set(b, t, grid)
+                fn(*cargs)
+
+
+class _Buf:
+    def __init__(self, arr):
+        self.arr, self.ptr = arr, arr.ctypes.data
+
+
+HOST_DRAWS = [
+    ("raw", np.uint64, ()), ("raw", np.uint32, ()), ("random", np.float64, ()),
+    ("random", np.float32, ()), ("random", np.float64, (-2.0, 5.0)),
+    ("standard_normal", np.float32, ()), ("standard_normal", np.float64, (1.5, 2.0)),
+    ("integers", np.int64, (1000, -7)), ("integers", np.uint64, (3 * 2 ** 61, 0)),
+    ("standard_exponential", np.float32, ()),
+]
+
+
+@pytest.mark.parametrize("kind, dtype, args", HOST_DRAWS)
+@pytest.mark.parametrize("n, h", [(1, 0), (1, 1), (7, 1), (2053, 0), (2053, 1), (2054, 1)])
+def test_cuda_kernel_source_on_host(kind, dtype, args, n, h):
+    # n = 2053: more groups than one block of threads, so each thread strides the grid
+    from gnumpy.backends import random_ops as RO
+    nb = np.random.PCG64(1234)
+    nb.random_raw(5)
+    if h:
+        np.random.Generator(nb).random(1, dtype=np.float32)    # a buffered half
+    st = nb.state
+    s, inc, hh, u = st["state"]["state"], st["state"]["inc"], st["has_uint32"], st["uinteger"]
+    assert hh == h
+    prog = T.draw_program(kind, dtype, args, gp.asarray(0).device, "pcg64")
+    plan = T.draw_plan(kind, dtype, args)
+    arg = (s, inc, hh, u, kind, (n,), np.dtype(dtype), args, prog)
+    want = H.draw(*arg[:8])
+    got = np.full(n + 1, 7, plan.dtype)         # one element past the end: not written
+    node = type("N", (), {"arg": arg})()
+    RO._cuda_pcg(_HostDevice(), node, _Buf(got))
+    if kind in ("standard_normal", "standard_exponential"):     # glibc's log/cos vs NumPy's
+        tol = 1e-12 if plan.dtype == np.float64 else 2e-6
+        np.testing.assert_allclose(got[:n], want, rtol=tol, atol=tol)
+    else:
+        assert got[:n].tobytes() == want.tobytes()
+    assert got[n] == 7
+
+
+def test_pcg_kernel_compiles_with_nvrtc():
+    pytest.importorskip("cuda.bindings.nvrtc", reason="NVRTC needed")
+    from gnumpy.kernels.compile import compile_cubin
+    for kind, dtype, args in HOST_DRAWS:
+        prog = T.draw_program(kind, dtype, args, gp.asarray(0).device, "pcg64")
+        cubin, _ = compile_cubin(prog.key.render("gn_kernel"), "90")
+        assert len(cubin) > 0
+
+
+def test_output_function_is_numpys():
+    nb = np.random.PCG64(8)
+    s = nb.state["state"]
+    x = nb.random_raw(3)
+    mult = 0x2360ED051FC65DA44385DF649FCCF645
+    st = s["state"]
+    mine = []
+    for _ in range(3):
+        st = (st * mult + s["inc"]) % 2 ** 128
+        mine.append(_pcg64.output(st))
+    assert mine == [int(v) for v in x]
