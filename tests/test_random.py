@@ -336,18 +336,18 @@ PINNED = [
     (lambda r: r.random(3, dtype=np.float32), True,
      ["0x1.efd1da0000000p-1", "0x1.ab924a0000000p-1", "0x1.f3a3200000000p-3"]),
     (lambda r: r.standard_normal(3), False,
-     ["0x1.eccfb10335b19p+0", "-0x1.b553be2f039f5p-2", "0x1.87b9908513a27p-2"]),
+     ["-0x1.ca36adf6cf7e9p+0", "0x1.23477399699ecp-2", "-0x1.496a92b47513fp-2"]),
     (lambda r: r.standard_normal(3, dtype=np.float32), False,
-     ["0x1.796a460000000p+0", "-0x1.5297480000000p-2", "0x1.49b85c0000000p-1"]),
-    (lambda r: r.integers(0, 1000, 4), True, [286, 791, 421, 846]),
+     ["0x1.2e7ccc0000000p-1", "-0x1.4d411c0000000p-5", "-0x1.03201a0000000p+0"]),
+    (lambda r: r.integers(0, 1000, 4), True, [644, 195, 508, 677]),
     (lambda r: r.integers(-2 ** 62, 2 ** 62, 3), True,
-     [870833656236966300, -3164782382832580053, 4001085088744190292]),
+     [2602920096388318020, -1970648120619420609, 2689140416348071161]),
     (lambda r: r.exponential(2.0, 3), False,
-     ["0x1.beeb602764195p-1", "0x1.070737df8b78fp+2", "0x1.4bca32bb355aep-3"]),
+     ["0x1.ba6730ea62cf9p+0", "0x1.541a2763c0674p-2", "0x1.0a547f3fb0f04p+0"]),
     (lambda r: r.uniform(-1, 3, 3), True,
-     ["0x1.4bc10e5097352p+1", "0x1.87cb7164332a0p-2", "0x1.455e213ea40f2p+1"]),
+     ["-0x1.7d7219e704cf0p-2", "0x1.5e1ad6c21ad6cp+1", "0x1.95d7956e50bc4p+0"]),
     (lambda r: r.normal(1.5, 0.5, 3), False,
-     ["0x1.26ad60cfde43ep+0", "0x1.616b2d6b74b2cp+0", "0x1.48b26dd4b336ap+1"]),
+     ["0x1.84744d4a0a212p+0", "0x1.10f77e3ad15d2p+0", "0x1.990eff92d9414p+0"]),
 ]
 
 
@@ -367,8 +367,8 @@ def test_pinned_stream():
         else:
             assert got.tolist() == expected
     assert rng.bit_generator.state == {
-        "bit_generator": "PCG64", "has_uint32": 1, "uinteger": 3359562770,
-        "state": {"state": 93479569679319031891060274815731979284,
+        "bit_generator": "PCG64", "has_uint32": 0, "uinteger": 4021223742,
+        "state": {"state": 148190958686540472657709129118409290508,
                   "inc": 125678647535510250935334187538031713567}}
 
 

@@ -23,6 +23,8 @@ import gnumpy as gp
 from gnumpy.random import _pcg64
 from gnumpy.random import _pcg_host as H
 from gnumpy.random import _transforms as T
+from gnumpy.random import _ziggurat as zig
+from gnumpy.kernels import render_ziggurat as Z
 
 M32 = 0xFFFFFFFF
 
@@ -75,9 +77,11 @@ def test_other_draws_transform_numpys_words():
     # the draws beyond uniform apply their transform (T) to NumPy's words, in order
     g, n = _pair(5)
     nb = n.bit_generator
-    w = _words(nb, 2 * 300).reshape(2, 300)
-    np.testing.assert_allclose(g.standard_normal(300).get(),
-                               T.standard_normal(w, np.float64), rtol=1e-12, atol=1e-13)
+    st = nb.state["state"]
+    w = _words(nb, 3000)
+    key = Z.side_key(st["state"], st["inc"])
+    np.testing.assert_allclose(g.standard_normal(3000).get(), zig.normal(w, 0, key, np.float64),
+                               rtol=1e-12, atol=1e-13)
     w = _words(nb, 200)
     np.testing.assert_array_equal(g.integers(-3, 7, size=200).get(),
                                   T.below(w, 10).astype(np.int64) - 3)
@@ -91,9 +95,11 @@ def test_other_draws_transform_numpys_words():
     # 32-bit words through the buffer: a float32 normal after an odd float32 draw
     g.random(3, dtype=np.float32)
     n.random(3, dtype=np.float32)
-    w32 = n.integers(0, 2 ** 32, 2 * 41, dtype=np.uint32).reshape(2, 41)
-    np.testing.assert_allclose(g.standard_normal(41, dtype=np.float32).get(),
-                               T.standard_normal(w32, np.float32), rtol=1e-5, atol=1e-6)
+    st = nb.state["state"]
+    w32 = n.integers(0, 2 ** 32, 4001, dtype=np.uint32)
+    np.testing.assert_allclose(g.standard_normal(4001, dtype=np.float32).get(),
+                               zig.normal(w32, 0, Z.side_key(st["state"], st["inc"]),
+                                          np.float32), rtol=1e-6, atol=1e-6)
     assert g.bit_generator.state == nb.state
 
 
@@ -135,19 +141,29 @@ def _copy_random(nb, k):
 
 @pytest.mark.parametrize("n", [1, 2, 3, 8191, 8193, 65537])
 def test_cpu_chunks_and_parts(monkeypatch, n):
-    # small chunks: the word streams of both parts cross many chunk ends, 32-bit parts start
-    # inside a word
-    monkeypatch.setattr(H, "CHUNK", 24)
+    # small chunks: the word streams cross many chunk ends (two parts: 128-bit integers;
+    # 32-bit words from inside a word: float32 normals after an odd float32 draw)
+    monkeypatch.setattr(H, "CHUNK", 24 if n < 8192 else 4096)
+    monkeypatch.setattr(H, "ZIG_CHUNK", 24 if n < 8192 else 4096)
     monkeypatch.setattr(H, "FN_CHUNK", 10)
-    if n > 8193:
-        monkeypatch.setattr(H, "CHUNK", 4096)
     g, nrng = _pair(17)
+    nb = nrng.bit_generator
     g.random(1, dtype=np.float32)
     nrng.random(1, dtype=np.float32)
-    w32 = nrng.integers(0, 2 ** 32, 2 * n, dtype=np.uint32).reshape(2, n)
+    st = nb.state["state"]
+    w32 = nrng.integers(0, 2 ** 32, n, dtype=np.uint32)
     got = g.standard_normal(n, dtype=np.float32).get()
-    np.testing.assert_array_equal(got, T.standard_normal(w32, np.float32))
-    assert g.bit_generator.state == nrng.bit_generator.state
+    np.testing.assert_array_equal(got, zig.normal(w32, 0, Z.side_key(st["state"], st["inc"]),
+                                                  np.float32))
+    st = nb.state["state"]
+    w = nb.random_raw(n)
+    np.testing.assert_array_equal(g.normal(1.5, 2.0, n).get(),
+                                  1.5 + 2.0 * zig.normal(w, 0, Z.side_key(st["state"], st["inc"]),
+                                                         np.float64))
+    w = nb.random_raw(2 * n).reshape(2, n)
+    r = 3 * 2 ** 61 + 5
+    np.testing.assert_array_equal(g.integers(0, r, n, dtype=np.uint64).get(), T.below(w, r))
+    assert g.bit_generator.state == nb.state
 
 
 # ------------------------------------------------------------------ the CUDA kernel on the host

@@ -24,6 +24,7 @@ import numpy as np
 
 from .._graph import layout as L
 from ..kernels import render_random as RR
+from ..kernels import render_ziggurat as RZ
 from ..kernels.plan import FixedKey
 from . import barriers
 
@@ -113,7 +114,15 @@ def _cuda_pcg(backend, node, buf) -> None:
     backend._go(k, grid, RR.BLOCK, [buf.ptr, np.uint64(n), np.uint64(state & MASK64),
                                     np.uint64(state >> 64), np.uint64(inc & MASK64),
                                     np.uint64(inc >> 64), np.uint32(u), np.uint32(h),
-                                    *p.params])
+                                    *_side_key(p, node.arg), *p.params])
+
+
+def _side_key(p, arg) -> tuple:
+    """The ziggurat's side-stream key as two uint32 parameters (none for other draws)."""
+    if not p.base:
+        return ()
+    k = RZ.side_key(arg[0], arg[1])
+    return np.uint32(k & MASK32), np.uint32(k >> 32)
 
 
 def _pcg_kernels(node):

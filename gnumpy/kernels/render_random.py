@@ -19,6 +19,7 @@ its first word (``gn_pcg_jump``) and then by the grid's stride.
 from __future__ import annotations
 
 from . import codegen as C
+from . import render_ziggurat as Z
 from .types import STORAGE, param_decls, store_value
 
 BLOCK = 256
@@ -165,7 +166,7 @@ __device__ __forceinline__ void gn_pcg_words(unsigned int* o, gn_u128 s, gn_u128
 
 
 def draw_source(spec, parts: int, wide: bool, part_of: tuple, block: int = BLOCK, *,
-                name: str, source: str = "philox") -> str:
+                name: str, source: str = "philox", base: str = "") -> str:
     """The kernel of a whole draw: ``name(q, n, ctr_lo, ctr_hi, k0, k1, scalars...)``
     (Philox), or ``name(q, n, s_lo, s_hi, inc_lo, inc_hi, u, h, scalars...)`` (`source`
     ``"pcg64"``: the LCG state one step before the draw when ``h``, NumPy's buffered 32-bit
@@ -176,7 +177,9 @@ def draw_source(spec, parts: int, wide: bool, part_of: tuple, block: int = BLOCK
     (``uint32``, `wide` False) or words ``2 (part * n + i)`` and the next, low first
     (``uint64``; PCG64: 64-bit word ``part * n + i``).  A thread takes the ``G`` outputs
     (4, or 2 when `wide`) that share one block of words per part and stores them as one
-    vector when all are in range."""
+    vector when all are in range.  `base` ``"zig"`` (PCG64): the operand is the ziggurat
+    normal of the word instead (``render_ziggurat``), with the side stream's key ``pk1:pk0``
+    as two more parameters."""
     wpe = 2 if wide else 1
     G = 4 // wpe
     root, out = spec.outputs[0]
@@ -186,6 +189,8 @@ def draw_source(spec, parts: int, wide: bool, part_of: tuple, block: int = BLOCK
         decls = [f"{T}* __restrict__ q", "unsigned long long n", "unsigned long long s_lo",
                  "unsigned long long s_hi", "unsigned long long inc_lo",
                  "unsigned long long inc_hi", "unsigned int u", "unsigned int h"]
+        if base:
+            decls += ["unsigned int pk0", "unsigned int pk1"]
     else:
         decls = [f"{T}* __restrict__ q", "unsigned long long n", "unsigned long long ctr_lo",
                  "unsigned long long ctr_hi", "unsigned int k0", "unsigned int k1"]
@@ -218,17 +223,16 @@ def draw_source(spec, parts: int, wide: bool, part_of: tuple, block: int = BLOCK
     for j in range(G):
         def word(k, j=j):
             p = part_of[k]
-            if not wide:
-                return f"w{p}[{j}]"
-            return (f"((unsigned long long)w{p}[{2 * j}] | "
-                    f"((unsigned long long)w{p}[{2 * j + 1}] << 32))")
+            w = f"w{p}[{j}]" if not wide else (f"((unsigned long long)w{p}[{2 * j}] | "
+                                               f"((unsigned long long)w{p}[{2 * j + 1}] << 32))")
+            return f"gn_zig_normal({w}, g * {G}ull + {j}ull, pk0, pk1)" if base else w
         lines, names = C.body(spec, [root], word, None, prefix=f"e{j}_")
         body.append("{ " + "\n        ".join(lines)
                     + f"\n        v.v[{j}] = {store_value(out.dtype, names[root])}; }}")
     what = "PCG64" if pcg else f"Philox4x32-{ROUNDS}"
     return f"""{C.preamble(spec)}
 // a whole random draw: {what} words and the transform (gnumpy/kernels/render_random.py)
-{pcg_fns() if pcg else _block_fn()}
+{_block_fn() if base or not pcg else ""}{pcg_fns() if pcg else ""}{Z.normal_fns(8 if wide else 4) if base else ""}
 extern "C" __global__ void __launch_bounds__({block}) {name}({", ".join(decls)}) {{
   const unsigned long long groups = (n + {G - 1}ull) / {G}ull;
   const unsigned long long g0 = (unsigned long long)blockIdx.x * {block}ull + threadIdx.x;
@@ -248,7 +252,8 @@ extern "C" __global__ void __launch_bounds__({block}) {name}({", ".join(decls)})
 """
 
 
-def pcg_draw_source(spec, parts: int, wide: bool, part_of: tuple, block: int = BLOCK, *,
-                    name: str) -> str:
+def pcg_draw_source(spec, parts: int, wide: bool, part_of: tuple, block: int = BLOCK,
+                    base: str = "", *, name: str) -> str:
     """``draw_source`` with PCG64's words (the kernel key of a PCG64 draw)."""
-    return draw_source(spec, parts, wide, part_of, block, name=name, source="pcg64")
+    return draw_source(spec, parts, wide, part_of, block, name=name, source="pcg64",
+                       base=base)

@@ -155,6 +155,8 @@ class PCG64(BitGenerator):
         >>> bg.draw("random", (3,), gp.float64).shape
         (3,)
         """
+        if kind == "standard_normal":
+            kind = "zig_normal"         # (one word a normal: the ziggurat)
         plan = T.draw_plan(kind, dtype, args)
         shape = tuple(shape)
         dev = as_device(device)

@@ -12,9 +12,13 @@ import threading
 import numpy as np
 
 from . import _transforms as T
+from . import _ziggurat as zig
+from ..kernels import render_ziggurat as Z
 
 CHUNK = 1 << 16             # outputs per chunk of words
 FN_CHUNK = 1 << 13          # outputs per transform step (its temporaries stay in the cache)
+ZIG_CHUNK = 1 << 18         # ziggurat outputs per fast-path step (fewer, longer NumPy calls:
+                            # 15 ms for 2M float64 against 49 ms in steps of 8192)
 _U32, _U64 = np.dtype(np.uint32), np.dtype(np.uint64)
 _LITTLE = sys.byteorder == "little"
 _spare: list = []               # NumPy PCG64 objects not in use (a fresh one costs ~6 us)
@@ -111,6 +115,10 @@ def draw(state, inc, h, u, kind, shape, dtype, args) -> np.ndarray:
     wide = plan.bits_dtype == _U64
     streams = [(_Words64(state, inc, k * n) if wide else _Words32(state, inc, h, u, k * n))
                for k in range(plan.parts)]
+    if plan.base:
+        _zig(streams[0], out, Z.side_key(state, inc), plan, args)
+        _give(*(s.bg for s in streams))
+        return res
     with np.errstate(all="ignore"):
         for i in range(0, n, CHUNK):
             j = min(n, i + CHUNK)
@@ -121,3 +129,26 @@ def draw(state, inc, h, u, kind, shape, dtype, args) -> np.ndarray:
                 out[a:b] = plan.fn(sub if plan.parts > 1 else sub[0])
     _give(*(s.bg for s in streams))
     return res
+
+
+def _zig(stream, out, key, plan, args) -> None:
+    """Ziggurat normals into `out` (then the draw's affine step): the fast path chunk by
+    chunk, the rare rest in one vectorized pass over the whole draw (its cost per call is
+    ~0.1 ms of NumPy calls, whatever the number of outputs)."""
+    n, dt = out.shape[0], plan.dtype
+    bad, idx, rabs = [], [], []
+    for i in range(0, n, ZIG_CHUNK):
+        j = min(n, i + ZIG_CHUNK)
+        out[i:j], b, d, r = zig.fast(stream.read(j - i), dt)
+        if b.size:
+            bad.append(b + i)
+            idx.append(d)
+            rabs.append(r)
+    if bad:
+        b = np.concatenate(bad)
+        out[b] = zig.slow(b.astype(_U64), np.concatenate(idx), np.concatenate(rabs), out[b],
+                          key, dt)
+    if args:
+        with np.errstate(all="ignore"):
+            for a in range(0, n, FN_CHUNK):
+                out[a:a + FN_CHUNK] = plan.fn(out[a:a + FN_CHUNK])

@@ -13,7 +13,8 @@ itself (a ``random_bits`` barrier and these ops), which gives the same values.
   bits of a uint32 times ``2**-24`` (float32), as NumPy's ``next_double``/``next_float``;
   ``(0, 1]`` adds one ulp before scaling, ``(0, 1)`` takes one bit less and uses the odd
   multiples of the ulp;
-* standard normal: Box-Muller (``sqrt(-2 log u1) * cos(2 pi u2)``, one output per pair);
+* standard normal: Box-Muller (``sqrt(-2 log u1) * cos(2 pi u2)``, one output per pair;
+  Philox), or the ziggurat on one word (``zig_normal``, PCG64: ``render_ziggurat``);
 * standard exponential: ``-log(u)`` with ``u`` in ``(0, 1]`` (inversion);
 * integers in ``[0, r)``: Lemire's multiply-shift, ``floor(X * r / 2**k)`` with ``X``
   uniform on ``k`` = 64 bits (``r <= 2**32``) or 128 bits (larger or array ranges).
@@ -164,11 +165,13 @@ def affine(loc, scale, z):
 class Plan(NamedTuple):
     """A draw: `fn` maps its bits (``parts`` arrays of the output shape, of ``bits_dtype``,
     consecutive in the stream; one array of shape ``(parts, *shape)`` or a list of them)
-    to the output of ``dtype``."""
+    to the output of ``dtype``.  `base` ``"zig"``: `fn` takes instead the ziggurat normals
+    of the bits (one word each, ``render_ziggurat``), arrays of ``dtype``."""
     dtype: np.dtype
     bits_dtype: np.dtype
     parts: int
     fn: Callable
+    base: str = ""
 
 
 # kind -> (transform(bits, dtype), number of bits arrays)
@@ -193,8 +196,13 @@ def draw_plan(kind: str, dtype, args=()) -> Plan:
         odt = np.dtype(dtype)
         return Plan(odt, U64, 2 if wide(r) else 1,
                     lambda b: (below(b, r) + (low & ((1 << 64) - 1))).astype(odt))
-    f, parts = DRAWS[kind]
     dt = np.dtype(dtype)
+    if kind == "zig_normal":            # (a PCG64 draw's standard_normal)
+        if args:
+            loc, scale = args
+            return Plan(dt, bits_dtype(dt), 1, lambda z: affine(loc, scale, z), "zig")
+        return Plan(dt, bits_dtype(dt), 1, lambda z: z, "zig")
+    f, parts = DRAWS[kind]
     if args:
         loc, scale = args
         return Plan(dt, bits_dtype(dt), parts, lambda b: affine(loc, scale, f(b, dt)))
@@ -212,6 +220,7 @@ class Program(NamedTuple):
     key: FixedKey
     wide: bool
     params: tuple
+    base: str = ""
 
 
 def draw_program(kind: str, dtype, args, device, source: str = "philox") -> Program:
@@ -226,13 +235,18 @@ def draw_program(kind: str, dtype, args, device, source: str = "philox") -> Prog
 def _program(kind, dtype, typed_args, device, source) -> Program:
     plan = draw_plan(kind, dtype, tuple(a for _, a in typed_args))
     shape = (plan.parts, _PART) if plan.parts > 1 else (_PART,)
-    bits = wrap(ir.leaf(None, plan.bits_dtype, shape, L.c_strides(shape), 0, device))
+    pdt = plan.dtype if plan.base else plan.bits_dtype     # (ziggurat normals)
+    bits = wrap(ir.leaf(None, pdt, shape, L.c_strides(shape), 0, device))
     root = plan.fn(bits)._node
     spec = lower.Spec("ew")
     spec.shape = root.shape
     spec.add_output(spec.lower(root, "ew"), root)
     wide = plan.bits_dtype == U64
     part_of = tuple(o.levels[0][2] // _PART for o in spec.operands)
-    fn = RR.pcg_draw_source if source == "pcg64" else RR.draw_source
-    key = FixedKey(fn, (spec_key(spec), plan.parts, wide, part_of, RR.BLOCK))
-    return Program(key, wide, tuple(v for dt, x in spec.scalars for v in param_values(dt, x)))
+    if source == "pcg64":
+        key = FixedKey(RR.pcg_draw_source, (spec_key(spec), plan.parts, wide, part_of,
+                                            RR.BLOCK, plan.base))
+    else:
+        key = FixedKey(RR.draw_source, (spec_key(spec), plan.parts, wide, part_of, RR.BLOCK))
+    return Program(key, wide, tuple(v for dt, x in spec.scalars for v in param_values(dt, x)),
+                   plan.base)
