@@ -339,15 +339,15 @@ PINNED = [
      ["-0x1.ca36adf6cf7e9p+0", "0x1.23477399699ecp-2", "-0x1.496a92b47513fp-2"]),
     (lambda r: r.standard_normal(3, dtype=np.float32), False,
      ["0x1.2e7ccc0000000p-1", "-0x1.4d411c0000000p-5", "-0x1.03201a0000000p+0"]),
-    (lambda r: r.integers(0, 1000, 4), True, [644, 195, 508, 677]),
+    (lambda r: r.integers(0, 1000, 4), True, [359, 644, 271, 195]),
     (lambda r: r.integers(-2 ** 62, 2 ** 62, 3), True,
-     [2602920096388318020, -1970648120619420609, 2689140416348071161]),
+     [76711976555640047, 1635653106003004879, 2602920096388318020]),
     (lambda r: r.exponential(2.0, 3), False,
-     ["0x1.ba6730ea62cf9p+0", "0x1.541a2763c0674p-2", "0x1.0a547f3fb0f04p+0"]),
+     ["0x1.40254582d45dcp+1", "0x1.deb9f89fdf6f6p-2", "0x1.ba6730ea62cf9p+0"]),
     (lambda r: r.uniform(-1, 3, 3), True,
-     ["-0x1.7d7219e704cf0p-2", "0x1.5e1ad6c21ad6cp+1", "0x1.95d7956e50bc4p+0"]),
+     ["0x1.31a8c56795881p+1", "0x1.60ae94c593ac0p+0", "-0x1.7d7219e704cf0p-2"]),
     (lambda r: r.normal(1.5, 0.5, 3), False,
-     ["0x1.84744d4a0a212p+0", "0x1.10f77e3ad15d2p+0", "0x1.990eff92d9414p+0"]),
+     ["0x1.edbb090d2afc2p+0", "0x1.9d494f2fbaeecp+0", "0x1.84744d4a0a212p+0"]),
 ]
 
 
@@ -367,8 +367,8 @@ def test_pinned_stream():
         else:
             assert got.tolist() == expected
     assert rng.bit_generator.state == {
-        "bit_generator": "PCG64", "has_uint32": 0, "uinteger": 4021223742,
-        "state": {"state": 148190958686540472657709129118409290508,
+        "bit_generator": "PCG64", "has_uint32": 0, "uinteger": 840612580,
+        "state": {"state": 51475341213551198302295058739276397666,
                   "inc": 125678647535510250935334187538031713567}}
 
 

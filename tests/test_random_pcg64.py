@@ -82,9 +82,9 @@ def test_other_draws_transform_numpys_words():
     key = Z.side_key(st["state"], st["inc"])
     np.testing.assert_allclose(g.standard_normal(3000).get(), zig.normal(w, 0, key, np.float64),
                                rtol=1e-12, atol=1e-13)
-    w = _words(nb, 200)
-    np.testing.assert_array_equal(g.integers(-3, 7, size=200).get(),
-                                  T.below(w, 10).astype(np.int64) - 3)
+    # integers in a range up to 2**32: NumPy's own method on the same 32-bit words (the
+    # same numbers until a word is rejected, about 6 in 2**32 here)
+    np.testing.assert_array_equal(g.integers(-3, 7, size=200).get(), n.integers(-3, 7, 200))
     w = _words(nb, 2 * 50).reshape(2, 50)
     np.testing.assert_array_equal(g.integers(0, 3 * 2 ** 61, size=50).get(),
                                   T.below(w, 3 * 2 ** 61).astype(np.int64))
@@ -101,6 +101,34 @@ def test_other_draws_transform_numpys_words():
                                zig.normal(w32, 0, Z.side_key(st["state"], st["inc"]),
                                           np.float32), rtol=1e-6, atol=1e-6)
     assert g.bit_generator.state == nb.state
+
+
+@pytest.mark.parametrize("lo, hi, dtype", [(0, 1000, np.int64), (-5, 100, np.int64),
+                                           (0, 10, np.int32), (3, 2 ** 32, np.uint32),
+                                           (7, 2 ** 32 + 7, np.uint64), (-2 ** 31, 2 ** 31,
+                                                                        np.int64)])
+def test_bounded_integers_are_numpys(lo, hi, dtype):
+    # NumPy's Lemire method on the same 32-bit words: its numbers and state while no word is
+    # rejected (these seeds and ranges reject none)
+    g, n = _pair(21)
+    for size in (5, 3, 40001):
+        np.testing.assert_array_equal(g.integers(lo, hi, size, dtype=dtype).get(),
+                                      n.integers(lo, hi, size, dtype=dtype))
+        assert g.bit_generator.state == n.bit_generator.state
+
+
+def test_bounded_integers_reject_like_lemire():
+    # r = 3 * 2**30 rejects a quarter of the words; without the rejection v % 3 would be 0
+    # twice as often as 1 or 2 (one output in three has two preimages)
+    n = 300_000
+    r = 3 * 2 ** 30
+    v = gp.random.default_rng(8).integers(0, r, n).get()
+    assert v.min() >= 0 and v.max() < r
+    c = np.bincount(v % 3, minlength=3)
+    chi2 = ((c - n / 3) ** 2 / (n / 3)).sum()
+    assert chi2 < 20, c                         # 2 degrees of freedom
+    q = np.bincount(v // 2 ** 28, minlength=12)             # and even over the range
+    assert ((q - n / 12) ** 2 / (n / 12)).sum() < 40, q
 
 
 def test_state_api_like_numpys():
@@ -179,6 +207,17 @@ static gn_dim blockIdx, threadIdx, gridDim;
 #define __noinline__ __attribute__((noinline))
 static inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
   return (unsigned long long)(((unsigned __int128)a * b) >> 64); }
+struct uint4 { unsigned x, y, z, w; };
+static inline uint4 make_uint4(unsigned a, unsigned b, unsigned c, unsigned d) {
+  return uint4{a, b, c, d}; }
+static inline unsigned __umulhi(unsigned a, unsigned b) {
+  return (unsigned)(((unsigned long long)a * b) >> 32); }
+static inline double __dmul_rn(double a, double b) { return a * b; }
+static inline double __dadd_rn(double a, double b) { return a + b; }
+static inline double __dsub_rn(double a, double b) { return a - b; }
+static inline float __fmul_rn(float a, float b) { return a * b; }
+static inline float __fadd_rn(float a, float b) { return a + b; }
+static inline float __fsub_rn(float a, float b) { return a - b; }
 """
 _SET = """
 extern "C" void gn_set(unsigned b, unsigned t, unsigned g) {
@@ -232,12 +271,13 @@ class _Buf:
         self.arr, self.ptr = arr, arr.ctypes.data
 
 
-HOST_DRAWS = [
+HOST_DRAWS = [            # (PCG64.draw's kinds: zig_normal, lemire_integers up to 2**32)
     ("raw", np.uint64, ()), ("raw", np.uint32, ()), ("random", np.float64, ()),
     ("random", np.float32, ()), ("random", np.float64, (-2.0, 5.0)),
-    ("standard_normal", np.float32, ()), ("standard_normal", np.float64, (1.5, 2.0)),
-    ("integers", np.int64, (1000, -7)), ("integers", np.uint64, (3 * 2 ** 61, 0)),
-    ("standard_exponential", np.float32, ()),
+    ("zig_normal", np.float32, ()), ("zig_normal", np.float64, (1.5, 2.0)),
+    ("lemire_integers", np.int64, (1000, -7)), ("lemire_integers", np.int32, (2 ** 31 + 1, 0)),
+    ("lemire_integers", np.uint32, (2 ** 32, 0)), ("integers", np.uint64, (3 * 2 ** 61, 0)),
+    ("standard_exponential", np.float32, ()), ("standard_normal", np.float64, ()),
 ]
 
 
@@ -260,7 +300,7 @@ def test_cuda_kernel_source_on_host(kind, dtype, args, n, h):
     got = np.full(n + 1, 7, plan.dtype)         # one element past the end: not written
     node = type("N", (), {"arg": arg})()
     RO._cuda_pcg(_HostDevice(), node, _Buf(got))
-    if kind in ("standard_normal", "standard_exponential"):     # glibc's log/cos vs NumPy's
+    if kind in ("standard_normal", "standard_exponential", "zig_normal"):   # glibc's libm
         tol = 1e-12 if plan.dtype == np.float64 else 2e-6
         np.testing.assert_allclose(got[:n], want, rtol=tol, atol=tol)
     else:

@@ -122,7 +122,8 @@ def _side_key(p, arg) -> tuple:
     if not p.base:
         return ()
     k = RZ.side_key(arg[0], arg[1])
-    return np.uint32(k & MASK32), np.uint32(k >> 32)
+    return np.uint32(k & MASK32), np.uint32(k >> 32)       # (then Program.params: the range
+                                                            # of a "lemire" draw first)
 
 
 def _pcg_kernels(node):

@@ -165,6 +165,42 @@ __device__ __forceinline__ void gn_pcg_words(unsigned int* o, gn_u128 s, gn_u128
 """
 
 
+LEMIRE_TAG = 0x1E41         # the side stream's fourth counter word for bounded integers
+
+
+def lemire_fns() -> str:
+    """``gn_lemire(w, r, i, k0, k1)``: an integer in ``[0, r)`` (``r <= 2**32``) from 32-bit
+    word `w` by Lemire's multiply-shift, NumPy's ``buffered_bounded_lemire_uint32``; the
+    rare rejected word (its low product half below ``2**32 mod r``) is replaced by the
+    first words of side-stream blocks (output `i`, attempt a; key ``k1:k0``)."""
+    return f"""__device__ __noinline__ unsigned long long gn_lemire_slow(
+    unsigned long long r, unsigned long long t, unsigned long long i, unsigned int k0,
+    unsigned int k1) {{
+  for (unsigned int a = 0u;; ++a) {{
+    const uint4 b = gn_philox_block(0ull, i, (0x{LEMIRE_TAG:X}ull << 32) | a, k0, k1);
+    const unsigned long long m = (unsigned long long)b.x * r;
+    if ((m & 0xFFFFFFFFull) >= t) return m >> 32;
+  }}
+}}
+__device__ __forceinline__ unsigned long long gn_lemire(
+    unsigned int w, unsigned long long r, unsigned long long i, unsigned int k0,
+    unsigned int k1) {{
+  const unsigned long long m = (unsigned long long)w * r;
+  if ((m & 0xFFFFFFFFull) < r) {{
+    const unsigned long long t = (0x100000000ull - r) % r;
+    if ((m & 0xFFFFFFFFull) < t) return gn_lemire_slow(r, t, i, k0, k1);
+  }}
+  return m >> 32;
+}}
+"""
+
+
+def _base_fns(base: str, wide: bool) -> str:
+    if base == "zig":
+        return Z.normal_fns(8 if wide else 4)
+    return lemire_fns() if base == "lemire" else ""
+
+
 def draw_source(spec, parts: int, wide: bool, part_of: tuple, block: int = BLOCK, *,
                 name: str, source: str = "philox", base: str = "") -> str:
     """The kernel of a whole draw: ``name(q, n, ctr_lo, ctr_hi, k0, k1, scalars...)``
@@ -179,7 +215,8 @@ def draw_source(spec, parts: int, wide: bool, part_of: tuple, block: int = BLOCK
     (4, or 2 when `wide`) that share one block of words per part and stores them as one
     vector when all are in range.  `base` ``"zig"`` (PCG64): the operand is the ziggurat
     normal of the word instead (``render_ziggurat``), with the side stream's key ``pk1:pk0``
-    as two more parameters."""
+    as two more parameters; ``"lemire"``: the bounded integer of the word
+    (``lemire_fns``), the range ``pr`` a third."""
     wpe = 2 if wide else 1
     G = 4 // wpe
     root, out = spec.outputs[0]
@@ -191,6 +228,8 @@ def draw_source(spec, parts: int, wide: bool, part_of: tuple, block: int = BLOCK
                  "unsigned long long inc_hi", "unsigned int u", "unsigned int h"]
         if base:
             decls += ["unsigned int pk0", "unsigned int pk1"]
+        if base == "lemire":
+            decls.append("unsigned long long pr")
     else:
         decls = [f"{T}* __restrict__ q", "unsigned long long n", "unsigned long long ctr_lo",
                  "unsigned long long ctr_hi", "unsigned int k0", "unsigned int k1"]
@@ -225,6 +264,8 @@ def draw_source(spec, parts: int, wide: bool, part_of: tuple, block: int = BLOCK
             p = part_of[k]
             w = f"w{p}[{j}]" if not wide else (f"((unsigned long long)w{p}[{2 * j}] | "
                                                f"((unsigned long long)w{p}[{2 * j + 1}] << 32))")
+            if base == "lemire":
+                return f"gn_lemire({w}, pr, g * {G}ull + {j}ull, pk0, pk1)"
             return f"gn_zig_normal({w}, g * {G}ull + {j}ull, pk0, pk1)" if base else w
         lines, names = C.body(spec, [root], word, None, prefix=f"e{j}_")
         body.append("{ " + "\n        ".join(lines)
@@ -232,7 +273,7 @@ def draw_source(spec, parts: int, wide: bool, part_of: tuple, block: int = BLOCK
     what = "PCG64" if pcg else f"Philox4x32-{ROUNDS}"
     return f"""{C.preamble(spec)}
 // a whole random draw: {what} words and the transform (gnumpy/kernels/render_random.py)
-{_block_fn() if base or not pcg else ""}{pcg_fns() if pcg else ""}{Z.normal_fns(8 if wide else 4) if base else ""}
+{_block_fn() if base or not pcg else ""}{pcg_fns() if pcg else ""}{_base_fns(base, wide)}
 extern "C" __global__ void __launch_bounds__({block}) {name}({", ".join(decls)}) {{
   const unsigned long long groups = (n + {G - 1}ull) / {G}ull;
   const unsigned long long g0 = (unsigned long long)blockIdx.x * {block}ull + threadIdx.x;

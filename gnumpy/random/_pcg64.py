@@ -5,8 +5,12 @@ The state, seeding and stream are ``numpy.random.PCG64``'s (O'Neill's PCG XSL RR
 half of NumPy's ``next_uint32``: a 64-bit draw takes the next words, a 32-bit draw takes
 the buffered half first and then each word's low half, then its high half, leaving the
 last high half buffered.  So ``random`` (and ``uniform``) draws give NumPy's numbers for
-the same seed and state; other draws take other transforms of the words (``_transforms``)
-and then leave the state where their words end.
+the same seed and state, and so do ``integers`` in ranges up to ``2**32`` (NumPy's Lemire
+method on the same 32-bit words) until a word is rejected (rarely: ``r`` in ``2**32``
+words for a range ``r``), where a side stream takes over (``render_random.lemire_fns``).
+Normals take NumPy's ziggurat on one word each, with the same side stream for the rare
+rest (``render_ziggurat``); other draws take other transforms of the words
+(``_transforms``).  Every draw leaves the state where its words end.
 
 The host state is a NumPy ``PCG64`` (its C ``advance``); a draw is one lazy
 ``pcg64_draw`` barrier holding the state it starts at.  The CPU backend draws with NumPy's
@@ -157,6 +161,8 @@ class PCG64(BitGenerator):
         """
         if kind == "standard_normal":
             kind = "zig_normal"         # (one word a normal: the ziggurat)
+        elif kind == "integers" and args[0] <= 1 << 32:
+            kind = "lemire_integers"    # (one 32-bit word an integer, NumPy's method)
         plan = T.draw_plan(kind, dtype, args)
         shape = tuple(shape)
         dev = as_device(device)

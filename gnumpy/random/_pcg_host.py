@@ -13,10 +13,12 @@ import numpy as np
 
 from . import _transforms as T
 from . import _ziggurat as zig
+from ..kernels import render_random as RR
 from ..kernels import render_ziggurat as Z
 
 CHUNK = 1 << 16             # outputs per chunk of words
 FN_CHUNK = 1 << 13          # outputs per transform step (its temporaries stay in the cache)
+LEMIRE_CHUNK = 1 << 16      # bounded integers a step
 ZIG_CHUNK = 1 << 18         # ziggurat outputs per fast-path step (fewer, longer NumPy calls:
                             # 15 ms for 2M float64 against 49 ms in steps of 8192)
 _U32, _U64 = np.dtype(np.uint32), np.dtype(np.uint64)
@@ -116,7 +118,8 @@ def draw(state, inc, h, u, kind, shape, dtype, args) -> np.ndarray:
     streams = [(_Words64(state, inc, k * n) if wide else _Words32(state, inc, h, u, k * n))
                for k in range(plan.parts)]
     if plan.base:
-        _zig(streams[0], out, Z.side_key(state, inc), plan, args)
+        (_zig if plan.base == "zig" else _lemire)(streams[0], out, Z.side_key(state, inc),
+                                                  plan, args)
         _give(*(s.bg for s in streams))
         return res
     with np.errstate(all="ignore"):
@@ -152,3 +155,53 @@ def _zig(stream, out, key, plan, args) -> None:
         with np.errstate(all="ignore"):
             for a in range(0, n, FN_CHUNK):
                 out[a:a + FN_CHUNK] = plan.fn(out[a:a + FN_CHUNK])
+
+
+def _lemire(stream, out, key, plan, args) -> None:
+    """Lemire's bounded integers in ``[0, r)`` of 32-bit words (``render_random.lemire_fns``)
+    plus ``low``, cast to the draw's dtype (its transform: every value is in range, so one
+    add in int64, or uint64 past it, is the same); the rare rejected words replaced in one
+    vectorized pass over the draw."""
+    r, low = args
+    n = out.shape[0]
+    t = ((1 << 32) - r) % r                     # reject a low product half below this
+    ru = np.uint64(r)
+    odt = plan.dtype
+    if odt.kind in "iu" and np.iinfo(odt).min <= low and low + r - 1 <= np.iinfo(odt).max:
+        acc = odt                               # (r - 1 fits too: low >= min, low >= 0 for u)
+    else:
+        acc = np.dtype(np.int64) if low + r <= 1 << 63 else _U64
+    lowv = acc.type(low)
+    bad = []
+    m = np.empty(min(n, LEMIRE_CHUNK), _U64)
+    with np.errstate(all="ignore"):
+        for i in range(0, n, LEMIRE_CHUNK):
+            j = min(n, i + LEMIRE_CHUNK)
+            mm = m[:j - i]
+            np.multiply(stream.read(j - i), ru, out=mm, dtype=_U64)
+            if _LITTLE:
+                lo, hi = mm.view(_U32)[0::2], mm.view(_U32)[1::2]
+            else:
+                lo, hi = mm & np.uint64(0xFFFFFFFF), mm >> np.uint64(32)
+            if t:
+                b = np.flatnonzero(lo < t)
+                if b.size:
+                    bad.append(b + i)
+            np.add(hi, lowv, out=out[i:j], dtype=acc, casting="unsafe")
+        if bad:
+            b = np.concatenate(bad)
+            out[b] = plan.fn(_lemire_slow(b.astype(_U64), ru, t, key))
+
+
+def _lemire_slow(i, ru, t, key):
+    """``gn_lemire_slow`` for rejected outputs `i`, one side-stream attempt a round."""
+    out = np.empty(i.shape, _U64)
+    at = np.arange(i.size)
+    a = 0
+    while at.size:
+        m = zig.philox_blocks(key, i, a, RR.LEMIRE_TAG)[0] * ru
+        ok = (m & np.uint64(0xFFFFFFFF)) >= t
+        out[at[ok]] = m[ok] >> np.uint64(32)
+        i, at = i[~ok], at[~ok]
+        a += 1
+    return out

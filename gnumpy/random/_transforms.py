@@ -17,13 +17,16 @@ itself (a ``random_bits`` barrier and these ops), which gives the same values.
   Philox), or the ziggurat on one word (``zig_normal``, PCG64: ``render_ziggurat``);
 * standard exponential: ``-log(u)`` with ``u`` in ``(0, 1]`` (inversion);
 * integers in ``[0, r)``: Lemire's multiply-shift, ``floor(X * r / 2**k)`` with ``X``
-  uniform on ``k`` = 64 bits (``r <= 2**32``) or 128 bits (larger or array ranges).
+  uniform on ``k`` = 64 bits (``r <= 2**32``) or 128 bits (larger or array ranges); a
+  PCG64 draw with ``r <= 2**32`` takes NumPy's method instead, ``k`` = 32 with rejection
+  (``lemire_integers``: ``render_random.lemire_fns``).
 
-# Note: the integer transform does not reject, so it is biased by at most one part in
-# ``2**64 / r``: below ``2**-32`` relatively for ranges up to ``2**32``, and below ``2**-64``
-# for larger ranges (which use 128 random bits).  NumPy rejects, so it has no bias.
-# Note: the normal tails end where ``u1`` reaches its smallest value: at 8.57 (float64) and
-# 5.77 (float32) standard deviations (NumPy's ziggurat has no such cut-off).
+# Note: the integer transform without rejection is biased by at most one part in
+# ``2**64 / r``: below ``2**-32`` relatively for ranges up to ``2**32`` (Philox's), and
+# below ``2**-64`` for larger ranges (which use 128 random bits).  NumPy rejects, so it has
+# no bias, nor have PCG64's draws in ranges up to ``2**32``.
+# Note: Box-Muller's tails end where ``u1`` reaches its smallest value: at 8.57 (float64)
+# and 5.77 (float32) standard deviations (the ziggurat has no such cut-off).
 """
 from __future__ import annotations
 
@@ -166,7 +169,9 @@ class Plan(NamedTuple):
     """A draw: `fn` maps its bits (``parts`` arrays of the output shape, of ``bits_dtype``,
     consecutive in the stream; one array of shape ``(parts, *shape)`` or a list of them)
     to the output of ``dtype``.  `base` ``"zig"``: `fn` takes instead the ziggurat normals
-    of the bits (one word each, ``render_ziggurat``), arrays of ``dtype``."""
+    of the bits (one word each, ``render_ziggurat``), arrays of ``dtype``; ``"lemire"``:
+    the integers in ``[0, r)`` of 32-bit words by Lemire's method with rejection
+    (``render_random.lemire_fns``), uint64 arrays."""
     dtype: np.dtype
     bits_dtype: np.dtype
     parts: int
@@ -191,6 +196,11 @@ def draw_plan(kind: str, dtype, args=()) -> Plan:
     if kind == "raw":
         odt = np.dtype(dtype)
         return Plan(odt, odt, 1, lambda b: b)
+    if kind == "lemire_integers":       # (a PCG64 draw's integers with r <= 2**32)
+        r, low = args
+        odt = np.dtype(dtype)
+        return Plan(odt, U32, 1, lambda z: (z + (low & ((1 << 64) - 1))).astype(odt),
+                    "lemire")
     if kind == "integers":
         r, low = args
         odt = np.dtype(dtype)
@@ -235,7 +245,7 @@ def draw_program(kind: str, dtype, args, device, source: str = "philox") -> Prog
 def _program(kind, dtype, typed_args, device, source) -> Program:
     plan = draw_plan(kind, dtype, tuple(a for _, a in typed_args))
     shape = (plan.parts, _PART) if plan.parts > 1 else (_PART,)
-    pdt = plan.dtype if plan.base else plan.bits_dtype     # (ziggurat normals)
+    pdt = {"zig": plan.dtype, "lemire": U64}.get(plan.base, plan.bits_dtype)
     bits = wrap(ir.leaf(None, pdt, shape, L.c_strides(shape), 0, device))
     root = plan.fn(bits)._node
     spec = lower.Spec("ew")
@@ -248,5 +258,7 @@ def _program(kind, dtype, typed_args, device, source) -> Program:
                                             RR.BLOCK, plan.base))
     else:
         key = FixedKey(RR.draw_source, (spec_key(spec), plan.parts, wide, part_of, RR.BLOCK))
-    return Program(key, wide, tuple(v for dt, x in spec.scalars for v in param_values(dt, x)),
-                   plan.base)
+    params = tuple(v for dt, x in spec.scalars for v in param_values(dt, x))
+    if plan.base == "lemire":           # the range, a parameter (not in the kernel's key)
+        params = (np.uint64(typed_args[0][1]),) + params
+    return Program(key, wide, params, plan.base)

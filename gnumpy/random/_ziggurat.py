@@ -32,13 +32,13 @@ def _tables(itemsize):
     return t
 
 
-def philox_blocks(key: int, i: np.ndarray, a: int):
-    """Philox4x32-10 blocks at counters ``(i, a | TAG << 32)`` (`i` uint64 array) with the
+def philox_blocks(key: int, i: np.ndarray, a: int, tag: int = Z.TAG):
+    """Philox4x32-10 blocks at counters ``(i, a | tag << 32)`` (`i` uint64 array) with the
     64-bit key: four uint64 arrays holding the 32-bit words (``gn_philox_block``)."""
     c0 = i & np.uint64(M32)
     c1 = i >> np.uint64(32)
     c2 = np.full(i.shape, a, _U64)
-    c3 = np.full(i.shape, Z.TAG, _U64)
+    c3 = np.full(i.shape, tag, _U64)
     k0, k1 = key & M32, (key >> 32) & M32
     m0, m1, mask = np.uint64(RR.M0), np.uint64(RR.M1), np.uint64(M32)
     for r in range(RR.ROUNDS):
