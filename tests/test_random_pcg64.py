@@ -117,6 +117,27 @@ def test_bounded_integers_are_numpys(lo, hi, dtype):
         assert g.bit_generator.state == n.bit_generator.state
 
 
+def test_numpys_integers_only_when_it_rejected_nothing(monkeypatch):
+    # the CPU backend calls NumPy's integers first and keeps its numbers only when the
+    # state after it shows no rejected word: a range rejecting a quarter of the words, one
+    # draw a seed, against the draws made without NumPy
+    def draws(seeds):
+        out = []
+        for seed in seeds:
+            g = gp.random.default_rng(seed)
+            out.append((g.integers(5, 5 + 3 * 2 ** 30, size=1).get().tolist(),
+                        g.integers(0, 7, size=(2, 3), dtype=np.int32).get().tolist(),
+                        g.bit_generator.state))
+        return out
+    seeds = range(40)
+    a = draws(seeds)
+    monkeypatch.setattr(H, "_numpy_integers", lambda *args: None)
+    assert draws(seeds) == a
+    rejected = [s for s, (x, _, _) in zip(seeds, a)
+                if x != np.random.default_rng(s).integers(5, 5 + 3 * 2 ** 30, 1).tolist()]
+    assert 3 <= len(rejected) <= 25             # (a quarter of 40, by the side stream)
+
+
 def test_bounded_integers_reject_like_lemire():
     # r = 3 * 2**30 rejects a quarter of the words; without the rejection v % 3 would be 0
     # twice as often as 1 or 2 (one output in three has two preimages)
@@ -275,7 +296,7 @@ HOST_DRAWS = [            # (PCG64.draw's kinds: zig_normal, lemire_integers up 
     ("raw", np.uint64, ()), ("raw", np.uint32, ()), ("random", np.float64, ()),
     ("random", np.float32, ()), ("random", np.float64, (-2.0, 5.0)),
     ("zig_normal", np.float32, ()), ("zig_normal", np.float64, (1.5, 2.0)),
-    ("lemire_integers", np.int64, (1000, -7)), ("lemire_integers", np.int32, (2 ** 31 + 1, 0)),
+    ("lemire_integers", np.int64, (1000, -7)), ("lemire_integers", np.int64, (2 ** 31 + 1, 0)),
     ("lemire_integers", np.uint32, (2 ** 32, 0)), ("integers", np.uint64, (3 * 2 ** 61, 0)),
     ("standard_exponential", np.float32, ()), ("standard_normal", np.float64, ()),
 ]

@@ -96,6 +96,10 @@ def draw(state, inc, h, u, kind, shape, dtype, args) -> np.ndarray:
     n = 1
     for d in shape:
         n *= d
+    if plan.base == "lemire":
+        res = _numpy_integers(state, inc, h, u, shape, n, plan.dtype, args)
+        if res is not None:
+            return res
     res = np.empty(shape, plan.dtype)
     if n == 0:
         return res
@@ -155,6 +159,31 @@ def _zig(stream, out, key, plan, args) -> None:
         with np.errstate(all="ignore"):
             for a in range(0, n, FN_CHUNK):
                 out[a:a + FN_CHUNK] = plan.fn(out[a:a + FN_CHUNK])
+
+
+_NUMPY_INTS = {np.dtype(t) for t in (np.int32, np.int64, np.uint32, np.uint64)}
+
+
+def _numpy_integers(state, inc, h, u, shape, n, odt, args):
+    """NumPy's own ``integers`` for a draw ``_lemire`` makes, when NumPy rejects no word
+    (then its numbers are ``_lemire``'s, and it leaves the state the draw leaves: which the
+    state after the call tells); None when it did, or is likely to (half a rejection or
+    more expected), or uses other words (8- and 16-bit dtypes buffer their own)."""
+    r, low = args
+    t = ((1 << 32) - r) % r
+    if odt not in _NUMPY_INTS or 2 * n * t >= 1 << 32:
+        return None
+    bg = _bitgen(state, inc, h, u)
+    res = np.random.Generator(bg).integers(low, low + r, size=shape, dtype=odt)
+    m = n - h if n else 0                       # 32-bit words past the buffered half
+    want = _bitgen(state, inc)
+    if m > 0:
+        want.advance((m + 1) // 2)
+    got, exp = bg.state, want.state
+    _give(bg, want)
+    if got["state"] != exp["state"] or got["has_uint32"] != ((m & 1) if n else h):
+        return None
+    return res
 
 
 def _lemire(stream, out, key, plan, args) -> None:
