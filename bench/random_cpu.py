@@ -3,9 +3,11 @@ call, median of 5 (wall and process CPU time), ratio gnumpy / NumPy (target: wit
 
     GNUMPY_DEVICE=cpu python3 bench/random_cpu.py [-n 2000000] [name ...]
 
-Streams differ by design (Philox4x32-10 and Box-Muller against PCG64 and the ziggurat);
-only the time is compared.  gnumpy's draw is materialized with ``gnumpy.evaluate`` (CPU
-backend memory is host memory; ``.get()`` would add a copy NumPy does not make).  Arguments name the draws to run (all when none is given).
+Both draw from PCG64 with the same seed; ``random``, ``uniform`` and small-range
+``integers`` give the same numbers, the other draws other transforms of the words: only
+the time is compared.  gnumpy's draw is materialized with ``gnumpy.evaluate`` (CPU backend
+memory is host memory; ``.get()`` would add a copy NumPy does not make).  Arguments name
+the draws to run (all when none is given).
 """
 import argparse
 import os
