@@ -190,6 +190,51 @@ def _apart(nodes):
     return order
 
 
+# Marks of the last scans (a write's scan of the pending arrays, ``flush_readers``): for a
+# recently written buffer, a sentinel entry in ``_pending`` (a negative key, a dead
+# reference) placed after the entries that scan examined.  Those entries either were
+# materialized or do not read the buffer, and keep not reading it while no realization
+# writes into it (its ``born`` number), so the next write into it examines only the
+# entries after its sentinel (and those the scan had to leave: the write's own operands).
+# Code that drops dead entries drops a sentinel too; the next scan is then a full one.
+_MARKS: dict = {}       # id(buffer) -> (sentinel key, born number, keys left to examine)
+_MARK_KEYS = 8          # buffers marked at once (the least recently written loses its mark)
+_MARK_FROM = 64         # pending entries from which a scan uses and leaves marks (below,
+                        # a scan of them all costs less, and drops the dead ones: a loop's
+                        # temporaries die after its write examined them)
+_DEAD = weakref.ref(type("_Sentinel", (), {})())
+
+
+def _to_examine(bid, since) -> list:
+    """The keys of ``_pending`` a scan for buffer `bid` must examine, in ``_pending``'s
+    order: all of them, or those its mark leaves (see ``_MARKS``)."""
+    m = _MARKS.get(bid)
+    if m is None or m[1] != since or _pending.get(m[0]) is not _DEAD:
+        return list(_pending)
+    new = []
+    for k in reversed(_pending):
+        if k == m[0]:
+            break
+        new.append(k)
+    new.reverse()
+    return [k for k in m[2] if k in _pending] + new
+
+
+def _mark(bid, since, left) -> None:
+    """Put buffer `bid`'s sentinel after every entry now in ``_pending``."""
+    m = _MARKS.pop(bid, None)
+    if m is not None:
+        key = m[0]
+    elif len(_MARKS) < _MARK_KEYS:
+        used = {v[0] for v in _MARKS.values()}
+        key = next(-1 - i for i in range(_MARK_KEYS) if -1 - i not in used)
+    else:
+        key = _MARKS.pop(next(iter(_MARKS)))[0]
+    _pending.pop(key, None)
+    _pending[key] = _DEAD
+    _MARKS[bid] = (key, since, tuple(left))
+
+
 def flush_readers(buf, skip=None, also=None) -> None:
     """Materialize every pending array that reads `buf` (before `buf` is overwritten),
     except `skip` and `also` (the write's own destination and a value the write computes
@@ -197,27 +242,35 @@ def flush_readers(buf, skip=None, also=None) -> None:
 
     Views of a materialized base are folded into leaves (they keep sharing memory); other
     readers are materialized one by one when their graphs share nothing (`_apart`), else
-    together in one schedule."""
+    together in one schedule.  The arrays examined are those made or changed since the
+    last write into `buf` (``_MARKS``): a loop writing one array while it keeps many lazy
+    results does not scan them all at every write."""
     with lock:
         write_epoch[0] += 1             # (under the lock: every write moves it)
         note_write(buf)
         views = None            # (made at the first other live array: a loop's statement
         bid = id(buf)           # usually finds only its own value pending)
+        since = born(bid)       # a read set taken before this may lack buf
         also_base = also._base if also is not None else None    # (a view's lazy base)
-        pop = _pending.pop
-        for k, r in list(_pending.items()):     # (_pending_arrays, inlined: every write
-            arr = r()                           # of a loop's statement runs this)
+        pop, get = _pending.pop, _pending.get
+        left = []
+        big = len(_pending) > _MARK_FROM
+        for k in _to_examine(bid, since) if big else list(_pending):
+            r = get(k)
+            if r is None or k < 0:
+                continue
+            arr = r()
             if arr is None or id(arr) != k or arr._node.kind == LEAF:
                 v = pop(k, None)                # (_drop, inlined)
                 if v is not None and v is not r:
                     _pending.setdefault(k, v)
                 continue
             if arr is skip or arr is also or arr is also_base:
+                left.append(k)
                 continue
             if views is None:
                 views, others = [], []
                 clean = set()   # nodes whose graphs read nothing of buf (walked once)
-                since = born(bid)   # a read set taken before this may lack buf
                 now = realizations()
             n = arr._node
             m = n.rb or read_set(n)
@@ -227,23 +280,35 @@ def flush_readers(buf, skip=None, also=None) -> None:
             elif m[1] >= since or not _reads(n, bid, clean):
                 continue
             (views if arr._base is not None else others).append(arr)
+        if big:
+            _mark(bid, since, left)
         if views is None:
             return
-        if others:
-            nodes = [a._node for a in others]
-            order = _apart(nodes) if len(nodes) > 1 else nodes
-            if order is None:
-                materialize(nodes)
-            else:       # each alone, through the launch fast path; one that read buf
-                for k, n in enumerate(order):   # only through readers computed before
-                    if k and not _reads(n, bid, clean):     # it stays lazy (stockham's
-                        continue                            # product of its twiddled input)
-                    materialize([n])
-                others = [a for a in others if a._node.kind == LEAF]
-        for a in views:
-            a._leaf()
-        for a in views + others:
-            _drop(id(a), _pending.get(id(a)))
+        try:
+            _flush(bid, views, others, clean)
+        except BaseException:
+            _MARKS.pop(bid, None)       # (readers may be left: the next scan is a full one)
+            raise
+
+
+def _flush(bid, views, others, clean) -> None:
+    """Materialize the readers `others` and bind the pending views `views` of memory
+    `bid` (``flush_readers``)."""
+    if others:
+        nodes = [a._node for a in others]
+        order = _apart(nodes) if len(nodes) > 1 else nodes
+        if order is None:
+            materialize(nodes)
+        else:       # each alone, through the launch fast path; one that read buf
+            for k, n in enumerate(order):   # only through readers computed before
+                if k and not _reads(n, bid, clean):     # it stays lazy (stockham's
+                    continue                            # product of its twiddled input)
+                materialize([n])
+            others = [a for a in others if a._node.kind == LEAF]
+    for a in views:
+        a._leaf()
+    for a in views + others:
+        _drop(id(a), _pending.get(id(a)))
 
 
 def write_element_alone(dest, value, vn) -> bool:
