@@ -14,18 +14,14 @@
 Streams differ from NumPy's by design, so values are never compared with NumPy's.
 """
 import ctypes
-import hashlib
 import math
-import shutil
-import subprocess
-import tempfile
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
 from numpy.exceptions import AxisError
 
+import cuda_host
 import gnumpy as gp
 from gnumpy.backends.random_ops import philox_words
 from gnumpy.kernels import render_random as RR
@@ -120,22 +116,7 @@ def test_bits_shapes_and_advance():
 @pytest.fixture(scope="module")
 def host_kernel():
     """The CUDA kernel's source built with g++, CUDA's built-ins emulated."""
-    gxx = shutil.which("g++")
-    if gxx is None:
-        pytest.skip("g++ needed")
-    prelude = """
-#include <cstdint>
-struct uint4 { unsigned x, y, z, w; };
-static inline uint4 make_uint4(unsigned a, unsigned b, unsigned c, unsigned d) {
-  return uint4{a, b, c, d}; }
-static inline unsigned __umulhi(unsigned a, unsigned b) {
-  return (unsigned)(((unsigned long long)a * b) >> 32); }
-struct gn_dim { unsigned x; };
-static gn_dim blockIdx, threadIdx, gridDim;
-#define __global__
-#define __launch_bounds__(n)
-"""
-    src = prelude + RR.philox_source(RR.BLOCK, name="gn_philox") + f"""
+    src = RR.philox_source(RR.BLOCK, name="gn_philox") + f"""
 extern "C" void run(unsigned* out, unsigned long long n, unsigned long long lo,
                     unsigned long long hi, unsigned k0, unsigned k1, unsigned grid) {{
   gridDim.x = grid;
@@ -145,18 +126,7 @@ extern "C" void run(unsigned* out, unsigned long long n, unsigned long long lo,
     }}
 }}
 """
-    h = hashlib.sha256(src.encode()).hexdigest()[:16]
-    d = Path(tempfile.gettempdir()) / "gnumpy_random_host"
-    d.mkdir(exist_ok=True)
-    lib = d / f"philox_{h}.so"
-    if not lib.exists():
-        cpp = d / f"philox_{h}.cpp"
-        cpp.write_text(src)
-        tmp = d / f"philox_{h}.{np.random.default_rng().integers(1 << 30)}.so"
-        subprocess.run([gxx, "-O1", "-shared", "-fPIC", "-w", "-o", str(tmp), str(cpp)],
-                       check=True)
-        tmp.replace(lib)
-    f = ctypes.CDLL(str(lib)).run
+    f = cuda_host.build(src, "philox").run
     f.argtypes = [ctypes.c_void_p, ctypes.c_ulonglong, ctypes.c_ulonglong, ctypes.c_ulonglong,
                   ctypes.c_uint, ctypes.c_uint, ctypes.c_uint]
     return f

@@ -10,15 +10,11 @@ thread, against the CPU backend: the same words on both backends.
 from __future__ import annotations
 
 import ctypes
-import hashlib
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+import cuda_host
 import gnumpy as gp
 from gnumpy.random import _pcg64
 from gnumpy.random import _pcg_host as H
@@ -217,56 +213,9 @@ def test_cpu_chunks_and_parts(monkeypatch, n):
 
 # ------------------------------------------------------------------ the CUDA kernel on the host
 
-_PRELUDE = """
-#include <cstdint>
-#include <cmath>
-struct gn_dim { unsigned x; };
-static gn_dim blockIdx, threadIdx, gridDim;
-#define __global__
-#define __launch_bounds__(n)
-#define __forceinline__ inline
-#define __noinline__ __attribute__((noinline))
-static inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
-  return (unsigned long long)(((unsigned __int128)a * b) >> 64); }
-struct uint4 { unsigned x, y, z, w; };
-static inline uint4 make_uint4(unsigned a, unsigned b, unsigned c, unsigned d) {
-  return uint4{a, b, c, d}; }
-static inline unsigned __umulhi(unsigned a, unsigned b) {
-  return (unsigned)(((unsigned long long)a * b) >> 32); }
-static inline double __dmul_rn(double a, double b) { return a * b; }
-static inline double __dadd_rn(double a, double b) { return a + b; }
-static inline double __dsub_rn(double a, double b) { return a - b; }
-static inline float __fmul_rn(float a, float b) { return a * b; }
-static inline float __fadd_rn(float a, float b) { return a + b; }
-static inline float __fsub_rn(float a, float b) { return a - b; }
-"""
-_SET = """
-extern "C" void gn_set(unsigned b, unsigned t, unsigned g) {
-  blockIdx.x = b; threadIdx.x = t; gridDim.x = g; }
-"""
 _CTYPES = {np.dtype(np.uint64): ctypes.c_uint64, np.dtype(np.uint32): ctypes.c_uint32,
            np.dtype(np.int64): ctypes.c_int64, np.dtype(np.int32): ctypes.c_int32,
            np.dtype(np.float64): ctypes.c_double, np.dtype(np.float32): ctypes.c_float}
-
-
-def _build(src: str):
-    gxx = shutil.which("g++")
-    if gxx is None:
-        pytest.skip("g++ needed to run the CUDA kernel's source on the host")
-    src = _PRELUDE + src + _SET
-    h = hashlib.sha256(src.encode()).hexdigest()[:16]
-    d = Path(tempfile.gettempdir()) / "gnumpy_random_host"
-    d.mkdir(exist_ok=True)
-    lib = d / f"pcg_{h}.so"
-    if not lib.exists():
-        cpp = d / f"pcg_{h}.cpp"
-        cpp.write_text(src)
-        tmp = d / f"pcg_{h}.{np.random.default_rng().integers(1 << 30)}.so"
-        r = subprocess.run([gxx, "-O1", "-std=c++17", "-ffp-contract=off", "-shared", "-fPIC",
-                            "-w", "-o", str(tmp), str(cpp)], capture_output=True, text=True)
-        assert r.returncode == 0, r.stderr[-3000:]
-        tmp.replace(lib)
-    return ctypes.CDLL(str(lib))
 
 
 class _HostDevice:
@@ -275,7 +224,7 @@ class _HostDevice:
     sm_count = 1
 
     def _misc_kernel(self, key):
-        return _build(key.render("gn_kernel"))
+        return cuda_host.build(key.render("gn_kernel"), "pcg")
 
     def _go(self, lib, grid, block, args):
         fn = lib.gn_kernel

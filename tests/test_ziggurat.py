@@ -6,16 +6,12 @@ CUDA device functions built with g++ against the CPU twin on words that take eve
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import math
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+import cuda_host
 import gnumpy as gp
 from gnumpy.kernels import render_random as RR
 from gnumpy.kernels import render_ziggurat as Z
@@ -106,47 +102,16 @@ def test_cpu_slow_path_is_the_cuda_loop():
 
 
 def _zig_lib(itemsize):
-    gxx = shutil.which("g++")
-    if gxx is None:
-        pytest.skip("g++ needed to run the CUDA device functions on the host")
     T = "unsigned long long" if itemsize == 8 else "unsigned int"
     F = "double" if itemsize == 8 else "float"
-    src = f"""#include <cmath>
-#include <cstdint>
-struct uint4 {{ unsigned x, y, z, w; }};
-static inline uint4 make_uint4(unsigned a, unsigned b, unsigned c, unsigned d) {{
-  return uint4{{a, b, c, d}}; }}
-static inline unsigned __umulhi(unsigned a, unsigned b) {{
-  return (unsigned)(((unsigned long long)a * b) >> 32); }}
-static inline double __dmul_rn(double a, double b) {{ return a * b; }}
-static inline double __dadd_rn(double a, double b) {{ return a + b; }}
-static inline double __dsub_rn(double a, double b) {{ return a - b; }}
-static inline float __fmul_rn(float a, float b) {{ return a * b; }}
-static inline float __fadd_rn(float a, float b) {{ return a + b; }}
-static inline float __fsub_rn(float a, float b) {{ return a - b; }}
-#define __device__
-#define __forceinline__ inline
-#define __noinline__ __attribute__((noinline))
-{RR._block_fn()}
+    src = f"""{RR._block_fn()}
 {Z.normal_fns(itemsize)}
 extern "C" void run(const {T}* w, {F}* out, unsigned long long n, unsigned long long start,
                     unsigned k0, unsigned k1) {{
   for (unsigned long long i = 0; i < n; ++i) out[i] = gn_zig_normal(w[i], start + i, k0, k1);
 }}
 """
-    h = hashlib.sha256(src.encode()).hexdigest()[:16]
-    d = Path(tempfile.gettempdir()) / "gnumpy_random_host"
-    d.mkdir(exist_ok=True)
-    lib = d / f"zig_{h}.so"
-    if not lib.exists():
-        cpp = d / f"zig_{h}.cpp"
-        cpp.write_text(src)
-        tmp = d / f"zig_{h}.{np.random.default_rng().integers(1 << 30)}.so"
-        r = subprocess.run([gxx, "-O1", "-std=c++17", "-ffp-contract=off", "-shared", "-fPIC",
-                            "-w", "-o", str(tmp), str(cpp)], capture_output=True, text=True)
-        assert r.returncode == 0, r.stderr[-3000:]
-        tmp.replace(lib)
-    return ctypes.CDLL(str(lib)).run
+    return cuda_host.build(src, "zig").run
 
 
 @pytest.mark.parametrize("itemsize", [8, 4])
