@@ -148,13 +148,13 @@ class Params:
 
 
 def isnan(x):
-    if isinstance(x, np.ndarray):
+    if isinstance(x, (np.ndarray, np.generic)):     # (host values: NumPy's own, no kernel)
         return np.isnan(x)
     return apply("isnan", x)
 
 
 def notfinite(x):
-    if isinstance(x, np.ndarray):
+    if isinstance(x, (np.ndarray, np.generic)):
         return ~np.isfinite(x)
     return apply("logical_not", apply("isfinite", x))
 

@@ -12,12 +12,15 @@ Normals take NumPy's ziggurat on one word each, with the same side stream for th
 rest (``render_ziggurat``); other draws take other transforms of the words
 (``_transforms``).  Every draw leaves the state where its words end.
 
-The host state is a NumPy ``PCG64`` (its C ``advance``); a draw is one lazy
-``pcg64_draw`` barrier holding the state it starts at.  The CPU backend draws with NumPy's
+The host state is four Python ints (NumPy's state dict's values; a draw advances it by
+Brown's jump-ahead, its coefficients cached by length); a draw is one lazy ``pcg64_draw``
+barrier holding the state it starts at.  The CPU backend draws with NumPy's
 own generator (``_pcg_host``), the CUDA kernel jumps each thread's LCG to its words
 (``render_random.pcg_fns``).
 """
 from __future__ import annotations
+
+from functools import lru_cache
 
 import numpy as np
 
@@ -25,6 +28,7 @@ from .._api._common import wrap
 from .._device import as_device
 from .._graph import ir
 from .._graph import layout as L
+from ..kernels import render_random as RR
 from . import _transforms as T
 from ._bitgen import BitGenerator, as_seed_sequence
 
@@ -33,6 +37,7 @@ DRAW_OP = "pcg64_draw"
 MASK32 = 0xFFFFFFFF
 MASK64 = (1 << 64) - 1
 MASK128 = (1 << 128) - 1
+MULT = RR.PCG_MULT      # the LCG's multiplier (NumPy's PCG64)
 _U32, _U64 = np.dtype(np.uint32), np.dtype(np.uint64)
 
 
@@ -43,10 +48,28 @@ def output(s: int) -> int:
     return ((x >> r) | (x << ((64 - r) & 63))) & MASK64
 
 
-def consumed(state: dict, n32: int) -> tuple:
-    """(64-bit words, new has_uint32) of `n32` 32-bit draws from NumPy state dict `state`
-    (the buffered half first)."""
-    h = state["has_uint32"]
+@lru_cache(maxsize=256)
+def _coef(inc: int, d: int) -> tuple:
+    """(a, c): `d` steps of the LCG of increment `inc` are ``s -> a s + c`` (mod 2**128;
+    Brown's jump-ahead, as PCG's ``pcg_advance_lcg_128``)."""
+    m, p, am, ac = MULT, inc, 1, 0
+    while d:
+        if d & 1:
+            am, ac = am * m & MASK128, (ac * m + p) & MASK128
+        p, m = (m + 1) * p & MASK128, m * m & MASK128
+        d >>= 1
+    return am, ac
+
+
+def jump(s: int, inc: int, d: int) -> int:
+    """The LCG state `d` steps after `s`."""
+    a, c = _coef(inc, d)
+    return (a * s + c) & MASK128
+
+
+def consumed(h: int, n32: int) -> tuple:
+    """(64-bit words, new has_uint32) of `n32` 32-bit draws from a state whose buffered
+    half flag is `h` (the buffered half first)."""
     if n32 == 0:
         return 0, h
     m = n32 - h
@@ -76,68 +99,74 @@ class PCG64(BitGenerator):
         if isinstance(seed, np.random.Generator):
             seed = seed.bit_generator
         if isinstance(seed, np.random.PCG64):
-            self._np = np.random.PCG64(0)
-            self._np.state = seed.state
             ss = seed.seed_seq
             self._seed_seq = ss if isinstance(ss, np.random.SeedSequence) else None
+            self._set(seed.state)
             return
         ss = as_seed_sequence(seed)
         self._seed_seq = ss
-        self._np = np.random.PCG64(ss)
+        self._set(np.random.PCG64(ss).state)
+
+    def _set(self, st: dict) -> None:
+        """Take NumPy's state dict (checked by NumPy: its errors for a bad one)."""
+        bg = np.random.PCG64(0)
+        bg.state = st
+        st = bg.state
+        self._s, self._inc = st["state"]["state"], st["state"]["inc"]
+        self._h, self._u = st["has_uint32"], st["uinteger"]
 
     # ------------------------------------------------------------------ state
     @property
     def state(self) -> dict:
         """NumPy's PCG64 state dict: ``{'bit_generator': 'PCG64', 'state': {'state': int,
         'inc': int}, 'has_uint32': int, 'uinteger': int}``."""
-        return self._np.state
+        return {"bit_generator": NAME, "state": {"state": self._s, "inc": self._inc},
+                "has_uint32": self._h, "uinteger": self._u}
 
     @state.setter
     def state(self, value) -> None:
         if not isinstance(value, dict) or value.get("bit_generator") != NAME:
             raise ValueError(f"state must be a dict for a {NAME} bit generator")
-        self._np.state = value
+        self._set(value)
 
     def advance(self, delta):
         """Advance the state as if `delta` 64-bit words had been drawn (NumPy's
         ``PCG64.advance``: the buffered 32-bit half is dropped); returns self."""
-        self._np.advance(delta)
+        bg = np.random.PCG64(0)
+        bg.state = self.state
+        bg.advance(delta)
+        self._set(bg.state)
         return self
 
     def jumped(self, jumps=1):
         """A copy advanced by ``jumps`` times NumPy's PCG64 jump (a far-away stream)."""
+        bg = np.random.PCG64(0)
+        bg.state = self.state
         c = PCG64.__new__(PCG64)
-        c._np = self._np.jumped(jumps)
         c._seed_seq = self._seed_seq
+        c._set(bg.jumped(jumps).state)
         return c
 
     def __repr__(self) -> str:
         return "PCG64"
 
     # ------------------------------------------------------------------ drawing bits
-    def _take(self, words: int, n32: int | None = None) -> dict:
-        """The state a draw starts at; the state moves past its `words` 64-bit words, or
-        past its `n32` 32-bit words (through the buffered half)."""
-        st = self._np.state
-        if n32 is None:
-            if words:
-                self._np.advance(words)         # (NumPy's advance drops the buffer;
-                if st["has_uint32"] or st["uinteger"]:      # a 64-bit draw keeps it)
-                    new = self._np.state
-                    new["has_uint32"], new["uinteger"] = st["has_uint32"], st["uinteger"]
-                    self._np.state = new
+    def _take(self, words: int, n32: int | None = None) -> tuple:
+        """(state, inc, has_uint32, uinteger) a draw starts at; the state moves past its
+        `words` 64-bit words (the buffered half stays), or past its `n32` 32-bit words
+        (through the buffered half, as NumPy's ``next_uint32``)."""
+        st = (self._s, self._inc, self._h, self._u)
+        if n32 is not None:
+            words, h = consumed(self._h, n32)
+            if n32:
+                self._h = h
+                if words:       # (as NumPy: the last word's high half, also once taken
+                    # again; a buffered half only taken leaves it in place)
+                    self._s = jump(self._s, self._inc, words)
+                    self._u = output(self._s) >> 32
             return st
-        words, h = consumed(st, n32)
-        if n32:
-            if words:
-                self._np.advance(words)
-            new = self._np.state
-            new["has_uint32"] = h
-            # (as NumPy: the last word's high half, also once taken again; a buffered
-            # half only taken leaves it in place)
-            new["uinteger"] = (output(new["state"]["state"]) >> 32) if words else \
-                st["uinteger"]
-            self._np.state = new
+        if words:
+            self._s = jump(self._s, self._inc, words)
         return st
 
     def bits(self, shape, dtype=np.uint64, device=None):
@@ -169,9 +198,7 @@ class PCG64(BitGenerator):
         n = plan.parts * L.prod(shape)
         st = self._take(n) if plan.bits_dtype == _U64 else self._take(0, n)
         args = tuple(args)
-        s = st["state"]
         node = ir.Node(ir.BARRIER, DRAW_OP, plan.dtype, shape, (),
-                       (s["state"], s["inc"], st["has_uint32"], st["uinteger"], kind, shape,
-                        np.dtype(dtype), args,
-                        T.draw_program(kind, dtype, args, dev, "pcg64")), dev, 1)
+                       st + (kind, shape, np.dtype(dtype), args,
+                             T.draw_program(kind, dtype, args, dev, "pcg64")), dev, 1)
         return wrap(node)
