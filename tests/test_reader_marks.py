@@ -132,3 +132,38 @@ def test_a_realization_into_written_memory_renews_the_scan(marks_always):
         np.testing.assert_array_equal(p.get(), np.arange(4.0) * 2.0 + 1.0)
         np.testing.assert_array_equal(q.get(), np.arange(4.0)[1:3] * 6.0)
         np.testing.assert_array_equal(t.get(), np.arange(4.0) * 2.0)
+
+
+def test_a_lazy_array_made_by_another_thread_during_a_scan(marks_always):
+    # track() takes no lock: a thread may add an entry while a write walks _pending back
+    # to its sentinel; the walk falls back to a full scan instead of raising
+    import sys
+    import threading
+    a, b = gp.asarray(np.zeros(4)), gp.asarray(np.ones(4))
+    keep = [b * float(i) for i in range(70)]
+    a[0] = 1.0
+    more = [b + float(i) for i in range(3)]
+    made = []
+    code = RD._to_examine.__code__
+
+    def tracer(frame, event, arg):
+        if frame.f_code is not code:
+            return None
+
+        def local(frame, event, arg):
+            if event == "line" and not made and frame.f_lineno >= code.co_firstlineno + 8:
+                th = threading.Thread(target=lambda: made.append(b * 5.0))
+                th.start()
+                th.join()
+            return local
+        return local
+
+    sys.settrace(tracer)
+    try:
+        a[1] = 2.0
+    finally:
+        sys.settrace(None)
+    assert made
+    np.testing.assert_array_equal(a.get(), [1.0, 2.0, 0.0, 0.0])
+    np.testing.assert_array_equal(keep[3].get(), np.full(4, 3.0))
+    np.testing.assert_array_equal(more[2].get(), np.full(4, 3.0))

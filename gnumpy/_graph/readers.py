@@ -212,10 +212,13 @@ def _to_examine(bid, since) -> list:
     if m is None or m[1] != since or _pending.get(m[0]) is not _DEAD:
         return list(_pending)
     new = []
-    for k in reversed(_pending):
-        if k == m[0]:
-            break
-        new.append(k)
+    try:
+        for k in reversed(_pending):
+            if k == m[0]:
+                break
+            new.append(k)
+    except RuntimeError:        # another thread made a lazy array meanwhile (track takes
+        return list(_pending)   # no lock): a full scan, of a snapshot
     new.reverse()
     return [k for k in m[2] if k in _pending] + new
 
