@@ -10,6 +10,7 @@ thread, against the CPU backend: the same words on both backends.
 from __future__ import annotations
 
 import ctypes
+import warnings
 
 import numpy as np
 import pytest
@@ -169,13 +170,55 @@ def test_state_api_like_numpys():
     nb2.random_raw(3)
     for rng in (gp.random.Generator(nb2), gp.random.default_rng(np.random.Generator(nb2))):
         np.testing.assert_array_equal(rng.random(4).get(), _copy_random(nb2, 4))
-    for bad in ({"bit_generator": "MT19937", "state": {}}, [1, 2]):
-        with pytest.raises(ValueError):
+    for bad, exc in (({"bit_generator": "MT19937", "state": {}}, ValueError),
+                     ([1, 2], TypeError)):
+        with pytest.raises(exc):
             bg.state = bad
     with pytest.raises(TypeError):
         bg.random_raw(3, dtype=np.int32)
     r = gp.random.RandomState(4)
     assert r.get_state()["bit_generator"] == "PCG64"
+
+
+@pytest.mark.parametrize("flag", [2, 5])
+def test_any_nonzero_buffer_flag_is_numpys(flag):
+    # NumPy keeps any has_uint32 it is given and takes a nonzero one as a buffered half
+    st = np.random.PCG64(0).state
+    st["has_uint32"], st["uinteger"] = flag, 7
+    nb, bg = np.random.PCG64(0), gp.random.PCG64(0)
+    nb.state = st
+    bg.state = st
+    assert bg.state == nb.state
+    g, n = gp.random.Generator(bg), np.random.Generator(nb)
+    for f in (lambda r: r.random(2), lambda r: r.random(3, dtype=np.float32),
+              lambda r: r.random(2, dtype=np.float32)):
+        np.testing.assert_array_equal(f(g).get(), f(n))
+        assert bg.state == nb.state
+
+
+def test_numpys_argument_errors_and_out_order():
+    g, n = _pair(1)
+    for lo, hi in ((1e308, -1e308), (-1e308, 1e308), (2.0, 1.0)):
+        with pytest.raises(Exception) as want:
+            n.uniform(lo, hi)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(want.type, match=str(want.value)):
+                g.uniform(lo, hi)
+    with pytest.raises(TypeError):
+        g.bit_generator.state = [1]
+    with pytest.raises(ValueError):
+        g.bit_generator.state = {"bit_generator": "MT19937"}
+    # out= in Fortran order is filled in memory order, as NumPy fills it
+    g2, n2 = _pair(4)
+    for dt in (np.float64, np.float32):
+        o, on = gp.zeros((3, 4), dtype=dt).T, np.zeros((3, 4), dtype=dt).T
+        g2.random(out=o, dtype=dt)
+        n2.random(out=on, dtype=dt)
+        np.testing.assert_array_equal(o.get(), on)
+    o = gp.zeros((5, 2)).T
+    g2.standard_normal(out=o)
+    assert o.shape == (2, 5) and np.isfinite(o.get()).all() and (o.get() != 0).all()
 
 
 def _copy_random(nb, k):

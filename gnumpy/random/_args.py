@@ -68,15 +68,26 @@ def check_out(out, shape, dtype):
                         f"{out.dtype}")
     if shape is not None and tuple(shape) != out.shape:
         raise ValueError("size must match out.shape when used together")
-    if out._base is not None and not L.is_c_contiguous(out.shape, out._leaf().strides):
+    if out._base is not None and not L.is_c_contiguous(out.shape, out._leaf().strides) \
+            and not _fortran(out):
         raise ValueError("Supplied output array must be contiguous, writable, aligned, and "
                          "in machine byte-order.")
     return out.shape
 
 
+def _fortran(out) -> bool:
+    """Is `out` a Fortran-ordered view that is not also C-contiguous?"""
+    st = out._leaf().strides
+    return out._base is not None and not L.is_c_contiguous(out.shape, st) and \
+        L.is_c_contiguous(out.shape[::-1], st[::-1])
+
+
 def finish(result, out):
+    """`result` into ``out=`` (when given) in `out`'s memory order, as NumPy fills it."""
     if out is None:
         return result
+    if out.ndim > 1 and _fortran(out):
+        result = result.reshape(out.shape[::-1]).T
     out._assign_from(result)
     return out
 
@@ -137,7 +148,8 @@ class Params:
         """Does ``cond(*raw)`` (a boolean expression) hold anywhere?"""
         if not self.raw:
             return False
-        c = cond(*self.raw)
+        with np.errstate(all="ignore"):     # (a range overflowing: its own check says so)
+            c = cond(*self.raw)
         if isinstance(c, ndarray):
             return bool(any_(c))
         return bool(np.any(c))

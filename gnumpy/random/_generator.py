@@ -130,9 +130,9 @@ class Generator:
         (4,)
         """
         p = Params(size, [low, high])
-        p.check(lambda lo, hi: hi - lo < 0, ValueError, "high - low < 0")
-        p.check(lambda lo, hi: notfinite(hi - lo), OverflowError,
+        p.check(lambda lo, hi: notfinite(hi - lo), OverflowError,   # (first, as NumPy)
                 "high - low range exceeds valid bounds")
+        p.check(lambda lo, hi: hi - lo < 0, ValueError, "high - low < 0")
         lo, hi = p.ops
         if _scalars(lo, hi):
             return self._bg.draw("random", p.shape, np.float64, p.device, (lo, hi - lo))

@@ -125,8 +125,10 @@ class PCG64(BitGenerator):
 
     @state.setter
     def state(self, value) -> None:
-        if not isinstance(value, dict) or value.get("bit_generator") != NAME:
-            raise ValueError(f"state must be a dict for a {NAME} bit generator")
+        if not isinstance(value, dict):
+            raise TypeError("state must be a dict")
+        if value.get("bit_generator") != NAME:
+            raise ValueError(f"state must be for a {NAME} PRNG")
         self._set(value)
 
     def advance(self, delta):
@@ -155,9 +157,10 @@ class PCG64(BitGenerator):
         """(state, inc, has_uint32, uinteger) a draw starts at; the state moves past its
         `words` 64-bit words (the buffered half stays), or past its `n32` 32-bit words
         (through the buffered half, as NumPy's ``next_uint32``)."""
-        st = (self._s, self._inc, self._h, self._u)
+        h0 = 1 if self._h else 0        # (NumPy's flag: any nonzero value buffers a half)
+        st = (self._s, self._inc, h0, self._u)
         if n32 is not None:
-            words, h = consumed(self._h, n32)
+            words, h = consumed(h0, n32)
             if n32:
                 self._h = h
                 if words:       # (as NumPy: the last word's high half, also once taken
