@@ -4,6 +4,7 @@
 mask's count computes with it (``held_inside``)."""
 from __future__ import annotations
 
+import itertools
 import weakref
 
 from .._memstate import born, forget_all, note_write, realizations, write_epoch
@@ -192,50 +193,71 @@ def _apart(nodes):
 
 # Marks of the last scans (a write's scan of the pending arrays, ``flush_readers``): for a
 # recently written buffer, a sentinel entry in ``_pending`` (a negative key, a dead
-# reference) placed after the entries that scan examined.  Those entries either were
-# materialized or do not read the buffer, and keep not reading it while no realization
-# writes into it (its ``born`` number), so the next write into it examines only the
-# entries after its sentinel (and those the scan had to leave: the write's own operands).
-# Code that drops dead entries drops a sentinel too; the next scan is then a full one.
+# reference) placed before that scan took its keys, so every entry it examined comes
+# before it and every entry made or moved since (by any thread: ``track`` takes no lock)
+# comes after it.  The entries examined either were materialized or do not read the
+# buffer, and keep not reading it while no realization writes into it (its ``born``
+# number), so the next write into it examines only the entries after its sentinel (and
+# those the scan had to leave: the write's own operands).  Code that drops dead entries
+# drops a sentinel too; the next scan is then a full one.
 _MARKS: dict = {}       # id(buffer) -> (sentinel key, born number, keys left to examine)
 _MARK_KEYS = 8          # buffers marked at once (the least recently written loses its mark)
 _MARK_FROM = 64         # pending entries from which a scan uses and leaves marks (below,
                         # a scan of them all costs less, and drops the dead ones: a loop's
                         # temporaries die after its write examined them)
 _DEAD = weakref.ref(type("_Sentinel", (), {})())
+_KEYS = itertools.count(-1, -1)
 
 
 def _to_examine(bid, since) -> list:
-    """The keys of ``_pending`` a scan for buffer `bid` must examine, in ``_pending``'s
-    order: all of them, or those its mark leaves (see ``_MARKS``)."""
-    m = _MARKS.get(bid)
-    if m is None or m[1] != since or _pending.get(m[0]) is not _DEAD:
+    """Put a new sentinel for buffer `bid` last in ``_pending`` and return the keys before
+    it that a scan for `bid` must examine, in ``_pending``'s order: all of them, or those
+    its old mark leaves (see ``_MARKS``)."""
+    key = next(_KEYS)
+    _pending[key] = _DEAD       # (one insertion: what another thread adds comes after it)
+    m = _MARKS.pop(bid, None)
+    if m is None and len(_MARKS) >= _MARK_KEYS:
+        _pending.pop(_MARKS.pop(next(iter(_MARKS)))[0], None)
+    _MARKS[bid] = (key, since, ())
+    if m is None:
+        return list(_pending)
+    old = m[0]
+    if m[1] != since or _pending.get(old) is not _DEAD:
+        _pending.pop(old, None)
         return list(_pending)
     new = []
     try:
-        for k in reversed(_pending):
-            if k == m[0]:
+        it = reversed(_pending)
+        for k in it:
+            if k == key:
+                break
+        for k in it:
+            if k == old:
                 break
             new.append(k)
-    except RuntimeError:        # another thread made a lazy array meanwhile (track takes
-        return list(_pending)   # no lock): a full scan, of a snapshot
+    except RuntimeError:        # another thread made a lazy array meanwhile: a full
+        new = None              # scan, of a snapshot
+    _pending.pop(old, None)
+    if new is None:
+        return list(_pending)
     new.reverse()
-    return [k for k in m[2] if k in _pending] + new
+    if not m[2]:
+        return new
+    fresh = set(new)            # (a left entry moved since is among the new ones)
+    return [k for k in m[2] if k in _pending and k not in fresh] + new
 
 
-def _mark(bid, since, left) -> None:
-    """Put buffer `bid`'s sentinel after every entry now in ``_pending``."""
+def _mark(bid, left) -> None:
+    """Keep the keys a scan for buffer `bid` left unexamined with its mark."""
+    m = _MARKS.get(bid)
+    if m is not None and left:
+        _MARKS[bid] = (m[0], m[1], tuple(left))
+
+
+def _unmark(bid) -> None:
     m = _MARKS.pop(bid, None)
     if m is not None:
-        key = m[0]
-    elif len(_MARKS) < _MARK_KEYS:
-        used = {v[0] for v in _MARKS.values()}
-        key = next(-1 - i for i in range(_MARK_KEYS) if -1 - i not in used)
-    else:
-        key = _MARKS.pop(next(iter(_MARKS)))[0]
-    _pending.pop(key, None)
-    _pending[key] = _DEAD
-    _MARKS[bid] = (key, since, tuple(left))
+        _pending.pop(m[0], None)
 
 
 def flush_readers(buf, skip=None, also=None) -> None:
@@ -284,13 +306,13 @@ def flush_readers(buf, skip=None, also=None) -> None:
                 continue
             (views if arr._base is not None else others).append(arr)
         if big:
-            _mark(bid, since, left)
+            _mark(bid, left)
         if views is None:
             return
         try:
             _flush(bid, views, others, clean)
         except BaseException:
-            _MARKS.pop(bid, None)       # (readers may be left: the next scan is a full one)
+            _unmark(bid)        # (readers may be left: the next scan is a full one)
             raise
 
 
