@@ -208,7 +208,8 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
             _pending[k] = _ref(v)
             if len(_pending) > _prune_at[0]:
                 RD._prune()
-        if root._node.kind != LEAF:     # bound to the root's memory at its first write
+        if root._node.kind != LEAF or node.kind != LEAF:    # bound to the root's memory at
+            # its first write; a part (``.imag``) of a materialized root rebound at every write
             ent = _LAZY_VIEWS.get(id(root))
             if ent is None or ent[0]() is not root:
                 if len(_LAZY_VIEWS) > _LAZY_PRUNE[0]:

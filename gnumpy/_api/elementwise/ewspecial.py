@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import operator
 
+import numpy as np
+
 from ... import _dtypes as D
 from ..._broadcast import broadcast_shapes
 from ..._graph import ir
@@ -241,8 +243,14 @@ def _ldexp(x1, x2, casting, dtype, out=None):
     if n1 is None and k1 not in ("strong", "c"):
         # Note: NumPy's legacy resolver: a weak int mantissa with an integer exponent array
         # takes the float16 loop; every other weak mantissa the float64 one
-        exp_int_array = n2 is not None and n2.dtype.kind in "iu"
+        exp_int_array = (n2 is not None and n2.dtype.kind in "iu") or \
+            (k2 == "strong" and np.dtype(v2.dtype).kind in "iu")    # a NumPy int scalar too
         weak_d1 = D.float16 if (k1 == "b" or (k1 == "i" and exp_int_array)) else D.float64
+        if casting == "equiv" and k1 in ("i", "b") or casting == "no" and k1 == "b":
+            # (NumPy: a Python scalar is cast to the loop's mantissa type under `casting`)
+            kind = "int" if k1 == "i" else "bool"
+            raise TypeError(f"Cannot cast ufunc 'ldexp' input 0 from Python {kind} to "
+                            f"{weak_d1!r} with casting rule {casting!r}")
     if dtype is not None:       # the 'ei', 'fi', 'di' loops whose mantissa x1 fits safely
         md = n1.dtype if n1 is not None else (D.to_dtype(v1.dtype) if k1 == "strong"
                                               else None if k1 == "c" else weak_d1)
@@ -271,7 +279,7 @@ def _ldexp(x1, x2, casting, dtype, out=None):
         # beside a bool array or a Python scalar mantissa (then an int64)
         if not int64_exp:
             D.check_weak_int(v2, D.int32)
-    if n1 is not None and not D.can_cast(d1, loop, casting):
+    if (n1 is not None or k1 == "strong") and not D.can_cast(d1, loop, casting):
         raise TypeError(f"Cannot cast ufunc 'ldexp' input 0 from {d1!r} to {loop!r} with "
                         f"casting rule {casting!r}")
     d2 = n2.dtype if n2 is not None else (D.to_dtype(v2.dtype) if k2 == "strong" else

@@ -165,6 +165,13 @@ class ufunc:
             mask = where if is_array(where) else wrap(as_node(where))
             e = args[1]         # (zero of the exponent's own dtype: its type is kept)
             args = [args[0], where_(mask, e, wrap(ir.scalar(0, e.dtype, (), e.device)))]
+        elif where is not True and self._op.name == "power" and \
+                isinstance(args[1], (int, np.integer)) and not isinstance(args[1], bool) and \
+                args[1] < 0:
+            # a negative scalar exponent: NumPy's loop raises only for an element computed
+            mask = where if is_array(where) else wrap(as_node(where))
+            if not bool(R.any(mask)):
+                args = [args[0], type(args[1])(0)]
         r = apply(self._op.name, *args, dtype=dtype)
         return finish(self.__name__, r, out, where, casting)
 

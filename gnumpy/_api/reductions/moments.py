@@ -15,7 +15,7 @@ from ... import _dtypes as D
 from .._common import as_node, axis_tuple, is_array, wrap
 from ..elementwise.elementwise import apply, astype
 from ..elementwise.elementwise import where as where_
-from ..outargs import check_out_shape, finish
+from ..outargs import check_out_shape, finish, single_out
 from .reductions import max as max_, min as min_, any as any_, mean, sum as sum_, all as all_
 from ..shape.manipulation import broadcast_to, concat, squeeze
 from ..creation.creation import full, zeros, eye
@@ -38,6 +38,8 @@ def ptp(a, axis=None, out=None, keepdims=False):
     array([5, 4])
     """
     a = _arr(a)
+    if out is not None:
+        single_out(out)     # NumPy's maximum.reduce checks a read-only out first
     mx = max_(a, axis=axis, keepdims=keepdims)
     if out is not None:      # NumPy reduces the maximum into `out`, then subtracts
         check_out_shape("maximum", mx.shape, out, "reduce")

@@ -145,10 +145,10 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     >>> gp.nanmean(gp.asarray([1.0, gp.nan, 3.0]))
     array(2.)
     """
-    keepdims = R._kd(keepdims)
     x = _arr(a)
-    if not _inexact(x):
+    if not _inexact(x):     # (NumPy's mean: the axis is checked before keepdims)
         return R.mean(x, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
+    keepdims = R._kd(keepdims)
     _check_inexact(dtype, out)
     axes = R._axes(axis, x)
     tdt = x.dtype if dtype is None else D.to_dtype(dtype)
@@ -162,14 +162,13 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
             tot = astype(tot, tdt, copy=False)
     else:
         tot = R._reduce("sum", where_(ok, astype(x, tdt, copy=False), 0), axes, keepdims, tdt)
-        cnt = R._reduce("sum", astype(ok, D.real_dtype(tdt), copy=False), axes, keepdims,
-                        D.real_dtype(tdt))
+        # NumPy divides by an intp count: complex64 / int64 runs in complex128
+        cnt = R._reduce("sum", astype(ok, D.int64, copy=False), axes, keepdims, D.int64)
     r = astype(apply("divide", tot, cnt), tdt, copy=False)
     return R._out("divide", r, out)
 
 
 def _nanvar(a, axis, dtype, out, ddof, keepdims, where, mean, correction, name):
-    keepdims = R._kd(keepdims)
     x = _arr(a)
     if not _inexact(x):
         f = R.var if name == "var" else R.std
@@ -181,6 +180,8 @@ def _nanvar(a, axis, dtype, out, ddof, keepdims, where, mean, correction, name):
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     axes = R._axes(axis, x)
+    single_out(out)     # NumPy: keepdims is read by the sum into out=, which checks out first
+    keepdims = R._kd(keepdims)
     tdt = x.dtype if dtype is None else D.to_dtype(dtype)
     ok = _ok(x, where)
     if tdt != x.dtype and tdt.kind == "f" and x.dtype.kind == "f":
@@ -201,9 +202,10 @@ def _nanvar(a, axis, dtype, out, ddof, keepdims, where, mean, correction, name):
         cdt = tdt if tdt.kind == "c" else D.complex_dtype(tdt)
         rc = D.real_dtype(cdt)
         xc = where_(ok, astype(x, cdt, copy=False), 0)
-        cnt1 = R._reduce("sum", astype(ok, rc, copy=False), axes, True, rc)
+        cnt1 = R._reduce("sum", astype(ok, D.int64, copy=False), axes, True, D.int64)
         avg = _arr(mean) if mean is not None else \
-            apply("divide", R._reduce("sum", xc, axes, True, cdt), cnt1)
+            astype(apply("divide", R._reduce("sum", xc, axes, True, cdt), cnt1), cdt,
+                   copy=False)
         d = where_(ok, apply("subtract", xc, avg), 0)
         sq = apply("add", apply("square", apply("real", d)), apply("square", apply("imag", d)))
         s = R._reduce("sum", sq, axes, keepdims, rc)
