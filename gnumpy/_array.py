@@ -61,7 +61,7 @@ _ns = _lazy.package()
 
 INTERFACE = frozenset({"_node", "_base", "_vops", "_ro", "_has_views", "_from_node", "_view",
                        "_strided_view", "_new_view", "_copy", "_leaf", "_write_target",
-                       "_mark_shared", "_set_node", "_assign_from"})
+                       "_mark_shared", "_set_node", "_assign_from", "_sc"})
 
 _LAST_KEY = [(None,) * 5] * 2  # (key, shape, strides, offset, basic_index's layout): the
                                # last two keys ``_basic`` read
@@ -88,7 +88,9 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
     array(16.)
     """
 
-    __slots__ = ("_node", "_base", "_vops", "_has_views", "_ro", "__weakref__")
+    __slots__ = ("_node", "_base", "_vops", "_has_views", "_ro", "_sc", "__weakref__")
+    # _sc, set only on an element read (``a[i, j]``, NumPy's scalar; unset elsewhere,
+    # read with getattr): its in-place operators may widen it, as a scalar's do
     __array_priority__ = 100
 
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
@@ -373,7 +375,9 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
             return _ns._indexing.getitem(self, key)
         m, rn, element = b
         if element:                 # NumPy's scalar: a copy, which later writes miss
-            return ndarray._from_node(ir.copy(m))
+            r = ndarray._from_node(ir.copy(m))
+            r._sc = True
+            return r
         return self._new_view(m, (("at", (m.strides, m.offset, m.dtype, rn), m.shape),))
 
     def __setitem__(self, key, value):
@@ -449,6 +453,10 @@ def _inplace(name):
             r = None
         else:
             odt = _ns._resolution.result_dtype(name, self, other)
+            if getattr(self, "_sc", False) and not D.can_cast(odt, self.dtype, "same_kind"):
+                # NumPy's scalar (an element read): ``a[i, j] /= 2`` computes out of place
+                return _ns._elementwise.power_operator(self, other) if name == "power" \
+                    else _ns._elementwise.apply(name, self, other)
             if type(other) is int and self._node.dtype.kind == "b" and odt.kind in "iu" \
                     and not -2**63 <= other < 2**63:
                 raise OverflowError("Python int too large to convert to C long")
@@ -481,19 +489,3 @@ def _inplace(name):
 for _op in EW_OPS.values():         # the in-place operators, from the op table
     if _op.dunder is not None and _op.nin != 1 and _op.out != "bool":
         setattr(ndarray, f"__i{_op.dunder}__", _inplace(_op.name))
-
-
-def _imatmul(self, other):
-    if self._ro:
-        raise ValueError("output array is read-only")
-    r = _ns.matmul(self, other)
-    if not D.can_cast(r.dtype, self.dtype, "same_kind"):
-        raise TypeError(f"Cannot cast ufunc 'matmul' output from {r.dtype!r} to "
-                        f"{self.dtype!r} with casting rule 'same_kind'")
-    if r.shape != self.shape:
-        raise ValueError("matmul: in-place result must keep the array's shape")
-    self._set_node(ir.cast(r._node, self.dtype))
-    return self
-
-
-ndarray.__imatmul__ = _imatmul

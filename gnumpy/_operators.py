@@ -1,10 +1,10 @@
 """ndarray's operators that make a new array (``a + b``, ``2 * a``, ``a < b``, ``-a``,
-``a @ b``, ``divmod(a, b)``), as a base class of ``gnumpy.ndarray``.
+``a @ b``, ``divmod(a, b)``), as a base class of ``gnumpy.ndarray``, and ``a @= b``.
 
 They are generated from the op table: each row that names a dunder gives its operator, and
 a binary one its reflected operator too (comparisons reflect by swapping: Python does it).
 They go straight to the elementwise hot path (``_elementwise.apply2``: one dictionary lookup
-for arrays and scalars).  The in-place operators (``a += b``, ``a @= b``) write into the
+for arrays and scalars).  The elementwise in-place operators (``a += b``) write into the
 array: they are ``_array.py``'s, with its other writes, and check their operand here
 (``_operand_ok``).
 """
@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _dtypes as D
 from . import _lazy
+from ._graph import ir
 from ._ops import EW_OPS
 
 _ns = _lazy.package()
@@ -96,3 +98,20 @@ ArrayOperators.__matmul__ = _matmul
 ArrayOperators.__rmatmul__ = _rmatmul
 ArrayOperators.__divmod__ = _divmod
 ArrayOperators.__rdivmod__ = _rdivmod
+
+
+def _imatmul(self, other):
+    """``a @= b``: the product replaces the array's values (NumPy's checks first)."""
+    if self._ro:
+        raise ValueError("output array is read-only")
+    r = _ns.matmul(self, other)
+    if not D.can_cast(r.dtype, self.dtype, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc 'matmul' output from {r.dtype!r} to "
+                        f"{self.dtype!r} with casting rule 'same_kind'")
+    if r.shape != self.shape:
+        raise ValueError("matmul: in-place result must keep the array's shape")
+    self._set_node(ir.cast(r._node, self.dtype))
+    return self
+
+
+ArrayOperators.__imatmul__ = _imatmul

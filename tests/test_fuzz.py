@@ -326,6 +326,15 @@ FINDINGS = [
      "r = xp.ldexp(np.int64(3), xp.ones(2, np.int64), casting='equiv')"),
     ("ldexp of a bool under 'no'", "r = xp.ldexp(True, 2, casting='no')"),
     ("ldexp with a NumPy int exponent", "r = xp.ldexp(3, np.int64(2))"),
+    # statement fuzz (seeds 423, 2912, 607751): an element read is NumPy's scalar, whose
+    # in-place operators compute out of place (widening); setitem then casts unsafely
+    ("int element /= 2", "a = xp.asarray([[7, 2], [3, 4]]); a[0, 0] /= 2"),
+    ("int element += 1.5", "a = xp.asarray([[7, 2], [3, 4]]); a[0, 1] += 1.5"),
+    ("float element *= complex", "a = xp.asarray([1.5, 2.5]); a[0] *= (1 + 2j)"),
+    ("int element of a lazy array /= 2", "b = xp.arange(3) + 1; e = b[1]; e /= 4"),
+    ("int element **= -1.5", "a = xp.asarray([4, 9]); a[1] **= -0.5"),
+    ("a 0-d array still refuses", "z = xp.asarray(3); z /= 2"),
+    ("an int 0-d view still refuses", "a = xp.asarray([3, 4]); z = a[..., 0]; z /= 2"),
     # fuzz (seed 53051862): a negative scalar exponent where= masks everywhere
     ("negative scalar exponent under where=False",
      "o = xp.zeros(1, np.int64); r = xp.power(xp.asarray([2]), -1, out=o, "

@@ -100,6 +100,7 @@ class Namespace:
         self.xp = xp
         self.device = device
         self.is_numpy = xp is np
+        self.elements = set()   # ids of NumPy's element reads kept as 0-d arrays
 
     def __getattr__(self, name):
         return getattr(self.xp, name)
@@ -136,15 +137,33 @@ def run_step(step, env, ns):
     """Run one step on namespace `ns`; append its result to `env` when it has one."""
     args = [_resolve(a, env, ns) for a in step.args]
     kw = {k: _resolve(v, env, ns) for k, v in step.kw.items()}
-    r = OPS[step.op](ns if step.op == "sync" else ns.xp, *args, **kw)
+    if step.op == "iop" and ns.is_numpy and id(args[1]) in ns.elements:
+        r = _scalar_iop(*args)
+    else:
+        r = OPS[step.op](ns if step.op == "sync" else ns.xp, *args, **kw)
     if step.out:
         if ns.is_numpy and isinstance(r, np.generic):
             r = np.array(r)          # NumPy's scalars are gnumpy's 0-d arrays
+            if step.op == "getitem":
+                ns.elements.add(id(r))
         if isinstance(r, tuple):
             env.extend(r)
         else:
             env.append(r)
     return r
+
+
+def _scalar_iop(sym, a, b):
+    """``a op= b`` for `a`, NumPy's element read kept as a 0-d array: a scalar computes
+    out of place, so where the 0-d array's same_kind cast refuses the result, the scalar
+    is rebound to it and the program's value does not change (gnumpy's element reads do
+    the same)."""
+    try:
+        return IOPS[sym](a, b)
+    except TypeError as e:
+        if "Cannot cast ufunc" not in str(e) or "output" not in str(e):
+            raise
+        return None
 
 
 def run(prog, ns):

@@ -73,7 +73,9 @@ def getitem(a, key):
         ints = _scalar_indices(a, key)
         if ints is not None:                # a copy, as advanced indexing gives
             r = a[ints]
-            return r if r._base is None else r._copy()
+            r = r if r._base is None else r._copy()
+            r._sc = True            # (NumPy's scalar: see ndarray._sc)
+            return r
         if _has_advanced(key):
             if len(a.shape) == 1 and is_array(key) and key.ndim and key.dtype.kind in "iu" \
                     and key.device == a.device:
@@ -90,7 +92,9 @@ def getitem(a, key):
         node = a._node
         for vk, arg, shp in ops:
             node = ir.view(node, vk, arg, shp)
-        return wrap(ir.ew("astype", node.dtype, (node,)))
+        r = wrap(ir.ew("astype", node.dtype, (node,)))
+        r._sc = True                # (NumPy's scalar: see ndarray._sc)
+        return r
     return a._view(ops)
 
 
