@@ -65,8 +65,10 @@ def _compile_checked_kernels():
 
 # The tests that take 20-113 s each in the GPU suite (bench/gpu_suite.sh's timing file:
 # NVRTC-bound fuzzing, long sorts, rejection samplers) start first, so xdist's workers run
-# them side by side instead of a few workers ending the run with them.
-SLOW_FIRST = ("test_random.py::test_multinomial_and_zipf", "test_fuzz.py::test_fuzz_",
+# them side by side instead of a few workers ending the run with them; on a machine
+# without a GPU, the CUDA backend run on the host (g++-bound, ~50 s cold) too.
+SLOW_FIRST = ("test_cuda_emulated.py::", "test_random.py::test_multinomial_and_zipf",
+              "test_fuzz.py::test_fuzz_",
               "test_scans.py::test_scan_accumulation_dtypes",
               "test_random.py::test_rejection_array_parameters_and_edges",
               "test_random.py::test_logseries_dirichlet_noncentral_vonmises_statistics",

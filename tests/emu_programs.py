@@ -1,0 +1,392 @@
+"""Small NumPy programs run with xp = numpy and xp = gnumpy (emulated CUDA device).
+
+Each program is f(xp, A, B, ...) over arrays made by xp.asarray from the inputs its
+INPUTS entry makes; it returns the arrays (or scalars) to compare."""
+import numpy as np
+
+PROGRAMS = {}
+
+
+def prog(*inputs):
+    def deco(f):
+        PROGRAMS[f.__name__] = (f, inputs)
+        return f
+    return deco
+
+
+def r(*shape, dtype=np.float64, seed=0, lo=None):
+    def make(seed2):
+        g = np.random.default_rng(seed * 1000 + seed2)
+        if np.dtype(dtype).kind in "iu":
+            return g.integers(-50 if np.dtype(dtype).kind == "i" else 0, 50, shape).astype(dtype)
+        if np.dtype(dtype).kind == "b":
+            return g.random(shape) < 0.5
+        if np.dtype(dtype).kind == "c":
+            return (g.standard_normal(shape) + 1j * g.standard_normal(shape)).astype(dtype)
+        a = g.standard_normal(shape)
+        if lo is not None:
+            a = np.abs(a) + lo
+        return a.astype(dtype)
+    return make
+
+
+def spd(n, seed=0):
+    def make(seed2):
+        g = np.random.default_rng(seed * 1000 + seed2)
+        a = g.standard_normal((n, n))
+        return a @ a.T + n * np.eye(n)
+    return make
+
+
+# ------------------------------------------------------------------ stencils and loops
+@prog(r(40), r(40))
+def jacobi_1d(xp, A, B):
+    for t in range(5):
+        B[1:-1] = 0.33333 * (A[:-2] + A[1:-1] + A[2:])
+        A[1:-1] = 0.33333 * (B[:-2] + B[1:-1] + B[2:])
+    return [A, B]
+
+
+@prog(r(12, 12), r(12, 12))
+def jacobi_2d(xp, A, B):
+    for t in range(3):
+        B[1:-1, 1:-1] = 0.2 * (A[1:-1, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:] + A[2:, 1:-1] + A[:-2, 1:-1])
+        A[1:-1, 1:-1] = 0.2 * (B[1:-1, 1:-1] + B[1:-1, :-2] + B[1:-1, 2:] + B[2:, 1:-1] + B[:-2, 1:-1])
+    return [A, B]
+
+
+@prog(r(8, 8, 8), r(8, 8, 8))
+def heat_3d(xp, A, B):
+    for t in range(2):
+        B[1:-1, 1:-1, 1:-1] = (0.125 * (A[2:, 1:-1, 1:-1] - 2.0 * A[1:-1, 1:-1, 1:-1] + A[:-2, 1:-1, 1:-1])
+                               + 0.125 * (A[1:-1, 2:, 1:-1] - 2.0 * A[1:-1, 1:-1, 1:-1] + A[1:-1, :-2, 1:-1])
+                               + 0.125 * (A[1:-1, 1:-1, 2:] - 2.0 * A[1:-1, 1:-1, 1:-1] + A[1:-1, 1:-1, :-2])
+                               + A[1:-1, 1:-1, 1:-1])
+        A[1:-1, 1:-1, 1:-1] = (0.125 * (B[2:, 1:-1, 1:-1] - 2.0 * B[1:-1, 1:-1, 1:-1] + B[:-2, 1:-1, 1:-1])
+                               + 0.125 * (B[1:-1, 2:, 1:-1] - 2.0 * B[1:-1, 1:-1, 1:-1] + B[1:-1, :-2, 1:-1])
+                               + 0.125 * (B[1:-1, 1:-1, 2:] - 2.0 * B[1:-1, 1:-1, 1:-1] + B[1:-1, 1:-1, :-2])
+                               + B[1:-1, 1:-1, 1:-1])
+    return [A, B]
+
+
+@prog(r(10, 10))
+def seidel_2d(xp, A):
+    N = A.shape[0]
+    for t in range(2):
+        for i in range(1, N - 1):
+            A[i, 1:-1] += (A[i - 1, :-2] + A[i - 1, 1:-1] + A[i - 1, 2:] + A[i, 2:]
+                           + A[i + 1, :-2] + A[i + 1, 1:-1] + A[i + 1, 2:])
+            for j in range(1, N - 1):
+                A[i, j] += A[i, j - 1]
+                A[i, j] /= 9.0
+    return [A]
+
+
+@prog(r(6, 9))
+def elem_chain(xp, A):
+    for j in range(1, 9):
+        A[3, j] += A[3, j - 1]
+        A[3, j] /= 9.0
+    for j in range(1, 9):
+        A[1, j] = A[1, j - 1] * 0.5 + A[2, j]
+    A[0, 0] = 7.0
+    A[0, 1] = A[0, 0] + 1
+    A[5, :] = A[0, 1]
+    return [A]
+
+
+@prog(spd(8))
+def cholesky(xp, A):
+    n = A.shape[0]
+    A[0, 0] = xp.sqrt(A[0, 0])
+    for i in range(1, n):
+        for j in range(i):
+            A[i, j] -= xp.dot(A[i, :j], A[j, :j])
+            A[i, j] /= A[j, j]
+        A[i, i] -= xp.dot(A[i, :i], A[i, :i])
+        A[i, i] = xp.sqrt(A[i, i])
+    return [xp.tril(A)]
+
+
+@prog(spd(7, seed=3))
+def lu(xp, A):
+    n = A.shape[0]
+    for i in range(n):
+        for j in range(i):
+            A[i, j] -= A[i, :j] @ A[:j, j]
+            A[i, j] /= A[j, j]
+        for j in range(i, n):
+            A[i, j] -= A[i, :i] @ A[:i, j]
+    return [A]
+
+
+@prog(r(8, 8, lo=3.0, seed=2), r(8))
+def trisolv(xp, L, b):
+    n = L.shape[0]
+    x = xp.zeros_like(b)
+    for i in range(n):
+        x[i] = (b[i] - L[i, :i] @ x[:i]) / L[i, i]
+    return [x]
+
+
+@prog(r(12, seed=4))
+def durbin(xp, r_):
+    n = r_.shape[0]
+    y = xp.empty_like(r_)
+    alpha = -r_[0]
+    beta = 1.0
+    y[0] = -r_[0]
+    for k in range(1, n):
+        beta *= 1.0 - alpha * alpha
+        alpha = -(r_[k] + xp.dot(xp.flip(r_[:k]), y[:k])) / beta
+        y[:k] += alpha * xp.flip(y[:k])
+        y[k] = alpha
+    return [y]
+
+
+@prog(r(7, 6, seed=5))
+def gramschmidt(xp, A):
+    m, n = A.shape
+    Q = xp.zeros_like(A)
+    R = xp.zeros((n, n), dtype=A.dtype)
+    for k in range(n):
+        nrm = xp.dot(A[:, k], A[:, k])
+        R[k, k] = xp.sqrt(nrm)
+        Q[:, k] = A[:, k] / R[k, k]
+        for j in range(k + 1, n):
+            R[k, j] = xp.dot(Q[:, k], A[:, j])
+            A[:, j] -= Q[:, k] * R[k, j]
+    return [Q, R, A]
+
+
+@prog(r(9, 9, seed=6))
+def floyd_warshall(xp, path):
+    path = xp.abs(path) * 10
+    for k in range(path.shape[0]):
+        path[:] = xp.minimum(path[:], xp.add.outer(path[:, k], path[k, :]))
+    return [path]
+
+
+@prog(r(8, 6, seed=7), r(6, 5, seed=8), r(8, 5, seed=9))
+def gemm(xp, A, B, C):
+    alpha, beta = 1.5, 1.2
+    C[:] = alpha * A @ B + beta * C
+    return [C]
+
+
+@prog(r(10, 10, seed=10))
+def syrk_like(xp, A):
+    C = xp.zeros((10, 10))
+    for i in range(10):
+        C[i, :i + 1] *= 1.3
+        C[i, :i + 1] += 0.7 * A[:i + 1, :] @ A[i, :]
+    return [C]
+
+
+@prog(r(9, 7, seed=11))
+def covariance(xp, data):
+    n = data.shape[0]
+    mean = xp.mean(data, axis=0)
+    data -= mean
+    cov = xp.zeros((data.shape[1], data.shape[1]))
+    for i in range(data.shape[1]):
+        cov[i:, i] = cov[i, i:] = data[:, i] @ data[:, i:] / (n - 1.0)
+    return [mean, cov]
+
+
+@prog(r(9, 7, seed=12))
+def correlation(xp, data):
+    n = data.shape[0]
+    mean = xp.mean(data, axis=0)
+    stddev = xp.std(data, axis=0)
+    stddev[stddev <= 0.1] = 1.0
+    data -= mean
+    data /= xp.sqrt(n) * stddev
+    corr = xp.eye(data.shape[1], dtype=data.dtype)
+    for i in range(data.shape[1] - 1):
+        corr[i + 1:, i] = corr[i, i + 1:] = data[:, i] @ data[:, i + 1:]
+    return [corr]
+
+
+@prog(r(8, 8, seed=13), r(8, seed=14), r(8, seed=15))
+def atax_bicg_mvt(xp, A, x, y):
+    a = (A @ x) @ A
+    b = A.T @ y
+    x1 = x + A @ y
+    x2 = y + A.T @ x
+    return [a, b, x1, x2, xp.dot(x, y)]
+
+
+@prog(r(6, 8, seed=16))
+def adi_like(xp, u):
+    v = xp.empty_like(u)
+    p = xp.empty_like(u)
+    q = xp.empty_like(u)
+    v[0, 1:-1] = 1.0
+    p[1:-1, 0] = 0.0
+    q[1:-1, 0] = v[0, 1:-1][:4]
+    for j in range(1, u.shape[1] - 1):
+        p[1:-1, j] = -0.5 / (0.3 * p[1:-1, j - 1] + 2.0)
+        q[1:-1, j] = (-0.25 * u[j % 6, 0:4] + 1.5 * u[1:-1, j] - q[1:-1, j - 1] * 0.3) / (0.3 * p[1:-1, j - 1] + 2.0)
+    return [p[1:-1, :-1], q[1:-1, :-1]]
+
+
+# ------------------------------------------------------------------ fused expressions
+@prog(r(5, 7), r(7), r(5, 1))
+def broadcast_fused(xp, A, b, c):
+    return [A * b + c, xp.exp(-(A - b) ** 2) / (1 + c * c), xp.sin(A) * xp.cos(b) - xp.tanh(c),
+            xp.where(A > b, A, c), xp.maximum(A, 0.1) ** 0.5, (A - A.mean()) / A.std()]
+
+
+@prog(r(6, 5, dtype=np.float32), r(5, dtype=np.float32))
+def float32_mix(xp, A, b):
+    return [A * b + np.float32(2.5), (A * 1.5).astype(xp.float64) + b, xp.sqrt(xp.abs(A)),
+            A.sum(axis=0), A.max(axis=1), (A / (b + 3)).astype(xp.float16),
+            xp.floor(A * 4).astype(xp.int32)]
+
+
+@prog(r(4, 9, dtype=np.int64), r(9, dtype=np.int32))
+def ints(xp, A, b):
+    return [A * b + 3, A // (xp.abs(b) + 1), A % 7, (A << 2) ^ b, A.sum(axis=1), A.max(axis=0),
+            A.astype(xp.int8), (A > b).astype(xp.int64).sum(), xp.where(A % 2 == 0, A, -b),
+            A.min(), A.prod(axis=1)]
+
+
+@prog(r(5, 6, dtype=np.complex128), r(6, dtype=np.complex64))
+def complex_ops(xp, A, b):
+    return [A * b + 1j, xp.abs(A), A.conj() * A, A.sum(axis=0), xp.exp(A / 4), A.real + b.imag]
+
+
+@prog(r(7, 5, dtype=np.float16), r(5, dtype=np.float16))
+def half_ops(xp, A, b):
+    return [A + b, A * b - np.float16(1.5), A.astype(xp.float32) * 2, xp.maximum(A, b)]
+
+
+@prog(r(6, 7), r(6, 7, dtype=bool))
+def where_casts(xp, A, M):
+    return [xp.where(M, A, -A), (A > 0) & M, A.astype(xp.int16), M.astype(xp.float32) * A,
+            xp.logical_not(M) | (A < -0.5), A.astype(xp.uint8), xp.isnan(A / (A > 0))]
+
+
+# ------------------------------------------------------------------ reductions
+@prog(r(13, 17), r(3, 4, 5))
+def reductions(xp, A, C):
+    return [A.sum(), A.sum(axis=0), A.sum(axis=1), A.max(axis=0), A.min(axis=1), A.mean(axis=1),
+            A.std(axis=0), A.var(), A.prod(axis=1), xp.argmax(A, axis=1), xp.argmin(A, axis=0),
+            C.sum(axis=(0, 2)), C.max(axis=1), C.mean(axis=(1, 2)), xp.any(A > 2, axis=0),
+            xp.all(A > -3, axis=1), xp.count_nonzero(A > 0), xp.linalg.norm(A)]
+
+
+@prog(r(300, 70, seed=21), r(5000, seed=22))
+def reductions_big(xp, A, v):
+    return [A.sum(), A.sum(axis=0), A.sum(axis=1), A.max(axis=0), v.sum(), v.max(), v.mean(),
+            A.T.sum(axis=1), (A * A).sum(axis=0) / A.shape[0], xp.argmax(v), A.std(axis=0)]
+
+
+@prog(r(64, 33, seed=23))
+def softmax_rows(xp, X):
+    m = X.max(axis=1, keepdims=True)
+    e = xp.exp(X - m)
+    s = e / e.sum(axis=1, keepdims=True)
+    return [s, (X - X.mean(0)) / X.std(0), X / X.max()]
+
+
+@prog(r(50, seed=24))
+def scans(xp, v):
+    return [xp.cumsum(v), xp.cumprod(v / 2 + 1), xp.cumsum(v.reshape(5, 10), axis=1),
+            xp.cumsum(v.reshape(5, 10), axis=0)]
+
+
+# ------------------------------------------------------------------ indexing, copies
+@prog(r(10, 8, seed=25))
+def gathers(xp, A):
+    idx = xp.asarray(np.array([3, 1, 7, 0, 3]))
+    return [A[idx], A[:, idx], A[A > 0.5], A[::2, ::-1], A.T.copy(), A[2:7:2, 1::3] * 2,
+            xp.take(A, idx, axis=1), A.reshape(-1)[idx * 3], xp.flip(A, axis=0)]
+
+
+@prog(r(10, 8, seed=26))
+def scatters(xp, A):
+    B = A.copy()
+    idx = xp.asarray(np.array([3, 1, 7, 0]))
+    B[idx] = 0.0
+    B[:, 2] = B[:, 5] * 2
+    B[B < -1] = -1.0
+    B[::3, ::2] += 10
+    C = xp.zeros(8)
+    C[2:6] = A[0, :4]
+    return [B, C]
+
+
+@prog(r(4, 5, seed=27), r(3, 5, seed=28))
+def manip(xp, A, B):
+    return [xp.concatenate([A, B], axis=0), xp.stack([A[0], B[0]]), A.T @ A, xp.tile(B, (2, 1)),
+            xp.transpose(A.reshape(2, 2, 5), (2, 0, 1)) + 1, xp.repeat(A[:, 0], 2),
+            xp.outer(A[0], B[1]), xp.diag(A @ A.T), xp.triu(A @ A.T)]
+
+
+@prog(r(16, seed=29))
+def scalar_loop(xp, v):
+    s = 0.0
+    acc = xp.zeros(16)
+    for i in range(16):
+        s = s + v[i] * 2
+        acc[i] = s
+        if float(v[i]) > 1.0:
+            acc[i] += 100
+    return [acc, s]
+
+
+@prog(r(6, 6, seed=30), r(6, 6, seed=31))
+def matmul_variants(xp, A, B):
+    Af = A.astype(xp.float32)
+    return [A @ B, A.T @ B, A @ B.T, A[::2] @ B[:, ::2], Af @ B.astype(xp.float32), A @ B[0],
+            B[1] @ A, xp.einsum("ij,jk->ik", A, B), (A.reshape(2, 3, 6) @ B),
+            A.astype(xp.int64) @ B.astype(xp.int64)]
+
+
+@prog(r(5, 5, seed=32))
+def inplace_self(xp, A):
+    A[1:] += A[:-1]
+    A[:, 1:] = A[:, :-1] * 2
+    A[::-1] += A
+    A.T[...] = A + 1
+    return [A]
+
+
+@prog(r(200, seed=33))
+def medium_ew(xp, v):
+    w = v.copy()
+    for k in range(5):
+        w[1:-1] = 0.25 * w[:-2] + 0.5 * w[1:-1] + 0.25 * w[2:]
+        w[0] = w[-1]
+    return [w, (w ** 2).sum(), xp.sort(w)]
+
+
+# ------------------------------------------------------------------ libraries
+@prog(r(40, 30, seed=40), r(30, 50, seed=41), r(3, 20, 10, seed=42), r(10, 7, seed=43))
+def gemm_big(xp, A, B, C, D):
+    Af, Bf = A.astype(xp.float32), B.astype(xp.float32)
+    return [A @ B, Af @ Bf, A.T[:, :20] @ B[:20, :10], C @ D, 2.5 * (A @ B),
+            (A[:, :10] @ D).T, xp.tensordot(A, B, axes=1)]
+
+
+@prog(spd(6, seed=44), r(6, 3, seed=45))
+def linalg_small(xp, S, b):
+    return [xp.linalg.solve(S, b), xp.linalg.cholesky(S), xp.linalg.inv(S), xp.linalg.det(S),
+            xp.linalg.eigvalsh(S), xp.abs(xp.linalg.qr(S)[1])]
+
+
+@prog(r(37, seed=46), r(5, 8, dtype=np.int32, seed=47))
+def sorting(xp, v, M):
+    return [xp.sort(v), xp.argsort(v), xp.sort(M, axis=1), xp.unique(M), xp.searchsorted(xp.sort(v), v[:5]),
+            xp.median(v), xp.percentile(v, 30)]
+
+
+@prog(r(2000, 3, seed=48), r(3000, seed=49))
+def multiblock(xp, A, v):
+    w = v.copy()
+    for k in range(3):
+        w[1:-1] = 0.5 * w[1:-1] + 0.25 * (w[:-2] + w[2:])
+    return [A.sum(axis=0), A.sum(axis=1), A.max(), (A * 2 - 1).mean(axis=0), w, xp.cumsum(v),
+            v[v > 0].sum(), xp.where(v > 0, v, 0).sum(), (A[:, 0] @ A[:, 1])]
