@@ -87,6 +87,12 @@ def run_one(name, variant, repeat, verbose):
     return ("ok", "")
 
 
+def _findings():
+    global test_finding
+    from test_fuzz import FINDINGS, test_finding
+    return FINDINGS
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("-k", default="")
@@ -105,6 +111,15 @@ def main():
             dt = time.perf_counter() - t0
             tally[kind] = tally.get(kind, 0) + 1
             print(f"[{kind:5s}] {v:8s} {n:20s} {dt:6.2f}s {why}", flush=True)
+    if not a.k:
+        for what, src in _findings():     # the fuzzers' findings (tests/test_fuzz.py)
+            try:
+                test_finding(what, src)
+                kind, why = "ok", ""
+            except Exception as e:      # noqa: BLE001
+                kind, why = "wrong", f"{type(e).__name__}: {str(e)[:400]}"
+            tally[kind] = tally.get(kind, 0) + 1
+            print(f"[{kind:5s}] finding  {what} {why}", flush=True)
     print("tally:", tally, f"in {time.perf_counter() - t_all:.1f} s")
     s = emucuda.summary(be)
     for k, v in s.items():

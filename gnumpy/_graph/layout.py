@@ -77,7 +77,9 @@ def _matrix_index(shape, strides, offset, key):
         except (TypeError, ValueError):
             return None
         m = (b - a + c - 1) // c if c > 0 else (a - b - c - 1) // -c
-        return (m if m > 0 else 0,), (c * s1,), offset + a * s1, False
+        if m > 0:
+            return (m,), (c * s1,), offset + a * s1, False
+        return (0,), (c * s1,), offset, False          # (an empty axis starts at 0)
     if t0 is not slice:
         return False
     try:
@@ -85,7 +87,8 @@ def _matrix_index(shape, strides, offset, key):
     except (TypeError, ValueError):
         return None
     m = (b - a + c - 1) // c if c > 0 else (a - b - c - 1) // -c
-    offset += a * s0
+    if m > 0:
+        offset += a * s0
     if t1 is int:
         if k1 < 0:
             k1 += n1
@@ -99,7 +102,8 @@ def _matrix_index(shape, strides, offset, key):
     except (TypeError, ValueError):
         return None
     q = (b - a + d - 1) // d if d > 0 else (a - b - d - 1) // -d
-    return (m if m > 0 else 0, q if q > 0 else 0), (c * s0, d * s1), offset + a * s1, False
+    return (m if m > 0 else 0, q if q > 0 else 0), (c * s0, d * s1), \
+        offset + a * s1 if q > 0 else offset, False
 
 
 def basic_index(shape, strides, offset, key):
@@ -116,8 +120,9 @@ def basic_index(shape, strides, offset, key):
             return None
         n = (stop - start + step - 1) // step if step > 0 else \
             (start - stop - step - 1) // -step
-        return (n if n > 0 else 0,), (step * strides[0],), offset + start * strides[0], \
-            False
+        if n > 0:
+            return (n,), (step * strides[0],), offset + start * strides[0], False
+        return (0,), (step * strides[0],), offset, False     # (an empty axis starts at 0)
     if tk is not tuple:
         key = (key,)
     nk = len(key)
@@ -176,7 +181,8 @@ def basic_index(shape, strides, offset, key):
                 (start - stop - step - 1) // -step      # (normalize_slice, inlined)
             osh.append(n if n > 0 else 0)
             ost.append(step * strides[d])
-            offset += start * strides[d]
+            if n > 0:               # (an empty axis starts at 0: nothing is read there)
+                offset += start * strides[d]
         elif t is int:
             n = shape[d]
             if k < 0:
@@ -315,7 +321,7 @@ def normalize_slice(sl: slice, size: int):
         n = max(0, (stop - start + step - 1) // step)
     else:
         n = max(0, (start - stop - step - 1) // (-step))
-    return start, step, n
+    return (start if n else 0), step, n         # (an empty axis starts at 0)
 
 
 def ceil_div(a: int, b: int) -> int:

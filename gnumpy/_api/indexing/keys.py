@@ -85,8 +85,8 @@ def simple_view_ops(shape, key):
             except (TypeError, ValueError):
                 return None
             m = (b - a + c - 1) // c if c > 0 else (a - b - c - 1) // -c
-            if m < 0:
-                m = 0
+            if m <= 0:
+                m = a = 0           # (an empty axis starts at 0: nothing is read there)
             if a or c != 1 or m != n:
                 plain = False
             ss.append((a, c))
