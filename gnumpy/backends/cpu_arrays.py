@@ -36,9 +36,6 @@ def view_array(v: np.ndarray, node) -> np.ndarray:
     if vk == "slice":
         idx = []
         for (start, step), n in zip(arg, shape):
-            if n == 0:      # (an empty negative-step slice may start at -1)
-                idx.append(slice(0, 0))
-                continue
             stop = start + step * n
             idx.append(slice(start, None if stop < 0 else stop, step))
         return v[tuple(idx)]
