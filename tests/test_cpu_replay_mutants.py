@@ -476,3 +476,33 @@ def test_a_graph_past_the_compiled_bound_stops_its_walk(links):
             else:
                 assert short[0] == full[0] and short[3] is True
         check(y, e)
+
+
+def test_a_broadcast_element_stays_0d_in_the_compiled_function():
+    """A 0-d value broadcast over a row (``r[:k] += 1.5 * p[i, j] * p[:k, j]``, syrk's
+    statement) is passed to NumPy 0-d: its operations broadcast it.  It is no temporary
+    of the row's shape to reuse as an output (``e * 2.0 + row`` computes ``e * 2.0`` 0-d),
+    and a write or a materialization of a broadcast 0-d value alone still has the row's
+    shape.  Each statement runs 4 times: the replay compiles from the third."""
+    from gnumpy.backends import cpu_fast
+    p0 = _vals((6, 5))
+    for call in range(4):
+        p = gp.asarray(p0)
+        r = gp.asarray(np.zeros((6, 6)))
+        want = np.zeros((6, 6))
+        for k in range(1, 6):
+            r[k, :k + 1] += 1.5 * p[k, 2] * p[:k + 1, 2]
+            want[k, :k + 1] += 1.5 * p0[k, 2] * p0[:k + 1, 2]
+        check(r, want)
+        e, row = p[1, 1], p[:, 3]
+        node = ir.ew("add", F64, (ir.ew("multiply", F64, (
+            ir.broadcast(e._node, (6,)), ir.scalar(2.0, F64, (6,), _dev()))), row._node))
+        y = gp.ndarray._from_node(node)
+        sig = cpu_fast._walk(node)[0]
+        check(y, p0[1, 1] * 2.0 + p0[:, 3])
+        d = gp.asarray(np.zeros(6))
+        d[:] = p[2, 2] * p[3, 3]                # the value: a broadcast of a 0-d product
+        check(d, np.full(6, p0[2, 2] * p0[3, 3]))
+        b = gp.broadcast_to(p[4, 4] + 1.0, (2, 3))
+        check(b, np.full((2, 3), p0[4, 4] + 1.0))
+    assert sig in gp.asarray(0).device._be.fast.cache     # (the last calls replayed it)

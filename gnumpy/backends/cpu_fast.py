@@ -112,6 +112,10 @@ def _compile(root):
             full.add(t)     # (a view or reduction has its shape; an op, its largest input's)
         if k == VIEW:
             src = args[0]
+            if n.op == "broadcast" and not n.srcs[0].shape:
+                full.discard(t)     # a 0-d value (an element times a row): NumPy's
+                lines.append(f"{t} = {src}")    # operations broadcast it themselves
+                return t
             lines.append(f"{t} = view_array(np.broadcast_to({src}, {const(n.srcs[0].shape)}), "
                          f"{const(_View(n.op, n.arg, n.shape))})")
             return t
