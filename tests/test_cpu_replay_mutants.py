@@ -506,3 +506,35 @@ def test_a_broadcast_element_stays_0d_in_the_compiled_function():
         b = gp.broadcast_to(p[4, 4] + 1.0, (2, 3))
         check(b, np.full((2, 3), p0[4, 4] + 1.0))
     assert sig in gp.asarray(0).device._be.fast.cache     # (the last calls replayed it)
+
+
+def test_views_and_reductions_of_0d_values_have_their_shapes():
+    """A value NumPy holds 0-d in the compiled function (a sum of scalars, a broadcast
+    element) is broadcast to its node's shape before a view reshapes it or a reduction
+    sums it; a value of its node's shape goes to them as it is.  Writes with reductions
+    replay with the kernel check off (the check wants the schedule)."""
+    from gnumpy.backends import cpu_fast
+    dev = _dev()
+    fast = cpu_fast.CpuFast(C.CpuBackend(dev))
+    x0 = _vals((2, 3))
+    e = gp.asarray(x0)[1, 2]            # an element's copy: a lazy 0-d node
+
+    def sc(v, shape):
+        return ir.scalar(v, F64, shape, dev)
+    with gp.config.override(check_kernels=""):
+        for call in range(4):
+            x = gp.asarray(x0)._leaf()
+            s6 = ir.ew("add", F64, (sc(1.5, (6,)), sc(2.25, (6,))))
+            cases = [
+                (ir.ew("add", F64, (ir.reshape(s6, (2, 3)), x)), (2, 3), 3.75 + x0),
+                (ir.reduce("sum", s6, (0,), False, F64), (), 6 * 3.75),
+                (ir.reduce("sum", ir.broadcast(e._node, (4,)), (0,), False, F64), (),
+                 4 * x0[1, 2]),
+                (ir.reduce("sum", ir.ew("multiply", F64, (x, sc(2.0, (2, 3)))), (1,), False,
+                           F64), (2,), (x0 * 2.0).sum(axis=1)),
+                (ir.reshape(ir.ew("negative", F64, (x,)), (3, 2)), (3, 2), -x0.reshape(3, 2)),
+            ]
+            for value, shape, want in cases:
+                d = gp.asarray(np.zeros(shape))
+                assert fast.write(d._leaf(), value, None) == 1
+                check(d, np.asarray(want))

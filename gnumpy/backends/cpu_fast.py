@@ -116,14 +116,16 @@ def _compile(root):
                 full.discard(t)     # a 0-d value (an element times a row): NumPy's
                 lines.append(f"{t} = {src}")    # operations broadcast it themselves
                 return t
-            lines.append(f"{t} = view_array(np.broadcast_to({src}, {const(n.srcs[0].shape)}), "
-                         f"{const(_View(n.op, n.arg, n.shape))})")
+            if src not in full:
+                src = f"np.broadcast_to({src}, {const(n.srcs[0].shape)})"
+            lines.append(f"{t} = view_array({src}, {const(_View(n.op, n.arg, n.shape))})")
             return t
         if k == REDUCE:
             rop, axes, keepdims = n.arg
-            lines.append(f"{t} = np.asarray({const(REDUCE_OPS[rop].np_impl)}(np.broadcast_to("
-                         f"{args[0]}, {const(n.srcs[0].shape)}), axis={axes!r}, "
-                         f"keepdims={keepdims!r}))")
+            src = args[0] if args[0] in full else \
+                f"np.broadcast_to({args[0]}, {const(n.srcs[0].shape)})"
+            lines.append(f"{t} = np.asarray({const(REDUCE_OPS[rop].np_impl)}({src}, "
+                         f"axis={axes!r}, keepdims={keepdims!r}))")
             lines.append(f"if {t}.dtype != {dt}:\n        {t} = {t}.astype({dt})")
             return t
         if n.op == "astype":
