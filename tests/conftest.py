@@ -67,11 +67,13 @@ def _compile_checked_kernels():
 # NVRTC-bound fuzzing, long sorts, rejection samplers) start first, so xdist's workers run
 # them side by side instead of a few workers ending the run with them; on a machine
 # without a GPU, the CUDA backend run on the host (g++-bound, ~50 s cold) too.
-SLOW_FIRST = ("test_cuda_emulated.py::", "test_random.py::test_multinomial_and_zipf",
+SLOW_FIRST = ("test_cuda_emulated.py::",
+              "test_random_distributions.py::test_multinomial_and_zipf",
               "test_fuzz.py::test_fuzz_",
               "test_scans.py::test_scan_accumulation_dtypes",
-              "test_random.py::test_rejection_array_parameters_and_edges",
-              "test_random.py::test_logseries_dirichlet_noncentral_vonmises_statistics",
+              "test_random_distributions.py::test_rejection_array_parameters_and_edges",
+              "test_random_distributions.py::"
+              "test_logseries_dirichlet_noncentral_vonmises_statistics",
               "test_sorting.py::test_sort_long_", "test_operators.py::test_operator_with_")
 
 
