@@ -333,6 +333,9 @@ FINDINGS = [
     ("float element *= complex", "a = xp.asarray([1.5, 2.5]); a[0] *= (1 + 2j)"),
     ("int element of a lazy array /= 2", "b = xp.arange(3) + 1; e = b[1]; e /= 4"),
     ("int element **= -1.5", "a = xp.asarray([4, 9]); a[1] **= -0.5"),
+    # fuzz (seed 72005881): the scalar's out-of-place operation raises NumPy's errors
+    ("uint16 element **= a negative int64", "a = xp.asarray(np.array([7], np.uint16)); "
+     "e = xp.asarray(np.array(-3)); x = a[0]; x **= e"),
     ("a 0-d array still refuses", "z = xp.asarray(3); z /= 2"),
     ("an int 0-d view still refuses", "a = xp.asarray([3, 4]); z = a[..., 0]; z /= 2"),
     # fuzz (seed 53051862): a negative scalar exponent where= masks everywhere

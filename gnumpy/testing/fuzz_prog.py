@@ -157,12 +157,14 @@ def _scalar_iop(sym, a, b):
     """``a op= b`` for `a`, NumPy's element read kept as a 0-d array: a scalar computes
     out of place, so where the 0-d array's same_kind cast refuses the result, the scalar
     is rebound to it and the program's value does not change (gnumpy's element reads do
-    the same)."""
+    the same); the scalar's operation still raises NumPy's errors (an integer to a
+    negative power)."""
     try:
         return IOPS[sym](a, b)
     except TypeError as e:
         if "Cannot cast ufunc" not in str(e) or "output" not in str(e):
             raise
+        IOPS[sym](a[()], b)     # (a NumPy scalar's in-place operator: out of place)
         return None
 
 
