@@ -509,9 +509,10 @@ def test_a_broadcast_element_stays_0d_in_the_compiled_function():
 
 
 def test_views_and_reductions_of_0d_values_have_their_shapes():
-    """A value NumPy holds 0-d in the compiled function (a sum of scalars, a broadcast
-    element) is broadcast to its node's shape before a view reshapes it or a reduction
-    sums it; a value of its node's shape goes to them as it is.  Writes with reductions
+    """A value NumPy holds smaller than its node in the compiled function (a sum of
+    scalars, a broadcast element, row or column) is broadcast to its node's shape before a
+    view reshapes it or a reduction sums it; a value of its node's shape goes to them as
+    it is.  Writes with reductions
     replay with the kernel check off (the check wants the schedule)."""
     from gnumpy.backends import cpu_fast
     dev = _dev()
@@ -525,6 +526,9 @@ def test_views_and_reductions_of_0d_values_have_their_shapes():
         for call in range(4):
             x = gp.asarray(x0)._leaf()
             s6 = ir.ew("add", F64, (sc(1.5, (6,)), sc(2.25, (6,))))
+            col = ir.reshape(ir.ew("exp", F64, (x,)), (6, 1))     # (broadcast operands of
+            row = ir.view(ir.reshape(ir.ew("sin", F64, (x,)), (6,)), "slice",  # 2 and 1 axes)
+                          ((0, 1),), (5,))
             cases = [
                 (ir.ew("add", F64, (ir.reshape(s6, (2, 3)), x)), (2, 3), 3.75 + x0),
                 (ir.reduce("sum", s6, (0,), False, F64), (), 6 * 3.75),
@@ -533,6 +537,10 @@ def test_views_and_reductions_of_0d_values_have_their_shapes():
                 (ir.reduce("sum", ir.ew("multiply", F64, (x, sc(2.0, (2, 3)))), (1,), False,
                            F64), (2,), (x0 * 2.0).sum(axis=1)),
                 (ir.reshape(ir.ew("negative", F64, (x,)), (3, 2)), (3, 2), -x0.reshape(3, 2)),
+                (ir.reduce("sum", ir.broadcast(ir.ew("negative", F64, (x,)), (4, 2, 3)),
+                           (0, 2), False, F64), (2,), -4 * x0.sum(axis=1)),
+                (ir.ew("add", F64, (ir.broadcast(col, (6, 5)), ir.broadcast(row, (6, 5)))),
+                 (6, 5), np.exp(x0).reshape(6, 1) + np.sin(x0).reshape(6)[:5]),
             ]
             for value, shape, want in cases:
                 d = gp.asarray(np.zeros(shape))

@@ -112,9 +112,9 @@ def _compile(root):
             full.add(t)     # (a view or reduction has its shape; an op, its largest input's)
         if k == VIEW:
             src = args[0]
-            if n.op == "broadcast" and not n.srcs[0].shape:
-                full.discard(t)     # a 0-d value (an element times a row): NumPy's
-                lines.append(f"{t} = {src}")    # operations broadcast it themselves
+            if n.op == "broadcast":     # (an element times a row): NumPy's operations
+                full.discard(t)         # broadcast the value themselves, and a view or a
+                lines.append(f"{t} = {src}")    # reduction of it broadcasts it first
                 return t
             if src not in full:
                 src = f"np.broadcast_to({src}, {const(n.srcs[0].shape)})"
