@@ -34,7 +34,7 @@ from ._graph import ir
 from ._graph import bounds as B
 from ._graph import realize as R
 from ._graph import readers as RD
-from ._graph.ir import EW as _EW, LEAF
+from ._graph.ir import BARRIER as _BARRIER, EW as _EW, LEAF, REDUCE as _REDUCE
 from ._graph.layout import basic_index as _basic_index
 from ._hostvals import (element_group as _element_group, known_value as _known_value,
                         written_element as _written_element)
@@ -52,6 +52,9 @@ _BOUND_CHECK_SIZE = [0, -1, 0]  # graphs of more nodes than [0] (not 0-d; 0-d: [
 _QUICK_SIZE = 1 << 26       # new arrays of up to this many elements (1 GiB) skip the
 _SMALL_SHAPE = [()]         # memory check; the last shape found that small
 _pending, _prune_at = RD._pending, RD._prune_at
+_SC_KINDS = tuple(k in (_EW, _REDUCE, _BARRIER) for k in range(_BARRIER + 1))  # 0-d results of these
+_ARRAY_EW = frozenset({"astype", "where"})  # are NumPy's scalars, but for these (0-d arrays:
+                                            # a copy, a cast, ``where``)
 _ref = weakref.ref
 # The gnumpy namespace: the methods that are NumPy functions forward to it by name, and it
 # loads their modules on first use (``_lazy``), as it does for every caller.  This layer
@@ -89,8 +92,9 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
     """
 
     __slots__ = ("_node", "_base", "_vops", "_has_views", "_ro", "_sc", "__weakref__")
-    # _sc, set only on an element read (``a[i, j]``, NumPy's scalar; unset elsewhere,
-    # read with getattr): its in-place operators may widen it, as a scalar's do
+    # _sc: what NumPy returns as a scalar (an element read ``a[i, j]``, a ufunc's or a
+    # reduction's 0-d result), immutable there: its in-place operators compute out of
+    # place (and may widen it), and its views are new arrays
     __array_priority__ = 100
 
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
@@ -108,7 +112,7 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
         self._base = base
         self._vops = ()
         self._has_views = False
-        self._ro = False
+        self._ro = self._sc = False
         if node.kind != LEAF and (node.size > _BOUND_CHECK_SIZE[0 if node.shape else 2] or
                                   _BOUND_CHECK_SIZE[1] != config._generation):
             _bound(node)
@@ -120,6 +124,8 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
                     _check_nbytes(sh, node.dtype, node.device)
                 else:
                     _SMALL_SHAPE[0] = sh    # (loops reuse one shape tuple: one `is` test)
+            if not sh and base is None and _SC_KINDS[node.kind] and node.op not in _ARRAY_EW:
+                self._sc = True         # a ufunc's or a reduction's 0-d result: a scalar
             k = id(self)                # RD.track(self), inlined (hot path)
             _pending.pop(k, None)
             _pending[k] = _ref(self)
@@ -194,6 +200,10 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
 
     def _new_view(self, node, vops):
         root = self._base if self._base is not None else self
+        if root._sc:        # NumPy's scalar: s.T a new scalar, s[None] a new array
+            r = ndarray._from_node(ir.copy(node))
+            r._sc = not node.shape
+            return r
         root._has_views = True
         if node.kind != LEAF and (node.size > _BOUND_CHECK_SIZE[0 if node.shape else 2] or
                                   _BOUND_CHECK_SIZE[1] != config._generation):
@@ -204,6 +214,7 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
         v._vops = vops
         v._has_views = False
         v._ro = self._ro
+        v._sc = False
         if node.kind != LEAF:
             k = id(v)                   # RD.track(v), inlined
             _pending.pop(k, None)
@@ -378,9 +389,13 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
             r = ndarray._from_node(ir.copy(m))
             r._sc = True
             return r
+        if self._sc:
+            return self._copy()[key]    # (``s[...]``, ``s[None]`` of a scalar: new arrays)
         return self._new_view(m, (("at", (m.strides, m.offset, m.dtype, rn), m.shape),))
 
     def __setitem__(self, key, value):
+        if self._sc:        # (NumPy's scalar: see indexing.setitem)
+            return _ns._indexing.setitem(self, key, value)
         tv = type(value)
         b = self._basic(key) if not self._ro and (tv is float or tv is int or
                                                   tv is ndarray) else None
@@ -403,14 +418,6 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
             t._assign_from(value, strip=True, temp=temp, defer=True)
             return
         _ns._indexing.setitem(self, key, value)
-
-    def copy(self, order="C"):
-        return self._copy()
-
-    def __delitem__(self, key):
-        raise ValueError("cannot delete array elements")
-
-    __class_getitem__ = classmethod(__import__("types").GenericAlias)
 
 
 def _bound_new(node) -> None:
@@ -442,6 +449,11 @@ def _inplace(name):
     def op(self, other):
         if not _operand_ok(other):
             return NotImplemented
+        if self._sc:
+            # NumPy's scalar has no in-place operator: ``s += x`` rebinds s to ``s + x``
+            # (what else holds the scalar keeps its value)
+            return _ns._elementwise.power_operator(self, other) if name == "power" \
+                else _ns._elementwise.apply(name, self, other)
         if self._ro:
             raise ValueError("output array is read-only")
         node = _ns._elementwise.apply2(name, self, other, True) if fast else None  # hot path
@@ -453,10 +465,6 @@ def _inplace(name):
             r = None
         else:
             odt = _ns._resolution.result_dtype(name, self, other)
-            if getattr(self, "_sc", False) and not D.can_cast(odt, self.dtype, "same_kind"):
-                # NumPy's scalar (an element read): ``a[i, j] /= 2`` computes out of place
-                return _ns._elementwise.power_operator(self, other) if name == "power" \
-                    else _ns._elementwise.apply(name, self, other)
             if type(other) is int and self._node.dtype.kind == "b" and odt.kind in "iu" \
                     and not -2**63 <= other < 2**63:
                 raise OverflowError("Python int too large to convert to C long")

@@ -137,8 +137,10 @@ class ArrayAttributes:
     @property
     def real(self):
         """The real part: a view for complex arrays (writes reach this array); the array
-        itself otherwise (NumPy)."""
-        return self._part(0) if self._node.dtype.kind == "c" else self
+        itself otherwise (NumPy; a scalar's: a new scalar)."""
+        if self._node.dtype.kind == "c":
+            return self._part(0)
+        return self.copy() if self._sc else self
 
     @real.setter
     def real(self, value):
@@ -151,7 +153,7 @@ class ArrayAttributes:
         if self._node.dtype.kind == "c":
             return self._part(1)
         z = self._from_node(ir.scalar(0, self.dtype, self.shape, self.device))
-        z._ro = True
+        z._ro, z._sc = not self._sc, self._sc       # (a scalar's: a new scalar)
         return z
 
     @imag.setter
@@ -297,6 +299,11 @@ class ArrayAttributes:
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d array")
         return (self[i] for i in range(self.shape[0]))
+
+    def __delitem__(self, key):
+        raise ValueError("cannot delete array elements")
+
+    __class_getitem__ = classmethod(__import__("types").GenericAlias)
 
     def __repr__(self):
         return _host_view(self).__repr__()

@@ -63,10 +63,20 @@ class NumpyMethods:
 
     # ------------------------------------------------------------------ methods
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
-        return _ns._elementwise.cast_array(self, dtype, copy, None, casting, 4)
+        r = _ns._elementwise.cast_array(self, dtype, copy, None, casting, 4)
+        if self._sc:
+            r._sc = True        # (a scalar's astype is a scalar)
+        return r
 
+    def copy(self, order="C"):
+        r = self._copy()
+        if self._sc:
+            r._sc = True        # (a scalar's copy is a scalar)
+        return r
 
     def fill(self, value):
+        if self._sc:
+            return          # NumPy's scalar fills a copy of itself: its value stays
         self._assign_from(value)
 
     def reshape(self, *shape, order="C", copy=None):

@@ -132,7 +132,7 @@ def test_a_zero_d_array_broadcast_in_a_loop():
     rng = np.random.default_rng(3)
     base = rng.random((5, 6))
     x, xr = gp.asarray(base), base.copy()
-    c, cr = gp.exp(gp.asarray(0.25)), np.array(np.exp(0.25))
+    c, cr = gp.asarray(gp.exp(gp.asarray(0.25))), np.asarray(np.exp(0.25))  # (0-d arrays)
     gp.evaluate(x, c)
     c * x[:, 0]                                 # (the operator's fast path, made here)
     first = (c * x[:, 0])._node.srcs[0]

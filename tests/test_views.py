@@ -41,8 +41,8 @@ def values(shape, dtype=np.float64):
 def lazy_of(a):
     """A lazy gnumpy array with the values of `a`: ``(x + 1)[::2].T`` (x holds a.T - 1)."""
     if a.dtype.kind == "b":
-        if a.ndim == 0:
-            return gp.logical_not(gp.asarray(~a))
+        if a.ndim == 0:     # (asarray: the ufunc's 0-d result is NumPy's scalar)
+            return gp.asarray(gp.logical_not(gp.asarray(~a)))
         t = ~a.T
         big = np.zeros((2 * t.shape[0],) + t.shape[1:], dtype=a.dtype)
         big[::2] = t
@@ -50,7 +50,7 @@ def lazy_of(a):
     with np.errstate(all="ignore"):
         t = (a.T - np.ones((), a.dtype)).astype(a.dtype)
     if a.ndim == 0:
-        return gp.asarray(t) + np.ones((), a.dtype)
+        return gp.asarray(gp.asarray(t) + np.ones((), a.dtype))
     big = np.zeros((2 * t.shape[0],) + t.shape[1:], dtype=a.dtype)
     big[::2] = t
     return (gp.asarray(big) + np.ones((), a.dtype))[::2].T

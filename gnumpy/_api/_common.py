@@ -26,6 +26,14 @@ def is_array(x) -> bool:
 wrap = ndarray._from_node       # a new array over `node` (and `base`, for a view)
 
 
+def scalar_result(r):
+    """`r`, a new result of a function (never one of its arguments), as NumPy returns it:
+    a scalar (``ndarray._sc``) where it is 0-d."""
+    if not r._node.shape:
+        r._sc = True
+    return r
+
+
 def fetch_scalars(nodes) -> np.ndarray:
     """The values of 0-d `nodes` (one dtype and device) with one device-to-host transfer:
     an elementwise gather of them into one vector, fetched as a NumPy array."""

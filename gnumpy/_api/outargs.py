@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .. import _dtypes as D
 from .._graph import ir
-from ._common import as_node, is_array, wrap
+from ._common import as_node, is_array, scalar_result, wrap
 from .elementwise.elementwise import where as where_
 from .._broadcast import broadcast_shapes, fmt
 
@@ -154,7 +154,7 @@ def finish(name, r, out=None, where=True, casting="same_kind", exact=None):
         # Note: without out=, NumPy leaves masked-off elements uninitialized; gnumpy
         # returns the computed values there.
     if out is None:
-        return r
+        return scalar_result(r)     # (a 0-d result without out=: NumPy's scalar)
     check_out_cast(name, r.dtype, out, casting)
     out._assign_from(r)
     return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import warnings
 
+from .._api._common import scalar_result
 from .._api.creation.creation import ones, zeros
 from .._api.shape.manipulation import broadcast_to, matrix_transpose
 from .._api.shape.shaping import broadcast_shapes
@@ -94,8 +95,6 @@ def _det_input(x):
 def det(a):
     """Determinants of the stack, from an LU factorization (0 for a singular matrix).
 
-    # Note: the determinant of one matrix is a 0-d array where NumPy returns a scalar.
-
     Examples
     --------
     >>> import gnumpy as gp
@@ -105,9 +104,9 @@ def det(a):
     a, dt = _det_input(a)
     batch = a.shape[:-2]
     if a.shape[-1] == 0 or nbatch(batch) == 0:
-        return ones(batch, dtype=dt, device=a.device)
+        return scalar_result(ones(batch, dtype=dt, device=a.device))
     r, = call("det", [a.astype(dt, copy=False)])
-    return r
+    return scalar_result(r)
 
 
 def slogdet(a):
@@ -123,10 +122,10 @@ def slogdet(a):
     a, dt = _det_input(a)
     batch = a.shape[:-2]
     if a.shape[-1] == 0 or nbatch(batch) == 0:
-        return SlogdetResult(ones(batch, dtype=dt, device=a.device),
-                             zeros(batch, dtype=real_of(dt), device=a.device))
+        return SlogdetResult(scalar_result(ones(batch, dtype=dt, device=a.device)),
+                             scalar_result(zeros(batch, dtype=real_of(dt), device=a.device)))
     sign, logabs = call("slogdet", [a.astype(dt, copy=False)])
-    return SlogdetResult(sign, logabs)
+    return SlogdetResult(scalar_result(sign), scalar_result(logabs))
 
 
 def cholesky(x, /, *, upper=False):

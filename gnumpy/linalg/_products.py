@@ -14,7 +14,7 @@ import numpy as np
 
 # The wrappers of gnumpy.tensordot, outer, trace, diagonal and cross import them where
 # used: loading _api.products.products and _api.shape.diagonals with gnumpy.linalg costs ~6 ms.
-from .._api._common import axis_index, axis_int, normalize_axis
+from .._api._common import axis_index, axis_int, normalize_axis, scalar_result
 from .._api.creation.creation import eye, zeros
 from .._api.elementwise.elementwise import apply, where
 from .._api.shape.manipulation import broadcast_to, expand_dims, squeeze
@@ -144,7 +144,10 @@ def _matrix_norm(x, axes, keepdims, ord):
 def norm(x, ord=None, axis=None, keepdims=False):
     """NumPy's ``linalg.norm``: vector norms over one axis, matrix norms over two, the
     2-norm of all elements when `ord` and `axis` are None."""
-    x = _inexact(x)
+    return scalar_result(_norm(_inexact(x), ord, axis, keepdims))
+
+
+def _norm(x, ord, axis, keepdims):
     if axis is None:
         if ord is None:
             return vector_norm(x, axis=None, keepdims=keepdims) if not keepdims else \

@@ -100,14 +100,15 @@ class Namespace:
         self.xp = xp
         self.device = device
         self.is_numpy = xp is np
-        self.elements = set()   # ids of NumPy's element reads kept as 0-d arrays
+        self.elements = {}      # id -> NumPy's scalar result kept as a 0-d array (held:
+                                # a discarded step's id is not reused for another array)
 
     def __getattr__(self, name):
         return getattr(self.xp, name)
 
     def upload(self, a):
         if self.is_numpy:
-            return a.copy()
+            return np.array(a)      # (a 0-d array for NumPy's scalar too, as gnumpy's)
         return self.xp.asarray(a, device=self.device)
 
     def host(self, v):
@@ -137,15 +138,14 @@ def run_step(step, env, ns):
     """Run one step on namespace `ns`; append its result to `env` when it has one."""
     args = [_resolve(a, env, ns) for a in step.args]
     kw = {k: _resolve(v, env, ns) for k, v in step.kw.items()}
-    if step.op == "iop" and ns.is_numpy and id(args[1]) in ns.elements:
-        r = _scalar_iop(*args)
+    if ns.is_numpy and ns.elements:
+        r = _on_scalars(step, args, kw, ns.elements)
     else:
         r = OPS[step.op](ns if step.op == "sync" else ns.xp, *args, **kw)
     if step.out:
         if ns.is_numpy and isinstance(r, np.generic):
             r = np.array(r)          # NumPy's scalars are gnumpy's 0-d arrays
-            if step.op == "getitem":
-                ns.elements.add(id(r))
+            ns.elements[id(r)] = r
         if isinstance(r, tuple):
             env.extend(r)
         else:
@@ -153,19 +153,25 @@ def run_step(step, env, ns):
     return r
 
 
-def _scalar_iop(sym, a, b):
-    """``a op= b`` for `a`, NumPy's element read kept as a 0-d array: a scalar computes
-    out of place, so where the 0-d array's same_kind cast refuses the result, the scalar
-    is rebound to it and the program's value does not change (gnumpy's element reads do
-    the same); the scalar's operation still raises NumPy's errors (an integer to a
-    negative power)."""
-    try:
-        return IOPS[sym](a, b)
-    except TypeError as e:
-        if "Cannot cast ufunc" not in str(e) or "output" not in str(e):
-            raise
-        IOPS[sym](a[()], b)     # (a NumPy scalar's in-place operator: out of place)
+def _on_scalars(step, args, kw, elements):
+    """A step on NumPy, where the results that were NumPy's scalars are kept as 0-d arrays
+    (ids in `elements`): an operation reads the scalar itself (``a[()]``), so its views
+    are new arrays; ``s op= b`` computes out of place and rebinds nothing the program
+    keeps (its errors are NumPy's); ``s.fill(v)`` fills a copy.  An assignment into one
+    (an item, ``put``, an ``out=``) writes the 0-d array: NumPy's scalar refuses it,
+    gnumpy's takes it (code that tells scalars from arrays by ``numbers.Number`` writes
+    into gnumpy's as into an array)."""
+    op = step.op
+    if op == "iop" and id(args[1]) in elements:
+        IOPS[args[0]](args[1][()], args[2])
         return None
+    if op == "fill" and id(args[0]) in elements:
+        return None
+    if op not in ("setitem", "sync"):
+        keep = 1 if op == "func" and args[0] == "put" else -1
+        args = [a[()] if id(a) in elements and i != keep else a for i, a in enumerate(args)]
+        kw = {k: v[()] if id(v) in elements and k != "out" else v for k, v in kw.items()}
+    return OPS[op](np, *args, **kw)
 
 
 def run(prog, ns):

@@ -47,7 +47,7 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     >>> gp.asarray([1, 2, 3], dtype=gp.float32)
     array([1., 2., 3.], dtype=float32)
     """
-    if is_array(a):
+    if is_array(a):         # (NumPy's scalar, ``ndarray._sc``, becomes a new 0-d array)
         x = a
         if device is not None and as_device(device) != x.device:
             if copy is False:
@@ -58,7 +58,7 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
             if copy is False:
                 raise ValueError("Unable to avoid copy while creating an array as requested.")
             return astype(x, dtype)
-        return x._copy() if copy else x
+        return x._copy() if copy or (copy is None and x._sc) else x
     if hasattr(a, "__dlpack__") and not isinstance(a, np.ndarray):
         x = from_dlpack(a, device=device, copy=copy)
         return x if dtype is None else asarray(x, dtype=dtype, copy=False if copy is False

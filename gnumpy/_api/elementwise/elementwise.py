@@ -312,7 +312,9 @@ def _apply_general(name, args, dtype):
                 if name in _CMP_OUT_OF_RANGE:
                     opn = name if idx == 1 else _SWAPPED[name]
                     const = _CMP_OUT_OF_RANGE[opn][0 if v > hi else 1]
-                    return wrap(ir.scalar(const, D.bool_, shape, dev))
+                    r = wrap(ir.scalar(const, D.bool_, shape, dev))
+                    r._sc = not shape       # (a 0-d result: NumPy's scalar)
+                    return r
                 D.check_weak_int(v, loop)
         if name == "power" and idx == 1 and loop.kind in "iu" and \
                 (k == "i" or (k == "strong" and v.dtype.kind in "iu")) and v < 0 and \

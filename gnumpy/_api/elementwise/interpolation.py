@@ -8,7 +8,7 @@ expression.
 from __future__ import annotations
 
 from ... import _dtypes as D
-from .._common import as_node, is_array, wrap
+from .._common import as_node, is_array, scalar_result, wrap
 from .elementwise import apply, astype
 from .elementwise import where as where_
 from ..indexing.advanced import take
@@ -73,7 +73,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     x0, xn, f0 = xp[0], xp[n - 1], fp[0]
     if n == 1:
         r = where_(apply("less", x, x0), lval, where_(apply("greater", x, x0), rval, f0))
-        return astype(r, fp.dtype, copy=False)
+        return scalar_result(astype(r, fp.dtype, copy=False))
     j = apply("subtract", searchsorted(xp, x, side="right"), 1)
     jc = apply("minimum", apply("maximum", j, 0), n - 2)
     j1 = apply("add", jc, 1)
@@ -89,5 +89,5 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     r = where_(apply("less", x, x0), lval, r)
     r = where_(apply("greater", x, xn), rval, r)
     r = where_(apply("isnan", x), x, r)
-    return astype(r, fp.dtype, copy=False)
+    return scalar_result(astype(r, fp.dtype, copy=False))
 

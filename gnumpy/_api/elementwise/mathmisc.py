@@ -12,7 +12,7 @@ import numpy as np
 
 from ... import _dtypes as D
 from ..._graph import ir
-from .._common import as_node, is_array, normalize_axis, wrap
+from .._common import as_node, is_array, normalize_axis, scalar_result, wrap
 from .elementwise import apply, astype
 from .elementwise import where as where_
 from ..outargs import finish
@@ -55,7 +55,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     """
     a = _arr(x)
     if a.dtype.kind not in "fc":
-        return a._copy() if copy else a
+        return scalar_result(a._copy()) if copy else a if a.shape else a[()]
     rdt = D.real_dtype(a.dtype)
     fi = np.finfo(rdt)
     hi = float(fi.max) if posinf is None else posinf
@@ -76,8 +76,8 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
         r = fix(a)
     if not copy and is_array(x):
         x._assign_from(r)
-        return x
-    return r
+        return x[()] if not x.shape else x      # (NumPy's x[()])
+    return scalar_result(r)
 
 
 def angle(z, deg=False):

@@ -68,6 +68,8 @@ def getitem(a, key):
     """``a[key]``: a view of `a` for basic indices, a new array for advanced ones.  An
     element (every axis indexed by an integer, no Ellipsis) is a new 0-d array: NumPy
     returns a scalar there, which later writes into `a` do not change."""
+    if a._sc and not (type(key) is tuple and not key):
+        a = a._copy()           # (``s[...]``, ``s[None]`` of NumPy's scalar: new arrays)
     ops = simple_view_ops(a._node.shape, key)  # ints and slices (a lazy array's a[1:-1],
     if ops is None:                             # a[i, :k]): one pass
         ints = _scalar_indices(a, key)
@@ -131,6 +133,13 @@ def _has_ellipsis(key) -> bool:
 
 def setitem(a, key, value):
     """``a[key] = value`` (NumPy's broadcasting and casting of `value`)."""
+    if a._sc:   # NumPy's scalar refuses item assignment; code that tells scalars from
+        a._sc = False   # arrays by numbers.Number writes into gnumpy's as into an array
+        try:            # (dask's moments: ``d[d < 0] = nan``): it writes, as there
+            a[key] = value
+            return
+        finally:
+            a._sc = True
     if a._ro:
         raise ValueError("assignment destination is read-only")
     if is_array(value) and value.device != a.device:

@@ -100,6 +100,14 @@ def _mask(x, where, fill):
 
 
 def _reduce(rop, x, axes, keepdims, dtype):
+    """The reduction `rop` of `x` over `axes`, a new array (a 0-d one NumPy's scalar)."""
+    r = wrap(_reduce_node(rop, x, axes, keepdims, dtype))
+    if not r._node.shape:
+        r._sc = True
+    return r
+
+
+def _reduce_node(rop, x, axes, keepdims, dtype):
     arg = rop in ("argmax", "argmin")
     if not arg:
         D.warn_complex_to_real(x.dtype, dtype, 4)
@@ -116,17 +124,17 @@ def _reduce(rop, x, axes, keepdims, dtype):
         r = ir.reduce("sum", ir.where(n.arg[1], src, ir.scalar(0, dtype, src.shape,
                                                                 src.device)),
                       tuple(range(len(src.shape))), False, dtype)
-        return wrap(ir.reshape(r, (1,) * len(n.shape)) if keepdims else r)
+        return ir.reshape(r, (1,) * len(n.shape)) if keepdims else r
     node = x._node if arg else ir.cast(x._node, dtype)
     out_dt = D.int64 if arg else dtype
     if not axes:  # a reduction over no axes: identity op value, in a new array
         if arg:
-            return wrap(ir.scalar(0, D.int64, x.shape, x.device))
+            return ir.scalar(0, D.int64, x.shape, x.device)
         if rop in ("sum", "prod") and out_dt.kind in "fc":   # 0 + x, 1 * x (as NumPy)
             one = ir.scalar(0 if rop == "sum" else 1, out_dt, x.shape, x.device)
-            return wrap(ir.ew("add" if rop == "sum" else "multiply", out_dt, (one, node)))
-        return wrap(ir.ew("astype", out_dt, (node,)))
-    return wrap(ir.reduce(rop, node, axes, keepdims, out_dt))
+            return ir.ew("add" if rop == "sum" else "multiply", out_dt, (one, node))
+        return ir.ew("astype", out_dt, (node,))
+    return ir.reduce(rop, node, axes, keepdims, out_dt)
 
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):

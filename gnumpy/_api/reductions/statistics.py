@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 
 from ... import _dtypes as D
-from .._common import as_node, axis_tuple, is_array, wrap
+from .._common import as_node, axis_tuple, is_array, scalar_result, wrap
 from ..creation.creation import full
 from ..elementwise.elementwise import apply, astype, where
 from ..shape.manipulation import concat, moveaxis, reshape
@@ -53,7 +53,7 @@ def _finish(r, a, axes, keepdims, out, lead=()):
     if out is not None:
         out._assign_from(r)
         return out
-    return r
+    return scalar_result(r)
 
 
 def _nan_result(shape, dt, device):

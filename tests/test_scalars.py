@@ -1,0 +1,162 @@
+"""NumPy's scalars: what a function returns as a scalar (an element read, a ufunc's or a
+reduction's 0-d result) is immutable in NumPy, and gnumpy's 0-d array that stands for it
+(``ndarray._sc``) acts so.  An in-place operator rebinds the name to a new value (what else
+holds the scalar keeps its value; an integer scalar ``/= 2`` becomes a float), and a
+view of a scalar is a new array.  A 0-d *array* (``asarray``, ``zeros(())``, a view, a
+copy, ``where``) stays an array: its in-place operators write it.
+
+Each case runs on NumPy and on gnumpy and compares what can be observed: whether ``x +=
+1`` changed the object another name holds, and the values."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import gnumpy as gp
+
+RNG = np.random.default_rng(20261205)
+
+
+def _cases(xp, a_h, v_h, i_h):
+    a, v, i = xp.asarray(a_h), xp.asarray(v_h), xp.asarray(i_h)
+    z = xp.asarray(np.asarray(a_h[0, 0]))           # a 0-d array
+    s = a[0, 1]                                     # a scalar (an element read)
+    return {
+        "element": lambda: a[1, 2], "element + 1": lambda: a[1, 2] + 1,
+        "0-d array + 1": lambda: z + 1, "negative": lambda: -s, "abs": lambda: abs(s),
+        "sum": lambda: a.sum(), "np.sum": lambda: xp.sum(v), "sum over its axis": lambda:
+        v.sum(axis=0), "max": lambda: xp.max(a), "argmax": lambda: xp.argmax(a),
+        "mean": lambda: a.mean(), "std": lambda: a.std(), "var": lambda: xp.var(v),
+        "median": lambda: xp.median(v), "percentile": lambda: xp.percentile(v, 40),
+        "quantile": lambda: xp.quantile(v, 0.3), "nansum": lambda: xp.nansum(a),
+        "prod": lambda: xp.prod(v), "ptp": lambda: xp.ptp(v), "all": lambda: xp.all(a > 0),
+        "any": lambda: xp.any(v), "count_nonzero": lambda: xp.count_nonzero(a),
+        "count_nonzero of a 0-d array": lambda: xp.count_nonzero(z, keepdims=True),
+        "sum of a 0-d array": lambda: xp.sum(z), "integer sum": lambda: i.sum(),
+        "dot": lambda: xp.dot(v, v), "vdot": lambda: xp.vdot(v, v), "inner": lambda:
+        xp.inner(v, v), "matmul": lambda: v @ v, "einsum": lambda: xp.einsum("i,i", v, v),
+        "tensordot (a 0-d array)": lambda: xp.tensordot(v, v, 1), "trace": lambda:
+        xp.trace(a[:, :2]), "det": lambda: xp.linalg.det(a[:2, :2] + xp.eye(2)),
+        "norm": lambda: xp.linalg.norm(v), "average": lambda: xp.average(v),
+        "interp": lambda: xp.interp(1.5, xp.sort(v), v), "polyval": lambda:
+        xp.polyval(v, 2.0), "nan_to_num": lambda: xp.nan_to_num(s), "sqrt": lambda:
+        xp.sqrt(z), "maximum": lambda: xp.maximum(z, 1), "clip": lambda: xp.clip(s, 0, 1),
+        "round": lambda: xp.round(s), "isnan": lambda: xp.isnan(s), "sign": lambda:
+        xp.sign(s), "minimum of a scalar and a 0-d array": lambda: xp.minimum(s, z),
+        "uint8 compared out of its range": lambda: xp.asarray(np.uint8(7)) > -1,
+        "where (a 0-d array)": lambda: xp.where(True, z, 0.0),
+        "a 0-d array's astype": lambda: z.astype(np.float32),
+        "a scalar's astype": lambda: s.astype(np.float32),
+        "a 0-d array's copy": lambda: z.copy(), "a scalar's copy": lambda: s.copy(),
+        "np.copy of a scalar": lambda: xp.copy(s), "np.array of a scalar": lambda:
+        xp.array(s), "asarray of a scalar": lambda: xp.asarray(s),
+        "squeeze of a scalar": lambda: xp.squeeze(s), "squeeze of a 0-d array": lambda:
+        xp.squeeze(z), "a (1, 1) array squeezed": lambda: xp.squeeze(xp.ones((1, 1))),
+        "a scalar's reshape": lambda: s.reshape(()), "a scalar's T": lambda: s.T,
+        "a 0-d array's T": lambda: z.T, "a scalar's [()]": lambda: s[()],
+        "a 0-d array's [()]": lambda: z[()], "a scalar's [...]": lambda: s[...],
+        "a 0-d array's [...]": lambda: z[...], "zeros(())": lambda: xp.zeros(()),
+        "full((), 3)": lambda: xp.full((), 3.0), "array(3.0)": lambda: xp.array(3.0),
+        "a scalar's real": lambda: s.real, "a scalar's imag": lambda: s.imag,
+        "an element of a diagonal": lambda: xp.diag(a)[0],
+        "a row's element": lambda: a[1][2], "take": lambda: xp.take(v, 1),
+    }
+
+
+def _observe(xp, name, args):
+    x = _cases(xp, *args)[name]()
+    y = x
+    x += 1
+    x /= 2              # (an integer scalar becomes a float; a 0-d int array refuses)
+    return x is y, np.asarray(x.get() if hasattr(x, "get") else x), \
+        np.asarray(y.get() if hasattr(y, "get") else y)
+
+
+_ARGS = (RNG.standard_normal((3, 4)), RNG.random(5) + 0.5, RNG.integers(-9, 9, 6))
+_NAMES = list(_cases(np, *_ARGS))
+
+
+@pytest.mark.parametrize("name", _NAMES)
+def test_in_place_operators_rebind_what_numpy_returns_as_a_scalar(name):
+    args = tuple(a.copy() for a in _ARGS)
+    try:
+        ref = _observe(np, name, args)
+    except TypeError as e:          # (a 0-d integer array refuses ``/= 2``)
+        with pytest.raises(TypeError):
+            _observe(gp, name, args)
+        assert "Cannot cast" in str(e)
+        return
+    got = _observe(gp, name, args)
+    assert got[0] == ref[0], ("an array (written in place)" if ref[0] else
+                              "a scalar (rebound)") + " in NumPy"
+    np.testing.assert_allclose(got[1], ref[1], rtol=1e-6)
+    np.testing.assert_allclose(got[2], ref[2], rtol=1e-6)
+    assert got[1].dtype == ref[1].dtype
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int64, np.bool_, np.float32])
+def test_an_integer_scalar_widens_and_its_holders_keep_their_values(dtype):
+    h = (RNG.integers(1, 50, (4, 3)) % (2 if dtype == np.bool_ else 50)).astype(dtype)
+    for xp in (np, gp):
+        a = xp.asarray(h.copy())
+        e, t = a[2, 1], a.sum(axis=0)[1]
+        e0, t0 = e, t
+        e /= 4              # NumPy: e rebound to a float64 (or float32) scalar
+        t -= 1
+        got = (e, e0, t, t0, a)
+        if xp is np:
+            ref = got
+        else:
+            for r, g in zip(ref, got):
+                r = np.asarray(r)
+                g = g.get()
+                assert g.dtype == r.dtype and g.shape == r.shape
+                np.testing.assert_array_equal(g, r)
+
+
+def test_a_bool_scalar_shifts_out_of_place_after_squeeze():
+    # fuzz (seed 72011859): np.squeeze of an element read's [()] is still NumPy's scalar,
+    # so ``x >>= x`` on a bool computes out of place (int8)
+    for xp in (np, gp):
+        a = xp.asarray(np.array([[True, False], [True, True]]))
+        x = xp.squeeze(a[1, 0][()])
+        x0 = x
+        x >>= x
+        r = (np.asarray(x) if xp is np else x.get(), np.asarray(x0) if xp is np else x0.get())
+        if xp is np:
+            ref = r
+    for g, w in zip(r, ref):
+        assert g.dtype == w.dtype and g == w
+
+
+def test_views_of_a_scalar_are_new_arrays_and_writes_into_it_are_taken():
+    for xp in (np, gp):
+        s = xp.asarray(RNG.random(4) + 1).sum()
+        s_val = float(s)
+        one = xp.atleast_1d(s)
+        one[0] = -5.0                   # a new array: s keeps its value
+        col = s[None]
+        col[0] = -6.0
+        t = s.reshape(())
+        t += 3                          # a new scalar; s keeps its value
+        assert float(s) == s_val and float(one[0]) == -5.0 and float(col[0]) == -6.0
+        assert float(t) == s_val + 3
+        f = s.copy()
+        f.fill(9.0)                     # NumPy's scalar fills a copy of itself
+        assert float(f) == s_val
+    # NumPy's scalar refuses item assignment; gnumpy's writes it (code that tells scalars
+    # from arrays by numbers.Number treats it as an array: dask's moments write into it)
+    s = gp.asarray([1.0, -2.0]).sum()
+    s[s < 0] = np.nan
+    assert np.isnan(float(s))
+    u = gp.asarray([3, 4]).sum()
+    u[()] = 2
+    assert int(u) == 2
+
+
+def test_a_ufunc_out_and_put_write_a_scalar_in_place():
+    s = gp.asarray([1.0, 2.0]).max()
+    r = gp.add(gp.asarray(1.0), 2.0, out=s)
+    assert r is s and float(s) == 3.0
+    gp.put(s, [0], [7.0])
+    assert float(s) == 7.0
