@@ -114,8 +114,11 @@ class NumpyMethods:
         return _ns.squeeze(self, axis=axis)
 
     def conj(self):
-        # Note: like NumPy's method, a real array is returned as is (np.conjugate copies)
-        return _ns.conjugate(self) if self.dtype.kind == "c" else self
+        # Note: like NumPy's method, a real array is returned as is (np.conjugate copies;
+        # a scalar's method gives a new scalar)
+        if self.dtype.kind == "c":
+            return _ns.conjugate(self)
+        return self.copy() if self._sc else self
 
     conjugate = conj
 

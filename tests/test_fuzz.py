@@ -337,6 +337,9 @@ FINDINGS = [
     ("uint16 element **= a negative int64", "a = xp.asarray(np.array([7], np.uint16)); "
      "e = xp.asarray(np.array(-3)); x = a[0]; x **= e"),
     ("a 0-d array still refuses", "z = xp.asarray(3); z /= 2"),
+    # fuzz (seed 74008539): broadcast_to of a scalar is a read-only array
+    ("in-place into broadcast_to of a scalar", "s = xp.asarray([1.0, 2.0]).all(axis=-1); "
+     "b = xp.broadcast_to(s, ()); b //= 2.0"),
     ("an int 0-d view still refuses", "a = xp.asarray([3, 4]); z = a[..., 0]; z /= 2"),
     # fuzz (seed 53051862): a negative scalar exponent where= masks everywhere
     ("negative scalar exponent under where=False",

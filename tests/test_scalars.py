@@ -154,6 +154,20 @@ def test_views_of_a_scalar_are_new_arrays_and_writes_into_it_are_taken():
     assert int(u) == 2
 
 
+def test_a_real_scalars_conj_and_real_are_new_scalars():
+    # fuzz (seeds 74001388, 74010981): a write into the scalar (which gnumpy takes) leaves
+    # its conj as it was, as NumPy's new scalar would be
+    h = np.asarray([2.5, 4.0])
+    assert np.prod(h).conj() is not np.prod(h)
+    s = gp.asarray(h).prod()
+    c, r = s.conj(), s.real
+    assert c is not s and r is not s
+    s[()] = 1.5
+    c2 = s.conj()
+    c2 += 1
+    assert float(c) == float(r) == 10.0 and float(s) == 1.5 and float(c2) == 2.5
+
+
 def test_a_ufunc_out_and_put_write_a_scalar_in_place():
     s = gp.asarray([1.0, 2.0]).max()
     r = gp.add(gp.asarray(1.0), 2.0, out=s)

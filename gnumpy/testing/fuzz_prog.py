@@ -167,7 +167,10 @@ def _on_scalars(step, args, kw, elements):
         return None
     if op == "fill" and id(args[0]) in elements:
         return None
-    if op not in ("setitem", "sync"):
+    if op not in ("setitem", "sync") and "out" not in kw:
+        # Note: NumPy's reductions of a scalar with out= go through the scalar's method,
+        # which returns a new scalar, not `out` (np.max(np.float64(3), out=o) is not o);
+        # steps with out= read the 0-d arrays
         keep = 1 if op == "func" and args[0] == "put" else -1
         args = [a[()] if id(a) in elements and i != keep else a for i, a in enumerate(args)]
         kw = {k: v[()] if id(v) in elements and k != "out" else v for k, v in kw.items()}

@@ -267,7 +267,7 @@ def broadcast_to(array, shape, subok=False):
     False
     """
     r = _broadcast_view(array, shape)
-    r._ro = True
+    r._ro, r._sc = True, False      # (a read-only array, of a scalar too)
     return r
 
 
