@@ -21,7 +21,11 @@ def _cases(xp, a_h, v_h, i_h):
     a, v, i = xp.asarray(a_h), xp.asarray(v_h), xp.asarray(i_h)
     z = xp.asarray(np.asarray(a_h[0, 0]))           # a 0-d array
     s = a[0, 1]                                     # a scalar (an element read)
+    u = xp.asarray(np.array(3, np.uint32))
+    b = (np.float32(1.5) % xp.logical_or(xp.asarray(np.array(1, np.int16)).copy(), u)) < -1
     return {
+        # fuzz (seed 76037806): an operator's result folded from values known on the host
+        "an operator's result known on the host": lambda: (u << b) | u,
         "element": lambda: a[1, 2], "element + 1": lambda: a[1, 2] + 1,
         "0-d array + 1": lambda: z + 1, "negative": lambda: -s, "abs": lambda: abs(s),
         "sum": lambda: a.sum(), "np.sum": lambda: xp.sum(v), "sum over its axis": lambda:

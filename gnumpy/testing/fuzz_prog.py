@@ -174,7 +174,13 @@ def _on_scalars(step, args, kw, elements):
         keep = 1 if op == "func" and args[0] == "put" else -1
         args = [a[()] if id(a) in elements and i != keep else a for i, a in enumerate(args)]
         kw = {k: v[()] if id(v) in elements and k != "out" else v for k, v in kw.items()}
-    return OPS[op](np, *args, **kw)
+    r = OPS[op](np, *args, **kw)
+    if op == "binop" and type(r) in (float, complex):
+        # Note: Python's complex (or float) operator takes NumPy's float64 scalar (a float)
+        # first and returns a Python number (1j / np.float64(2)); gnumpy's 0-d array gives
+        # NumPy's dtype for it, compared as such
+        r = np.asarray(r)[()]
+    return r
 
 
 def run(prog, ns):

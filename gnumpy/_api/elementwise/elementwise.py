@@ -95,7 +95,12 @@ def apply2(name: str, a, b, node_only=False):
                 if nb.dtype != loop:
                     nb = ir.cast(nb, loop)
             node = ir.ew(name, r[1], (na, nb))
-            return node if node_only else cls._from_node(node)
+            if node_only:
+                return node
+            out = cls._from_node(node)
+            if not node.shape:
+                out._sc = True      # (``_new``, inlined: the hot path)
+            return out
         if tb is float or tb is int or tb is complex:
             r = _FAST.get((name, na.dtype, tb))
         elif isinstance(b, np.generic):
@@ -123,7 +128,21 @@ def apply2(name: str, a, b, node_only=False):
         node = _scalar_ew(name, r, nb, a, ta, True)
     else:
         return None
-    return node if node is None or node_only else cls._from_node(node)
+    if node is None or node_only:
+        return node
+    out = cls._from_node(node)
+    if not node.shape:
+        out._sc = True              # (``_new``, inlined)
+    return out
+
+
+def _new(node):
+    """A new array over an elementwise op's result `node`: NumPy's scalar where 0-d (the
+    node may be folded into a constant or a LEAF of a value known on the host)."""
+    r = ndarray._from_node(node)
+    if not node.shape:
+        r._sc = True
+    return r
 
 
 # A 0-d LEAF (a coefficient computed once, deriche's a1 ... b2) broadcast over a loop's
@@ -218,8 +237,8 @@ def _compare_u64(name, items, dev):
     neg = ir.ew("less", D.bool_, (si, ir.scalar(0, D.int64, shape, dev)))
     cmp = ir.ew(op, D.bool_, (ir.cast(si, D.uint64), u))
     if op in ("less", "less_equal", "not_equal"):
-        return wrap(ir.ew("logical_or", D.bool_, (neg, cmp)))
-    return wrap(ir.ew("logical_and", D.bool_, (ir.ew("logical_not", D.bool_, (neg,)), cmp)))
+        return _new(ir.ew("logical_or", D.bool_, (neg, cmp)))
+    return _new(ir.ew("logical_and", D.bool_, (ir.ew("logical_not", D.bool_, (neg,)), cmp)))
 
 
 def _fast_entry(name, args):
@@ -278,7 +297,7 @@ def _apply_fast(name, args, cls, loop, odt, bounds):
         else:
             n = ir.Node(ir.SCALAR, "scalar", loop, shape, (), ir.scalar_value(n, loop), dev)
         srcs.append(n)
-    return wrap(_ew_node(name, odt, srcs))
+    return _new(_ew_node(name, odt, srcs))
 
 
 def _apply_general(name, args, dtype):
@@ -312,9 +331,7 @@ def _apply_general(name, args, dtype):
                 if name in _CMP_OUT_OF_RANGE:
                     opn = name if idx == 1 else _SWAPPED[name]
                     const = _CMP_OUT_OF_RANGE[opn][0 if v > hi else 1]
-                    r = wrap(ir.scalar(const, D.bool_, shape, dev))
-                    r._sc = not shape       # (a 0-d result: NumPy's scalar)
-                    return r
+                    return _new(ir.scalar(const, D.bool_, shape, dev))
                 D.check_weak_int(v, loop)
         if name == "power" and idx == 1 and loop.kind in "iu" and \
                 (k == "i" or (k == "strong" and v.dtype.kind in "iu")) and v < 0 and \
@@ -323,7 +340,7 @@ def _apply_general(name, args, dtype):
         srcs.append(ir.scalar(v, loop, shape, dev))
     if name == "power" and _signed_exponents(loop, items) and 0 not in shape:
         _check_exponents(ir.cast(items[1][0], loop))
-    return wrap(_ew_node(name, odt, srcs))
+    return _new(_ew_node(name, odt, srcs))
 
 
 _SQRT_LOOPS = (D.float32, D.float64)
