@@ -319,6 +319,8 @@ class ArrayAttributes:
         return str(self)
 
     def __hash__(self):
+        if self._sc:        # NumPy's scalar (immutable) hashes as its value: a dict key
+            return hash(self.item())    # ``d[a.argmax()]`` (one device read)
         raise TypeError("unhashable type: 'gnumpy.ndarray'")
 
     def __copy__(self):

@@ -178,3 +178,17 @@ def test_a_ufunc_out_and_put_write_a_scalar_in_place():
     assert r is s and float(s) == 3.0
     gp.put(s, [0], [7.0])
     assert float(s) == 7.0
+
+
+def test_a_scalar_is_a_dict_key_as_numpys_and_an_array_is_not():
+    h = RNG.permutation(7).astype(np.float64)
+    for xp in (np, gp):
+        x = xp.asarray(h)
+        i, m = x.argmax(), x.max()
+        d = {i: "at", m: "max"}
+        assert d[int(h.argmax())] == "at" and d[float(h.max())] == "max"
+        assert hash(i) == hash(int(h.argmax())) and hash(x[2]) == hash(float(h[2]))
+        assert len({x[0], x[0] + 0, xp.sum(x[:1])}) == 1
+        for unhashable in (x, xp.asarray(np.float64(1.0)), x[...] if xp is np else x[2:3]):
+            with pytest.raises(TypeError, match="unhashable"):
+                hash(unhashable)
