@@ -115,7 +115,11 @@ def explain(*arrays, file=None, source=True) -> str:
 
 
 def isscalar(element) -> bool:
-    """True for a Python or NumPy scalar (a gnumpy array, even 0-d, is not one)."""
+    """True for a Python or NumPy scalar, and for gnumpy's 0-d array that stands for
+    NumPy's scalar (``x.sum()``, ``a[i, j]``; see ``ndarray._sc``): not for other arrays,
+    0-d ones (``asarray(1.0)``) included."""
+    if isinstance(element, ndarray):
+        return element._sc
     return _np.isscalar(element)
 
 

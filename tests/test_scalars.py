@@ -192,3 +192,13 @@ def test_a_scalar_is_a_dict_key_as_numpys_and_an_array_is_not():
         for unhashable in (x, xp.asarray(np.float64(1.0)), x[...] if xp is np else x[2:3]):
             with pytest.raises(TypeError, match="unhashable"):
                 hash(unhashable)
+
+
+def test_isscalar_tells_numpys_scalars_from_arrays():
+    h = RNG.random((2, 3))
+    for xp in (np, gp):
+        a = xp.asarray(h)
+        assert xp.isscalar(a[1, 2]) and xp.isscalar(a.sum()) and xp.isscalar(a[0, 0] * 2)
+        assert not xp.isscalar(a) and not xp.isscalar(a[0]) and \
+            not xp.isscalar(xp.asarray(np.float64(1.0))) and not xp.isscalar(xp.zeros(()))
+        assert xp.isscalar(2.5) and not xp.isscalar([1.0])
