@@ -144,6 +144,8 @@ class ArrayAttributes:
 
     @real.setter
     def real(self, value):
+        if self._sc:
+            raise AttributeError("attribute 'real' of 'numpy.generic' objects is not writable")
         self.real._assign_from(value)
 
     @property
@@ -158,6 +160,8 @@ class ArrayAttributes:
 
     @imag.setter
     def imag(self, value):
+        if self._sc:
+            raise AttributeError("attribute 'imag' of 'numpy.generic' objects is not writable")
         if self._node.dtype.kind != "c":
             raise TypeError("array does not have imaginary part to set")
         self.imag._assign_from(value)
@@ -330,4 +334,5 @@ class ArrayAttributes:
         return self.copy()
 
     def __reduce__(self):
-        return (_ns.asarray, (self.get(),))
+        return (_ns.asarray, (self.get(),)) if not self._sc else \
+            (_ns._array_methods.scalar_from_host, (self.get(),))

@@ -202,3 +202,55 @@ def test_isscalar_tells_numpys_scalars_from_arrays():
         assert not xp.isscalar(a) and not xp.isscalar(a[0]) and \
             not xp.isscalar(xp.asarray(np.float64(1.0))) and not xp.isscalar(xp.zeros(()))
         assert xp.isscalar(2.5) and not xp.isscalar([1.0])
+
+
+def test_writes_numpy_refuses_on_a_scalar_raise_its_errors():
+    # review of the scalar mark: these wrote nothing (the write went to a new copy), or
+    # wrote the scalar where NumPy refuses
+    for xp in (np, gp):
+        s = xp.asarray(np.array([1.0 + 1j, 2.0])).sum()
+        r = xp.asarray(np.array([np.nan, 1.0])).sum()
+        for f, err in ((lambda: setattr(s, "real", 5.0), AttributeError),
+                       (lambda: setattr(s, "imag", 5.0), AttributeError),
+                       (lambda: xp.add.at(s, (), 1), TypeError),
+                       (lambda: r.setfield(5.0, np.float64), TypeError),
+                       (lambda: xp.nan_to_num(r, copy=False), ValueError),
+                       (lambda: xp.asarray(r, copy=False), ValueError),
+                       (lambda: xp.array(r, copy=False), ValueError)):
+            with pytest.raises(err):
+                f()
+        assert complex(s) == 3 + 1j and np.isnan(float(r))
+
+
+def test_functions_numpy_gives_arrays_from_a_scalar_give_arrays():
+    for xp in (np, gp):
+        s = xp.asarray(np.array([1.0, 2.0])).sum()
+        b = xp.broadcast_arrays(s)[0]
+        c = xp.real_if_close(s)
+        assert not xp.isscalar(b) and not xp.isscalar(c) and c is not s
+        c += 1                              # a new 0-d array: s keeps its value
+        assert float(s) == 3.0 and float(c) == 4.0
+
+
+def test_more_functions_numpy_returns_scalars_from():
+    h = RNG.random((3, 3)) + np.eye(3) * 3
+    for name, f in (("vector_norm", lambda xp, a: xp.linalg.vector_norm(a)),
+                    ("matrix_norm", lambda xp, a: xp.linalg.matrix_norm(a)),
+                    ("cond", lambda xp, a: xp.linalg.cond(a))):
+        vals = []
+        for xp in (np, gp):
+            x = f(xp, xp.asarray(h))
+            y = x
+            x += 1
+            vals.append((x is y, float(y)))
+        assert vals[0][0] == vals[1][0] and vals[0][1] == pytest.approx(vals[1][1]), name
+
+
+def test_a_pickled_scalar_is_a_scalar():
+    import pickle
+    s = gp.asarray(np.array([1, 2])).sum()
+    t = pickle.loads(pickle.dumps(s))
+    t /= 2                                  # NumPy's int64 scalar: a float, out of place
+    assert t.dtype == np.float64 and float(t) == 1.5 and gp.isscalar(t)
+    a = pickle.loads(pickle.dumps(gp.asarray(np.array(3))))
+    assert not gp.isscalar(a)

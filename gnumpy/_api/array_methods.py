@@ -18,6 +18,7 @@ from .._graph import ir
 from .._graph import layout as L
 from .._graph import readers as RD
 from ._common import wrap
+from .creation.creation import asarray
 from .shape._views import int_tuple, layout_of
 from .elementwise.elementwise import apply
 from .shape.manipulation import concat, ravel
@@ -86,7 +87,16 @@ def getfield(x, dtype, offset=0):
 
 def setfield(x, val, dtype, offset=0):
     """``x.setfield(val, dtype, offset)``: write `val` into the field ``getfield`` sees."""
+    if x._sc:
+        raise TypeError("Can't set fields in a non-void array scalar.")
     getfield(x, dtype, offset)._assign_from(val)
+
+
+def scalar_from_host(a):
+    """A pickled scalar (``ndarray._sc``) on the default device: NumPy's scalar again."""
+    r = asarray(a)
+    r._sc = True
+    return r
 
 
 def byteswap(x, inplace=False):

@@ -109,13 +109,13 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
         r = sum_(a ** float(ord), axis=ax, keepdims=True) ** (1.0 / float(ord))
     if not keepdims:
         r = squeeze(r, axis=tuple(d % x.ndim for d in ax)) if x.ndim else r
-    return r
+    return scalar_result(r)
 
 
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     """Matrix norms over the last two axes: 'fro', 1, -1, inf, -inf from gnumpy ops,
     'nuc', 2, -2 from the singular values."""
-    return _matrix_norm(_inexact(x), (-2, -1), keepdims, ord)
+    return scalar_result(_matrix_norm(_inexact(x), (-2, -1), keepdims, ord))
 
 
 def _matrix_norm(x, axes, keepdims, ord):
@@ -241,4 +241,4 @@ def cond(x, p=None):
         r = norm(xd, p, axis=(-2, -1)) * norm(invx, p, axis=(-2, -1))
         r = r.astype(real_of(dt))
     nan = apply("isnan", r) & ~any_(apply("isnan", x), axis=(-2, -1))
-    return where(nan, np.inf, r).astype(r.dtype)
+    return scalar_result(where(nan, np.inf, r).astype(r.dtype))

@@ -58,6 +58,8 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
             if copy is False:
                 raise ValueError("Unable to avoid copy while creating an array as requested.")
             return astype(x, dtype)
+        if copy is False and x._sc:     # (NumPy's scalar becomes a new array)
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
         return x._copy() if copy or (copy is None and x._sc) else x
     if hasattr(a, "__dlpack__") and not isinstance(a, np.ndarray):
         x = from_dlpack(a, device=device, copy=copy)
@@ -98,7 +100,9 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
         raise ValueError("ndmax must be in the range [0, NPY_MAXDIMS (64)] ")
     if ndmin > ndmax:
         raise ValueError(f"ndmin must be <= ndmax ({ndmax})")
-    x = asarray(object, dtype=dtype, device=device, copy=True if copy else None)
+    x = asarray(object, dtype=dtype, device=device,
+                copy=True if copy else False if copy is False and is_array(object) and
+                object._sc else None)
     if x.ndim > ndmax and not (is_array(object) or any(
             hasattr(object, a) for a in ("__array__", "__dlpack__", "__array_interface__",
                                          "__cuda_array_interface__"))):

@@ -243,6 +243,8 @@ def real_if_close(a, tol=100):
     dtype('float64')
     """
     a = _arr(a)
+    if a._sc:
+        a = a._copy()       # (NumPy's asanyarray: a scalar becomes a new 0-d array)
     if a.dtype.kind != "c":
         return a
     if tol > 1:

@@ -54,6 +54,8 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     array([0.00000000e+000, 1.79769313e+308, 1.00000000e+000])
     """
     a = _arr(x)
+    if not copy and a._sc:      # (NumPy's scalar: copy=False cannot be honoured)
+        raise ValueError("Unable to avoid copy while creating an array as requested.")
     if a.dtype.kind not in "fc":
         return scalar_result(a._copy()) if copy else a if a.shape else a[()]
     rdt = D.real_dtype(a.dtype)

@@ -240,7 +240,7 @@ class ufunc:
         """
         op = self._op
         name = self.__name__
-        if not is_array(a):
+        if not is_array(a) or a._sc:        # (NumPy's scalar: not an array)
             raise TypeError(f"{name}.at: the first operand must be a gnumpy array")
         if op.nin == 2 and b is None:
             raise TypeError("second operand needed for ufunc")

@@ -288,7 +288,10 @@ def broadcast_arrays(*arrays, subok=False):
     through a broadcast axis writes one element many times)."""
     arrays = [_arr(a) for a in arrays]
     shape = broadcast_args(*[a.shape for a in arrays])
-    return tuple(_broadcast_view(a, shape) for a in arrays)
+    out = tuple(_broadcast_view(a, shape) for a in arrays)
+    for r in out:
+        r._sc = False       # (arrays, of NumPy's scalars too)
+    return out
 
 
 def concat(arrays, /, *, axis=0):
