@@ -254,3 +254,24 @@ def test_a_pickled_scalar_is_a_scalar():
     assert t.dtype == np.float64 and float(t) == 1.5 and gp.isscalar(t)
     a = pickle.loads(pickle.dumps(gp.asarray(np.array(3))))
     assert not gp.isscalar(a)
+
+
+def test_draws_are_scalars_with_size_none_and_arrays_with_size_empty():
+    picks = {}
+    for xp in (np, gp):
+        r = xp.random.default_rng(5)
+        picks[xp] = [xp.isscalar(f()) for f in (
+            lambda: r.random(), lambda: r.random(size=()), lambda: r.standard_normal(),
+            lambda: r.integers(5), lambda: r.integers(5, size=()), lambda: r.normal(),
+            lambda: r.poisson(3.0), lambda: r.poisson(3.0, size=()), lambda: r.binomial(9, .3),
+            lambda: r.laplace(), lambda: r.zipf(2.0), lambda: r.standard_gamma(2.0),
+            lambda: r.choice(5), lambda: r.choice(5, size=()), lambda: xp.random.rand(),
+            lambda: xp.random.randn(), lambda: xp.random.poisson(2.0),
+            lambda: xp.random.normal(size=()))]
+        o = xp.zeros(())
+        assert r.random(out=o) is o and not xp.isscalar(o)
+    assert picks[gp] == picks[np]
+    p = gp.random.default_rng(1).poisson(3.0)
+    q = p
+    p /= 2                  # NumPy's int: a float, rebound
+    assert p.dtype == np.float64 and q.dtype == np.int64

@@ -2,7 +2,8 @@
 (``PCG64``, NumPy's default, or ``Philox``), drawing on the device.
 
 # Note: where NumPy returns a Python/NumPy scalar (``size=None`` with scalar parameters),
-# gnumpy returns a 0-d gnumpy array (no device-to-host sync); ``float(x)``/``int(x)`` work.
+# gnumpy returns a 0-d gnumpy array that acts as NumPy's scalar (``ndarray._sc``; no
+# device-to-host sync); ``float(x)``/``int(x)`` work.
 # Note: ``random`` and ``uniform`` give NumPy's numbers for the same seed (PCG64's words,
 # NumPy's transform); the other draws use other transforms (``_transforms``), so their
 # numbers, and the state after them, differ from NumPy's.  A fixed seed gives the same
@@ -10,12 +11,16 @@
 """
 from __future__ import annotations
 
+import functools
+import inspect
+
 import numpy as np
 
 from . import _continuous, _discrete, _rejection
 from . import _distributions as Dist
 from . import _sampling as S
 from . import _transforms as T
+from .._array import ndarray
 from ._args import Params, check_out, finish, float_dtype, notfinite, shape_of
 from ._integers import integers as _integers
 from ._bitgen import BitGenerator
@@ -261,6 +266,30 @@ def _install(cls) -> None:
     """Add the distributions of the modules beside this one to `cls` as methods."""
     for f in Dist.READY + _rejection.READY + _discrete.READY + _continuous.READY:
         setattr(cls, f.__name__, f)
+    for name, f in list(vars(cls).items()):
+        if callable(f) and not name.startswith("_") and \
+                "size" in inspect.signature(f).parameters:
+            setattr(cls, name, _scalar_draw(f))
+    for name in Dist.MISSING:
+        setattr(cls, name, Dist.missing(name))
+
+
+def _scalar_draw(f):
+    """Draw method `f` as NumPy's: with ``size=None`` a 0-d draw is NumPy's scalar (a
+    Python number there; ``ndarray._sc``), with ``size=()`` a 0-d array (an ``out=``
+    array is returned as it is)."""
+    names = list(inspect.signature(f).parameters)
+    at, out_at = names.index("size"), names.index("out") if "out" in names else None
+
+    @functools.wraps(f)
+    def draw(*args, **kw):
+        r = f(*args, **kw)
+        if type(r) is ndarray and not r._node.shape and kw.get("out") is None and \
+                (out_at is None or len(args) <= out_at or args[out_at] is None):
+            r._sc = (kw["size"] if "size" in kw else args[at] if len(args) > at
+                     else None) is None
+        return r
+    return draw
     for name in Dist.MISSING:
         setattr(cls, name, Dist.missing(name))
 

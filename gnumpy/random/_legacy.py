@@ -126,7 +126,7 @@ class RandomState:
     random = random_sample
 
     def rand(self, *args):
-        """Uniform floats in [0, 1) of shape `args` (a 0-d array without arguments).
+        """Uniform floats in [0, 1) of shape `args` (NumPy's scalar without arguments).
 
         Examples
         --------
@@ -134,7 +134,7 @@ class RandomState:
         >>> gp.random.rand(2, 3).shape
         (2, 3)
         """
-        return self._gen.random(_dims(args))
+        return self._gen.random(_dims(args) if args else None)
 
     def randn(self, *args):
         """Standard normal floats of shape `args`.
@@ -145,7 +145,7 @@ class RandomState:
         >>> gp.random.randn(4).dtype
         dtype('float64')
         """
-        return self._gen.standard_normal(_dims(args))
+        return self._gen.standard_normal(_dims(args) if args else None)
 
     def randint(self, low, high=None, size=None, dtype=int):
         """Uniform integers in [low, high) (or [0, low) when `high` is None).
