@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from .._api._common import scalar_result
 from .._api.creation.creation import asarray, zeros
 from .._api.elementwise.elementwise import apply, where
 from .._api.indexing.advanced import take_along_axis
@@ -147,8 +148,6 @@ def lstsq(a, b, rcond=None):
     """Least-squares solution ``(x, residuals, rank, s)`` of ``a @ x = b`` (minimum norm
     when `a` is rank deficient); NumPy's rules for residuals, rank and `rcond`.
 
-    # Note: `rank` is a 0-d int32 array where NumPy returns a NumPy scalar.
-
     Examples
     --------
     >>> import gnumpy as gp
@@ -175,7 +174,7 @@ def lstsq(a, b, rcond=None):
         x, resids, rank, s = call("lstsq", [a, b], rcond=rcond)
     else:
         x, resids, rank, s = lstsq_svd(a, b, rcond)
-    return (x[:, 0] if vector else x), resids, rank, s
+    return (x[:, 0] if vector else x), resids, scalar_result(rank), s   # (NumPy's int32)
 
 
 def lstsq_svd(a, b, rcond):

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from ... import _dtypes as D
-from .._common import as_node, axis_tuple, is_array, wrap
+from .._common import as_node, axis_tuple, is_array, scalar_result, wrap
 from ..elementwise.elementwise import apply, astype
 from ..elementwise.elementwise import where as where_
 from ..outargs import check_out_shape, finish, single_out
@@ -87,7 +87,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     if returned:
         if scl.shape != avg.shape:
             scl = broadcast_to(scl, avg.shape)._copy()
-        return avg, scl
+        return avg, scalar_result(scl)      # (new: NumPy's scalar where 0-d)
     return avg
 
 
