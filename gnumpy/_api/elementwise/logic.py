@@ -15,7 +15,7 @@ import numpy as np
 
 from ... import _dtypes as D
 from ..._broadcast import broadcast_shapes
-from .._common import as_node, is_array, wrap
+from .._common import as_node, is_array, scalar_result, wrap
 from .elementwise import apply, astype
 from .resolution import _classify, _promote
 from .elementwise import where as where_
@@ -190,7 +190,7 @@ def iscomplex(x):
     x = _arr(x)
     if x.dtype.kind == "c":
         return apply("not_equal", apply("imag", x), 0)
-    return zeros(x.shape, dtype=D.bool_, device=x.device)
+    return scalar_result(zeros(x.shape, dtype=D.bool_, device=x.device))   # (NumPy's res[()])
 
 
 def isreal(x):
