@@ -66,6 +66,7 @@ def _cases(xp, a_h, v_h, i_h):
         "a row's element": lambda: a[1][2], "take": lambda: xp.take(v, 1),
         "iscomplex of a real scalar": lambda: xp.iscomplex(s), "iscomplex of 2.0": lambda:
         xp.iscomplex(2.0), "isreal of a scalar": lambda: xp.isreal(s),
+        "choose of scalars": lambda: xp.choose(1, [s, z]),
         "lstsq's rank": lambda: xp.linalg.lstsq(a[:, :2], v[:3], rcond=None)[2],
         "average's weight sum": lambda: xp.average(v, returned=True)[1],
         "weighted average's weight sum": lambda: xp.average(v, weights=v, returned=True)[1],

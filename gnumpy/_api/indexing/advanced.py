@@ -16,7 +16,8 @@ from ..._graph import layout as L
 from . import index_plan as IP
 from . import indexing as IX
 from . import masks
-from .._common import as_node, axis_int, host_to_node, is_array, normalize_axis, wrap
+from .._common import (as_node, axis_int, host_to_node, is_array, normalize_axis,
+                       scalar_result, wrap)
 
 I64 = D.int64
 _MODES = ("raise", "wrap", "clip")
@@ -397,4 +398,4 @@ def choose(a, choices, out=None, mode="raise"):
     if out is not None:
         out._assign_from(res)
         return out
-    return res
+    return scalar_result(res)       # (NumPy's scalar where 0-d)
