@@ -52,9 +52,10 @@ _BOUND_CHECK_SIZE = [0, -1, 0]  # graphs of more nodes than [0] (not 0-d; 0-d: [
 _QUICK_SIZE = 1 << 26       # new arrays of up to this many elements (1 GiB) skip the
 _SMALL_SHAPE = [()]         # memory check; the last shape found that small
 _pending, _prune_at = RD._pending, RD._prune_at
-_SC_KINDS = tuple(k in (_EW, _REDUCE, _BARRIER) for k in range(_BARRIER + 1))  # 0-d results of these
-_ARRAY_EW = frozenset({"astype", "where"})  # are NumPy's scalars, but for these (0-d arrays:
-                                            # a copy, a cast, ``where``)
+# 0-d results of these node kinds are NumPy's scalars, but for these ops (0-d arrays: a
+# copy, a cast, ``where``)
+_SC_KINDS = tuple(k in (_EW, _REDUCE, _BARRIER) for k in range(_BARRIER + 1))
+_ARRAY_EW = frozenset({"astype", "where"})
 _ref = weakref.ref
 # The gnumpy namespace: the methods that are NumPy functions forward to it by name, and it
 # loads their modules on first use (``_lazy``), as it does for every caller.  This layer

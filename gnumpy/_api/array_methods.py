@@ -17,7 +17,7 @@ from .._array import ndarray
 from .._graph import ir
 from .._graph import layout as L
 from .._graph import readers as RD
-from ._common import wrap
+from ._common import scalar_result, wrap
 from .creation.creation import asarray
 from .shape._views import int_tuple, layout_of
 from .elementwise.elementwise import apply
@@ -94,9 +94,7 @@ def setfield(x, val, dtype, offset=0):
 
 def scalar_from_host(a):
     """A pickled scalar (``ndarray._sc``) on the default device: NumPy's scalar again."""
-    r = asarray(a)
-    r._sc = True
-    return r
+    return scalar_result(asarray(a))
 
 
 def byteswap(x, inplace=False):

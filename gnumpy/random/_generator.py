@@ -290,8 +290,6 @@ def _scalar_draw(f):
                      else None) is None
         return r
     return draw
-    for name in Dist.MISSING:
-        setattr(cls, name, Dist.missing(name))
 
 
 _install(Generator)

@@ -47,7 +47,7 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     >>> gp.asarray([1, 2, 3], dtype=gp.float32)
     array([1., 2., 3.], dtype=float32)
     """
-    if is_array(a):         # (NumPy's scalar, ``ndarray._sc``, becomes a new 0-d array)
+    if is_array(a):
         x = a
         if device is not None and as_device(device) != x.device:
             if copy is False:

@@ -20,7 +20,7 @@ from ..._graph import bounds as B
 from ..._graph import realize as R
 from ..._ops import EW_OPS
 from ..._array import ndarray
-from .._common import as_node, is_array, wrap
+from .._common import as_node, is_array, scalar_result, wrap
 from .resolution import _CMP_OUT_OF_RANGE, _SWAPPED, _classify, _mixed_u64, _operand, \
     _promote, _signed_exponents, _strong_dtypes, resolve
 
@@ -139,10 +139,7 @@ def apply2(name: str, a, b, node_only=False):
 def _new(node):
     """A new array over an elementwise op's result `node`: NumPy's scalar where 0-d (the
     node may be folded into a constant or a LEAF of a value known on the host)."""
-    r = ndarray._from_node(node)
-    if not node.shape:
-        r._sc = True
-    return r
+    return scalar_result(ndarray._from_node(node))
 
 
 # A 0-d LEAF (a coefficient computed once, deriche's a1 ... b2) broadcast over a loop's

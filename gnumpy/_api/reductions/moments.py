@@ -87,7 +87,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     if returned:
         if scl.shape != avg.shape:
             scl = broadcast_to(scl, avg.shape)._copy()
-        return avg, scalar_result(scl)      # (new: NumPy's scalar where 0-d)
+        return avg, scalar_result(scl)      # (NumPy's scalar where 0-d)
     return avg
 
 

@@ -16,7 +16,7 @@ from ..._graph import ir
 from ..._graph import layout as L
 from ..._memstate import write_epoch
 from .._common import (as_node, axis_index, axis_int, is_array, normalize_axes,
-                       normalize_axis, wrap)
+                       normalize_axis, scalar_result, wrap)
 from ..elementwise.elementwise import apply, apply2, astype
 from ..elementwise.elementwise import where as where_
 from ..elementwise.resolution import loop_dtype
@@ -101,10 +101,7 @@ def _mask(x, where, fill):
 
 def _reduce(rop, x, axes, keepdims, dtype):
     """The reduction `rop` of `x` over `axes`, a new array (a 0-d one NumPy's scalar)."""
-    r = wrap(_reduce_node(rop, x, axes, keepdims, dtype))
-    if not r._node.shape:
-        r._sc = True
-    return r
+    return scalar_result(wrap(_reduce_node(rop, x, axes, keepdims, dtype)))
 
 
 def _reduce_node(rop, x, axes, keepdims, dtype):
