@@ -57,6 +57,7 @@ _pending, _prune_at = RD._pending, RD._prune_at
 _SC_KINDS = tuple(k in (_EW, _REDUCE, _BARRIER) for k in range(_BARRIER + 1))
 _ARRAY_EW = frozenset({"astype", "where"})
 _ref = weakref.ref
+_new_arr = object.__new__
 # The gnumpy namespace: the methods that are NumPy functions forward to it by name, and it
 # loads their modules on first use (``_lazy``), as it does for every caller.  This layer
 # names no module above it.
@@ -67,8 +68,7 @@ INTERFACE = frozenset({"_node", "_base", "_vops", "_ro", "_has_views", "_from_no
                        "_strided_view", "_new_view", "_copy", "_leaf", "_write_target",
                        "_mark_shared", "_set_node", "_assign_from", "_sc"})
 
-_LAST_KEY = [(None,) * 5] * 2  # (key, shape, strides, offset, basic_index's layout): the
-                               # last two keys ``_basic`` read
+_LAST_KEY = [(None,) * 5] * 2  # the last two keys ``_basic`` read, with their layouts
 
 
 def _bound(node) -> None:
@@ -387,9 +387,7 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
             return _ns._indexing.getitem(self, key)
         m, rn, element = b
         if element:                 # NumPy's scalar: a copy, which later writes miss
-            r = ndarray._from_node(ir.copy(m))
-            r._sc = True
-            return r
+            return _element_copy(m)
         if self._sc:
             return self._copy()[key]    # (``s[...]``, ``s[None]`` of a scalar: new arrays)
         return self._new_view(m, (("at", (m.strides, m.offset, m.dtype, rn), m.shape),))
@@ -421,20 +419,22 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
         _ns._indexing.setitem(self, key, value)
 
 
-def _bound_new(node) -> None:
-    """What ``_from_node`` asks of a new array's node: the graph-size bounds."""
-    if node.size > _BOUND_CHECK_SIZE[0 if node.shape else 2] or \
-            _BOUND_CHECK_SIZE[1] != config._generation:
-        _bound(node)
-
-
-def assign_result(out, node) -> None:
-    """``out[...] = node`` for `node`, a new lazy elementwise result of out's dtype and
-    shape (a ufunc's ``out=``): what ``_assign_from`` does with an array over it."""
-    _bound_new(node)
-    if out._base is None and not out._has_views:
-        node = ir.copy(node)        # (an array's own node, as _assign_from gives it)
-    out._set_node(node)
+def _element_copy(m):
+    """``_from_node(ir.copy(m))`` of element `m`, NumPy's scalar (an element read, inlined)."""
+    r = _new_arr(ndarray)
+    r._node = n = ir.element_copy(m)
+    if 2 > _BOUND_CHECK_SIZE[2] or _BOUND_CHECK_SIZE[1] != config._generation:
+        _bound(n)
+    r._base = None
+    r._vops = ()
+    r._has_views = r._ro = False
+    r._sc = True
+    k = id(r)                   # RD.track(r), inlined
+    _pending.pop(k, None)
+    _pending[k] = _ref(r)
+    if len(_pending) > _prune_at[0]:
+        RD._prune()
+    return r
 
 
 def _reads_written(value, d) -> None:
@@ -462,7 +462,7 @@ def _inplace(name):
                 node.shape == self._node.shape:
             if node.size > _BOUND_CHECK_SIZE[0 if node.shape else 2] or \
                     _BOUND_CHECK_SIZE[1] != config._generation:
-                _bound(node)        # (_bound_new, inlined: the in-place hot path)
+                _bound(node)        # (the in-place hot path)
             r = None
         else:
             odt = _ns._resolution.result_dtype(name, self, other)

@@ -299,6 +299,22 @@ def copy(src: Node) -> Node:
     return Node(EW, "astype", src.dtype, src.shape, (src,), None, src.device, src.size + 1)
 
 
+def element_copy(src: Node) -> Node:
+    """``copy`` of 0-d LEAF `src` (an element read, ``a[i, j]``: the hot path)."""
+    n = _new_node(Node)
+    n.kind = EW
+    n.op = "astype"
+    n.dtype = src.dtype
+    n.shape = ()
+    n.srcs = (src,)
+    n.arg = None
+    n.device = src.device
+    n.size = 2
+    n.buf = n.strides = n.sig = n.rb = None
+    n.offset = 0
+    return n
+
+
 def cast(src: Node, dtype) -> Node:
     if src.dtype == dtype:
         return src

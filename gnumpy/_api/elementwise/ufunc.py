@@ -15,12 +15,22 @@ from ..indexing import indexing as IX
 from ..indexing import keys as IK
 from ..reductions import reductions as R
 from ..reductions import scans as S
-from ..._array import assign_result, ndarray
+from ..._array import ndarray
+from ..._graph import bounds as B
 from .elementwise import apply, apply2
 from .resolution import _classify, out_dtype, resolve, scalar_errors
 from .elementwise import where as where_
 from .._common import as_node, is_array, wrap
 from ..outargs import check_casting, check_order, check_out_cast, finish, single_out
+
+
+def _assign_result(out, node) -> None:
+    """``out[...] = node`` for `node`, a new lazy elementwise result of out's dtype and
+    shape (a ufunc's ``out=``): what ``ndarray._assign_from`` does with an array over it."""
+    B.bounded(node)
+    if out._base is None and not out._has_views:
+        node = ir.copy(node)        # (an array's own node, as _assign_from gives it)
+    out._set_node(node)
 
 
 def _loop_for(uf, args, dtype, casting):
@@ -144,7 +154,7 @@ class ufunc:
             node = apply2(self._op.name, args[0], args[1], True)
             if node is not None and node.dtype is out._node.dtype and \
                     node.shape == out._node.shape:
-                assign_result(out, node)
+                _assign_result(out, node)
                 return out
         if out is not None:
             out = single_out(out)
