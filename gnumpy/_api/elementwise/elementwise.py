@@ -213,7 +213,7 @@ def _scalar_ew(name, r, n, v, t, scalar_first):
         return None
     if n.dtype != loop:
         n = ir.cast(n, loop)
-    sn = ir.Node(ir.SCALAR, "scalar", loop, n.shape, (), ir.scalar_value(v, loop), n.device)
+    sn = ir.scalar_node(ir.scalar_value(v, loop), loop, n.shape, n.device)
     return ir.ew(name, odt, (sn, n) if scalar_first else (n, sn))
 
 
