@@ -51,6 +51,10 @@ def _cases(xp, a_h, v_h, i_h):
         "where (a 0-d array)": lambda: xp.where(True, z, 0.0),
         "a 0-d array's astype": lambda: z.astype(np.float32),
         "a scalar's astype": lambda: s.astype(np.float32),
+        "np.astype of a scalar": lambda: xp.astype(s, np.float32),
+        "np.astype of a 0-d array": lambda: xp.astype(z, np.float32),
+        "a scalar's byteswap": lambda: s.byteswap(),
+        "a 0-d array's byteswap": lambda: z.byteswap(),
         "a 0-d array's copy": lambda: z.copy(), "a scalar's copy": lambda: s.copy(),
         "np.copy of a scalar": lambda: xp.copy(s), "np.array of a scalar": lambda:
         xp.array(s), "asarray of a scalar": lambda: xp.asarray(s),
@@ -222,7 +226,8 @@ def test_writes_numpy_refuses_on_a_scalar_raise_its_errors():
                        (lambda: r.setfield(5.0, np.float64), TypeError),
                        (lambda: xp.nan_to_num(r, copy=False), ValueError),
                        (lambda: xp.asarray(r, copy=False), ValueError),
-                       (lambda: xp.array(r, copy=False), ValueError)):
+                       (lambda: xp.array(r, copy=False), ValueError),
+                       (lambda: r.byteswap(inplace=True), ValueError)):
             with pytest.raises(err):
                 f()
         assert complex(s) == 3 + 1j and np.isnan(float(r))

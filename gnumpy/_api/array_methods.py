@@ -98,7 +98,12 @@ def scalar_from_host(a):
 
 
 def byteswap(x, inplace=False):
-    """``x.byteswap()``: each element's bytes reversed (complex: each part's)."""
+    """``x.byteswap()``: each element's bytes reversed (complex: each part's); of NumPy's
+    scalar, a new scalar (in place: NumPy's ValueError)."""
+    if x._sc:
+        if inplace:
+            raise ValueError("cannot byteswap a scalar in-place")
+        return scalar_result(byteswap(x._copy()))
     size = x.dtype.itemsize // (2 if x.dtype.kind == "c" else 1)
     if size == 1:
         return x if inplace else x._copy()

@@ -453,8 +453,11 @@ def where(condition, x=None, y=None, /):
 
 def astype(x, dtype, /, *, copy=True, device=None, casting="unsafe"):
     """Array API ``astype``: `x` converted to `dtype` (a new array unless copy=False and
-    nothing changes)."""
-    return cast_array(x, dtype, copy, device, casting, 4)
+    nothing changes); of NumPy's scalar, a scalar."""
+    r = cast_array(x, dtype, copy, device, casting, 4)
+    if x._sc:
+        r._sc = True
+    return r
 
 
 def cast_array(x, dtype, copy, device, casting, stacklevel):
