@@ -257,6 +257,20 @@ def test_more_functions_numpy_returns_scalars_from():
         assert vals[0][0] == vals[1][0] and vals[0][1] == pytest.approx(vals[1][1]), name
 
 
+def test_a_scalars_power_takes_none_of_the_arrays_fast_paths():
+    # fuzz (seed 81016622): NumPy's bool scalar ** 2 is an int64 power, its 0-d array's a
+    # square (int8); a float scalar's ** 0.5 a power, not a sqrt
+    h = np.array([True, False])
+    x = RNG.random(50) * 100
+    for xp in (np, gp):
+        a, v = xp.asarray(h), xp.asarray(x)
+        b = xp.logical_not(a[1])
+        assert (b ** 2).dtype == np.int64 and (a ** 2).dtype == np.int8
+        assert float(b ** 2) == 1
+    got = [float(gp.asarray(x)[k] ** 0.5) for k in range(50)]
+    assert got == [float(np.float64(t) ** 0.5) for t in x]
+
+
 def test_a_pickled_scalar_is_a_scalar():
     import pickle
     s = gp.asarray(np.array([1, 2])).sum()

@@ -367,8 +367,9 @@ def _check_exponents(e) -> None:
 def power_operator(x, e):
     """``x ** e``: NumPy's operator takes fast paths for some Python-scalar exponents
     (square for int 2; for float and complex arrays reciprocal for int -1, sqrt for
-    0.5; a float 2.0 or -1.0 is a power)."""
-    if type(e) in (int, float) and is_array(x):
+    0.5; a float 2.0 or -1.0 is a power).  NumPy's scalar takes none (``np.True_ ** 2`` is
+    an int64 power)."""
+    if type(e) in (int, float) and is_array(x) and not x._sc:
         kind = x.dtype.kind
         if type(e) is int and e == 2:       # NumPy's fast_scalar_power (bool ** 2: int8)
             return apply("square", x)
