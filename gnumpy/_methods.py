@@ -63,10 +63,7 @@ class NumpyMethods:
 
     # ------------------------------------------------------------------ methods
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
-        r = _ns._elementwise.cast_array(self, dtype, copy, None, casting, 4)
-        if self._sc:
-            r._sc = True        # (a scalar's astype is a scalar)
-        return r
+        return _ns._elementwise.cast_array(self, dtype, copy, None, casting, 4)
 
     def copy(self, order="C"):
         r = self._copy()

@@ -35,9 +35,9 @@ def bounded(node):
     for a 0-d node, an elementwise chain above its reductions over
     ``config.max_scalar_graph_nodes`` (a scalar recurrence, beta *= 1 - alpha**2, would be
     recomputed whole by every kernel reading it).  Arrays call it when they take a node."""
+    lim = config.max_scalar_graph_nodes     # (a chain counts at most the tree's size)
     if node.kind != LEAF and (node.size > config.max_graph_nodes or not node.shape and
-                              _scalar_chain(node, config.max_scalar_graph_nodes) >
-                              config.max_scalar_graph_nodes):
+                              node.size > lim and _scalar_chain(node, lim) > lim):
         materialize([node])
     return node
 

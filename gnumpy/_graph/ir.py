@@ -180,7 +180,7 @@ def scaled(n):
 
 
 def scalar(value, dtype, shape, device) -> Node:
-    return Node(SCALAR, "scalar", dtype, tuple(shape), (), scalar_value(value, dtype), device)
+    return scalar_node(scalar_value(value, dtype), dtype, tuple(shape), device)
 
 
 def scalar_node(value, dtype, shape, device) -> Node:

@@ -455,24 +455,27 @@ def where(condition, x=None, y=None, /):
 def astype(x, dtype, /, *, copy=True, device=None, casting="unsafe"):
     """Array API ``astype``: `x` converted to `dtype` (a new array unless copy=False and
     nothing changes); of NumPy's scalar, a scalar."""
-    r = cast_array(x, dtype, copy, device, casting, 4)
-    if x._sc:
-        r._sc = True
-    return r
+    return cast_array(x, dtype, copy, device, casting, 4)
 
 
 def cast_array(x, dtype, copy, device, casting, stacklevel):
     """``astype``; `stacklevel` names the caller's frame for the ComplexWarning (4: the
-    caller of a function that calls this one, as ``astype`` and ``ndarray.astype`` do)."""
+    caller of a function that calls this one, as ``astype`` and ``ndarray.astype`` do).  Of
+    NumPy's scalar (``ndarray._sc``), a scalar."""
     if not is_array(x):
         raise TypeError(f"astype() expects a gnumpy array, not {type(x).__name__}")
     dt = D.to_dtype(dtype)
     if not D.can_cast(x.dtype, dt, casting):
         raise TypeError(f"Cannot cast array data from {x.dtype!r} to {dt!r} according to the "
                         f"rule {casting!r}")
+    sc = x._sc
     if device is not None:
         x = x.to_device(device)
     if dt == x.dtype:
-        return x._copy() if copy else x
-    D.warn_complex_to_real(x.dtype, dt, stacklevel)
-    return wrap(ir.cast(x._node, dt))
+        r = x._copy() if copy else x
+    else:
+        D.warn_complex_to_real(x.dtype, dt, stacklevel)
+        r = wrap(ir.cast(x._node, dt))
+    if sc:
+        r._sc = True
+    return r
