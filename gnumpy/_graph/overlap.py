@@ -36,7 +36,8 @@ class Overlap(Exception):
 
 def fold_update(value, d, v):
     """``substitute(value, d, v)`` for an elementwise `value` reading d's memory only as d
-    (``x op= y``, ``x[...] = y``), its other sources checked in one loop; else None."""
+    (``x op= y``, ``x[...] = y``) or, d an element, as other elements beside it; its other
+    sources checked in one loop; else None."""
     if value.kind != EW:
         return None
     new = list(value.srcs)
@@ -46,7 +47,10 @@ def fold_update(value, d, v):
         if k == LEAF:
             if s.buf is db:
                 if not same_place(s, d):
-                    return None
+                    if s.shape or d.shape or s.offset == d.offset or \
+                            s.dtype.itemsize != d.dtype.itemsize:
+                        return None
+                    continue        # another element (``a[i, j] /= a[j, j]``): apart
                 new[i] = v
                 hit = True
             continue

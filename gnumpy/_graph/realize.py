@@ -376,7 +376,8 @@ def _write(dest, value, _in_range) -> None:
         with span(label("write", [value])):
             return _write(dest, value, True)
     be = backend_here(dest.device)
-    if (value.kind == BARRIER or value.kind == EW and value.op == "add") and \
+    if (value.kind == BARRIER or value.kind == EW and value.op == "add" and
+            (value.srcs[0].kind == BARRIER or value.srcs[1].kind == BARRIER)) and \
             be.product_into is not None and not _in_range and _product_write(be, dest, value):
         return
     if value.kind == LEAF and value.dtype == dest.dtype and value.shape == dest.shape \
