@@ -15,6 +15,7 @@ from .._config import config
 from ..backends import barriers
 from .. import _device
 from .._memstate import shared, shared_ids
+_SHARED = shared_ids()     # (the dict itself: an empty one answers the hot path)
 from .._device import backend
 from . import chains
 from . import layout as L
@@ -217,7 +218,7 @@ def write(dest, value, _in_range=False, defer=False) -> None:
                 if be.write_element(dest, value):
                     _count("elementwise")
                     return
-        if defer and _reads_shared(value):
+        if defer and _SHARED and _reads_shared(value):
             defer = False       # the other side may change that memory before a deferred
                                 # write read it: NumPy's statement reads it now
         if p is not None:
@@ -231,7 +232,7 @@ def write(dest, value, _in_range=False, defer=False) -> None:
                     return
             settle()
         if defer and _in_range is False and value.kind != LEAF and not config.nvtx and \
-                not capturing[0] and not shared(dest.buf):
+                not capturing[0] and not (_SHARED and shared(dest.buf)):
             _deferred[0], _deferred[1] = (dest, value), settle
             return
         _write(dest, value, _in_range)
@@ -242,7 +243,8 @@ def chain_element(dest, value) -> bool:
     joins the waiting element chain (``chains.extend``), under the lock; False where
     ``write`` would do anything else (no chain waits, or it cannot take this write)."""
     p = _deferred[0]
-    if p is None or p[0].shape or config.nvtx or capturing[0] or _reads_shared(value):
+    if p is None or p[0].shape or config.nvtx or capturing[0] or \
+            _SHARED and _reads_shared(value):
         return False
     be = dest.device._be
     if be is None or be.writes_elements:
@@ -387,7 +389,10 @@ def _write(dest, value, _in_range) -> None:
     fast = None if _in_range else be.fast
     if fast is not None:            # replayed: one kernel of a known signature
         if value.kind == EW:
-            _library_sources(value)
+            for s in value.srcs:
+                if s.kind == BARRIER:
+                    _library_sources(value)
+                    break
         r = fast.write(dest, value, _overlaps_unaligned)
         if r == 2:                  # the value reads the memory it overwrites: first
             value = _own(value)     # its own buffer, then a copy (replayed too)
