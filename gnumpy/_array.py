@@ -35,7 +35,7 @@ from ._graph import bounds as B
 from ._graph import realize as R
 from ._graph import readers as RD
 from ._graph.ir import BARRIER as _BARRIER, EW as _EW, LEAF, REDUCE as _REDUCE
-from ._graph.layout import basic_index as _basic_index
+from ._graph.layout import basic_index as _basic_index, _matrix_index
 from ._hostvals import (element_group as _element_group, known_value as _known_value,
                         written_element as _written_element)
 from ._memstate import MISS as _MISS, share as _share, shared as _shared_mem
@@ -352,16 +352,13 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
         del value
         self._set_node(vnode, defer=defer)
 
-
     # ------------------------------------------------------------------ indexing
     def _basic(self, key):
         """The hot path of indexing: (LEAF of the selection, root node, every axis indexed
         by an int) for a key of ints and slices over this array's memory, else None."""
         n = self._node
-        if n.kind != LEAF:
-            return None
         rn = (self._base if self._base is not None else self)._node
-        if n.buf is not rn.buf:
+        if n.kind != LEAF or n.buf is not rn.buf:
             return None
         last = _LAST_KEY[0]             # a[k] += b passes one key object to both calls
         if last[0] is key and last[1] is n.shape and last[2] is n.strides and \
@@ -373,7 +370,10 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
                     prev[3] == n.offset:
                 lay = prev[4]
             else:
-                lay = _basic_index(n.shape, n.strides, n.offset, key)
+                lay = _matrix_index(n.shape, n.strides, n.offset, key) if type(key) is tuple \
+                    and len(key) == 2 and len(n.shape) == 2 else False   # (a matrix's loop
+                if lay is False:                                        # statement, direct)
+                    lay = _basic_index(n.shape, n.strides, n.offset, key)
                 if lay is None:
                     return None
             _LAST_KEY[1] = last
