@@ -132,8 +132,10 @@ def stored_temporary(x) -> bool:
     """Is `x`, the value of the ``__setitem__`` that calls this, referenced only by the
     interpreter's stack of a frame executing ``a[k] = x`` (a temporary no one can read after
     the statement)?"""
-    return STORE_ENABLED and _getrefcount(x) == _STORE_TEMP_REFS and \
-        _store_instruction(_getframe(2))        # as `_measure_store` counts, inlined
+    if STORE_ENABLED and _getrefcount(x) == _STORE_TEMP_REFS:    # as `_measure_store`
+        f = _getframe(2)                        # counts, inlined (every statement's write)
+        return f.f_code.co_code[f.f_lasti] in _STORE_OPS
+    return False
 
 
 # ------------------------------------------------------------------ a[k] = f(t).reshape(...)
