@@ -252,13 +252,18 @@ def _reader(root, roots):
             emit(f"    {v} = {e}")
             emit(f"    if {v}.kind != {LEAF}: return None")
             emit(f"    l{v} = {v}.sig")
-            emit(f"    if l{v} is None: l{v} = lid({v})")
             b = bufs.get(id(n.buf))
             if b is None:
                 b = bufs[id(n.buf)] = len(bufs)
                 emit(f"    B{b} = {v}.buf")
             else:
                 emit(f"    if {v}.buf is not B{b}: return None")
+            emit(f"    if l{v} is None:")          # layout_id, inlined
+            emit(f"        d{v} = {v}.dtype")
+            emit(f"        l{v} = LAY.get((d{v}, {v}.shape, {v}.strides, "
+                 f"(B{b}.ptr + {v}.offset * d{v}.itemsize) & 15))")
+            emit(f"        if l{v} is None: l{v} = lid({v})")
+            emit(f"        else: {v}.sig = l{v}")
             o = places.get((b, n.offset))
             if o is None:
                 o = places[(b, n.offset)] = len(places)
@@ -320,8 +325,9 @@ def _reader(root, roots):
     emit(f"    return ({', '.join(sig)},), [{', '.join(leaves)}], [{', '.join(scalars)}], "
          f"True")
     params = "".join(f", c{i}=c{i}" for i in range(len(K)))
-    code = f"def read(root, roots, lid=lid{params}):\n" + "\n".join(body)
+    code = f"def read(root, roots, lid=lid, LAY=LAY{params}):\n" + "\n".join(body)
     g = {f"c{i}": x for i, x in enumerate(K)}
     g["lid"] = layout_id
+    g["LAY"] = _LAYOUTS
     exec(compile(code, "<gnumpy signature reader>", "exec"), g)
     return g["read"]
