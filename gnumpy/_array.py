@@ -41,7 +41,7 @@ from ._hostvals import (element_group as _element_group, known_value as _known_v
 from ._memstate import MISS as _MISS, share as _share, shared as _shared_mem
 from ._attributes import ArrayAttributes
 from ._methods import NumpyMethods
-from ._operators import ArrayOperators, _operand_ok
+from ._operators import ArrayOperators, _binary, _operand_ok
 from ._ops import EW_OPS
 from ._sizes import check_nbytes as _check_nbytes
 from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _apply_vops, _at_ops, _derived,
@@ -446,15 +446,14 @@ def _reads_written(value, d) -> None:
 
 def _inplace(name):
     fast = name != "power"
+    rebind = _binary(name)  # NumPy's scalar has no in-place operator: ``s += x`` rebinds s
+                            # to ``s + x`` (what else holds the scalar keeps its value)
 
     def op(self, other):
+        if self._sc:
+            return rebind(self, other)
         if not _operand_ok(other):
             return NotImplemented
-        if self._sc:
-            # NumPy's scalar has no in-place operator: ``s += x`` rebinds s to ``s + x``
-            # (what else holds the scalar keeps its value)
-            return _ns._elementwise.power_operator(self, other) if name == "power" \
-                else _ns._elementwise.apply(name, self, other)
         if self._ro:
             raise ValueError("output array is read-only")
         node = _ns._elementwise.apply2(name, self, other, True) if fast else None  # hot path
