@@ -402,7 +402,8 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
             m, rn, _ = b
             if tv is ndarray:           # the loop statement: a lazy value of m's layout
                 vn = value._node
-                if ir.holds(vn, m) and not _shared_mem(m.buf):
+                if (vn.kind == LEAF or vn.op == "astype") and ir.holds(vn, m) and \
+                        not _shared_mem(m.buf):
                     return      # a[k] += b (the operator wrote it), a[i, j] = max(a[i, j], t)
                 if vn.kind != LEAF and vn.dtype is m.dtype and vn.shape == m.shape and \
                         vn.device is m.device and value._base is None and not value._has_views:
