@@ -228,7 +228,8 @@ def write(dest, value, _in_range=False, defer=False) -> None:
                 if e is not None:
                     _deferred[0], _deferred[1] = e, settle
                     return
-                if not chains.elements and _fold(p, dest, value):
+                if not chains.elements and dest.offset == p[0].offset and \
+                        _fold(p, dest, value):      # (another place: no fold, no call)
                     return
             settle()
         if defer and _in_range is False and value.kind != LEAF and not config.nvtx and \
