@@ -15,7 +15,6 @@ from .._config import config
 from ..backends import barriers
 from .. import _device
 from .._memstate import shared, shared_ids
-_SHARED = shared_ids()     # (the dict itself: an empty one answers the hot path)
 from .._device import backend
 from . import chains
 from . import layout as L
@@ -25,6 +24,8 @@ from .ir import BARRIER, EW, LEAF, REDUCE, reads_any, same_place, scaled
 from .ir import barrier as ir_barrier, copy as ir_copy
 from .ranges import group_name, label, node_name, span
 from .running import lock, stats
+
+_SHARED = shared_ids()  # the shared-memory dict itself: empty, it answers the hot path
 
 
 def materialize(nodes) -> None:
@@ -259,8 +260,7 @@ def chain_element(dest, value) -> bool:
 
 def _reads_shared(value) -> bool:
     """Does lazy `value` read memory visible outside gnumpy (a freed buffer's id aside)?"""
-    ids = shared_ids()
-    return bool(ids) and reads_any(value, ids, shared)
+    return bool(_SHARED) and reads_any(value, _SHARED, shared)
 
 
 # ------------------------------------------------------------------ the deferred write

@@ -14,7 +14,8 @@ _next_id = [0]
 def layout_id(n) -> int:
     """The interned id of LEAF `n`'s layout (dtype, shape, strides, 16-byte alignment; not
     the offset, which replays pass with the pointer), cached on the node: signatures then
-    hash small ints, not nested tuples."""
+    hash small ints, not nested tuples.  ``walk`` and the generated readers look the same
+    key up in `_LAYOUTS` inline and call this only for a new one."""
     t = (n.dtype, n.shape, n.strides, (n.buf.ptr + n.offset * n.dtype.itemsize) & 15)
     i = _LAYOUTS.get(t)
     if i is None:
