@@ -24,7 +24,7 @@ from ._device import as_device as _as_device, backend as _backend
 from ._graph import ir
 from ._graph import layout as L
 from ._graph import realize as R
-from ._graph.ir import LEAF
+from ._graph.ir import EW as _EW, LEAF
 from ._hostvals import read_element as _read_element, value as _host_value
 from ._viewmem import _at_part
 
@@ -249,14 +249,15 @@ class ArrayAttributes:
     def _scalar(self, kind):
         n = self._node
         if n.shape == ():               # the common case: a 0-d array (an element read)
-            if n.kind == ir.EW and not R.capturing[0]:
+            if n.kind == _EW and not R.capturing[0]:
                 # under the execution lock: a read between a write's record and its store
                 # would keep the old value, and host values' ops become constants, not
                 # while another thread runs a graph holding them
                 with R.lock:
-                    s = _copied(n)
-                    if s is not None:
-                        return _read_element(s, _backend)     # an element
+                    if n.op == "astype":            # (_copied, inlined: the hot path)
+                        srcs = n.srcs
+                        if srcs and srcs[0].kind == LEAF and srcs[0].dtype is n.dtype:
+                            return _read_element(srcs[0], _backend)     # an element
                     v = _host_value(n, _backend)    # of elements known on the host
                 if v is not None:
                     return v
@@ -275,13 +276,13 @@ class ArrayAttributes:
         return bool(self._scalar("bool"))
 
     def __int__(self):
-        if self.dtype.kind == "c":
+        if self._node.dtype.kind == "c":
             raise TypeError("int() argument must be a string, a bytes-like object or a real "
                             "number, not 'complex'")
         return int(self._scalar("int"))
 
     def __float__(self):
-        if self.dtype.kind == "c":
+        if self._node.dtype.kind == "c":
             raise TypeError("float() argument must be a string or a real number, not "
                             "'complex'")
         return float(self._scalar("float"))
@@ -290,7 +291,8 @@ class ArrayAttributes:
         return complex(self._scalar("complex"))
 
     def __index__(self):
-        if self.dtype.kind not in "iu" or self.ndim != 0:
+        n = self._node
+        if n.dtype.kind not in "iu" or n.shape != ():
             raise TypeError("only integer scalar arrays can be converted to a scalar index")
         return int(self._scalar("int"))
 

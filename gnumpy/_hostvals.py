@@ -27,10 +27,12 @@ import weakref
 import numpy as np
 
 from ._graph.ir import EW, LEAF, SCALAR, leaf
-from ._memstate import MISS, last_write, shared, write_epoch, written
+from ._memstate import MISS, _written, _written_floor, last_write, shared, shared_ids, \
+    write_epoch, written
 from ._ops import EW_OPS
 
 BLOCK = 64
+_shared = shared_ids()     # (empty: no memory is seen outside gnumpy, the hot path)
 
 
 class Blocks:
@@ -48,7 +50,11 @@ class Blocks:
 
     def get(self, buf, key):
         e = self._d.get((id(buf), key))
-        if e is None or e[0]() is not buf or last_write(buf) > e[1][0] or shared(buf):
+        if e is None or e[0]() is not buf:
+            return MISS
+        w = _written.get(id(buf))           # (last_write and shared, inlined: the hot
+        if (_written_floor[0] if w is None or w[1]() is not buf else w[0]) > e[1][0] or \
+                _shared and shared(buf):    # path of every element read)
             return MISS
         return e[2]
 
@@ -130,8 +136,10 @@ def _block(n):
     if n.device.kind != "cuda":
         return off, 1
     start = off - off % BLOCK
-    count = min(BLOCK, n.buf.size // n.dtype.itemsize - start)
-    if count <= off - start or shared(n.buf):
+    count = n.buf.size // n.dtype.itemsize - start
+    if count > BLOCK:
+        count = BLOCK
+    if count <= off - start or _shared and shared(n.buf):
         return off, 1
     return start, count
 
