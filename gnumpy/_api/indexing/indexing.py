@@ -23,7 +23,7 @@ from ..._graph import layout as L
 from ..._graph import realize as R
 from ..._graph import readers as RD
 from ..._memstate import write_epoch
-from .._common import as_node, host_to_node, is_array, wrap
+from .._common import as_node, host_to_node, is_array, ndarray, wrap
 from .._common import value_node as _common_value_node, store_scalar
 from .index_bounds import bounds as _bounds
 from .index_bounds import derived as _derived
@@ -70,6 +70,12 @@ def getitem(a, key):
     returns a scalar there, which later writes into `a` do not change."""
     if a._sc and not (type(key) is tuple and not key):
         a = a._copy()           # (``s[...]``, ``s[None]`` of NumPy's scalar: new arrays)
+    if isinstance(key, ndarray):    # a vector's gather, ``x[cols]`` in a row loop: first
+        kn = key._node
+        an = a._node
+        if kn.shape and kn.dtype.kind in "iu" and len(an.shape) == 1 and \
+                (kn.device is an.device or kn.device == an.device):
+            return _take1(a, key)
     ops = simple_view_ops(a._node.shape, key)  # ints and slices (a lazy array's a[1:-1],
     if ops is None:                             # a[i, :k]): one pass
         ints = _scalar_indices(a, key)
@@ -79,9 +85,6 @@ def getitem(a, key):
             r._sc = True            # (NumPy's scalar: see ndarray._sc)
             return r
         if _has_advanced(key):
-            if len(a.shape) == 1 and is_array(key) and key.ndim and key.dtype.kind in "iu" \
-                    and key.device == a.device:
-                return _take1(a, key)
             whole = is_array(key) and key.dtype == D.bool_ and key.shape == a.shape and \
                 key.ndim and key.device == a.device
             if whole:   # ``a[m]``, a mask of a's shape: its flat offsets, as plan gives them
@@ -103,10 +106,11 @@ def getitem(a, key):
 def _take1(a, idx):
     """``a[idx]`` for 1-D `a` and an integer array `idx` on its device (a row loop's
     ``x[cols]``): what ``plan`` and ``gather`` give, in fewer steps."""
-    size = a.shape[0]
+    an = a._node
+    size = an.shape[0]
     node = ir.cast(src_node(idx), I64)
     if not L.prod(node.shape):
-        return wrap(ir.scalar(0, a.dtype, node.shape, a.device))
+        return wrap(ir.scalar(0, an.dtype, node.shape, an.device))
     (lo, hi), = _bounds([(node, idx, size)], minmax)
     if hi >= size or lo < -size:
         raise _oob(hi if hi >= size else lo, 0, size)
@@ -181,13 +185,14 @@ def gather(a, vops, off, shape, mask=None):
     write count) when they are the elements a boolean mask of a's shape selects (``a[m]``),
     kept as the barrier's argument: a sum of them made before any write needs no
     compaction (``reductions._reduce``)."""
+    dt = a._node.dtype
     if off is None or L.prod(shape) == 0:
-        return wrap(ir.scalar(0, a.dtype, shape, a.device))
+        return wrap(ir.scalar(0, dt, shape, a._node.device))
     node = src_node(a)
     for vk, arg, shp in vops:
         node = ir.view(node, vk, arg, shp)
-    r = ir.barrier("gather", (node, off), mask, a.dtype, shape)
-    if a.dtype.kind in "iu":
+    r = ir.barrier("gather", (node, off), mask, dt, shape)
+    if dt.kind in "iu":
         _derived(r, a)          # its values are a's: so are their bounds
     return wrap(r)
 
