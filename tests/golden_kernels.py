@@ -197,6 +197,7 @@ _INDEX = {
     "index_gather_item4_k2": ("gather_source", (4, 2)),
     "index_gather_item16_k1": ("gather_source", (16, 1)),
     "index_gather_item1_k0": ("gather_source", (1, 0)),
+    "index_gather_item8_k1_uint32": ("gather_source", (8, 1, "I")),
     "index_scatter_item8_k3": ("scatter_source", (8, 3)),
     "index_scatter_item16_k1": ("scatter_source", (16, 1)),
     "index_scatter_last_item16_sorted": ("scatter_last_source", (16, 1, True)),

@@ -514,3 +514,50 @@ def test_a_lazy_arrays_simple_slice_is_a_view_of_its_memory():
     y[1, 2] = -5.0
     check(s, ys)
     check(e, ye)
+
+
+INDEX_DTYPES = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
+                np.uint64]
+
+
+@pytest.mark.parametrize("idt", INDEX_DTYPES, ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize("layout", ["contiguous", "strided", "lazy"])
+def test_vector_gather_index_dtypes(idt, layout):
+    """``x[cols]`` of a vector and an integer index array of every dtype (read as it lies,
+    no cast, when in memory and in range), 1-d and 2-d, in every index layout; negative
+    indices of the signed ones, and an empty index."""
+    rng = np.random.default_rng(int(np.dtype(idt).num) * 7 + len(layout))
+    x = rng.standard_normal(100)
+    x[3], x[5] = np.nan, -0.0
+    sx, gx = variant(x, "strided" if layout == "strided" else "contiguous")
+    lo = -100 if np.dtype(idt).kind == "i" and np.dtype(idt).itemsize > 1 else 0
+    hi = min(100, np.iinfo(idt).max + 1)
+    for shape in [(37,), (4, 6), (0,)]:
+        idx = rng.integers(max(lo, np.iinfo(idt).min), hi, shape).astype(idt)
+        for neg in (False, True):
+            k = (idx.astype(np.int64) % 100).astype(idt) if not neg else idx
+            sk, gk = variant(k, layout)
+            check(gx[gk], sx[sk], exact=True)
+
+
+def test_row_loop_gather_reduction():
+    """NPBench spmv's row loop, ``y[i] = vals @ x[cols]`` with uint32 CSR indices and
+    Python-int and 0-d row bounds, and a loop that writes the gathered vector between
+    rows (each row reads the values written before it)."""
+    rng = np.random.default_rng(5)
+    m, n, nnz = 40, 30, 120
+    rows = np.sort(np.concatenate([[0, nnz], rng.integers(0, nnz, m - 1)])).astype(np.uint32)
+    cols = rng.integers(0, n, nnz).astype(np.uint32)
+    vals = rng.standard_normal(nnz)
+    x = rng.standard_normal(n)
+    g_rows, g_cols, g_vals, g_x = (gp.asarray(a) for a in (rows, cols, vals, x))
+    y, gy = np.empty(m), gp.empty(m)
+    for i in range(m):
+        y[i] = vals[rows[i]:rows[i + 1]] @ x[cols[rows[i]:rows[i + 1]]]
+        gy[i] = g_vals[g_rows[i]:g_rows[i + 1]] @ g_x[g_cols[g_rows[i]:g_rows[i + 1]]]
+    check(gy, y)
+    for i in range(m):
+        a, b = int(rows[i]), int(rows[i + 1])
+        x[i % n] = vals[a:b] @ x[cols[a:b]] + 1.0
+        g_x[i % n] = g_vals[a:b] @ g_x[g_cols[a:b]] + 1.0
+    check(g_x, x)

@@ -360,9 +360,10 @@ def _product_write(be, dest, value) -> bool:
 
 
 def _library_sources(value) -> None:
-    """Run the library calls among elementwise `value`'s sources whose operands are in
-    memory (``y[:] = A @ x / c``): each is one call whatever else is pending, and what
-    is left of the value then replays as one kernel, without a schedule."""
+    """Run the library calls among `value`'s sources whose operands are in memory (``y[:]
+    = A @ x / c``, a reduction's ``vals @ x[cols]``): each is one call whatever else is
+    pending, and what is left of the value then replays as one kernel, without a
+    schedule."""
     for s in value.srcs:
         if s.kind == BARRIER:
             g = library_group(s)
@@ -389,10 +390,15 @@ def _write(dest, value, _in_range) -> None:
         return
     fast = None if _in_range else be.fast
     if fast is not None:            # replayed: one kernel of a known signature
-        if value.kind == EW:
-            for s in value.srcs:
+        v = value
+        if v.kind == REDUCE:        # (a sum of a product with a gather: spmv's
+            v = v.srcs[0]           # ``y[i] = vals @ x[cols]``)
+            if v.kind == BARRIER:
+                v = value
+        if v.kind == EW or v is not value:
+            for s in v.srcs:
                 if s.kind == BARRIER:
-                    _library_sources(value)
+                    _library_sources(v)
                     break
         r = fast.write(dest, value, _overlaps_unaligned)
         if r == 2:                  # the value reads the memory it overwrites: first

@@ -78,9 +78,14 @@ def _layout(node):
 
 
 def _gather_kernels(node):
+    return [_gather_key(node, len(_layout(node.srcs[0])[0]))]
+
+
+def _gather_key(node, k):
+    """The gather kernel of `node` over a source of `k` collapsed dims."""
     it = node.dtype.itemsize
-    k = len(_layout(node.srcs[0])[0])
-    return [FixedKey(RI.gather_source, (it, k))]
+    c = node.srcs[1].dtype.char
+    return FixedKey(RI.gather_source, (it, k) if c == "q" else (it, k, c))
 
 
 def _scatter_kernels(node):
@@ -128,7 +133,7 @@ def _cuda_gather(be, node, buf) -> None:
         return
     off = be._contig(off)
     shape, strides = _layout(src)
-    k = _kernel(be, node, _gather_kernels)
+    k = be._misc_kernel(_gather_key(node, len(shape)))
     args = [_ptr(src), _ptr(off), buf.ptr, np.int64(n)] + RI.layout_args(shape, strides)
     be._go(k, _grid(be, n), RI.BLOCK, args)
 

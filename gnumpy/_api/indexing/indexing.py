@@ -108,13 +108,17 @@ def _take1(a, idx):
     ``x[cols]``): what ``plan`` and ``gather`` give, in fewer steps."""
     an = a._node
     size = an.shape[0]
-    node = ir.cast(src_node(idx), I64)
+    raw = src_node(idx)
+    node = ir.cast(raw, I64)
     if not L.prod(node.shape):
         return wrap(ir.scalar(0, an.dtype, node.shape, an.device))
     (lo, hi), = _bounds([(node, idx, size)], minmax)
     if hi >= size or lo < -size:
         raise _oob(hi if hi >= size else lo, 0, size)
-    return gather(a, (), normalize(node, size) if lo < 0 else node, node.shape)
+    if lo < 0:
+        return gather(a, (), normalize(node, size), node.shape)
+    return gather(a, (), raw if raw.kind == ir.LEAF else node, node.shape)   # offsets in
+    # memory, in range: read as they lie (uint32 ``cols`` of a CSR loop: no cast kernel)
 
 
 def _element_sequence(value, dtype):
