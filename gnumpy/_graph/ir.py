@@ -103,7 +103,10 @@ class Node:
 
 
 def _size(srcs) -> int:
-    return 1 + sum(s.size for s in srcs)
+    n = 1
+    for s in srcs:
+        n += s.size
+    return n
 
 
 # ------------------------------------------------------------------ leaves and constants

@@ -102,11 +102,21 @@ def _cuda(op):
     """The cuSOLVER implementation of `op`, or None (``lstsq``: built from ``svd``)."""
     if op == "lstsq":
         return None
-    def impl(be, *nodes, **kw):
-        # loaded on first use: only the CUDA backend calls cuSOLVER (_cusolver, ~14 ms)
-        from . import _cusolver
-        return getattr(_cusolver, op)(be, *nodes, **kw)
-    return impl
+    f = _CUDA_IMPLS.get(op)
+    if f is None:
+        def f(be, *nodes, **kw):
+            g = _CUSOLVER.get(op)
+            if g is None:
+                # loaded on first use: only the CUDA backend calls cuSOLVER (~14 ms)
+                from . import _cusolver
+                g = _CUSOLVER[op] = getattr(_cusolver, op)
+            return g(be, *nodes, **kw)
+        _CUDA_IMPLS[op] = f
+    return f
+
+
+_CUDA_IMPLS: dict = {}      # op -> the function ``libcall`` calls on CUDA
+_CUSOLVER: dict = {}        # op -> its ``_cusolver`` function, once imported
 
 
 def eye_stack(n, cols, dt, batch, device):

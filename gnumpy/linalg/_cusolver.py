@@ -133,6 +133,10 @@ def _columns(node, cols: int):
                 node.device)
 
 
+_NO_HOST_WORK = (np.zeros(1, np.uint8),)        # the host workspace of a routine that
+_NO_HOST_WORK += (_NO_HOST_WORK[0].ctypes.data,)  # asks for none, and its address
+
+
 class _Solver:
     """The cuSOLVER module, handle, params and workspaces of one operation (kept alive
     until its statuses are read)."""
@@ -152,9 +156,12 @@ class _Solver:
         sizes an ``x*_buffer_size`` query returned."""
         dbytes, hbytes = int(sizes[0]), int(sizes[1])
         d = self.lb.workspace(dbytes)
-        hw = np.empty(max(hbytes, 1), np.uint8)
+        if not hbytes:          # (the usual case: one shared byte, no array a call)
+            self.keep.append(d)
+            return d.ptr, dbytes, _NO_HOST_WORK[1], 0
+        hw = np.empty(hbytes, np.uint8)
         self.keep += [d, hw]
-        self.host_work = self.host_work or hbytes > 0
+        self.host_work = True
         return d.ptr, dbytes, hw.ctypes.data, hbytes
 
     def finish(self) -> None:
@@ -180,14 +187,15 @@ class _Solver:
             dest = leaf(info, np.dtype(np.int32), (n,), (1,), n, self.be.device)
             write(dest, flags._node)         # schedules the reduction, then the copy
             count = 2 * n
-        st = self.lb.read_info(info, count)
+        st = self.lb.read_info(info, count).tolist()
         self.keep.clear()
-        bad = st[:n][st[:n] < 0]
-        if bad.size:
-            raise RuntimeError(f"cuSOLVER {routine} refused its argument {-int(bad[0])} "
-                               f"(a gnumpy bug)")
-        if (st > 0).any():
-            raise LinAlgError(message)
+        for v in st[:n]:
+            if v < 0:
+                raise RuntimeError(f"cuSOLVER {routine} refused its argument {-v} "
+                                   f"(a gnumpy bug)")
+        for v in st:
+            if v > 0:
+                raise LinAlgError(message)
 
 
 def _batch(node) -> int:
