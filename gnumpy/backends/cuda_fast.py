@@ -44,7 +44,7 @@ class FastPath:
             self._options_changed()
         rp = self.cache.get(sig)
         if type(rp) is dict:        # offsets baked into the kernel's arguments
-            offs = tuple(n.offset for n in leaves)
+            offs = tuple([n.offset for n in leaves])
             by, rp = rp, rp.get(offs)
             if rp is None:
                 rp = by[offs] = self._build(root, leaves, scalars, False)
@@ -142,7 +142,7 @@ class FastPath:
                 return r
         rp = self.cache.get(key)
         if type(rp) is dict:        # offsets baked into the kernel's arguments
-            offs = (dest.offset,) + tuple(n.offset for n in leaves)
+            offs = (dest.offset, *[n.offset for n in leaves])
             by, rp = rp, rp.get(offs)
             if rp is None:
                 rp = by[offs] = self._build_write(dest, value, leaves, scalars, False)
