@@ -11,7 +11,7 @@ from helpers import check, count_calls
 
 pytest.importorskip("cuda.bindings.nvrtc",
                     reason="the fake CUDA backend needs the 'cuda' extra")
-from gnumpy.backends import cuda_signature as cs  # noqa: E402
+from gnumpy.backends import cuda_signature as cs, remembered  # noqa: E402
 from test_fast_path import fake  # noqa: E402,F401  (the fixture)
 
 
@@ -185,7 +185,7 @@ def test_a_graph_sharing_more_is_walked(fake, readers):
 
 def test_hints_are_bounded(fake, readers, monkeypatch):
     dev, be = fake
-    monkeypatch.setattr(cs, "_MAX_HINTS", 3)
+    monkeypatch.setattr(remembered, "_MAX_HINTS", 3)
     x = gp.asarray(np.arange(64.0), device=dev)
     for m in range(1, 8):               # (each a hint of its own: m products, m sizes)
         node = x[:8]
@@ -203,7 +203,7 @@ def test_a_hint_of_too_many_shapes_is_walked(fake, readers, monkeypatch):
     answering as before."""
     dev, be = fake
     walks, walk = readers
-    monkeypatch.setattr(cs, "_MAKES_MAX", 5)
+    monkeypatch.setattr(remembered, "_MAKES_MAX", 5)
     A, B, v = _arrays(dev)
     ops = [gp.multiply, gp.add, gp.subtract, gp.divide, gp.maximum, gp.minimum]
     shapes = [lambda f=f: f(A[2, :6], A[3, :6]).sum() for f in ops]
@@ -212,9 +212,9 @@ def test_a_hint_of_too_many_shapes_is_walked(fake, readers, monkeypatch):
     for rnd in range(1000):
         node = shapes[rnd % 6]()._node
         _same(cs.recall(node), walk(node))
-        if cs._BY_HINT.get(h) is cs._COLD:
+        if cs._BY_HINT.get(h) is remembered.COLD:
             break
-    assert cs._BY_HINT[h] is cs._COLD and cs._MADE[h] == cs._MAKES_MAX
+    assert cs._BY_HINT[h] is remembered.COLD and cs._MADE[h] == remembered._MAKES_MAX
     del walks[:]
     _same(cs.recall(node), walk(node))
     assert len(walks) == 1

@@ -5,6 +5,7 @@ same answer for a graph of a shape met before, read by code generated for that s
 from __future__ import annotations
 
 from .._graph.ir import EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
+from .remembered import COLD, remember, shape_groups
 
 
 _LAYOUTS: dict = {}         # a leaf's layout tuple -> small int (never reused)
@@ -104,7 +105,7 @@ def walk(root, roots=None):
 
 # ------------------------------------------------------------------ remembered walks
 
-_BY_HINT: dict = {}         # a root's hint -> its readers, oldest first (or _COLD)
+_BY_HINT: dict = {}         # a root's hint -> its readers, oldest first (or COLD)
 _SEEN: dict = {}            # hint -> its walks since its last reader was made
 _MADE: dict = {}            # hint -> the readers made for it
 _MAKE_AT = 16               # walks of a hint before a reader is made for it: making one
@@ -116,11 +117,6 @@ _CHAIN_MAKE_AT = 64         # walks of a hint of more roots (a chain of element 
                             # before its reader is made: it costs 3-6 ms to make (a chain
                             # of 32 writes) and saves under a microsecond a statement, so
                             # a short loop keeps its walks
-_PER_HINT = 4               # readers a hint keeps
-_MAKES_MAX = 8              # readers made for a hint before its graphs are always walked
-_COLD = ()
-_MAX_HINTS = 4096
-_GROUP_MAX = 16             # a graph with more inner nodes of one shape gets no reader
 
 
 def recall(root, roots=None):
@@ -135,8 +131,8 @@ def recall(root, roots=None):
     building the walk's signature and its lists of leaves and scalars. A statement whose
     slices change length each iteration (durbin's ``y[:k]``) is read by one reader. A graph
     no reader of its hint takes is walked; a hint that keeps missing gets another reader, up
-    to `_MAKES_MAX`, then is always walked. (Hints of one root and of several differ in
-    length: a reader is only ever given the form it was made for.)"""
+    to a few, then is always walked (``remembered.remember``). (Hints of one root and of
+    several differ in length: a reader is only ever given the form it was made for.)"""
     if roots is None:
         h = (root.kind, root.op, root.dtype, root.size)
     else:
@@ -150,62 +146,11 @@ def recall(root, roots=None):
             if r is not None:
                 return r
     r = walk(root, roots)
-    if not r[3] or rds is _COLD:
-        return r
-    c = _SEEN.get(h, 0) + 1
-    if c < (_MAKE_AT if roots is None or len(roots) <= _ROOTS_FEW else _CHAIN_MAKE_AT):
-        if c == 1 and len(_SEEN) >= _MAX_HINTS:
-            _SEEN.clear()
-            _BY_HINT.clear()
-            _MADE.clear()
-        _SEEN[h] = c
-        return r
-    _SEEN[h] = 0
-    m = _MADE.get(h, 0)
-    if m >= _MAKES_MAX:
-        _BY_HINT[h] = _COLD
-        return r
-    _MADE[h] = m + 1
-    rd = _reader(root, roots)
-    if rd is None:
-        return r
-    if rds is None:
-        _BY_HINT[h] = [rd]
-    else:
-        if len(rds) >= _PER_HINT:
-            del rds[0]
-        rds.append(rd)
+    if r[3] and rds is not COLD:
+        remember(h, rds, (_BY_HINT, _SEEN, _MADE),
+                 _MAKE_AT if roots is None or len(roots) <= _ROOTS_FEW else _CHAIN_MAKE_AT,
+                 _reader, root, roots)
     return r
-
-
-def _shapes(root, roots):
-    """Group number of each inner node: nodes of one group have subtrees that one reader
-    check cannot tell apart (kinds, ops, dtypes, args; leaves and reads abstracted), so a
-    new graph may hold one node in two of their places."""
-    ids, memo = {}, {}
-    todo = [root] if roots is None else list(roots)
-    while todo:                     # (post-order without recursion)
-        n = todo.pop()
-        if id(n) in memo or n.kind in (LEAF, SCALAR):
-            continue
-        srcs = n.srcs if n.kind in (EW, VIEW, REDUCE) else ()
-        missing = [x for x in srcs if id(x) not in memo and x.kind not in (LEAF, SCALAR)]
-        if missing:
-            todo.append(n)
-            todo += missing
-            continue
-        kids = tuple("L" if x.kind == LEAF else ("S", x.dtype) if x.kind == SCALAR
-                     else memo[id(x)] for x in srcs)
-        if n.kind == EW:
-            key = (EW, n.op, n.dtype, n.arg, kids)
-        elif n.kind == VIEW:
-            key = (VIEW, n.op, kids)
-        elif n.kind == REDUCE:
-            key = (REDUCE, n.dtype, n.arg, kids)
-        else:
-            key = (n.kind,)
-        memo[id(n)] = ids.setdefault(key, len(ids))
-    return memo
 
 
 def _reader(root, roots):
@@ -227,11 +172,8 @@ def _reader(root, roots):
             k = names[id(v)] = f"c{len(K) - 1}"
         return k
 
-    groups = _shapes(root, roots)
-    sizes = {}
-    for g in groups.values():
-        sizes[g] = sizes.get(g, 0) + 1
-    if max(sizes.values(), default=0) > _GROUP_MAX:
+    groups = shape_groups(root, roots)
+    if groups is None:
         return None
     body = []
     emit = body.append

@@ -1,0 +1,84 @@
+"""Remembered walks, shared by the replay signatures of the CUDA and CPU backends
+(``cuda_signature.recall``, ``cpu_signature.recall``): a graph's hint (its root's kind,
+op, dtype and tree size) walked often enough gets a reader, straight-line code generated
+from the graph walked last that reads a new graph of that shape without the walk
+(``remember``); and the shape groups a reader's checks must keep apart (``shape_groups``).
+"""
+from __future__ import annotations
+
+from .._graph.ir import EW, LEAF, REDUCE, SCALAR, VIEW
+
+COLD = ()                   # a hint's readers when its graphs are always walked
+_PER_HINT = 4               # readers a hint keeps
+_MAKES_MAX = 8              # readers made for a hint before its graphs are always walked
+_MAX_HINTS = 4096
+_GROUP_MAX = 16             # a graph with more inner nodes of one shape gets no reader
+
+
+def remember(h, rds, tables, make_at, reader, root, roots) -> None:
+    """Count a walk of hint `h` (its readers `rds`, None when it has none) in `tables`
+    (readers by hint, walks since the last reader was made, readers made): at the
+    `make_at`-th, make a reader of `root` (and `roots`) with ``reader(root, roots)``
+    (None: no reader for it).  A hint that keeps missing gets another reader, up to
+    `_MAKES_MAX`, then is always walked (``COLD``)."""
+    by_hint, seen, made = tables
+    c = seen.get(h, 0) + 1
+    if c < make_at:
+        if c == 1 and len(seen) >= _MAX_HINTS:
+            seen.clear()
+            by_hint.clear()
+            made.clear()
+        seen[h] = c
+        return
+    seen[h] = 0
+    m = made.get(h, 0)
+    if m >= _MAKES_MAX:
+        by_hint[h] = COLD
+        return
+    made[h] = m + 1
+    rd = reader(root, roots)
+    if rd is None:
+        return
+    if rds is None:
+        by_hint[h] = [rd]
+    else:
+        if len(rds) >= _PER_HINT:
+            del rds[0]
+        rds.append(rd)
+
+
+def shape_groups(root, roots):
+    """Group number of each inner node: nodes of one group have subtrees that one reader
+    check cannot tell apart (kinds, ops, dtypes, args; leaves and reads abstracted), so a
+    new graph may hold one node in two of their places; None when a group holds more
+    than `_GROUP_MAX` nodes (the reader's checks between them would grow as their
+    square)."""
+    ids, memo = {}, {}
+    todo = [root] if roots is None else list(roots)
+    while todo:                     # (post-order without recursion)
+        n = todo.pop()
+        if id(n) in memo or n.kind in (LEAF, SCALAR):
+            continue
+        srcs = n.srcs if n.kind in (EW, VIEW, REDUCE) else ()
+        missing = [x for x in srcs if id(x) not in memo and x.kind not in (LEAF, SCALAR)]
+        if missing:
+            todo.append(n)
+            todo += missing
+            continue
+        kids = tuple("L" if x.kind == LEAF else ("S", x.dtype) if x.kind == SCALAR
+                     else memo[id(x)] for x in srcs)
+        if n.kind == EW:
+            key = (EW, n.op, n.dtype, n.arg, kids)
+        elif n.kind == VIEW:
+            key = (VIEW, n.op, kids)
+        elif n.kind == REDUCE:
+            key = (REDUCE, n.dtype, n.arg, kids)
+        else:
+            key = (n.kind,)
+        memo[id(n)] = ids.setdefault(key, len(ids))
+    sizes = {}
+    for g in memo.values():
+        sizes[g] = sizes.get(g, 0) + 1
+    if max(sizes.values(), default=0) > _GROUP_MAX:
+        return None
+    return memo
