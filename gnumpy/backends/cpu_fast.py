@@ -2,10 +2,8 @@
 function generated once per signature (NumPy calls in order) instead of the scheduler
 and the backend's general evaluator.
 
-The signature is the graph's structure: node kinds, ops, dtypes and view arguments, with
-inner nodes met again as back-references; leaves and scalars are listed at each use and
-passed at each call (NumPy takes their strides and shapes itself, so layouts are not part of
-it).  A graph with a barrier or index-valued node takes the general path, and so does one
+The signature is the graph's structure (``cpu_signature``: a walk, or the reader generated
+for a graph of that shape).  A graph with a barrier or index-valued node takes the general path, and so does one
 with a reduction while ``config.check_kernels`` compiles the CUDA kernels the schedule
 would run.  The generated code computes what ``CpuBackend._eval`` computes, op by op.
 """
@@ -21,47 +19,7 @@ from .._graph.fuse import Group
 from .._graph.ir import EW, LEAF, REDUCE, SCALAR, VIEW
 from .._ops import EW_OPS, REDUCE_OPS
 from .cpu_arrays import _fresh, _use_counts, leaf_array, view_array
-
-
-def _walk(root, limit=None):
-    """(signature, leaves, scalars, ok), in the order `_compile` numbers them; ok is
-    False for a barrier or index-valued node, or once the signature passes `limit`
-    items (the walk stops there), None for a graph with a reduction."""
-    sig = []
-    seen = {}
-    leaves = []
-    scalars = []
-    ok = True
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        k = n.kind
-        if k == LEAF:
-            leaves.append(n)
-            sig += (0, n.dtype)
-            continue
-        if k == SCALAR:         # (a 0-d one or not: _compile's out= reuse depends on it)
-            scalars.append(n)
-            sig += (1, n.dtype, not n.shape)
-            continue
-        i = seen.get(id(n))
-        if i is not None:
-            sig += (8, i)
-            continue
-        seen[id(n)] = len(seen)
-        if k == EW:
-            if limit is not None and len(sig) > limit:
-                return None, leaves, scalars, False
-            sig += (3, n.op, n.dtype, len(n.srcs))
-        elif k == VIEW:
-            sig += (4, n.op, n.arg, n.shape, n.srcs[0].shape)
-        elif k == REDUCE:
-            sig += (5, n.dtype, n.arg, n.srcs[0].shape)
-            ok = None
-        else:
-            return None, leaves, scalars, False
-        stack.extend(reversed(n.srcs))
-    return tuple(sig), leaves, scalars, ok
+from .cpu_signature import recall, walk as _walk
 
 
 class _View(NamedTuple):
@@ -220,7 +178,7 @@ class CpuFast:
         computes the whole value before it assigns: no overlap to resolve first)."""
         if value.kind == LEAF:
             return 0
-        sig, leaves, scalars, ok = _walk(value)
+        sig, leaves, scalars, ok = recall(value)
         if ok is False or ok is None and config.check_kernels:
             return 0            # (with a reduction, the kernel check wants the schedule)
         if config.check_kernels:    # the CUDA kernel of this write (its layouts count)
