@@ -121,6 +121,8 @@ def _compile(root):
 # lazy chain (a loop that never writes, materialized at the graph bound), is cheaper
 # evaluated node by node.
 _MAX_COMPILED = 256
+_RECALLED = 40          # graphs of at most this tree size are recalled (``cpu_signature``),
+                        # larger ones walked to the bound above (about 5 items a node)
 
 
 class CpuFast:
@@ -150,7 +152,8 @@ class CpuFast:
         """Materialize `root`, a graph without reductions or barriers (one elementwise
         group, as the scheduler would make it): 'elementwise', or False for the general
         path."""
-        sig, leaves, scalars, ok = _walk(root, _MAX_COMPILED)
+        sig, leaves, scalars, ok = recall(root) if root.size <= _RECALLED else \
+            _walk(root, _MAX_COMPILED)      # (a long chain's walk stops at the bound)
         if ok is not True or len(sig) > _MAX_COMPILED:
             return False
         if sig not in self.cache:   # compiled the third time a signature is seen
