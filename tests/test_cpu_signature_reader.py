@@ -195,3 +195,17 @@ def test_replayed_statement_loops_match_numpy(name):
         step(g, k)
         if k % 11 == 0 or k >= 3 * cs._MAKE_AT:
             check(g, a)
+
+
+def test_replayed_materializations_match_numpy(readers):
+    """Elementwise groups materialized in a loop (their values read back each step), past
+    the walks after which a reader answers, against NumPy."""
+    walks, walk = readers
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((6, 9))
+    g = gp.asarray(a, device="cpu")
+    for k in range(3 * cs._MAKE_AT):
+        want = np.maximum(a[k % 5] * (k + 0.5), a[k % 5 + 1]) - 1.0
+        got = gp.maximum(g[k % 5] * (k + 0.5), g[k % 5 + 1]) - 1.0
+        check(got, want)
+    assert len(walks) < 3 * cs._MAKE_AT     # (readers answered some)
