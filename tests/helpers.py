@@ -285,3 +285,13 @@ def count_calls(monkeypatch, owner, name, record):
         return real(*args, **kwargs)
     monkeypatch.setattr(owner, name, counted)
     return calls
+
+
+def same_walk(got, want):
+    """Assert a replay signature reader's answer `got` is the walk's `want`: the same
+    signature and verdict, the same leaves and scalars (the very nodes) in order."""
+    sig, leaves, scalars, ok = got
+    wsig, wleaves, wscalars, wok = want
+    assert ok is wok and sig == wsig
+    assert len(leaves) == len(wleaves) and all(a is b for a, b in zip(leaves, wleaves))
+    assert len(scalars) == len(wscalars) and all(a is b for a, b in zip(scalars, wscalars))

@@ -9,9 +9,7 @@ import pytest
 import gnumpy as gp
 from gnumpy.backends import cpu_signature as cs
 from gnumpy.backends import remembered
-from helpers import check, count_calls
-
-CPU = gp.Device("cpu") if hasattr(gp, "Device") else "cpu"
+from helpers import check, count_calls, same_walk
 
 
 @pytest.fixture
@@ -23,12 +21,6 @@ def readers(monkeypatch):
     return count_calls(monkeypatch, cs, "walk", lambda *args: 1), real
 
 
-def _same(got, want):
-    sig, leaves, scalars, ok = got
-    wsig, wleaves, wscalars, wok = want
-    assert ok is wok and sig == wsig
-    assert len(leaves) == len(wleaves) and all(a is b for a, b in zip(leaves, wleaves))
-    assert len(scalars) == len(wscalars) and all(a is b for a, b in zip(scalars, wscalars))
 
 
 def _arrays(seed=0):
@@ -59,7 +51,7 @@ def test_recall_answers_as_the_walk(readers, name):
     f = SHAPES[name]
     for k in range(cs._MAKE_AT + 8):
         node = f(A, B, v, k % 8)._node
-        _same(cs.recall(node), walk(node))
+        same_walk(cs.recall(node), walk(node))
     assert len(walks) == cs._MAKE_AT       # then the reader answered
 
 
@@ -114,7 +106,7 @@ def test_a_reader_answers_another_shape_as_the_walk(readers, name):
     want = walk(node)
     assert want[0] != walk(taught(A, B, v)._node)[0]     # (the case is what it says)
     del walks[:]
-    _same(cs.recall(node), want)
+    same_walk(cs.recall(node), want)
     assert bool(walks) == (name in CHECKED)
 
 
@@ -124,7 +116,7 @@ def test_one_reader_for_every_length(readers):
     y = gp.asarray(np.arange(100.0), device="cpu")
     for k in range(1, 60):
         node = (y[:k] + 0.25 * gp.flip(y[:k]))._node
-        _same(cs.recall(node), walk(node))
+        same_walk(cs.recall(node), walk(node))
     assert len(walks) == cs._MAKE_AT
 
 
@@ -136,7 +128,7 @@ def test_a_node_met_again_must_be_the_same_node(readers):
     node = ((x + 1.5) * (x + 2.5))._node
     del walks[:]
     got = cs.recall(node)
-    _same(got, walk(node))
+    same_walk(got, walk(node))
     assert walks
     assert sorted(float(s.arg) for s in got[2]) == [1.5, 2.5]
 
@@ -150,7 +142,7 @@ def test_a_graph_sharing_more_is_walked(readers):
     t = x + 4.0
     node = (t * t)._node
     del walks[:]
-    _same(cs.recall(node), walk(node))
+    same_walk(cs.recall(node), walk(node))
     assert walks
 
 
@@ -164,7 +156,7 @@ def test_a_hint_of_too_many_shapes_is_walked(readers, monkeypatch):
         f = getattr(gp, op)
         for k in range(cs._MAKE_AT + 1):
             node = (f(A[k % 8], B[1]) + 1.0)._node
-            _same(cs.recall(node), walk(node))
+            same_walk(cs.recall(node), walk(node))
     h = (node.kind, node.op, node.dtype, node.size)
     assert cs._BY_HINT[h] is remembered.COLD and cs._MADE[h] == 3
 

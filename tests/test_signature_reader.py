@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import gnumpy as gp
-from helpers import check, count_calls
+from helpers import check, count_calls, same_walk
 
 pytest.importorskip("cuda.bindings.nvrtc",
                     reason="the fake CUDA backend needs the 'cuda' extra")
@@ -24,12 +24,6 @@ def readers(monkeypatch):
     return count_calls(monkeypatch, cs, "walk", lambda *args: 1), real
 
 
-def _same(got, want):
-    sig, leaves, scalars, ok = got
-    wsig, wleaves, wscalars, wok = want
-    assert ok == wok and sig == wsig
-    assert len(leaves) == len(wleaves) and all(a is b for a, b in zip(leaves, wleaves))
-    assert len(scalars) == len(wscalars) and all(a is b for a, b in zip(scalars, wscalars))
 
 
 def _arrays(dev, seed=0):
@@ -61,7 +55,7 @@ def test_recall_answers_as_the_walk(fake, readers, name):
     f = SHAPES[name]
     for k in range(cs._MAKE_AT + 8):
         node = f(A, B, v, k % 8)._node
-        _same(cs.recall(node), walk(node))
+        same_walk(cs.recall(node), walk(node))
     assert len(walks) == cs._MAKE_AT       # then the reader answered
 
 
@@ -71,10 +65,10 @@ def test_recall_of_several_roots(fake, readers):
     A, B, v = _arrays(dev)
     for k in range(cs._MAKE_AT + 4):
         roots = [(A[k % 6, j] * 2.0 + A[k % 6, j + 1])._node for j in range(cs._ROOTS_FEW)]
-        _same(cs.recall(None, roots), walk(None, roots))
+        same_walk(cs.recall(None, roots), walk(None, roots))
     assert len(walks) == cs._MAKE_AT
     roots = [(A[1, j] * 2.0 + A[1, j + 1])._node for j in range(3)]     # one root fewer
-    _same(cs.recall(None, roots), walk(None, roots))
+    same_walk(cs.recall(None, roots), walk(None, roots))
 
 
 def test_recall_of_a_chain_waits_longer(fake, readers):
@@ -86,7 +80,7 @@ def test_recall_of_a_chain_waits_longer(fake, readers):
     n = cs._ROOTS_FEW + 3
     for k in range(cs._CHAIN_MAKE_AT + 4):
         roots = [(A[k % 6, j] * 2.0 + A[k % 6, j + 1])._node for j in range(n)]
-        _same(cs.recall(None, roots), walk(None, roots))
+        same_walk(cs.recall(None, roots), walk(None, roots))
     assert cs._CHAIN_MAKE_AT > cs._MAKE_AT and len(walks) == cs._CHAIN_MAKE_AT
 
 
@@ -138,7 +132,7 @@ def test_a_reader_answers_another_shape_as_the_walk(fake, readers, name):
     want = walk(node)
     assert want[0] != walk(taught(A, B, v)._node)[0]     # (the case is what it says)
     del walks[:]
-    _same(cs.recall(node), want)
+    same_walk(cs.recall(node), want)
     assert bool(walks) == (name in CHECKED)
 
 
@@ -149,7 +143,7 @@ def test_one_reader_for_every_length(fake, readers):
     y = gp.asarray(np.arange(100.0), device=dev)
     for k in range(1, 60):
         node = (y[:k] + 0.25 * gp.flip(y[:k]))._node
-        _same(cs.recall(node), walk(node))
+        same_walk(cs.recall(node), walk(node))
     assert len(walks) == cs._MAKE_AT
 
 
@@ -163,7 +157,7 @@ def test_a_node_met_again_must_be_the_same_node(fake, readers):
     node = ((x + 1.5) * (x + 2.5))._node
     del walks[:]
     got = cs.recall(node)
-    _same(got, walk(node))
+    same_walk(got, walk(node))
     assert walks
     assert sorted(float(s.arg) for s in got[2]) == [1.5, 2.5]
 
@@ -179,7 +173,7 @@ def test_a_graph_sharing_more_is_walked(fake, readers):
     t = x + 4.0
     node = (t * t)._node
     del walks[:]
-    _same(cs.recall(node), walk(node))
+    same_walk(cs.recall(node), walk(node))
     assert walks
 
 
@@ -194,7 +188,7 @@ def test_hints_are_bounded(fake, readers, monkeypatch):
         cs.recall(node._node)
         assert len(cs._SEEN) <= 3
     node = (x[:8] * 2.0)._node
-    _same(cs.recall(node), readers[1](node))
+    same_walk(cs.recall(node), readers[1](node))
 
 
 def test_a_hint_of_too_many_shapes_is_walked(fake, readers, monkeypatch):
@@ -211,12 +205,12 @@ def test_a_hint_of_too_many_shapes_is_walked(fake, readers, monkeypatch):
     h = (node.kind, node.op, node.dtype, node.size)
     for rnd in range(1000):
         node = shapes[rnd % 6]()._node
-        _same(cs.recall(node), walk(node))
+        same_walk(cs.recall(node), walk(node))
         if cs._BY_HINT.get(h) is remembered.COLD:
             break
     assert cs._BY_HINT[h] is remembered.COLD and cs._MADE[h] == remembered._MAKES_MAX
     del walks[:]
-    _same(cs.recall(node), walk(node))
+    same_walk(cs.recall(node), walk(node))
     assert len(walks) == 1
 
 

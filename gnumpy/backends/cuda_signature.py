@@ -5,7 +5,7 @@ same answer for a graph of a shape met before, read by code generated for that s
 from __future__ import annotations
 
 from .._graph.ir import EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
-from .remembered import COLD, remember, shape_groups
+from .remembered import COLD, elementwise_checks, inner_node, remember, shape_groups
 
 
 _LAYOUTS: dict = {}         # a leaf's layout tuple -> small int (never reused)
@@ -224,24 +224,12 @@ def _reader(root, roots):
             sig += ["1", const(n.dtype), f"{v}.shape"]
             scalars.append(v)
             continue
-        j = seen.get(id(n))
-        if j is not None:               # met again: the same node, or the walk's
-            emit(f"    if {e} is not {j[0]}: return None")     # numbering differs
-            sig += ["8", str(j[1])]
+        if not inner_node(emit, e, n, v, seen, groups, by_group, sig):
             continue
-        seen[id(n)] = (v, len(seen))
         nv += 1
-        emit(f"    {v} = {e}")
-        g = groups[id(n)]
-        for w in by_group.get(g, ()):       # one node in two places: the walk would
-            emit(f"    if {v} is {w}: return None")     # number them as one
-        by_group.setdefault(g, []).append(v)
         arg = "is not None" if n.arg is None else f"!= {const(n.arg)}"
         if k == EW:
-            emit(f"    if {v}.kind != {EW} or {v}.op != {const(n.op)} or "
-                 f"{v}.dtype is not {const(n.dtype)} or {v}.arg {arg}: return None")
-            emit(f"    s{v} = {v}.srcs")
-            emit(f"    if len(s{v}) != {len(n.srcs)}: return None")
+            elementwise_checks(emit, v, n, const)
             sig += ["3", const(n.op), const(n.dtype), const(n.arg), str(len(n.srcs))]
             todo += [(f"s{v}[{i}]", x) for i, x in enumerate(n.srcs)][::-1]
         elif k == VIEW:

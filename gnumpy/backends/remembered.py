@@ -47,6 +47,35 @@ def remember(h, rds, tables, make_at, reader, root, roots) -> None:
         rds.append(rd)
 
 
+def inner_node(emit, e, n, v, seen, groups, by_group, sig) -> bool:
+    """A reader's lines for inner node `n` of the graph it is made from, met at
+    expression `e`: the check that the new graph holds the same node there when `n` was
+    met before (its back-reference added to `sig`; False), else `n`'s variable `v` and
+    the checks that keep it apart from the nodes of its shape group (True)."""
+    j = seen.get(id(n))
+    if j is not None:               # met again: the same node, or the walk's
+        emit(f"    if {e} is not {j[0]}: return None")     # numbering differs
+        sig += ["8", str(j[1])]
+        return False
+    seen[id(n)] = (v, len(seen))
+    emit(f"    {v} = {e}")
+    g = groups[id(n)]
+    for w in by_group.get(g, ()):       # one node in two places: the walk would
+        emit(f"    if {v} is {w}: return None")     # number them as one
+    by_group.setdefault(g, []).append(v)
+    return True
+
+
+def elementwise_checks(emit, v, n, const) -> None:
+    """A reader's checks of elementwise node `v` against `n` (kind, op, dtype, arg,
+    arity), its sources bound to ``s{v}``."""
+    arg = "is not None" if n.arg is None else f"!= {const(n.arg)}"
+    emit(f"    if {v}.kind != {EW} or {v}.op != {const(n.op)} or "
+         f"{v}.dtype is not {const(n.dtype)} or {v}.arg {arg}: return None")
+    emit(f"    s{v} = {v}.srcs")
+    emit(f"    if len(s{v}) != {len(n.srcs)}: return None")
+
+
 def shape_groups(root, roots):
     """Group number of each inner node: nodes of one group have subtrees that one reader
     check cannot tell apart (kinds, ops, dtypes, args; leaves and reads abstracted), so a
