@@ -390,13 +390,9 @@ def _write(dest, value, _in_range) -> None:
         return
     fast = None if _in_range else be.fast
     if fast is not None:            # replayed: one kernel of a known signature
-        v = value
-        if v.kind == REDUCE:        # (a sum of a product with a gather: spmv's
-            v = v.srcs[0]           # ``y[i] = vals @ x[cols]``)
-            if v.kind == BARRIER:
-                v = value
-        if v.kind == EW or v is not value:
-            for s in v.srcs:
+        v = value.srcs[0] if value.kind == REDUCE else value     # (a sum of a product
+        if v.kind == EW:                                # with a gather: spmv's ``y[i] =
+            for s in v.srcs:                            # vals @ x[cols]``)
                 if s.kind == BARRIER:
                     _library_sources(v)
                     break

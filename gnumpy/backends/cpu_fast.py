@@ -3,9 +3,10 @@ function generated once per signature (NumPy calls in order) instead of the sche
 and the backend's general evaluator.
 
 The signature is the graph's structure (``cpu_signature``: a walk, or the reader generated
-for a graph of that shape).  A graph with a barrier or index-valued node takes the general path, and so does one
-with a reduction while ``config.check_kernels`` compiles the CUDA kernels the schedule
-would run.  The generated code computes what ``CpuBackend._eval`` computes, op by op.
+for a graph of that shape).  A graph with a barrier or index-valued node takes the general
+path, and so does one with a reduction while ``config.check_kernels`` compiles the CUDA
+kernels the schedule would run.  The generated code computes what ``CpuBackend._eval``
+computes, op by op.
 """
 from __future__ import annotations
 

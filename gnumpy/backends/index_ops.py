@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _dtypes as D
 from .._graph import layout as L
 from ..kernels import render_index as RI
 from ..kernels.plan import FixedKey
@@ -84,8 +85,8 @@ def _gather_kernels(node):
 def _gather_key(node, k):
     """The gather kernel of `node` over a source of `k` collapsed dims."""
     it = node.dtype.itemsize
-    c = node.srcs[1].dtype.char
-    return FixedKey(RI.gather_source, (it, k) if c == "q" else (it, k, c))
+    dt = node.srcs[1].dtype
+    return FixedKey(RI.gather_source, (it, k) if dt == D.int64 else (it, k, dt.char))
 
 
 def _scatter_kernels(node):

@@ -29,9 +29,6 @@ SCAN_BLOCK = 1024
 _ITEM = {1: "unsigned char", 2: "unsigned short", 4: "unsigned int", 8: "unsigned long long",
          16: "gn_b16"}
 _B16 = "struct alignas(16) gn_b16 { unsigned long long lo, hi; };\n"
-_INDEX = {"b": "signed char", "B": "unsigned char", "h": "short", "H": "unsigned short",
-          "i": "int", "I": "unsigned int", "l": "long long", "L": "unsigned long long",
-          "q": "long long", "Q": "unsigned long long"}       # a gather's offsets, by char
 
 
 def collapse(shape, strides):
@@ -85,9 +82,10 @@ def gather_source(itemsize: int, k: int, index: str = "q", *, name: str) -> str:
     offsets of NumPy type char `index` (int64, or another integer type holding offsets
     known to lie in range: ``x[cols]`` with ``cols`` uint32 reads them as they are)."""
     t = _ITEM[itemsize]
+    ot = STORAGE[D.to_dtype(index)]
     return (_B16 if itemsize == 16 else "") + f"""
 extern "C" __global__ void __launch_bounds__({BLOCK}) {name}(const {t}* __restrict__ src,
-    const {_INDEX[index]}* __restrict__ off, {t}* __restrict__ out, long long n{layout_decls(k)}) {{
+    const {ot}* __restrict__ off, {t}* __restrict__ out, long long n{layout_decls(k)}) {{
 {_loop(_unravel(k) + chr(10) + "      out[i] = src[m];")}
 }}"""
 
