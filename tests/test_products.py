@@ -143,6 +143,7 @@ def test_products_of_few_terms_are_elementwise(fake, k):
         check((ga[1] @ gb) @ (gb.T * 2), (a[1] @ b) @ (b.T * 2), rtol=tol)
         check(ga[:, ::-1].swapaxes(0, 1)[:, :, :k] @ gb, a[:, ::-1].swapaxes(0, 1) @ b,
               rtol=tol)
+        check(gb.T[::-1] @ ga[1, ::-1].T, b.T[::-1] @ a[1, ::-1].T, rtol=tol)  # strided
     # past SMALL_MATMUL, few terms stay elementwise (stockham's butterfly, dft @ (R, N/R))
     a = rng.standard_normal((2, k)) + 1j * rng.standard_normal((2, k))
     b = rng.standard_normal((k, 40000)) + 1j * rng.standard_normal((k, 40000))

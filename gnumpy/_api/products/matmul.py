@@ -83,18 +83,23 @@ UNROLL_K = 4
 
 def _unrolled(an, bn, batch, acc):
     """``a @ b`` (dtype `acc`, k terms) as ``a[..., :, 0:1] * b[..., 0:1, :] + ...``."""
-    m, k = an.shape[-2:]
+    m = an.shape[-2]
     n = bn.shape[-1]
     full = batch + (m, n)
-    cols = _terms(an, full, True)
-    rows = _terms(bn, full, False)
+    ew = ir.ew
     total = None
-    for i in range(k):
-        t = ir.ew("multiply", acc, (cols[i], rows[i]))
-        total = t if total is None else ir.ew("add", acc, (total, t))
+    for c, r in zip(_terms(an, full, True), _terms(bn, full, False)):
+        t = ew("multiply", acc, (c, r))
+        total = t if total is None else ew("add", acc, (total, t))
     if acc.kind in "fc":    # a zero sum is +0, as the library's (and NumPy's) from 0
-        total = ir.ew("add", acc, (total, ir.scalar(0, acc, full, an.device)))
+        z = _ZEROS.get(acc)
+        if z is None:
+            z = _ZEROS[acc] = ir.scalar_value(0, acc)
+        total = ew("add", acc, (total, ir.scalar_node(z, acc, full, an.device)))
     return total
+
+
+_ZEROS: dict = {}       # dtype -> its zero (a NumPy scalar), the unrolled sums' start
 
 
 def _terms(x, full, col):
@@ -107,17 +112,16 @@ def _terms(x, full, col):
             x.srcs[0].dtype is x.dtype:
         x = x.srcs[0]
     if x.kind == ir.LEAF:
-        lead = len(full) - len(x.shape)
-        st = [0] * lead + [s if d != 1 else 0 for d, s in zip(x.shape[:-2], x.strides[:-2])]
-        if col:
-            st += [x.strides[-2], 0]
-            step = x.strides[-1]
+        xst = x.strides
+        if len(xst) == 2 and len(full) == 2:        # (a loop's 3x3 blocks)
+            st, step = ((xst[0], 0), xst[1]) if col else ((0, xst[1]), xst[0])
         else:
-            st += [0, x.strides[-1]]
-            step = x.strides[-2]
-        st = tuple(st)
-        return [ir.leaf(x.buf, x.dtype, full, st, x.offset + i * step, x.device)
-                for i in range(k)]
+            lead = len(full) - len(xst)
+            st = [0] * lead + [s if d != 1 else 0 for d, s in zip(x.shape[:-2], xst[:-2])]
+            st, step = (tuple(st + [xst[-2], 0]), xst[-1]) if col else \
+                (tuple(st + [0, xst[-1]]), xst[-2])
+        buf, dt, off, dev, leaf = x.buf, x.dtype, x.offset, x.device, ir.leaf
+        return [leaf(buf, dt, full, st, off + i * step, dev) for i in range(k)]
     ones = ((0, 1),) * (len(x.shape) - 2)
     sh = x.shape[:-1] + (1,) if col else x.shape[:-2] + (1, x.shape[-1])
     out = []
