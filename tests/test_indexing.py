@@ -390,6 +390,43 @@ def test_zero_d_integer_array_indices(layout, key):
     check(x, a)
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_numpy_scalar_integer_indices_give_views(layout):
+    """An integer scalar as NumPy gives it (an element read ``idx[a, b]``, a reduction's
+    ``argmax()``) indexes as an int does: a view, which writes reach both ways.  A 0-d
+    array is an advanced index: a copy, an array (its in-place operators write it) unless
+    it selects one element (then NumPy's scalar, which they rebind)."""
+    a, x = variant(np.arange(60.0).reshape(3, 4, 5) - 7, layout)
+    a = np.array(a)
+    idn = np.array([[0, 2], [1, 3]])
+    idg = gp.asarray(idn)
+    kn, kg = idn[0, 1], idg[0, 1]           # (NumPy's: an np.int64)
+    mn = np.array([0.0, 3.0, 1.0]).argmax()
+    mg = gp.asarray(np.array([0.0, 3.0, 1.0])).argmax()
+    rn, rg = a[mn, kn], x[mg, kg]
+    check(rg, rn)
+    rn[0] = 100.0
+    rg[0] = 100.0                           # through the view, into the source
+    a[1, 2, 1] = -5.0
+    x[1, 2, 1] = -5.0                       # and from the source, seen by the view
+    check(rg, rn)
+    check(x, a)
+    zn, zg = a[1, np.array(2)], x[1, gp.asarray(np.array(2))]
+    alias_n, alias_g = zn, zg
+    zn += 1.0
+    zg += 1.0
+    check(alias_g, alias_n)                 # an array: written in place
+    a[1, 2] = 0.0
+    x[1, 2] = 0.0
+    check(zg, zn)                           # a copy: the source's write misses it
+    en, eg = a[1, np.array(2), np.array(3)], x[1, gp.asarray(np.array(2)), 3]
+    alias_n, alias_g = en, eg
+    en += 1.0
+    eg += 1.0
+    check(alias_g, alias_n)                 # a scalar: rebound
+    check(eg, en)
+
+
 def test_zero_d_integer_array_index_errors():
     x = gp.asarray(np.arange(12.0).reshape(3, 4))
     for k in (np.array(3), gp.asarray(np.array(-4)), (0, gp.asarray(np.array(4)))):

@@ -35,13 +35,16 @@ I64 = D.int64
 
 
 def _scalar_indices(a, key):
-    """`key` (as a tuple) with its advanced indices read as Python ints when every one is a
-    0-d integer array (``G[k, E - w, idx[a, b]]`` in a loop), else None (also for a key
-    with no array).  Such an index selects what the ints select (NumPy broadcasts the
-    advanced indices to shape ()), so one element read replaces a bounds check and a
-    gather kernel.  One pass over the key: a loop's statement pays it."""
+    """(`key` as a tuple with its 0-d integer arrays read as Python ints, whether every
+    one of them was NumPy's scalar (``ndarray._sc``)), or None when the key holds another
+    advanced index or no such array.  NumPy indexes with its integer scalars
+    (``G[k, E - w, idx[a, b]]`` in a loop) as with ints: a view.  A 0-d array is an
+    advanced index, selecting what the int selects (NumPy broadcasts the advanced
+    indices to shape ()) as a copy: one element read replaces a bounds check and a
+    gather kernel either way.  One pass over the key: a loop's statement pays it."""
     ks = key if type(key) is tuple else (key,)
     out = None
+    scalars = True
     dev = a._node.device
     for i, k in enumerate(ks):
         tk = type(k)
@@ -51,9 +54,11 @@ def _scalar_indices(a, key):
             n = k._node
             if n.shape or n.dtype.kind not in "iu" or n.device is not dev and n.device != dev:
                 return None
+            scalars = scalars and k._sc
         elif isinstance(k, np.ndarray):
             if k.ndim or k.dtype.kind not in "iu":
                 return None
+            scalars = False
         elif _is_advanced(k):
             return None
         else:
@@ -61,7 +66,7 @@ def _scalar_indices(a, key):
         if out is None:
             out = list(ks)
         out[i] = int(k)
-    return None if out is None else tuple(out)
+    return None if out is None else (tuple(out), scalars)
 
 
 def getitem(a, key):
@@ -79,10 +84,13 @@ def getitem(a, key):
     ops = simple_view_ops(a._node.shape, key)  # ints and slices (a lazy array's a[1:-1],
     if ops is None:                             # a[i, :k]): one pass
         ints = _scalar_indices(a, key)
-        if ints is not None:                # a copy, as advanced indexing gives
-            r = a[ints]
-            r = r if r._base is None else r._copy()
-            r._sc = True            # (NumPy's scalar: see ndarray._sc)
+        if ints is not None:
+            r = a[ints[0]]
+            if ints[1]:             # NumPy's scalars index as ints: a view (an element
+                return r            # read is a scalar already)
+            if r._base is not None:     # a copy, as advanced indexing gives; NumPy's
+                r = r._copy()           # scalar where it selects one element
+            r._sc = not r._node.shape
             return r
         if _has_advanced(key):
             whole = is_array(key) and key.dtype == D.bool_ and key.shape == a.shape and \
@@ -153,7 +161,8 @@ def setitem(a, key, value):
     if is_array(value) and value.device != a.device:
         raise ValueError(f"cannot assign an array on {value.device} into one on {a.device}")
     if _has_advanced(key):
-        key = _scalar_indices(a, key) or key
+        ints = _scalar_indices(a, key)
+        key = key if ints is None else ints[0]
     if not _has_advanced(key):
         ops = view_ops(a.shape, key)
         if not (ops[-1][2] if ops else a.shape) and not _has_ellipsis(key) and \

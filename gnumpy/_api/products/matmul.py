@@ -104,9 +104,9 @@ _ZEROS: dict = {}       # dtype -> its zero (a NumPy scalar), the unrolled sums'
 
 def _terms(x, full, col):
     """The k columns (`col`) or rows of `x` (..., m, k) or (..., k, n), each broadcast to
-    `full`: LEAFs of x's memory where x is one (or a copy of one: an advanced index's
-    block, ``G[k, e, idx[a, b]]``; the product, a pending reader of that memory like the
-    copy, reads it), else views."""
+    `full`: LEAFs of x's memory where x is one (or a copy of one: the block a 0-d index
+    array selects, ``G[k, e, gp.asarray(2)]``; the product, a pending reader of that
+    memory like the copy, reads it), else views."""
     k = x.shape[-1] if col else x.shape[-2]
     if x.kind == ir.EW and x.op == "astype" and x.srcs[0].kind == ir.LEAF and \
             x.srcs[0].dtype is x.dtype:
