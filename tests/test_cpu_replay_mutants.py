@@ -449,33 +449,39 @@ def test_compiled_function_tells_0d_scalars_from_broadcast_ones():
         assert_close(got, np.floor(1.5 + 2.25) + x)
 
 
-@pytest.mark.parametrize("links", [4, 120])
-def test_a_graph_past_the_compiled_bound_stops_its_walk(links):
-    """A materialization whose signature would pass ``_MAX_COMPILED`` items (a loop's lazy
-    chain at the graph bound) takes the general path without walking the whole graph; a
-    shorter one walks all of it, as the unbounded walk does.  Values are NumPy's either
-    way, on every call (the replay compiles from a signature's third time)."""
+@pytest.mark.parametrize("links,bound", [(4, None), (120, None), (200, 1000)])
+def test_a_graph_past_the_compiled_bound_stops_its_walk(monkeypatch, links, bound):
+    """A loop's lazy chain at the default graph bound (120 links of ``0.5 * x + y``) is
+    compiled like a short one: its materializations replay from its third.  One whose
+    signature would pass ``_MAX_COMPILED`` items (a graph bound raised past the default)
+    takes the general path without walking the whole graph.  Values are NumPy's either
+    way, on every call."""
     from gnumpy.backends import cpu_fast
+    made = []
+    real = cpu_fast._compile
+    monkeypatch.setattr(cpu_fast, "_compile", lambda root: made.append(1) or real(root))
     x0 = np.linspace(-1.0, 1.0, 7)
     e = x0
     for _ in range(links):
         e = 0.5 * x0 + e
-    for call in range(4):
-        x = gp.asarray(x0)
-        y = x
-        for _ in range(links):
-            y = 0.5 * x + y
-        root = y._node
-        if call == 0:
-            full = cpu_fast._walk(root)
-            short = cpu_fast._walk(root, cpu_fast._MAX_COMPILED)
-            if links > 4:
-                assert len(full[0]) > cpu_fast._MAX_COMPILED
-                assert short[3] is False and short[0] is None
-                assert len(short[1]) + len(short[2]) < len(full[1]) + len(full[2])
-            else:
-                assert short[0] == full[0] and short[3] is True
-        check(y, e)
+    with gp.config.override(max_graph_nodes=bound or gp.config.max_graph_nodes):
+        for call in range(4):
+            x = gp.asarray(x0)
+            y = x
+            for _ in range(links):
+                y = 0.5 * x + y
+            root = y._node
+            if call == 0:
+                full = cpu_fast._walk(root)
+                short = cpu_fast._walk(root, cpu_fast._MAX_COMPILED)
+                if bound:
+                    assert len(full[0]) > cpu_fast._MAX_COMPILED
+                    assert short[3] is False and short[0] is None
+                    assert len(short[1]) + len(short[2]) < len(full[1]) + len(full[2])
+                else:
+                    assert short[0] == full[0] and short[3] is True
+            check(y, e)
+    assert made if not bound else not made
 
 
 def test_a_broadcast_element_stays_0d_in_the_compiled_function():

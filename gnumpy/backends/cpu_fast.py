@@ -116,12 +116,11 @@ def _compile(root):
 
 
 # Materializations replay a compiled function from a signature's third time, for graphs of
-# signatures up to this long (about 60 nodes).  Compiling costs ~70-80 us per node once;
-# the general evaluator ~13 us per node per call more than the compiled function (2-core
-# CI-class machine, a chain of `0.99 * x + y`): a graph computed once or twice, or a long
-# lazy chain (a loop that never writes, materialized at the graph bound), is cheaper
-# evaluated node by node.
-_MAX_COMPILED = 256
+# signatures up to this long: every graph under the default graph bound (384 nodes, about
+# 5 items a node), a loop's lazy chain materialized at that bound included.  Compiling
+# costs ~30 us a node once (12 ms for a chain of 381 nodes of `0.99 * x + y`); its
+# materialization then took 1.1-1.9 ms against 3-5 ms node by node (this 2-core machine).
+_MAX_COMPILED = 2048
 _RECALLED = 40          # graphs of at most this tree size are recalled (``cpu_signature``),
                         # larger ones walked to the bound above (about 5 items a node)
 
