@@ -116,6 +116,16 @@ def read_set(node) -> tuple:
     inner nodes taken before (a loop's pending chain) are reused."""
     bufs = set()
     at = realizations()
+    for s in node.srcs:     # an operator's node over memory and constants (a loop's
+        k = s.kind          # ``A[a] * 2.0``): no walk
+        if k == LEAF:
+            bufs.add(id(s.buf))
+        elif k != SCALAR and k != IOTA:
+            bufs.clear()
+            break
+    else:
+        m = node.rb = (bufs, at)
+        return m
     seen = set()
     stack = [node]
     while stack:
