@@ -360,37 +360,37 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
         rn = (self._base if self._base is not None else self)._node
         if n.kind != LEAF or n.buf is not rn.buf:
             return None
-        last = _LAST_KEY[0]             # a[k] += b passes one key object to both calls
-        if last[0] is key and last[1] is n.shape and last[2] is n.strides and \
-                last[3] == n.offset:
-            lay = last[4]
-        else:
-            prev = _LAST_KEY[1]         # (a[i, j] += a[i, j - 1]: another key between)
-            if prev[0] is key and prev[1] is n.shape and prev[2] is n.strides and \
-                    prev[3] == n.offset:
-                lay = prev[4]
-            else:
-                lay = _matrix_index(n.shape, n.strides, n.offset, key) if type(key) is tuple \
-                    and len(key) == 2 and len(n.shape) == 2 else False   # (a matrix's loop
-                if lay is False:                                        # statement, direct)
-                    lay = _basic_index(n.shape, n.strides, n.offset, key)
-                if lay is None:
-                    return None
-            _LAST_KEY[1] = last
-            _LAST_KEY[0] = (key, n.shape, n.strides, n.offset, lay)
+        lay = _key_layout(n, key)
+        if lay is None:
+            return None
         shape, strides, off, element = lay
         return ir.leaf(n.buf, n.dtype, shape, strides, off, n.device), rn, element
 
     def __getitem__(self, key):
-        b = self._basic(key)
-        if b is None:
+        n = self._node
+        root = self._base if self._base is not None else self
+        rn = root._node
+        lay = _key_layout(n, key) if n.kind == LEAF and n.buf is rn.buf else None
+        if lay is None:         # (``_basic``'s answer, inlined: the hot path)
             return _ns._indexing.getitem(self, key)
-        m, rn, element = b
+        shape, strides, off, element = lay
+        m = ir.leaf(n.buf, n.dtype, shape, strides, off, n.device)
         if element:                 # NumPy's scalar: a copy, which later writes miss
             return _element_copy(m)
         if self._sc:
             return self._copy()[key]    # (``s[...]``, ``s[None]`` of a scalar: new arrays)
-        return self._new_view(m, (("at", (m.strides, m.offset, m.dtype, rn), m.shape),))
+        vops = (("at", (strides, off, m.dtype, rn), shape),)
+        if root._sc:
+            return self._new_view(m, vops)
+        root._has_views = True      # ``_new_view`` of a LEAF of a root in memory (no
+        v = _new_arr(ndarray)       # bound, nothing pending), inlined
+        v._node = m
+        v._base = root
+        v._vops = vops
+        v._has_views = False
+        v._ro = self._ro
+        v._sc = False
+        return v
 
     def __setitem__(self, key, value):
         if self._sc:        # (NumPy's scalar: see indexing.setitem)
@@ -418,6 +418,31 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
             t._assign_from(value, strip=True, temp=temp, defer=True)
             return
         _ns._indexing.setitem(self, key, value)
+
+
+def _key_layout(n, key):
+    """The layout (shape, strides, offset, element) that a key of ints and slices selects
+    of LEAF `n` (``layout.basic_index``), or None for any other key; the last two keys'
+    answers are kept: ``a[k] += b`` passes one key object to both calls, and
+    ``a[i, j] += a[i, j - 1]`` another key between."""
+    last = _LAST_KEY[0]
+    if last[0] is key and last[1] is n.shape and last[2] is n.strides and \
+            last[3] == n.offset:
+        return last[4]
+    prev = _LAST_KEY[1]
+    if prev[0] is key and prev[1] is n.shape and prev[2] is n.strides and \
+            prev[3] == n.offset:
+        lay = prev[4]
+    else:
+        lay = _matrix_index(n.shape, n.strides, n.offset, key) if type(key) is tuple \
+            and len(key) == 2 and len(n.shape) == 2 else False   # (a matrix's loop
+        if lay is False:                                        # statement, direct)
+            lay = _basic_index(n.shape, n.strides, n.offset, key)
+        if lay is None:
+            return None
+    _LAST_KEY[1] = last
+    _LAST_KEY[0] = (key, n.shape, n.strides, n.offset, lay)
+    return lay
 
 
 def _element_copy(m):
