@@ -35,7 +35,7 @@ from ._graph import bounds as B
 from ._graph import realize as R
 from ._graph import readers as RD
 from ._graph.ir import BARRIER as _BARRIER, EW as _EW, LEAF, REDUCE as _REDUCE
-from ._graph.layout import basic_index as _basic_index, _matrix_index
+from ._graph.layout import key_layout as _key_layout
 from ._hostvals import (element_group as _element_group, known_value as _known_value,
                         written_element as _written_element)
 from ._memstate import MISS as _MISS, share as _share, shared as _shared_mem
@@ -52,8 +52,7 @@ _BOUND_CHECK_SIZE = [0, -1, 0]  # graphs of more nodes than [0] (not 0-d; 0-d: [
 _QUICK_SIZE = 1 << 26       # new arrays of up to this many elements (1 GiB) skip the
 _SMALL_SHAPE = [()]         # memory check; the last shape found that small
 _pending, _prune_at = RD._pending, RD._prune_at
-# 0-d results of these node kinds are NumPy's scalars, but for these ops (0-d arrays: a
-# copy, a cast, ``where``)
+# 0-d results of these node kinds are NumPy's scalars, but not these ops' (0-d arrays)
 _SC_KINDS = tuple(k in (_EW, _REDUCE, _BARRIER) for k in range(_BARRIER + 1))
 _ARRAY_EW = frozenset({"astype", "where"})
 _ref = weakref.ref
@@ -67,8 +66,6 @@ _ns = _lazy.package()
 INTERFACE = frozenset({"_node", "_base", "_vops", "_ro", "_has_views", "_from_node", "_view",
                        "_strided_view", "_new_view", "_copy", "_leaf", "_write_target",
                        "_mark_shared", "_set_node", "_assign_from", "_sc"})
-
-_LAST_KEY = [(None,) * 5] * 2  # the last two keys ``_basic`` read, with their layouts
 
 
 def _bound(node) -> None:
@@ -112,8 +109,7 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
         self._node = node
         self._base = base
         self._vops = ()
-        self._has_views = False
-        self._ro = self._sc = False
+        self._has_views = self._ro = self._sc = False
         if node.kind != LEAF and (node.size > _BOUND_CHECK_SIZE[0 if node.shape else 2] or
                                   _BOUND_CHECK_SIZE[1] != config._generation):
             _bound(node)
@@ -369,8 +365,7 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
     def __getitem__(self, key):
         n = self._node
         root = self._base if self._base is not None else self
-        rn = root._node
-        lay = _key_layout(n, key) if n.kind == LEAF and n.buf is rn.buf else None
+        lay = _key_layout(n, key) if n.kind == LEAF and n.buf is root._node.buf else None
         if lay is None:         # (``_basic``'s answer, inlined: the hot path)
             return _ns._indexing.getitem(self, key)
         shape, strides, off, element = lay
@@ -379,7 +374,7 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
             return _element_copy(m)
         if self._sc:
             return self._copy()[key]    # (``s[...]``, ``s[None]`` of a scalar: new arrays)
-        vops = (("at", (strides, off, m.dtype, rn), shape),)
+        vops = (("at", (strides, off, m.dtype, root._node), shape),)
         if root._sc:
             return self._new_view(m, vops)
         root._has_views = True      # ``_new_view`` of a LEAF of a root in memory (no
@@ -387,9 +382,8 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
         v._node = m
         v._base = root
         v._vops = vops
-        v._has_views = False
+        v._has_views = v._sc = False
         v._ro = self._ro
-        v._sc = False
         return v
 
     def __setitem__(self, key, value):
@@ -418,31 +412,6 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
             t._assign_from(value, strip=True, temp=temp, defer=True)
             return
         _ns._indexing.setitem(self, key, value)
-
-
-def _key_layout(n, key):
-    """The layout (shape, strides, offset, element) that a key of ints and slices selects
-    of LEAF `n` (``layout.basic_index``), or None for any other key; the last two keys'
-    answers are kept: ``a[k] += b`` passes one key object to both calls, and
-    ``a[i, j] += a[i, j - 1]`` another key between."""
-    last = _LAST_KEY[0]
-    if last[0] is key and last[1] is n.shape and last[2] is n.strides and \
-            last[3] == n.offset:
-        return last[4]
-    prev = _LAST_KEY[1]
-    if prev[0] is key and prev[1] is n.shape and prev[2] is n.strides and \
-            prev[3] == n.offset:
-        lay = prev[4]
-    else:
-        lay = _matrix_index(n.shape, n.strides, n.offset, key) if type(key) is tuple \
-            and len(key) == 2 and len(n.shape) == 2 else False   # (a matrix's loop
-        if lay is False:                                        # statement, direct)
-            lay = _basic_index(n.shape, n.strides, n.offset, key)
-        if lay is None:
-            return None
-    _LAST_KEY[1] = last
-    _LAST_KEY[0] = (key, n.shape, n.strides, n.offset, lay)
-    return lay
 
 
 def _element_copy(m):
