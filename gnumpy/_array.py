@@ -34,9 +34,10 @@ from ._graph import ir
 from ._graph import bounds as B
 from ._graph import realize as R
 from ._graph import readers as RD
-from ._graph.ir import BARRIER as _BARRIER, EW as _EW, LEAF, REDUCE as _REDUCE
+from ._graph.ir import BARRIER as _BARRIER, EW as _EW, LEAF, REDUCE as _REDUCE, SCALAR
 from ._graph.layout import key_layout as _key_layout
-from ._hostvals import (element_group as _element_group, known_value as _known_value,
+from ._hostvals import (element_group as _element_group, fold_constant as _fold_constant,
+                        known_value as _known_value,
                         written_element as _written_element)
 from ._memstate import MISS as _MISS, share as _share, shared as _shared_mem
 from ._attributes import ArrayAttributes
@@ -110,6 +111,11 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
         self._base = base
         self._vops = ()
         self._has_views = self._ro = self._sc = False
+        if node.kind == _EW and not node.shape and node.srcs[0].kind == node.srcs[-1].kind \
+                == SCALAR and base is None and node.op not in _ARRAY_EW and \
+                _fold_constant(node):   # an op's 0-d result over constants, computed here:
+            self._sc = True             # a scalar, which reads no memory a write could
+            return self                 # change (no pending reader)
         if node.kind != LEAF and (node.size > _BOUND_CHECK_SIZE[0 if node.shape else 2] or
                                   _BOUND_CHECK_SIZE[1] != config._generation):
             _bound(node)

@@ -24,7 +24,7 @@ from ._device import as_device as _as_device, backend as _backend
 from ._graph import ir
 from ._graph import layout as L
 from ._graph import realize as R
-from ._graph.ir import EW as _EW, LEAF
+from ._graph.ir import EW as _EW, LEAF, SCALAR as _SCALAR
 from ._hostvals import read_element as _read_element, value as _host_value
 from ._viewmem import _at_part
 
@@ -185,7 +185,10 @@ class ArrayAttributes:
     # ------------------------------------------------------------------ conversions
     def get(self, stream=None) -> np.ndarray:
         """A NumPy array with this array's values (device-to-host copy)."""
-        n = _copied(self._node)     # a copy not made yet (an element read): its source
+        n = self._node
+        if n.kind == _SCALAR:       # a constant: no memory to make and read back
+            return np.full(n.shape, n.arg, dtype=n.dtype)
+        n = _copied(n)              # a copy not made yet (an element read): its source
         if n is None:               # (a write to that memory since would have
             n = self._leaf()        # materialized it)
         return _backend(n.device).to_numpy(n)
@@ -249,6 +252,8 @@ class ArrayAttributes:
     def _scalar(self, kind):
         n = self._node
         if n.shape == ():               # the common case: a 0-d array (an element read)
+            if n.kind == _SCALAR:       # a constant (an op's result over constants)
+                return n.arg
             if n.kind == _EW and not R.capturing[0]:
                 # under the execution lock: a read between a write's record and its store
                 # would keep the old value, and host values' ops become constants, not

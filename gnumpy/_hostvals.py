@@ -11,6 +11,10 @@ ops and shifts, comparisons, maximum/minimum, negation, abs, where, and casts th
 alike (none from float to integer).  Float arithmetic is left to the device: its kernels
 contract ``a * b + c`` into one FMA, which rounds once where NumPy rounds twice.
 
+An op over constants alone (``np.exp(-alpha)`` of a Python float: NumPy's scalar math) is
+computed here, every op, when its array is made (``fold_constant``): it reads no memory,
+so its value is NumPy's and every reader sees that constant.
+
 Memory the program writes keeps its known blocks across a write of one element whose
 value is known on the host (``a[i, j] = v`` with v a constant, computed here, or a copy
 of a known element: nussinov's ``table[i, j] = max(table[i, j], table[i, k] + table[k +
@@ -236,6 +240,29 @@ _QUIET = frozenset({"equal", "not_equal", "less", "less_equal", "greater", "grea
                     "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or",
                     "logical_xor", "logical_not", "where", "bitwise_and", "bitwise_or",
                     "bitwise_xor", "invert"})
+
+
+def fold_constant(node) -> bool:
+    """Compute 0-d elementwise `node`, whose sources are constants alone, here as NumPy
+    computes it (``np.exp(-0.25)``, a coefficient a loop reads: NumPy's value, where a
+    kernel's math library or a contracted multiply-add may differ in the last bit, and
+    no kernel), and turn it into that constant.  False, with nothing changed, for any
+    other node."""
+    srcs = node.srcs
+    if not srcs or node.arg is not None:
+        return False
+    args = []
+    for s in srcs:
+        if s.kind != SCALAR:
+            return False
+        args.append(s.arg)
+    if node.op in _QUIET:
+        v = _op(node, args)
+    else:
+        with np.errstate(all="ignore"):
+            v = _op(node, args)
+    node.realize_constant(v, counted=False)
+    return True
 
 
 def _run(order, vals):

@@ -13,6 +13,8 @@ import numpy as np
 import pytest
 
 import gnumpy as gp
+from gnumpy._graph import ir
+from test_fast_path import fake  # noqa: F401 - the fake CUDA backend fixture
 
 RNG = np.random.default_rng(20261205)
 
@@ -301,3 +303,66 @@ def test_draws_are_scalars_with_size_none_and_arrays_with_size_empty():
     q = p
     p /= 2                  # NumPy's int: a float, rebound
     assert p.dtype == np.float64 and q.dtype == np.int64
+
+
+def _bits_equal(g, n) -> bool:
+    g = np.asarray(g.get() if isinstance(g, gp.ndarray) else g)
+    n = np.asarray(n)
+    return g.dtype == n.dtype and g.tobytes() == n.tobytes()
+
+
+CONSTANT_OPS = {    # name: f(xp), an op over Python or NumPy scalars (NumPy's scalar math)
+    "deriche's k": lambda xp, a=0.25: (1.0 - xp.exp(-a)) * (1.0 - xp.exp(-a)) / (
+        1.0 + a * xp.exp(-a) - xp.exp(2.0 * a)),
+    "a * b + c": lambda xp: xp.multiply(0.1, 0.7) + 0.3,       # (no contracted FMA)
+    "float32 sqrt": lambda xp: xp.sqrt(np.float32(2.0)),
+    "float32 chain": lambda xp: xp.sin(np.float32(0.3)) * np.float32(1e-3) + np.float32(1),
+    "integer floor_divide by 0": lambda xp: xp.floor_divide(7, 0),
+    "int8 wraps": lambda xp: xp.add(np.int8(120), np.int8(10)),
+    "power": lambda xp: xp.power(3, 13),
+    "arctan2 of -0": lambda xp: xp.arctan2(0.5, -0.0),
+    "complex exp": lambda xp: xp.exp(np.complex64(1j)),
+    "log of -1": lambda xp: xp.log(-1.0),
+    "logical and": lambda xp: xp.logical_and(True, np.False_),
+    "comparison": lambda xp: xp.greater(xp.cos(1.0), 0.5),
+}
+
+
+@pytest.mark.parametrize("name", CONSTANT_OPS)
+def test_an_op_over_constants_is_numpys_scalar_math(name):
+    """An op's 0-d result over constants alone (and over such results: deriche's
+    coefficients) is NumPy's scalar, bit for bit: computed on the host as NumPy computes
+    it, no contracted multiply-add or device math library in between; a scalar, and a
+    constant (no memory, nothing to read back)."""
+    f = CONSTANT_OPS[name]
+    with np.errstate(all="ignore"):
+        n = f(np)
+    g = f(gp)
+    assert _bits_equal(g, n), (g, n)
+    assert gp.isscalar(g) and g._node.kind == ir.SCALAR
+    assert _bits_equal(float(g) if g.dtype.kind in "f" else g.get()[()], n[()] if
+                       g.dtype.kind not in "f" else float(n))
+
+
+def test_constant_coefficients_stay_a_loops_kernel_parameters(fake):
+    """Coefficients computed from constants (NPBench deriche's a1 ... b2) launch nothing
+    and stay constants however often a loop's statements read them: each statement is
+    one kernel that takes them as parameters (no buffer to make or read)."""
+    from gnumpy._graph import realize
+    dev, be = fake
+    alpha = gp.full((), 0.25, device=dev)
+    k = (1.0 - gp.exp(-alpha)) * (1.0 - gp.exp(-alpha)) / (
+        1.0 + alpha * gp.exp(-alpha) - gp.exp(2.0 * alpha))
+    a1, b2 = k * gp.exp(-alpha), -gp.exp(-2.0 * alpha)
+    img = gp.asarray(np.ones((8, 16)), device=dev)
+    y = gp.zeros_like(img)
+    gp.evaluate(img, y)
+    realize.settle()
+    be.launches.clear()
+    for j in range(1, 16):
+        y[:, j] = a1 * img[:, j] + b2 * y[:, j - 1]
+    gp.evaluate(y)
+    realize.settle()
+    assert len(be.launches) == 15
+    assert all(c._node.kind == ir.SCALAR for c in (k, a1, b2))
+    assert float(a1) == float(np.float64(k) * np.exp(-0.25))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import weakref
 
 from .._config import config
-from .ir import EW, LEAF, VIEW
+from .ir import EW, LEAF, SCALAR, VIEW
 from .realize import materialize, materialize_one
 
 
@@ -73,7 +73,10 @@ _scalar_uses: dict = {}     # id(node) -> [weakref of the node, uses so far]
 
 def reused_scalar(node) -> None:
     """Count one use of lazy 0-d `node` as a broadcast operand; materialize it (in place)
-    at its ``SCALAR_REUSE_MAX``-th."""
+    at its ``SCALAR_REUSE_MAX``-th.  A constant (a SCALAR) is a kernel's parameter:
+    left as it is."""
+    if node.kind == SCALAR:
+        return
     e = _scalar_uses.get(id(node))
     if e is None or e[0]() is not node:
         if len(_scalar_uses) >= 4096:

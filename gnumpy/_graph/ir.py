@@ -70,10 +70,13 @@ class Node:
     def lazy(self) -> bool:
         return self.kind != LEAF
 
-    def realize_constant(self, value) -> None:
+    def realize_constant(self, value, counted=True) -> None:
         """Turn this 0-d node into a SCALAR of `value`, its value computed on the host
-        (``_hostvals``): every reader sees the same value (numbered as a realization)."""
-        note_realized(None)
+        (``_hostvals``): every reader sees the same value (numbered as a realization,
+        unless not `counted`: a node over constants alone, whose graph read no memory,
+        changes no read set)."""
+        if counted:
+            note_realized(None)
         self.rb = None          # (a set kept from before would pin graphs over it to walks)
         self.arg = value
         self.op = "scalar"

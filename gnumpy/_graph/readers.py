@@ -295,7 +295,8 @@ def flush_readers(buf, skip=None, also=None) -> None:
             if r is None or k < 0:
                 continue
             arr = r()
-            if arr is None or id(arr) != k or arr._node.kind == LEAF:
+            if arr is None or id(arr) != k or arr._node.kind == LEAF or \
+                    arr._node.kind == SCALAR and not arr._node.shape:   # (a constant)
                 v = pop(k, None)                # (_drop, inlined)
                 if v is not None and v is not r:
                     _pending.setdefault(k, v)

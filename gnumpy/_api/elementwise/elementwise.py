@@ -184,6 +184,10 @@ def _broadcast2(na, nb, loop):
                     n = b
             out.append(n)
             continue
+        if n.kind == ir.SCALAR and n.dtype is loop:     # a constant (a loop's coefficient
+            out.append(n if sn == shape else            # computed from constants)
+                       ir.scalar_node(n.arg, loop, shape, n.device))
+            continue
         if not sn and shape and n.kind != LEAF:
             B.reused_scalar(n)
         if n.dtype != loop:
