@@ -48,8 +48,7 @@ from ._sizes import check_nbytes as _check_nbytes
 from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _apply_vops, _at_ops, _derived,
                        _prune_lazy_views, _viewed_enough)
 
-_BOUND_CHECK_SIZE = [0, -1, 0]  # graphs of more nodes than [0] (not 0-d; 0-d: [2]) are
-                                # checked against config's bounds at its generation [1]
+_BOUND_CHECK_SIZE, _bound = B.CHECK_SIZE, B.checked
 _QUICK_SIZE = 1 << 26       # new arrays of up to this many elements (1 GiB) skip the
 _SMALL_SHAPE = [()]         # memory check; the last shape found that small
 _pending, _prune_at = RD._pending, RD._prune_at
@@ -67,16 +66,6 @@ _ns = _lazy.package()
 INTERFACE = frozenset({"_node", "_base", "_vops", "_ro", "_has_views", "_from_node", "_view",
                        "_strided_view", "_new_view", "_copy", "_leaf", "_write_target",
                        "_mark_shared", "_set_node", "_assign_from", "_sc"})
-
-
-def _bound(node) -> None:
-    """The graph-size bounds of config (``bounds.bounded``), with the size below which no
-    graph can pass them refreshed when config changes."""
-    if _BOUND_CHECK_SIZE[1] != config._generation:
-        _BOUND_CHECK_SIZE[:] = [config.max_graph_nodes, config._generation,
-                                min(config.max_graph_nodes, config.max_scalar_graph_nodes)]
-    if node.size > _BOUND_CHECK_SIZE[0 if node.shape else 2]:
-        B.bounded(node)
 
 
 class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):

@@ -29,6 +29,21 @@ def _scalar_chain(node, limit) -> int:
     return n
 
 
+CHECK_SIZE = [0, -1, 0]     # graphs of more nodes than [0] (not 0-d; 0-d: [2]) are checked
+                            # against config's bounds at its generation [1] (arrays read it
+                            # inline, on their hot paths, before they call ``checked``)
+
+
+def checked(node) -> None:
+    """``bounded(node)``, with the size below which no graph can pass the bounds of
+    config refreshed when config changes."""
+    if CHECK_SIZE[1] != config._generation:
+        CHECK_SIZE[:] = [config.max_graph_nodes, config._generation,
+                         min(config.max_graph_nodes, config.max_scalar_graph_nodes)]
+    if node.size > CHECK_SIZE[0 if node.shape else 2]:
+        bounded(node)
+
+
 def bounded(node):
     """`node`, materialized now when its graph passed a bound: a tree size over
     ``config.max_graph_nodes`` (a long Python loop must not grow one graph without end), or,

@@ -328,7 +328,7 @@ def ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
-_LAST_KEY = [(None,) * 5] * 2   # the last two keys key_layout read, with their layouts
+LAST_KEYS = [(None,) * 5] * 2   # the last two keys key_layout read, with their layouts
 
 
 def key_layout(n, key):
@@ -336,11 +336,11 @@ def key_layout(n, key):
     of LEAF `n` (``basic_index``), or None for any other key: ``ndarray``'s indexing hot
     path.  The last two keys' answers are kept: ``a[k] += b`` passes one key object to
     both calls, and ``a[i, j] += a[i, j - 1]`` another key between."""
-    last = _LAST_KEY[0]
+    last = LAST_KEYS[0]
     if last[0] is key and last[1] is n.shape and last[2] is n.strides and \
             last[3] == n.offset:
         return last[4]
-    prev = _LAST_KEY[1]
+    prev = LAST_KEYS[1]
     if prev[0] is key and prev[1] is n.shape and prev[2] is n.strides and \
             prev[3] == n.offset:
         lay = prev[4]
@@ -351,6 +351,6 @@ def key_layout(n, key):
             lay = basic_index(n.shape, n.strides, n.offset, key)
         if lay is None:
             return None
-    _LAST_KEY[1] = last
-    _LAST_KEY[0] = (key, n.shape, n.strides, n.offset, lay)
+    LAST_KEYS[1] = last
+    LAST_KEYS[0] = (key, n.shape, n.strides, n.offset, lay)
     return lay
