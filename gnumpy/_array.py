@@ -35,7 +35,7 @@ from ._graph import bounds as B
 from ._graph import realize as R
 from ._graph import readers as RD
 from ._graph.ir import BARRIER as _BARRIER, EW as _EW, LEAF, REDUCE as _REDUCE, SCALAR
-from ._graph.layout import key_layout as _key_layout
+from ._graph.layout import LAST_KEYS as _LAST_KEYS, key_layout as _key_layout
 from ._hostvals import (element_group as _element_group, fold_constant as _fold_constant,
                         known_value as _known_value,
                         written_element as _written_element)
@@ -351,7 +351,9 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
         rn = (self._base if self._base is not None else self)._node
         if n.kind != LEAF or n.buf is not rn.buf:
             return None
-        lay = _key_layout(n, key)
+        last = _LAST_KEYS[0]    # (a[k] += b: the key its read took, ``key_layout``'s first
+        lay = last[4] if last[0] is key and last[1] is n.shape and last[2] is n.strides \
+            and last[3] == n.offset else _key_layout(n, key)        # answer, inlined)
         if lay is None:
             return None
         shape, strides, off, element = lay
