@@ -552,3 +552,27 @@ def test_views_and_reductions_of_0d_values_have_their_shapes():
                 d = gp.asarray(np.zeros(shape))
                 assert fast.write(d._leaf(), value, None) == 1
                 check(d, np.asarray(want))
+
+
+def test_a_masks_count_is_numpys_count_of_the_bools():
+    """``count_nonzero(m)`` and ``m.sum()`` of a bool mask are NumPy's count of the bools
+    on both CPU evaluators (the general one; a write's compiled function, from its
+    signature's third time): NumPy's values (a small integer dtype wraps as the sum does)
+    and no integer copy of the mask (8 bytes an element)."""
+    h = np.random.default_rng(3).random((1000, 1000)) > 0.4
+    x = gp.asarray(h)
+    gp.evaluate(x)
+    peak = _peak(lambda: int(gp.count_nonzero(x)))
+    assert int(gp.count_nonzero(x)) == np.count_nonzero(h)
+    assert peak < h.size * 2, peak
+    check(x.sum(axis=0, keepdims=True), h.sum(axis=0, keepdims=True))
+    check(x.sum(dtype=np.int8), h.sum(dtype=np.int8))
+    y, want = gp.zeros(6, np.int64), np.zeros(6, np.int64)
+    for k in range(6):
+        y[k] = (x[k * 100] > 0).sum()
+        want[k] = (h[k * 100] > 0).sum()
+        check(y, want)
+    z = gp.zeros(3, np.uint8)
+    for k in range(3):
+        z[k] = x.sum(dtype=np.uint8)
+    check(z, np.full(3, h.sum(dtype=np.uint8)))

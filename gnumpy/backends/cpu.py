@@ -21,7 +21,7 @@ from .._hostvals import compute
 from .._ops import EW_OPS, REDUCE_OPS
 from . import barriers
 from .base import Backend
-from .cpu_arrays import _fresh, _use_counts, leaf_array, view_array
+from .cpu_arrays import _fresh, _use_counts, counted, leaf_array, view_array
 from .cpu_fast import CpuFast
 
 
@@ -159,8 +159,14 @@ class CpuBackend(Backend):
                            node)
         elif k == REDUCE:
             rop, axes, keepdims = node.arg
-            x = self._full(node.srcs[0], self._eval(node.srcs[0], memo, uses))
-            r = np.asarray(REDUCE_OPS[rop].np_impl(x, axis=axes, keepdims=keepdims))
+            s = node.srcs[0]
+            if counted(node):       # a mask's count (count_nonzero, mask.sum()): NumPy's
+                m = s.srcs[0]       # count of the bools, no integer copy of them
+                r = np.asarray(np.count_nonzero(self._full(m, self._eval(m, memo, uses)),
+                                                axis=axes, keepdims=keepdims))
+            else:
+                x = self._full(s, self._eval(s, memo, uses))
+                r = np.asarray(REDUCE_OPS[rop].np_impl(x, axis=axes, keepdims=keepdims))
             owned = True
         elif k == BARRIER:
             vals = [self._full(s, self._eval(s, memo, uses)) for s in node.srcs]

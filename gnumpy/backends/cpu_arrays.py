@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._graph.ir import LEAF
+from .._graph.ir import EW, LEAF
 
 
 def leaf_array(node) -> np.ndarray:
@@ -42,6 +42,15 @@ def view_array(v: np.ndarray, node) -> np.ndarray:
     if vk == "reshape":
         return v.reshape(shape)
     raise ValueError(vk)
+
+
+def counted(node) -> bool:
+    """Is REDUCE `node` a sum of bools cast to an integer (``count_nonzero``, ``mask.sum()``):
+    what ``np.count_nonzero`` computes, cast to the node's dtype (modular, as the sum's
+    overflow is), without the integer copy of the mask?"""
+    s = node.srcs[0]
+    return node.arg[0] == "sum" and s.kind == EW and s.op == "astype" and \
+        s.srcs[0].dtype.kind == "b" and node.dtype.kind in "iu" and s.dtype.kind in "iu"
 
 
 def _use_counts(roots) -> dict:

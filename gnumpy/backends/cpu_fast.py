@@ -19,7 +19,7 @@ from .._graph import layout as L
 from .._graph.fuse import Group
 from .._graph.ir import EW, LEAF, REDUCE, SCALAR, VIEW
 from .._ops import EW_OPS, REDUCE_OPS
-from .cpu_arrays import _fresh, _use_counts, leaf_array, view_array
+from .cpu_arrays import _fresh, _use_counts, counted, leaf_array, view_array
 from .cpu_signature import recall, walk as _walk
 
 
@@ -62,7 +62,8 @@ def _compile(root):
         v = names.get(id(n))
         if v is not None:
             return v
-        args = [visit(s) for s in n.srcs]
+        nz = k == REDUCE and counted(n)     # (a mask's count: NumPy's count_nonzero of
+        args = [visit(n.srcs[0].srcs[0] if nz else s) for s in n.srcs]     # the bools)
         t = f"t{count['t']}"
         count["t"] += 1
         names[id(n)] = t
@@ -83,7 +84,8 @@ def _compile(root):
             rop, axes, keepdims = n.arg
             src = args[0] if args[0] in full else \
                 f"np.broadcast_to({args[0]}, {const(n.srcs[0].shape)})"
-            lines.append(f"{t} = np.asarray({const(REDUCE_OPS[rop].np_impl)}({src}, "
+            f = np.count_nonzero if nz else REDUCE_OPS[rop].np_impl
+            lines.append(f"{t} = np.asarray({const(f)}({src}, "
                          f"axis={axes!r}, keepdims={keepdims!r}))")
             lines.append(f"if {t}.dtype != {dt}:\n        {t} = {t}.astype({dt})")
             return t
