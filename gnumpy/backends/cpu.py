@@ -21,7 +21,7 @@ from .._hostvals import compute
 from .._ops import EW_OPS, REDUCE_OPS
 from . import barriers
 from .base import Backend
-from .cpu_arrays import _fresh, _use_counts, counted, leaf_array, view_array
+from .cpu_arrays import _fresh, _use_counts, count_bools, counted, leaf_array, view_array
 from .cpu_fast import CpuFast
 
 
@@ -162,8 +162,8 @@ class CpuBackend(Backend):
             s = node.srcs[0]
             if counted(node):       # a mask's count (count_nonzero, mask.sum()): NumPy's
                 m = s.srcs[0]       # count of the bools, no integer copy of them
-                r = np.asarray(np.count_nonzero(self._full(m, self._eval(m, memo, uses)),
-                                                axis=axes, keepdims=keepdims))
+                r = np.asarray(count_bools(self._full(m, self._eval(m, memo, uses)), axes,
+                                           keepdims))
             else:
                 x = self._full(s, self._eval(s, memo, uses))
                 r = np.asarray(REDUCE_OPS[rop].np_impl(x, axis=axes, keepdims=keepdims))

@@ -53,6 +53,14 @@ def counted(node) -> bool:
         s.srcs[0].dtype.kind == "b" and node.dtype.kind in "iu" and s.dtype.kind in "iu"
 
 
+def count_bools(m: np.ndarray, axes, keepdims):
+    """``np.count_nonzero(m, axis=axes, keepdims=keepdims)``, through its C loop (no axis)
+    where `axes` are all of m's: NumPy's count with an axis sums the bools."""
+    if len(axes) == m.ndim and not keepdims:
+        return np.count_nonzero(m)
+    return np.count_nonzero(m, axis=axes, keepdims=keepdims)
+
+
 def _use_counts(roots) -> dict:
     """How many parents inside the group each lazy node has (roots count once more)."""
     uses = {}

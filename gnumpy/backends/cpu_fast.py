@@ -19,7 +19,7 @@ from .._graph import layout as L
 from .._graph.fuse import Group
 from .._graph.ir import EW, LEAF, REDUCE, SCALAR, VIEW
 from .._ops import EW_OPS, REDUCE_OPS
-from .cpu_arrays import _fresh, _use_counts, counted, leaf_array, view_array
+from .cpu_arrays import _fresh, _use_counts, count_bools, counted, leaf_array, view_array
 from .cpu_signature import recall, walk as _walk
 
 
@@ -84,9 +84,10 @@ def _compile(root):
             rop, axes, keepdims = n.arg
             src = args[0] if args[0] in full else \
                 f"np.broadcast_to({args[0]}, {const(n.srcs[0].shape)})"
-            f = np.count_nonzero if nz else REDUCE_OPS[rop].np_impl
+            f = count_bools if nz else REDUCE_OPS[rop].np_impl
             lines.append(f"{t} = np.asarray({const(f)}({src}, "
-                         f"axis={axes!r}, keepdims={keepdims!r}))")
+                         f"{'' if nz else 'axis='}{axes!r}, {'' if nz else 'keepdims='}"
+                         f"{keepdims!r}))")
             lines.append(f"if {t}.dtype != {dt}:\n        {t} = {t}.astype({dt})")
             return t
         if n.op == "astype":
