@@ -7,16 +7,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from .fuzz_prog import Host
+from .fuzz_prog import Host, Ref
 
 
 def basic_key(g, shape):
     """A basic index for an array of `shape` (one entry per axis, maybe None or
-    Ellipsis inserted; a lone entry sometimes bare)."""
+    Ellipsis inserted; a lone entry sometimes bare).  An integer entry is now and then a
+    0-d integer result of the program: NumPy's scalar (an element read, ``argmax``)
+    indexes as an int does, a 0-d array is an advanced index (a copy)."""
+    ints = [Ref(i) for i, v in enumerate(g.env) if isinstance(v, np.ndarray) and
+            not v.ndim and v.dtype.kind in "iu"]
     key = []
     for d in shape:
         if g.p(0.25) and d:
-            key.append(int(g.rng.integers(-d, d)))
+            key.append(g.choice(ints) if ints and g.p(0.2) else
+                       int(g.rng.integers(-d, d)))
         elif g.p(0.02):
             key.append(d + 1)                       # IndexError
         else:

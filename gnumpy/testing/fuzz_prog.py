@@ -162,6 +162,8 @@ def _on_scalars(step, args, kw, elements):
     gnumpy's takes it (code that tells scalars from arrays by ``numbers.Number`` writes
     into gnumpy's as into an array)."""
     op = step.op
+    if op in ("getitem", "setitem") and type(args[1]) is tuple:     # (its entries read
+        args[1] = tuple(k[()] if id(k) in elements else k for k in args[1])  # as scalars)
     if op == "iop" and id(args[1]) in elements:
         IOPS[args[0]](args[1][()], args[2])
         return None
