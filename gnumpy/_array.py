@@ -192,8 +192,8 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
 
     def _new_view(self, node, vops):
         root = self._base if self._base is not None else self
-        if root._sc:        # NumPy's scalar: s.T a new scalar, s[None] a new array
-            r = ndarray._from_node(ir.copy(node))
+        if root._sc or self._sc:    # NumPy's scalar (a view of a temporary too: a complex
+            r = ndarray._from_node(ir.copy(node))   # round's): s.T a new scalar, s[None] an array
             r._sc = not node.shape
             return r
         root._has_views = True

@@ -345,6 +345,20 @@ FINDINGS = [
     ("negative scalar exponent under where=False",
      "o = xp.zeros(1, np.int64); r = xp.power(xp.asarray([2]), -1, out=o, "
      "where=xp.asarray([False]))"),
+    # session AL (NPBench scattering's G[k, e, idx[a, b]], then the fuzzer's keys of 0-d
+    # results): NumPy's integer scalar indexes as an int (a view); a 0-d array index with
+    # an Ellipsis gives a 0-d array (in place), not a scalar; a NumPy integer past int64
+    # overflows
+    ("an integer scalar index gives a view",
+     "a = xp.arange(12.0).reshape(3, 4); i = xp.asarray([[0, 2]])[0, 1]; v = a[i]; "
+     "v[1] = -1.0; w = a[1, i]; m = xp.asarray([1.0, 5.0, 2.0]).argmax(); u = a[m, ::2]; "
+     "u *= 3.0"),
+    ("a 0-d array index with an Ellipsis gives an array",
+     "a = xp.asarray([True, False, True]); k = xp.asarray(np.array(1, np.uint16)); "
+     "r = a[k, ...]; s = r; r ^= xp.asarray(True)"),
+    ("a uint64 index past int64 overflows", "a = xp.arange(4.0); r = a[np.uint64(2**63 + 5)]"),
+    ("a uint64 0-d array index past int64 overflows",
+     "a = xp.arange(4.0); a[xp.asarray(np.array(2**63 + 5, np.uint64))] = 1.0"),
 ]
 
 
@@ -403,3 +417,12 @@ def test_nan_means_of_complex64_round_as_numpys():
     x = np.float32([-0.022568022832274437, -0.0024627053644508123, 0.002276748651638627])
     assert gp.nanmean(gp.asarray(x), dtype=np.complex64).get().tobytes() == \
         np.asarray(np.nanmean(x, dtype=np.complex64)).tobytes()
+
+
+def test_a_view_of_a_scalar_that_is_a_view_is_a_new_scalar():
+    # fuzz (seed 85021015): round of a complex 0-d array is NumPy's scalar, inside
+    # gnumpy a view of a temporary; its .T shared that memory
+    s = gp.round(gp.asarray(np.array(1 + 2j)), 1)
+    t = s.T
+    s[()] = 1.5         # (gnumpy's scalars take item assignment: see indexing.setitem)
+    assert complex(t) == 1 + 2j and complex(s) == 1.5

@@ -6,7 +6,6 @@ Out-of-bounds integer arrays raise IndexError here, with one device min/max read
 (``index_bounds``).  ``indexing.getitem``/``setitem`` gather and scatter at the offsets."""
 from __future__ import annotations
 
-import operator
 
 import numpy as np
 
@@ -16,7 +15,7 @@ from ..._graph import ir
 from ..._graph import layout as L
 from .._common import fetch_scalars, host_to_node, is_array
 from .index_bounds import bounds as _bounds
-from .keys import _INT_OR_BOOL, _VALID, view_ops
+from .keys import _INT_OR_BOOL, _VALID, index_int, view_ops
 from .masks import mask_offsets, src_node
 
 I64 = D.int64
@@ -68,10 +67,7 @@ def _entry(k):
         if h.dtype.kind not in "biu":
             raise IndexError(_INT_OR_BOOL)
     else:
-        try:
-            return "int", operator.index(k)
-        except TypeError:
-            raise IndexError(_VALID) from None
+        return "int", index_int(k)
     if h.dtype.kind == "b":
         return ("bool0", bool(h)) if h.ndim == 0 else ("mask", ("h", h))
     return "arr", ("h", h)

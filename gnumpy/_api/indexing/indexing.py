@@ -28,7 +28,7 @@ from .._common import value_node as _common_value_node, store_scalar
 from .index_bounds import bounds as _bounds
 from .index_bounds import derived as _derived
 from .index_plan import _entry, _fmt, _oob, minmax, normalize, plan
-from .keys import _has_advanced, _is_advanced, simple_view_ops, view_ops
+from .keys import _has_advanced, _is_advanced, index_int, simple_view_ops, view_ops
 from .masks import mask_offsets, src_node
 
 I64 = D.int64
@@ -65,7 +65,7 @@ def _scalar_indices(a, key):
             continue
         if out is None:
             out = list(ks)
-        out[i] = int(k)
+        out[i] = index_int(k)
     return None if out is None else (tuple(out), scalars)
 
 
@@ -90,8 +90,8 @@ def getitem(a, key):
                 return r            # read is a scalar already)
             if r._base is not None:     # a copy, as advanced indexing gives; NumPy's
                 r = r._copy()           # scalar where it selects one element
-            r._sc = not r._node.shape
-            return r
+            r._sc = not r._node.shape and not _has_ellipsis(key)    # (a[i, ...]: a 0-d
+            return r                                                # array)
         if _has_advanced(key):
             whole = is_array(key) and key.dtype == D.bool_ and key.shape == a.shape and \
                 key.ndim and key.device == a.device

@@ -22,6 +22,19 @@ def _is_advanced(k) -> bool:
     return isinstance(k, (bool, np.bool_))
 
 
+def index_int(k) -> int:
+    """Integer index `k` (an int, NumPy's integer scalar, a 0-d integer array) as a Python
+    int, with NumPy's errors: IndexError for a non-integer, OverflowError for a NumPy
+    integer past int64 (a uint64 index NumPy cannot take as intp)."""
+    try:
+        i = operator.index(k)
+    except TypeError:
+        raise IndexError(_VALID) from None
+    if i >= 1 << 63 and type(k) is not int:
+        raise OverflowError("Python int too large to convert to C long")
+    return i
+
+
 def parse_basic(shape, key):
     """-> (starts_steps, sliced_shape, final_shape) for a basic index `key`."""
     if not isinstance(key, tuple):
@@ -55,10 +68,7 @@ def parse_basic(shape, key):
             sliced.append(n)
             final.append(n)
         else:
-            try:
-                i = operator.index(k)
-            except TypeError:
-                raise IndexError(_VALID) from None
+            i = index_int(k)
             if not -size <= i < size:
                 raise IndexError(f"index {i} is out of bounds for axis {dim} with size {size}")
             starts_steps.append((i % size, 1))
