@@ -860,3 +860,28 @@ def test_a_read_set_taken_before_a_realization_still_sees_the_new_memory(through
     if v is not None:
         check(v, (x0 * 2.0 + 1.0) * 3.0)
     check(t, np.where(np.arange(6) == 1, 100.0, x0 * 2.0))
+
+
+def test_the_scalar_bound_decides_as_the_walk():
+    """``bounds._chain_past`` (a 0-d node's chain past the bound) answers as the walk
+    does, whether it walks or answers from the tree-count bounds kept on the nodes:
+    random 0-d graphs with shared nodes, constants, leaves and reductions, grown over
+    nodes whose bounds were kept before, some of them realized since."""
+    from gnumpy._graph import bounds, ir
+    rng = np.random.default_rng(16)
+    dt = np.dtype(np.float64)
+    dev = gp.asarray(0.0).device
+    leaf = gp.asarray(np.float64(2.0))._leaf()
+    red = ir.reduce("sum", gp.asarray(np.ones(3))._node, (0,), False, dt)
+    for case in range(300):
+        pool = [leaf, red, ir.scalar(1.5, dt, (), dev)]
+        for _ in range(int(rng.integers(1, 14))):
+            a, b = (pool[int(rng.integers(len(pool)))] for _ in range(2))
+            n = ir.ew("add", dt, (a, b)) if rng.random() < 0.7 else ir.ew("tanh", dt, (a,))
+            pool.append(n)
+            lim = int(rng.integers(1, 9))
+            assert bounds._chain_past(n, lim) == (bounds._scalar_chain(n, lim) > lim)
+            if rng.random() < 0.1:      # realized: its bound kept above may now be high
+                m = pool[int(rng.integers(3, len(pool)))]
+                if m.kind == ir.EW:
+                    m.realize(leaf.buf, (), leaf.offset)

@@ -52,9 +52,43 @@ def bounded(node):
     recomputed whole by every kernel reading it).  Arrays call it when they take a node."""
     lim = config.max_scalar_graph_nodes     # (a chain counts at most the tree's size)
     if node.kind != LEAF and (node.size > config.max_graph_nodes or not node.shape and
-                              node.size > lim and _scalar_chain(node, lim) > lim):
+                              node.size > lim and _chain_past(node, lim)):
         materialize([node])
     return node
+
+
+def _chain_past(node, limit) -> bool:
+    """``_scalar_chain(node, limit) > limit``, without the walk where an upper bound of the
+    count, the chain's tree count (``_chain_bound``), is within `limit`: a loop's scalar
+    chain (go_fast's ``trace += tanh(a[i, i])``) walks only where it may pass."""
+    if _chain_bound(node, limit) <= limit:
+        return False
+    n = _scalar_chain(node, limit)
+    if n > limit:
+        return True
+    node.sig = n            # (exact: what the walk found)
+    return False
+
+
+def _chain_bound(n, limit) -> int:
+    """An upper bound of ``_scalar_chain(n)``: its elementwise and view nodes counted as a
+    tree (a node shared counts each time).  Each node's bound is kept on it (in
+    ``Node.sig``, which only LEAFs use otherwise), so a chain extended by one statement
+    costs a few additions; a node realized since only lowers the count.  More than
+    `limit` for a large graph not met before (not walked here)."""
+    k = n.kind
+    if k != EW and k != VIEW:
+        return 0
+    c = n.sig
+    if c is not None:
+        return c
+    if n.size > 4 * limit:
+        return limit + 1
+    b = 1
+    for s in n.srcs:
+        b += _chain_bound(s, limit)
+    n.sig = b
+    return b
 
 
 # An array's lazy value updated in place again is computed at that update (one kernel for

@@ -59,7 +59,8 @@ class Node:
         self.buf = None
         self.strides = None
         self.offset = 0
-        self.sig = None         # a LEAF's layout signature, cached by the launch fast path
+        self.sig = None         # a LEAF's layout signature, cached by the launch fast path;
+        #                         a lazy 0-d node's scalar chain bound (``bounds``)
         self.rb = None          # the buffers its graph reads (``readers.read_set``)
 
     @property
