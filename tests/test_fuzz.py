@@ -359,6 +359,15 @@ FINDINGS = [
     ("a uint64 index past int64 overflows", "a = xp.arange(4.0); r = a[np.uint64(2**63 + 5)]"),
     ("a uint64 0-d array index past int64 overflows",
      "a = xp.arange(4.0); a[xp.asarray(np.array(2**63 + 5, np.uint64))] = 1.0"),
+    # fuzz (seed 87029892): NumPy's complex clip with both bounds orders (real, imag)
+    # lexicographically, strictly, and takes a bound's NaN only through that order; with
+    # one bound it is np.maximum or np.minimum
+    ("complex clip with NaN and signed-zero bounds",
+     "x = xp.asarray([5 + 1j, 3 + 3j, complex(-0.0, 1), 1 + 1j, complex(1, float('nan'))]); "
+     "nan = float('nan'); lo = xp.asarray([0j, 0j, 1j, complex(nan, 0), 0j]); "
+     "hi = xp.asarray([complex(float('inf'), nan), complex(2, nan), 3 + 3j, 2 + 2j, 2 + 2j]); "
+     "r = xp.clip(x, lo, hi); r1 = xp.clip(x, lo, None); r2 = xp.clip(x, None, hi); "
+     "r3 = xp.clip(xp.asarray([0j]), xp.asarray([complex(-0.0, 0)]), None)"),
 ]
 
 

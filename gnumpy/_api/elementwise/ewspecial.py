@@ -57,13 +57,32 @@ def clip(a, min=None, max=None, out=None, **kw):
     # Note: the sign of a zero result where x and a bound are zeros of opposite signs
     # follows np.maximum/np.minimum; NumPy's clip loop differs between its SIMD and
     # scalar paths there
-    if lo is not None:
-        r = apply("maximum", r, lo)
-    if hi is not None:
-        r = apply("minimum", r, hi)
+    if r.dtype.kind == "c" and lo is not None and hi is not None:     # (NumPy's clip
+        r = _complex_bound(_complex_bound(r, lo, False), hi, True)     # loop; one bound
+    else:                                                           # is np.maximum's)
+        if lo is not None:
+            r = apply("maximum", r, lo)
+        if hi is not None:
+            r = apply("minimum", r, hi)
     if r._node is x0:           # no bound: a copy (NumPy's positive)
         r = apply("positive", r)
     return finish("clip", r, out, casting=casting)
+
+
+def _complex_bound(x, b, upper):
+    """NumPy's complex clip against one bound: `x` where it is NaN (either part) or
+    strictly on the bound's side in the lexicographic order of (real, imag), else the
+    bound (an equal x gives the bound: clip(-0+1j, 1j, ...) is 1j).  A NaN in the bound
+    counts only through that order (clip(5+1j, 0, inf+nanj) is 5+1j), where np.minimum
+    would return it."""
+    from .elementwise import where      # (a function of this package's other module)
+    b = astype(b if is_array(b) else wrap(as_node(b, device=x.device)), x.dtype,
+               copy=False)
+    xr, xi, br, bi = (apply(p, v) for v in (x, b) for p in ("real", "imag"))
+    side = "less" if upper else "greater"
+    keep = apply("logical_or", apply(side, xr, br),
+                 apply("logical_and", apply("equal", xr, br), apply(side, xi, bi)))
+    return where(apply("logical_or", keep, apply("isnan", x)), x, b)
 
 
 def round_(a, decimals=0, out=None):
