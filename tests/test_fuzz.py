@@ -367,7 +367,8 @@ FINDINGS = [
      "nan = float('nan'); lo = xp.asarray([0j, 0j, 1j, complex(nan, 0), 0j]); "
      "hi = xp.asarray([complex(float('inf'), nan), complex(2, nan), 3 + 3j, 2 + 2j, 2 + 2j]); "
      "r = xp.clip(x, lo, hi); r1 = xp.clip(x, lo, None); r2 = xp.clip(x, None, hi); "
-     "r3 = xp.clip(xp.asarray([0j]), xp.asarray([complex(-0.0, 0)]), None)"),
+     "r3 = xp.clip(xp.asarray([0j]), xp.asarray([complex(-0.0, 0)]), None); "
+     "r4 = xp.clip(x, 2**64, 2**63)"),
 ]
 
 

@@ -76,8 +76,11 @@ def _complex_bound(x, b, upper):
     counts only through that order (clip(5+1j, 0, inf+nanj) is 5+1j), where np.minimum
     would return it."""
     from .elementwise import where      # (a function of this package's other module)
-    b = astype(b if is_array(b) else wrap(as_node(b, device=x.device)), x.dtype,
-               copy=False)
+    if type(b) in (int, float, complex, bool):      # (a Python bound: weak, any size)
+        b = wrap(ir.scalar(b, x.dtype, (), x.device))
+    else:
+        b = astype(b if is_array(b) else wrap(as_node(b, device=x.device)), x.dtype,
+                   copy=False)
     xr, xi, br, bi = (apply(p, v) for v in (x, b) for p in ("real", "imag"))
     side = "less" if upper else "greater"
     keep = apply("logical_or", apply(side, xr, br),
