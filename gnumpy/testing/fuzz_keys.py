@@ -12,9 +12,10 @@ from .fuzz_prog import Host, Ref
 
 def basic_key(g, shape):
     """A basic index for an array of `shape` (one entry per axis, maybe None or
-    Ellipsis inserted; a lone entry sometimes bare).  An integer entry is now and then a
-    0-d integer result of the program: NumPy's scalar (an element read, ``argmax``)
-    indexes as an int does, a 0-d array is an advanced index (a copy)."""
+    Ellipsis inserted; a lone entry sometimes bare).  An integer entry, or a slice's
+    bound, is now and then a 0-d integer result of the program: NumPy's scalar (an
+    element read, ``argmax``) indexes as an int does, a 0-d array is an advanced index
+    (a copy); both bound slices."""
     ints = [Ref(i) for i, v in enumerate(g.env) if isinstance(v, np.ndarray) and
             not v.ndim and v.dtype.kind in "iu"]
     key = []
@@ -26,8 +27,8 @@ def basic_key(g, shape):
             key.append(d + 1)                       # IndexError
         else:
             step = g.choice([None, None, 1, 2, -1, -2, 3])
-            lo = g.choice([None, 0, 1, -1, -2])
-            hi = g.choice([None, None, -1, 2, d])
+            lo = g.choice(ints) if ints and g.p(0.1) else g.choice([None, 0, 1, -1, -2])
+            hi = g.choice(ints) if ints and g.p(0.1) else g.choice([None, None, -1, 2, d])
             key.append(slice(lo, hi, step))
     if g.p(0.15):
         key.insert(int(g.rng.integers(len(key) + 1)), None)

@@ -131,6 +131,8 @@ def _resolve(v, env, ns):
         return tuple(_resolve(x, env, ns) for x in v)
     if type(v) is list:
         return [_resolve(x, env, ns) for x in v]
+    if type(v) is slice and (isinstance(v.start, Ref) or isinstance(v.stop, Ref)):
+        return slice(_resolve(v.start, env, ns), _resolve(v.stop, env, ns), v.step)
     return v
 
 
@@ -162,8 +164,9 @@ def _on_scalars(step, args, kw, elements):
     gnumpy's takes it (code that tells scalars from arrays by ``numbers.Number`` writes
     into gnumpy's as into an array)."""
     op = step.op
-    if op in ("getitem", "setitem") and type(args[1]) is tuple:     # (its entries read
-        args[1] = tuple(k[()] if id(k) in elements else k for k in args[1])  # as scalars)
+    if op in ("getitem", "setitem") and type(args[1]) is tuple:     # (its entries and
+        args[1] = tuple(_scalar_entry(k, elements) for k in args[1])    # slice bounds read
+                                                                        # as scalars)
     if op == "iop" and id(args[1]) in elements:
         IOPS[args[0]](args[1][()], args[2])
         return None
@@ -183,6 +186,17 @@ def _on_scalars(step, args, kw, elements):
         # NumPy's dtype for it, compared as such
         r = np.asarray(r)[()]
     return r
+
+
+def _scalar_entry(k, elements):
+    """Key entry `k` with the program's NumPy scalars (kept as 0-d arrays) read as
+    scalars, in a slice's bounds too."""
+    if id(k) in elements:
+        return k[()]
+    if type(k) is slice and (id(k.start) in elements or id(k.stop) in elements):
+        return slice(k.start[()] if id(k.start) in elements else k.start,
+                     k.stop[()] if id(k.stop) in elements else k.stop, k.step)
+    return k
 
 
 def run(prog, ns):
