@@ -287,6 +287,29 @@ def count_calls(monkeypatch, owner, name, record):
     return calls
 
 
+def statement_arrays(dev, seed=0):
+    """(A, B, v) the statement shapes below read: two float64 (12, 40) matrices and a
+    float32 vector of 40 on device `dev`, random."""
+    rng = np.random.default_rng(seed)
+    A = gp.asarray(rng.standard_normal((12, 40)), device=dev)
+    B = gp.asarray(rng.standard_normal((12, 40)), device=dev)
+    v = gp.asarray(rng.standard_normal(40).astype(np.float32), device=dev)
+    return A, B, v
+
+
+# a loop statement's value of one shape at every k (its views, offsets and scalars change,
+# its structure not), for the tests of the replay signature readers of both backends
+STATEMENT_SHAPES = {
+    "stencil": lambda A, B, v, k: 0.33 * (A[k, :-2] + A[k, 1:-1] + A[k, 2:]),
+    "two_buffers": lambda A, B, v, k: A[k] * B[k + 1] - (k + 0.5),
+    "shared_inner": lambda A, B, v, k: (lambda t: t * t + t)(A[k] + B[k]),
+    "same_place_twice": lambda A, B, v, k: A[k] * A[k] + A[k + 1],
+    "cast_and_where": lambda A, B, v, k: gp.where(A[k] > 0, v.astype(gp.float64), B[k]),
+    "reduce": lambda A, B, v, k: (A[k:k + 3] * 2.0).sum(axis=0),
+    "element": lambda A, B, v, k: A[k, 3] * 0.5 + A[k, 2],
+}
+
+
 def same_walk(got, want):
     """Assert a replay signature reader's answer `got` is the walk's `want`: the same
     signature and verdict, the same leaves and scalars (the very nodes) in order."""

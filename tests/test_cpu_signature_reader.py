@@ -9,7 +9,7 @@ import pytest
 import gnumpy as gp
 from gnumpy.backends import cpu_signature as cs
 from gnumpy.backends import remembered
-from helpers import check, count_calls, same_walk
+from helpers import STATEMENT_SHAPES, check, count_calls, same_walk, statement_arrays
 
 
 @pytest.fixture
@@ -21,33 +21,14 @@ def readers(monkeypatch):
     return count_calls(monkeypatch, cs, "walk", lambda *args: 1), real
 
 
-
-
-def _arrays(seed=0):
-    rng = np.random.default_rng(seed)
-    A = gp.asarray(rng.standard_normal((12, 40)), device="cpu")
-    B = gp.asarray(rng.standard_normal((12, 40)), device="cpu")
-    v = gp.asarray(rng.standard_normal(40).astype(np.float32), device="cpu")
-    return A, B, v
-
-
-# statement values of one shape at every k (views and scalars change, structure not)
-SHAPES = {
-    "stencil": lambda A, B, v, k: 0.33 * (A[k, :-2] + A[k, 1:-1] + A[k, 2:]),
-    "two_buffers": lambda A, B, v, k: A[k] * B[k + 1] - (k + 0.5),
-    "shared_inner": lambda A, B, v, k: (lambda t: t * t + t)(A[k] + B[k]),
-    "same_place_twice": lambda A, B, v, k: A[k] * A[k] + A[k + 1],
-    "cast_and_where": lambda A, B, v, k: gp.where(A[k] > 0, v.astype(gp.float64), B[k]),
-    "reduce": lambda A, B, v, k: (A[k:k + 3] * 2.0).sum(axis=0),
-    "lazy_views": lambda A, B, v, k: ((A[k:k + 2] + 1.0).T * 2.0)[1:-1],
-    "element": lambda A, B, v, k: A[k, 3] * 0.5 + A[k, 2],
-}
+SHAPES = {**STATEMENT_SHAPES,
+          "lazy_views": lambda A, B, v, k: ((A[k:k + 2] + 1.0).T * 2.0)[1:-1]}
 
 
 @pytest.mark.parametrize("name", list(SHAPES))
 def test_recall_answers_as_the_walk(readers, name):
     walks, walk = readers
-    A, B, v = _arrays()
+    A, B, v = statement_arrays("cpu")
     f = SHAPES[name]
     for k in range(cs._MAKE_AT + 8):
         node = f(A, B, v, k % 8)._node
@@ -59,7 +40,7 @@ def test_a_graph_the_walk_refuses_gets_no_reader(readers):
     """An index-valued node (``arange``) is not replayed on the CPU: every one is
     walked, and answered as refused."""
     walks, walk = readers
-    A, B, v = _arrays()
+    A, B, v = statement_arrays("cpu")
     for k in range(cs._MAKE_AT + 4):
         node = (A[k % 8] + gp.arange(40, device="cpu") * (k + 1))._node
         got = cs.recall(node)
@@ -99,7 +80,7 @@ READ = {            # ... that the reader reads: it answers with the walk's sign
 @pytest.mark.parametrize("name", list(CHECKED) + list(READ))
 def test_a_reader_answers_another_shape_as_the_walk(readers, name):
     walks, walk = readers
-    A, B, v = _arrays()
+    A, B, v = statement_arrays("cpu")
     taught, other = CHECKED.get(name) or READ[name]
     _teach(lambda: taught(A, B, v)._node)
     node = other(A, B, v)._node
@@ -150,7 +131,7 @@ def test_a_hint_of_too_many_shapes_is_walked(readers, monkeypatch):
     """Graphs of one hint that keep missing its readers get new ones, then none."""
     monkeypatch.setattr(remembered, "_MAKES_MAX", 3)
     walks, walk = readers
-    A, B, v = _arrays()
+    A, B, v = statement_arrays("cpu")
     ops = ["add", "subtract", "multiply", "maximum", "minimum", "hypot"]
     for op in ops:
         f = getattr(gp, op)

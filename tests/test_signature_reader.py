@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import gnumpy as gp
-from helpers import check, count_calls, same_walk
+from helpers import STATEMENT_SHAPES, check, count_calls, same_walk, statement_arrays
 
 pytest.importorskip("cuda.bindings.nvrtc",
                     reason="the fake CUDA backend needs the 'cuda' extra")
@@ -24,34 +24,15 @@ def readers(monkeypatch):
     return count_calls(monkeypatch, cs, "walk", lambda *args: 1), real
 
 
-
-
-def _arrays(dev, seed=0):
-    rng = np.random.default_rng(seed)
-    A = gp.asarray(rng.standard_normal((12, 40)), device=dev)
-    B = gp.asarray(rng.standard_normal((12, 40)), device=dev)
-    v = gp.asarray(rng.standard_normal(40).astype(np.float32), device=dev)
-    return A, B, v
-
-
-# statement values of one shape at every k (offsets and scalars change, structure not)
-SHAPES = {
-    "stencil": lambda A, B, v, k: 0.33 * (A[k, :-2] + A[k, 1:-1] + A[k, 2:]),
-    "two_buffers": lambda A, B, v, k: A[k] * B[k + 1] - (k + 0.5),
-    "shared_inner": lambda A, B, v, k: (lambda t: t * t + t)(A[k] + B[k]),
-    "same_place_twice": lambda A, B, v, k: A[k] * A[k] + A[k + 1],
-    "cast_and_where": lambda A, B, v, k: gp.where(A[k] > 0, v.astype(gp.float64), B[k]),
-    "reduce": lambda A, B, v, k: (A[k:k + 3] * 2.0).sum(axis=0),
-    "iota": lambda A, B, v, k: A[k] + gp.arange(40, device=A.device) * (k + 1),
-    "element": lambda A, B, v, k: A[k, 3] * 0.5 + A[k, 2],
-}
+SHAPES = {**STATEMENT_SHAPES,
+          "iota": lambda A, B, v, k: A[k] + gp.arange(40, device=A.device) * (k + 1)}
 
 
 @pytest.mark.parametrize("name", list(SHAPES))
 def test_recall_answers_as_the_walk(fake, readers, name):
     dev, be = fake
     walks, walk = readers
-    A, B, v = _arrays(dev)
+    A, B, v = statement_arrays(dev)
     f = SHAPES[name]
     for k in range(cs._MAKE_AT + 8):
         node = f(A, B, v, k % 8)._node
@@ -62,7 +43,7 @@ def test_recall_answers_as_the_walk(fake, readers, name):
 def test_recall_of_several_roots(fake, readers):
     dev, be = fake
     walks, walk = readers
-    A, B, v = _arrays(dev)
+    A, B, v = statement_arrays(dev)
     for k in range(cs._MAKE_AT + 4):
         roots = [(A[k % 6, j] * 2.0 + A[k % 6, j + 1])._node for j in range(cs._ROOTS_FEW)]
         same_walk(cs.recall(None, roots), walk(None, roots))
@@ -76,7 +57,7 @@ def test_recall_of_a_chain_waits_longer(fake, readers):
     `_CHAIN_MAKE_AT` walks, not `_MAKE_AT`."""
     dev, be = fake
     walks, walk = readers
-    A, B, v = _arrays(dev)
+    A, B, v = statement_arrays(dev)
     n = cs._ROOTS_FEW + 3
     for k in range(cs._CHAIN_MAKE_AT + 4):
         roots = [(A[k % 6, j] * 2.0 + A[k % 6, j + 1])._node for j in range(n)]
@@ -125,7 +106,7 @@ READ = {            # ... that the reader reads: it answers with the walk's sign
 def test_a_reader_answers_another_shape_as_the_walk(fake, readers, name):
     dev, be = fake
     walks, walk = readers
-    A, B, v = _arrays(dev)
+    A, B, v = statement_arrays(dev)
     taught, other = CHECKED.get(name) or READ[name]
     _teach(lambda: taught(A, B, v)._node)
     node = other(A, B, v)._node
@@ -198,7 +179,7 @@ def test_a_hint_of_too_many_shapes_is_walked(fake, readers, monkeypatch):
     dev, be = fake
     walks, walk = readers
     monkeypatch.setattr(remembered, "_MAKES_MAX", 5)
-    A, B, v = _arrays(dev)
+    A, B, v = statement_arrays(dev)
     ops = [gp.multiply, gp.add, gp.subtract, gp.divide, gp.maximum, gp.minimum]
     shapes = [lambda f=f: f(A[2, :6], A[3, :6]).sum() for f in ops]
     node = shapes[0]()._node

@@ -10,7 +10,8 @@ of it).  ``cpu_fast`` compiles one function per signature.
 from __future__ import annotations
 
 from .._graph.ir import EW, LEAF, REDUCE, SCALAR, VIEW
-from .remembered import COLD, elementwise_checks, inner_node, remember, shape_groups
+from .remembered import (COLD, Constants, compile_reader, elementwise_checks, inner_node,
+                         remember, shape_groups)
 
 
 def walk(root, limit=None):
@@ -89,19 +90,7 @@ def _reader(root, roots=None):
     groups = shape_groups(root, None)
     if groups is None:
         return None
-    K = []
-    names = {}
-
-    def const(v):
-        t = type(v)
-        if v is None or t is bool or t is int or t is str:
-            return repr(v)
-        k = names.get(id(v))
-        if k is None:
-            K.append(v)
-            k = names[id(v)] = f"c{len(K) - 1}"
-        return k
-
+    const = Constants()
     body = []
     emit = body.append
     todo = [("root", root)]
@@ -148,8 +137,4 @@ def _reader(root, roots=None):
             return None
     emit(f"    return ({', '.join(sig)},), [{', '.join(leaves)}], [{', '.join(scalars)}], "
          f"{ok}")
-    params = "".join(f", c{i}=c{i}" for i in range(len(K)))
-    code = f"def read(root{params}):\n" + "\n".join(body)
-    g = {f"c{i}": x for i, x in enumerate(K)}
-    exec(compile(code, "<gnumpy cpu signature reader>", "exec"), g)   # noqa: S102
-    return g["read"]
+    return compile_reader("root", body, const, "<gnumpy cpu signature reader>")

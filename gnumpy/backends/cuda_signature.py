@@ -5,7 +5,8 @@ same answer for a graph of a shape met before, read by code generated for that s
 from __future__ import annotations
 
 from .._graph.ir import EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
-from .remembered import COLD, elementwise_checks, inner_node, remember, shape_groups
+from .remembered import (COLD, Constants, compile_reader, elementwise_checks, inner_node,
+                         remember, shape_groups)
 
 
 _LAYOUTS: dict = {}         # a leaf's layout tuple -> small int (never reused)
@@ -156,22 +157,7 @@ def recall(root, roots=None):
 def _reader(root, roots):
     """The generated reader of graphs shaped like `root`'s (or `roots`'), or None (a
     graph of many inner nodes of one shape): see ``recall``."""
-    K = []
-    names = {}
-
-    def const(v):
-        """A name for constant `v` in the reader's code."""
-        t = type(v)
-        if v is None or t is bool or t is int or t is str:
-            return repr(v)
-        if t is tuple and all(type(x) is int for x in v):
-            return repr(v)
-        k = names.get(id(v))
-        if k is None:
-            K.append(v)
-            k = names[id(v)] = f"c{len(K) - 1}"
-        return k
-
+    const = Constants()
     groups = shape_groups(root, roots)
     if groups is None:
         return None
@@ -255,10 +241,5 @@ def _reader(root, roots):
             emit(f"    if len({{{', '.join(os_)}}}) != {len(os_)}: return None")
     emit(f"    return ({', '.join(sig)},), [{', '.join(leaves)}], [{', '.join(scalars)}], "
          f"True")
-    params = "".join(f", c{i}=c{i}" for i in range(len(K)))
-    code = f"def read(root, roots, lid=lid, LAY=LAY{params}):\n" + "\n".join(body)
-    g = {f"c{i}": x for i, x in enumerate(K)}
-    g["lid"] = layout_id
-    g["LAY"] = _LAYOUTS
-    exec(compile(code, "<gnumpy signature reader>", "exec"), g)
-    return g["read"]
+    return compile_reader("root, roots", body, const, "<gnumpy signature reader>",
+                          lid=layout_id, LAY=_LAYOUTS)

@@ -111,3 +111,36 @@ def shape_groups(root, roots):
     if max(sizes.values(), default=0) > _GROUP_MAX:
         return None
     return memo
+
+
+class Constants:
+    """The constants a reader's generated code names: literals for None, bools, ints,
+    strings and tuples of ints, else ``c0``, ``c1``, ... bound as the reader's default
+    arguments (``compile_reader``)."""
+
+    def __init__(self) -> None:
+        self.values = []
+        self._names = {}
+
+    def __call__(self, v) -> str:
+        t = type(v)
+        if v is None or t is bool or t is int or t is str or \
+                t is tuple and all(type(x) is int for x in v):
+            return repr(v)
+        k = self._names.get(id(v))
+        if k is None:
+            self.values.append(v)
+            k = self._names[id(v)] = f"c{len(self.values) - 1}"
+        return k
+
+
+def compile_reader(params, body, const, filename, **bound):
+    """The function ``read(params)`` of the generated lines `body`, with the names in
+    `bound` and the constants `const` named bound as default arguments."""
+    g = dict(bound)
+    g.update((f"c{i}", x) for i, x in enumerate(const.values))
+    defaults = "".join(f", {k}={k}" for k in g)
+    exec(compile(f"def read({params}{defaults}):\n" + "\n".join(body), filename, "exec"),
+         g)     # noqa: S102 - generated from our own graph, no user text
+    return g["read"]
+
