@@ -161,12 +161,11 @@ class CpuBackend(Backend):
             rop, axes, keepdims = node.arg
             s = node.srcs[0]
             if counted(node):       # a mask's count (count_nonzero, mask.sum()): NumPy's
-                m = s.srcs[0]       # count of the bools, no integer copy of them
-                r = np.asarray(count_bools(self._full(m, self._eval(m, memo, uses)), axes,
-                                           keepdims))
+                s, f = s.srcs[0], count_bools   # count of the bools, no integer copy
             else:
-                x = self._full(s, self._eval(s, memo, uses))
-                r = np.asarray(REDUCE_OPS[rop].np_impl(x, axis=axes, keepdims=keepdims))
+                f = REDUCE_OPS[rop].np_impl
+            r = np.asarray(f(self._full(s, self._eval(s, memo, uses)), axis=axes,
+                             keepdims=keepdims))
             owned = True
         elif k == BARRIER:
             vals = [self._full(s, self._eval(s, memo, uses)) for s in node.srcs]

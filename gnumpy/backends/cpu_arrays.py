@@ -53,12 +53,13 @@ def counted(node) -> bool:
         s.srcs[0].dtype.kind == "b" and node.dtype.kind in "iu" and s.dtype.kind in "iu"
 
 
-def count_bools(m: np.ndarray, axes, keepdims):
-    """``np.count_nonzero(m, axis=axes, keepdims=keepdims)``, through its C loop (no axis)
-    where `axes` are all of m's: NumPy's count with an axis sums the bools."""
-    if len(axes) == m.ndim and not keepdims:
+def count_bools(m: np.ndarray, axis, keepdims):
+    """``np.count_nonzero(m, axis=axis, keepdims=keepdims)`` (a reduction's arguments),
+    through its C loop (no axis) where `axis` names all of m's: NumPy's count with an
+    axis sums the bools."""
+    if len(axis) == m.ndim and not keepdims:
         return np.count_nonzero(m)
-    return np.count_nonzero(m, axis=axes, keepdims=keepdims)
+    return np.count_nonzero(m, axis=axis, keepdims=keepdims)
 
 
 def _use_counts(roots) -> dict:

@@ -86,8 +86,7 @@ def _compile(root):
                 f"np.broadcast_to({args[0]}, {const(n.srcs[0].shape)})"
             f = count_bools if nz else REDUCE_OPS[rop].np_impl
             lines.append(f"{t} = np.asarray({const(f)}({src}, "
-                         f"{'' if nz else 'axis='}{axes!r}, {'' if nz else 'keepdims='}"
-                         f"{keepdims!r}))")
+                         f"axis={axes!r}, keepdims={keepdims!r}))")
             lines.append(f"if {t}.dtype != {dt}:\n        {t} = {t}.astype({dt})")
             return t
         if n.op == "astype":

@@ -164,9 +164,10 @@ def _on_scalars(step, args, kw, elements):
     gnumpy's takes it (code that tells scalars from arrays by ``numbers.Number`` writes
     into gnumpy's as into an array)."""
     op = step.op
-    if op in ("getitem", "setitem") and type(args[1]) is tuple:     # (its entries and
-        args[1] = tuple(_scalar_entry(k, elements) for k in args[1])    # slice bounds read
-                                                                        # as scalars)
+    if op in ("getitem", "setitem"):    # (a key's entries and slice bounds: scalars)
+        k = args[1]
+        args[1] = tuple(_scalar_entry(x, elements) for x in k) if type(k) is tuple else \
+            _scalar_entry(k, elements)
     if op == "iop" and id(args[1]) in elements:
         IOPS[args[0]](args[1][()], args[2])
         return None

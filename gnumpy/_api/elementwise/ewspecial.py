@@ -15,7 +15,7 @@ from ..._broadcast import broadcast_shapes
 from ..._graph import ir
 from ..._ops import EW_OPS
 from .._common import as_node, is_array, wrap
-from .elementwise import apply, astype
+from .elementwise import apply, astype, where
 from .resolution import _classify, _promote, loop_dtype
 from ..outargs import (finish, check_out_shape, single_out, check_casting, check_order,
                        check_out_cast, finish_multi, multi_out)
@@ -75,7 +75,6 @@ def _complex_bound(x, b, upper):
     bound (an equal x gives the bound: clip(-0+1j, 1j, ...) is 1j).  A NaN in the bound
     counts only through that order (clip(5+1j, 0, inf+nanj) is 5+1j), where np.minimum
     would return it."""
-    from .elementwise import where      # (a function of this package's other module)
     if type(b) in (int, float, complex, bool):      # (a Python bound: weak, any size)
         b = wrap(ir.scalar(b, x.dtype, (), x.device))
     else:

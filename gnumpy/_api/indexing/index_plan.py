@@ -6,7 +6,6 @@ Out-of-bounds integer arrays raise IndexError here, with one device min/max read
 (``index_bounds``).  ``indexing.getitem``/``setitem`` gather and scatter at the offsets."""
 from __future__ import annotations
 
-
 import numpy as np
 
 from ... import _dtypes as D
