@@ -345,7 +345,7 @@ FINDINGS = [
     ("negative scalar exponent under where=False",
      "o = xp.zeros(1, np.int64); r = xp.power(xp.asarray([2]), -1, out=o, "
      "where=xp.asarray([False]))"),
-    # session AL (NPBench scattering's G[k, e, idx[a, b]], then the fuzzer's keys of 0-d
+    # (NPBench scattering's G[k, e, idx[a, b]], and the fuzzer's keys of 0-d
     # results): NumPy's integer scalar indexes as an int (a view); a 0-d array index with
     # an Ellipsis gives a 0-d array (in place), not a scalar; a NumPy integer past int64
     # overflows
