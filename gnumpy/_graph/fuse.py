@@ -24,6 +24,7 @@ from __future__ import annotations
 from .._config import config
 from . import layout as L
 from . import rows
+from .epilogue import fold as fold_relu
 from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
 
 
@@ -181,7 +182,8 @@ def _structure(roots):
     reduction sources by identity; devices by identity too: as fine as equality or finer,
     and hashed in C).  Scalar values and barrier arguments (a compaction's count) do not
     change a schedule and are left out.  An argument may be unhashable: the caller's
-    lookup raises TypeError then."""
+    lookup raises TypeError then.  A product's ReLU is folded into the product on the way
+    (``epilogue.fold``), so the signature is of the graph that runs."""
     sig = [len(roots)]
     seen = {}
     leaves = {}
@@ -202,6 +204,8 @@ def _structure(roots):
             continue
         seen[id(n)] = len(inner)
         inner.append(n)
+        if k == EW and n.op == "maximum" and fold_relu(n):     # a product's ReLU: one
+            k = BARRIER                                         # library call (epilogue)
         srcs = n.srcs
         sig += (k, n.op, n.dtype, n.shape, None if k == SCALAR or k == BARRIER else n.arg,
                 len(srcs), id(n.device))
