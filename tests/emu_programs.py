@@ -390,3 +390,12 @@ def multiblock(xp, A, v):
         w[1:-1] = 0.5 * w[1:-1] + 0.25 * (w[:-2] + w[2:])
     return [A.sum(axis=0), A.sum(axis=1), A.max(), (A * 2 - 1).mean(axis=0), w, xp.cumsum(v),
             v[v > 0].sum(), xp.where(v > 0, v, 0).sum(), (A[:, 0] @ A[:, 1])]
+
+
+@prog(r(16, 300, seed=50), r(300, 200, seed=51), r(200, seed=52), r(200, 90, seed=53),
+      r(90, seed=54))
+def dense_layers(xp, x, w1, b1, w2, b2):
+    h = xp.maximum(x @ w1 + b1, 0)              # one library call each (a ReLU epilogue)
+    y = xp.maximum(h @ w2 + b2, 0)
+    z = x @ w1                                  # kept: the product, then the pass
+    return [y, xp.maximum(z + b1, 0), z, xp.maximum(h.T[:, :9].T @ w2[:, ::2], 0)]

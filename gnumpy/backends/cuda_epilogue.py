@@ -6,9 +6,9 @@ Lt takes the product as cuBLAS does (``cuda_blas._plan``: column-major ``C^T = B
 an operand's transpose op and leading dimension from its strides; a bias per row of that
 ``C^T`` is NumPy's bias per column of ``C``).  Its descriptors and the algorithm its
 heuristic picks are kept per (dtype, sizes, ops, leading dimensions, pointer alignments,
-epilogue); only the bias pointer is set at each call.  Where Lt has no algorithm, is not
-installed, or the product is not one GEMM (a matrix-vector product, an empty one), the
-product is cuBLAS's and the ReLU pass gnumpy's own kernel, in place.
+epilogue, device architecture); only the bias pointer is set at each call.  Where Lt has
+no algorithm, is not installed, or the product is not one GEMM (a matrix-vector product,
+an empty one), the product is cuBLAS's and the ReLU pass gnumpy's own kernel, in place.
 
 Measured (``bench/lt_epilogue.py``, H100): 8x3x30000 12.4 us against 20.7 for the product
 and a pass, 8x2000x2000 16.2 against 21.0, 4096^3 2.66 ms against 2.74.
@@ -70,7 +70,7 @@ def _lt_call(be, dt, call, a, b, bias, pc, alpha) -> bool:
     epilogue, the bias's where given; False, before any work, where Lt cannot."""
     m, n, k, opb, opa = call[:5]
     pa, pb = cuda_blas._ptr(a), cuda_blas._ptr(b)
-    key = (dt, m, n, k, opb, opa, _align(pb), _align(pa), _align(pc), bias is not None)
+    key = (dt, m, n, k, opb, opa, _align(pb), _align(pa), _align(pc), bias is not None, be.arch)
     plan = _PLANS.get(key, False)
     if plan is False:
         try:
@@ -99,7 +99,7 @@ def _lt_call(be, dt, call, a, b, bias, pc, alpha) -> bool:
 
 def _make(be, key):
     """The descriptors and algorithm of `key`, or None where Lt's heuristic has none."""
-    dt, m, n, k, (t1, ld1), (t2, ld2), al1, al2, alc, has_bias = key
+    dt, m, n, k, (t1, ld1), (t2, ld2), al1, al2, alc, has_bias, _ = key
     lt = bindings("cublasLt")
     h = libs(be).blas_lt()
     T = _TYPE[dt]
