@@ -2,8 +2,8 @@
 backend with device memory in host buffers, the driver's copies, memsets and reads done
 on them, and every kernel the backend renders built with g++ (CUDA's built-ins emulated,
 ``cuda_emu_rt.h``) and run over its grid (``cuda_emu_run.h``: threads one after another,
-or as fibers where a kernel synchronizes its block or its warps); cuBLAS and cuSOLVER are
-the suite's host fakes.  ``emu_check.py`` runs the programs of ``emu_programs.py``
+or as fibers where a kernel synchronizes its block or its warps); cuBLAS, cuBLASLt and
+cuSOLVER are the suite's host fakes.  ``emu_check.py`` runs the programs of ``emu_programs.py``
 (stencils, element chains, solvers, fused broadcasting of every dtype, reductions, scans,
 masks, gathers, products, linalg, sorts) twice each (built, then replayed) on it and on
 NumPy, and compares the values; then the fuzzers' findings (``test_fuzz.FINDINGS``).
@@ -11,7 +11,8 @@ NumPy, and compares the values; then the fuzzers' findings (``test_fuzz.FINDINGS
 It runs in a process of its own: installing the emulator patches the driver entries of
 ``gnumpy.backends``.  What it cannot see: streams and asynchrony (a kernel finishes at its
 launch), blocks running at once, the device's own math library (the host's libm stands
-in), cuFFT and cuBLASLt.  Nothing here times anything."""
+in), cuFFT, and what the real cuBLASLt does with a -0.0 product.  Nothing here times
+anything."""
 from __future__ import annotations
 
 import os

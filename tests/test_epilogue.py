@@ -2,13 +2,22 @@
 ``cuda_epilogue``): ``np.maximum(x @ w + b, 0)`` against NumPy for both float dtypes, bias
 forms, operand layouts, NaN/inf/-0, empty and k == 0 products; where it folds (one
 barrier group, no elementwise pass) and where it must not (a product or sum that an array
-still holds is computed once; ``maximum(0, x)`` keeps NumPy's -0.0)."""
+still holds is computed once; ``maximum(0, x)`` keeps NumPy's -0.0).  On CUDA with
+``config.lt_epilogue`` (on here) the folded node is one cuBLASLt call."""
 import numpy as np
 import pytest
 
 import gnumpy as gp
 from gnumpy._graph.running import stats
 from helpers import check
+
+
+@pytest.fixture(autouse=True)
+def _lt_on():
+    """cuBLASLt's epilogue on CUDA (an opt-in: ``config.lt_epilogue``); the fold is the
+    same on every backend."""
+    with gp.config.override(lt_epilogue=True):
+        yield
 
 
 def _data(dtype, m, k, n, seed=0):
@@ -79,6 +88,10 @@ def test_folds_into_one_library_call():
     gx, gw, gb = gp.asarray(x), gp.asarray(w), gp.asarray(b)
     r, kinds = _groups(lambda: relu(gx @ gw + gb))
     assert kinds["barrier"] == 1 and kinds["elementwise"] == 0, kinds
+    check(r, relu(x @ w + b), scale=_scale(x, w))
+    with gp.config.override(lt_epilogue=False):         # the opt-in off: as before it
+        r, kinds = _groups(lambda: relu(gx @ gw + gb))
+    assert kinds["barrier"] == 1 and kinds["elementwise"] == 1, kinds
     check(r, relu(x @ w + b), scale=_scale(x, w))
     w2 = np.random.default_rng(3).standard_normal((200, 150)).astype(np.float32)
     gw2 = gp.asarray(w2)

@@ -1,8 +1,8 @@
 """A product's ReLU as the library call's epilogue: ``np.maximum(x @ w + b, 0)`` (a dense
 layer, NPBench's mlp and lenet) becomes one ``matmul_relu`` barrier, which the CUDA
-backend runs as one cuBLASLt call with its ReLU (and bias) epilogue instead of a product
-and an elementwise pass (``backends/cuda_epilogue``); the CPU backend computes NumPy's
-expression.
+backend can run as one cuBLASLt call with its ReLU (and bias) epilogue instead of a
+product and an elementwise pass (``backends/cuda_epilogue``); the CPU backend computes
+NumPy's expression.
 
 ``fold(r)`` rewrites node `r` in place when it is ``maximum(p + c, 0)`` or ``maximum(p,
 0)``: `p` a float32/float64 product of two matrices (``matmul``), `c` a bias row broadcast
@@ -10,11 +10,12 @@ over the product's rows, the constant a +0, and the product and the sum seen by 
 but `r` (no array or other node holds them: their values are never needed apart, so the
 call computes them inside; a product kept as an array is computed once, as before).  The
 scheduler asks it for every ``maximum`` node it walks (``fuse._structure``), before the
-node's structure is read, so a schedule is of the rewritten graph.
+node's structure is read, so a schedule is of the rewritten graph; only with
+``config.lt_epilogue`` (an opt-in until Lt's handling of a -0.0 product is checked on a
+GPU: ``bench/lt_epilogue.py``).
 
-Lt's epilogue gives NumPy's ``maximum(x, 0)`` bit for bit over its own product: NaN stays
-NaN, -0.0 becomes +0.0, infinities pass (``bench/lt_epilogue.py``, docs/perf-notes.md).
-Only ``maximum(x, 0)`` is taken: ``maximum(0, x)`` keeps a -0.0 in NumPy.
+Only ``maximum(x, 0)`` is taken: NumPy's ``maximum(-0.0, 0)`` is +0.0 but ``maximum(0,
+-0.0)`` is -0.0, and an epilogue has one answer.
 """
 from __future__ import annotations
 

@@ -10,8 +10,12 @@ epilogue, device architecture); only the bias pointer is set at each call.  Wher
 no algorithm, is not installed, or the product is not one GEMM (a matrix-vector product,
 an empty one), the product is cuBLAS's and the ReLU pass gnumpy's own kernel, in place.
 
-Measured (``bench/lt_epilogue.py``, H100): 8x3x30000 12.4 us against 20.7 for the product
-and a pass, 8x2000x2000 16.2 against 21.0, 4096^3 2.66 ms against 2.74.
+The node exists only with ``config.lt_epilogue`` (off by default): Lt's ReLU kept
+NumPy's NaN and infinities bit for bit on an H100 (float32, ``bench/lt_epilogue.py``), and
+its treatment of a -0.0 product, float64, and this module's calls themselves still wait for
+a GPU run (they pass on the host emulator's Lt, ``tests/cublaslt_host.py``).  Measured
+there with CuPy's pass beside it: 8x3x30000 12.4 us against 20.7 for the product and a
+pass, 8x2000x2000 16.2 against 21.0, 4096^3 2.66 ms against 2.74.
 """
 from __future__ import annotations
 
@@ -91,9 +95,13 @@ def _lt_call(be, dt, call, a, b, bias, pc, alpha) -> bool:
                                      ptr.ctypes.data, 8)
     work = lb.workspace(plan.work) if plan.work else None
     la, lb_, ld = plan.layouts
-    lt.matmul(lb.blas_lt(), plan.desc, lb.host_scalar(1 if alpha is None else alpha, dt),
-              pb, la, pa, lb_, lb.host_scalar(0, dt), pc, ld, pc, ld, plan.algo.ptr,
-              0 if work is None else work.ptr, plan.work, lb.stream())
+    try:
+        lt.matmul(lb.blas_lt(), plan.desc, lb.host_scalar(1 if alpha is None else alpha, dt),
+                  pb, la, pa, lb_, lb.host_scalar(0, dt), pc, ld, pc, ld, plan.algo.ptr,
+                  0 if work is None else work.ptr, plan.work, lb.stream())
+    except lt.cuBLASLtError:        # refused before it ran (its checks are synchronous):
+        _PLANS[key] = None          # this case takes cuBLAS and the pass from now on
+        return False
     return True
 
 
