@@ -32,6 +32,8 @@ def _data(dtype, m, k, n, seed=0):
         b[1] = -0.0
         b[2] = np.nan
         b[3] = 0.0
+        w[:, 4] = -np.abs(w[:, 4]) - 0.5    # row 1's products there are all -0.0: with
+        b[4] = -0.0                         # b[4] the sum can be -0.0, NumPy's ReLU +0.0
     return x, w, b
 
 
