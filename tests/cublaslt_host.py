@@ -82,6 +82,12 @@ class FakeCublasLt:
         v = int(np.frombuffer(raw, np.uint64 if size == 8 else np.int32)[0])
         self.objs[desc][MatmulDescAttribute(attr)] = v
 
+    def matmul_desc_destroy(self, desc):
+        del self.objs[desc]
+
+    def matrix_layout_destroy(self, layout):
+        del self.objs[layout]
+
     def matrix_layout_create(self, dtype, rows, cols, ld):
         assert ld >= max(1, rows), f"ld {ld} < rows {rows}"
         return self._new((dtype, rows, cols, ld))

@@ -55,8 +55,8 @@ def _groups(f):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("m,k,n", [(40, 70, 33), (64, 129, 256), (1, 64, 50), (20, 1, 30),
-                                   (17, 0, 9), (0, 5, 7)])
+@pytest.mark.parametrize("m,k,n", [(40, 70, 33), (64, 129, 256), (1, 300, 50),
+                                   (20, 300, 1), (1, 300, 1), (0, 300, 7), (17, 0, 9)])
 def test_relu_of_product_and_bias_matches_numpy(dtype, m, k, n):
     x, w, b = _data(dtype, m, k, n)
     gx, gw, gb = gp.asarray(x), gp.asarray(w), gp.asarray(b)
@@ -101,6 +101,14 @@ def test_folds_into_one_library_call():
     assert kinds["barrier"] == 2 and kinds["elementwise"] == 0, kinds
     h = relu(x @ w + b)
     check(r, relu(h @ w2), scale=_scale(x, w) * _scale(h[np.isfinite(h).all(1)], w2))
+
+
+def test_a_node_folded_while_on_runs_as_numpy_after_it_is_off():
+    x, w, b = _data(np.float32, 40, 300, 33)
+    r = relu(gp.asarray(x) @ gp.asarray(w) + gp.asarray(b))
+    gp.explain(r)                       # (schedules it: the fold, nothing run)
+    with gp.config.override(lt_epilogue=False):
+        check(r, relu(x @ w + b), scale=_scale(x, w))
 
 
 def test_held_product_or_sum_is_not_recomputed():
