@@ -171,7 +171,7 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> ReducePlan:
                                       all(s % v == 0 for s in t[2]) for t in unit):
                 p.vec = v
         p.S = 1
-        if p.G == block and row_groups < target:
+        if p.G == block and 0 < row_groups < target:
             per_split = block * p.vec * 16
             p.S = max(1, min(-(-target * SPLIT_WAVES // row_groups), p.K // per_split))
         p.chunk = -(-(p.K // p.vec) // p.S) if p.S > 1 else 0
@@ -191,7 +191,7 @@ def plan(spec, block, sm_count, bpsm, vector_ok, ptr_of) -> ReducePlan:
         while p.TY * 2 <= min(block // 32, lanes) and p.TY * 2 * 4 <= p.K:
             p.TY *= 2
         cols = (block // p.TY) * p.vec
-        blocks_x = -(-p.M // cols)
+        blocks_x = max(1, -(-p.M // cols))     # (no kept position: one block, no work)
         p.S = 1
         if blocks_x < target and p.K >= 64:
             p.S = max(1, min(-(-target // blocks_x), p.K // (32 * p.TY)))
