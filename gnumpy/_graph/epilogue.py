@@ -23,7 +23,7 @@ import sys
 
 import numpy as np
 
-from .ir import BARRIER, EW, LEAF, SCALAR, VIEW, Node, leaf, reshape
+from .ir import BARRIER, EW, LEAF, SCALAR, VIEW, Node, _size, leaf, reshape
 
 _getrefcount = sys.getrefcount
 _DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
@@ -78,7 +78,7 @@ def fold(r: Node) -> bool:
     r.op = "matmul_relu"
     r.arg = p.arg               # the product's alpha (a scale folded into it), or None
     r.srcs = srcs
-    r.size = 1 + sum(s.size for s in srcs)
+    r.size = _size(srcs)
     r.sig = r.rb = None
     return True
 

@@ -15,8 +15,9 @@ default; a node made while it was on and run after, by the product and the pass)
 ReLU kept NumPy's NaN and infinities bit for bit on an H100 (float32,
 ``bench/lt_epilogue.py``); its treatment of a -0.0 product, float64, and this module's
 calls themselves still wait for a GPU run (they pass on the host emulator's Lt,
-``tests/cublaslt_host.py``).  Measured there with CuPy's pass beside it: 8x3x30000 12.4 us against 20.7 for the product and a
-pass, 8x2000x2000 16.2 against 21.0, 4096^3 2.66 ms against 2.74.
+``tests/cublaslt_host.py``).  Measured there with CuPy's pass beside it: 8x3x30000
+12.4 us against 20.7 for the product and a pass, 8x2000x2000 16.2 against 21.0, 4096^3
+2.66 ms against 2.74.
 """
 from __future__ import annotations
 
@@ -26,11 +27,11 @@ from .._config import config
 from .._graph import layout as L
 from .._graph.ir import barrier, broadcast, ew, leaf, scalar
 from . import barriers, cuda_blas
-from .cuda_libs import bindings, libs
+from .cuda_libs import DATA_TYPE, bindings, libs
 
 _WORKSPACE = 32 << 20           # bytes an algorithm may ask for (Hopper's recommended)
-_COMPUTE = {np.dtype(np.float32): 68, np.dtype(np.float64): 70}   # cublasComputeType_t
-_TYPE = {np.dtype(np.float32): 0, np.dtype(np.float64): 1}        # cudaDataType_t
+_COMPUTE = {np.dtype(np.float32): cuda_blas._COMPUTE_32F,
+            np.dtype(np.float64): cuda_blas._COMPUTE_64F}
 _PLANS: dict = {}               # key -> _LtPlan, or None where Lt has no algorithm
 _NO_LT = []                     # [reason] once Lt cannot be used in this process
 
@@ -118,7 +119,7 @@ def _make(lt, h, key):
     """The descriptors and algorithm of `key`, or None where Lt has none (its heuristic
     finds no algorithm, or Lt refuses a descriptor)."""
     dt, m, n, k, (t1, ld1), (t2, ld2), al1, al2, alc, has_bias, _ = key
-    T = _TYPE[dt]
+    T = DATA_TYPE[dt]
     made = _LtPlan(None, [], None, 0)
     pref = None
     try:
