@@ -8,7 +8,9 @@ the number of kernels and copies one call launches.
 
 Per kernel and framework: two warm-up calls, then ``--repeat`` timed calls (min reported),
 then one traced call.  A call whose host time is near its total and whose GPU time is far
-below it is bound by the host; one whose wait is most of it, by the GPU.
+below it is bound by the host; one whose wait is most of it, by the GPU.  ``--top K``
+also lists each framework's K heaviest GPU kernels and copies of the traced call (name,
+count, total us), where two libraries' GPU times differ.
 """
 from __future__ import annotations
 
@@ -41,7 +43,7 @@ def _split_call(lib, impl, info, args):
 
 
 def _trace(lib, impl, info, args):
-    """(kernels, copies, GPU kernel ms) of one call, from CUPTI."""
+    """(kernels, copies, GPU kernel ms, {name: [count, us]}) of one call, from CUPTI."""
     import torch
     from torch.profiler import ProfilerActivity, profile
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
@@ -49,6 +51,7 @@ def _trace(lib, impl, info, args):
         torch.cuda.synchronize()
     kern = copies = 0
     gpu_us = 0.0
+    by_name: dict = {}
     for e in prof.events():
         if e.device_type.name != "CUDA":
             continue
@@ -57,8 +60,12 @@ def _trace(lib, impl, info, args):
             copies += 1
         else:
             kern += 1
-        gpu_us += e.device_time if hasattr(e, "device_time") else e.cuda_time
-    return kern, copies, gpu_us / 1e3
+        us = e.device_time if hasattr(e, "device_time") else e.cuda_time
+        gpu_us += us
+        entry = by_name.setdefault(e.name[:90], [0, 0.0])
+        entry[0] += 1
+        entry[1] += us
+    return kern, copies, gpu_us / 1e3, by_name
 
 
 def measure(name, fw, repeat):
@@ -76,13 +83,15 @@ def measure(name, fw, repeat):
         if best is None or h + w < sum(best):
             best = (h, w)
     try:
-        kern, copies, gpu_ms = _trace(lib, impl, info, setup())
+        kern, copies, gpu_ms, by_name = _trace(lib, impl, info, setup())
     except Exception as e:      # noqa: BLE001 - no torch, no CUPTI: the split still stands
         kern = copies = gpu_ms = None
+        by_name = {}
         print(f"{name} {fw}: no trace ({type(e).__name__}: {e})", file=sys.stderr)
+    top = sorted(by_name.items(), key=lambda kv: -kv[1][1])
     return {"host_ms": best[0] * 1e3, "wait_ms": best[1] * 1e3,
             "total_ms": sum(best) * 1e3, "kernels": kern, "copies": copies,
-            "gpu_ms": gpu_ms}
+            "gpu_ms": gpu_ms, "top": [[k, c, round(us, 1)] for k, (c, us) in top[:40]]}
 
 
 def main() -> int:
@@ -91,6 +100,8 @@ def main() -> int:
     ap.add_argument("--frameworks", default="gnumpy,cupy")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--json", default="")
+    ap.add_argument("--top", type=int, default=0,
+                    help="list each framework's K heaviest GPU kernels of the traced call")
     a = ap.parse_args()
     fws = a.frameworks.split(",")
     res = {}
@@ -105,6 +116,9 @@ def main() -> int:
                     f"{r['kernels']}")
         print(f"| {name} | " + " | ".join(cell(res[name][f]) for f in fws) + " |",
               flush=True)
+        for f in fws if a.top else ():
+            for k, c, us in res[name][f]["top"][:a.top]:
+                print(f"    {f:7s} {us:10.1f} us {c:5d}x  {k}")
         if a.json:
             Path(a.json).write_text(json.dumps(res, indent=1))
     return 0
