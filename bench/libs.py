@@ -16,6 +16,11 @@ result is checked against the peer's (NumPy's on the host when the peer is missi
 values, or invariants where a decomposition is unique only up to signs (svd, eigh, qr), or
 statistics for random draws.  JSON is written after every case (``--out``, default
 ``$OUT/libs.json`` when $OUT is set); a compact table ends the run.
+CuPy runs with its default ``cupyx.seterr(linalg='ignore')``: its linalg calls never read
+cuSOLVER's status back (no LinAlgError, no synchronize), where gnumpy, as NumPy, raises on
+a singular or non-positive-definite matrix and so reads it once a call.
+``BENCH_CUPY_LINALG=raise`` runs CuPy with NumPy's checks too (every script that loads
+CuPy through ``load_lib``: libs.py, npbench.py, gpu_time.py, sklearn_fit.py).
 The run stops starting cases when ``--budget`` seconds are nearly spent and cuts a case off
 after ``--case-timeout`` seconds (SIGALRM), recording the error and going on.  The case
 table is the "Library-shaped work on the H200" table of ../shared/notes/peers.md.
@@ -158,6 +163,10 @@ class CupyLib(Lib):
         import cupy as cp
         cp.cuda.runtime.getDeviceCount()
         self.xp = self.cp = cp
+        mode = os.environ.get("BENCH_CUPY_LINALG")
+        if mode:                    # (see the module's docstring)
+            import cupyx
+            cupyx.seterr(linalg=mode)
 
     def put(self, a):
         if not isinstance(a, np.ndarray):
