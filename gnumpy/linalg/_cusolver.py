@@ -16,10 +16,11 @@ A^T; a copy in per-matrix Fortran order is A itself.  The choice per routine:
   copies B to Fortran order and runs ``xgetrs`` with trans=T, (A^T)^T X = B: X comes back
   column-major and is returned as a Fortran-strided view.  ``inv`` solves A^T X = I
   (trans=N): the column-major (A^T)^-1 is A^-1 in row-major order.  det A^T = det A.
-* ``cholesky``: C copy and ``xpotrf`` with the other triangle: the upper factor of the
-  column-major A^T, read row-major, is NumPy's lower factor of A and reads the row-major
-  lower triangle, as NumPy does (and the other way round for ``upper``); the triangle
-  potrf leaves alone is zeroed.
+* ``cholesky``: Fortran copy and ``xpotrf`` with NumPy's own triangle (it reads A's
+  lower triangle, or the upper one for ``upper``); the factor comes back column-major, a
+  Fortran-strided view, the triangle potrf leaves alone zeroed.  potrf's lower factor is
+  twice as fast as its upper one, which the C copy's A^T would need (H100, f64 4096²:
+  2.5-2.6 ms against 5.3, CuPy's upper 5.2; 1024²: 0.55-0.63 against 1.06-1.16).
 * ``qr``: Fortran copy; ``xgeqrf``'s result read row-major is NumPy's raw ``h``; R is
   taken from it before ``orgqr``/``ungqr`` overwrites it with Q (in place, or in an m x m
   buffer for mode 'complete' of a tall matrix).
@@ -293,8 +294,8 @@ def slogdet(be, a):
 def cholesky(be, a, upper=False):
     s = _Solver(be, a.dtype)
     n, B, it = a.shape[-1], _batch(a), a.dtype.itemsize
-    c = _copy(be, a, False)                       # column-major A^T
-    uplo = _LOWER if upper else _UPPER            # that triangle of A^T is A's other one
+    c = _copy(be, a, True)                        # column-major A
+    uplo = _UPPER if upper else _LOWER            # NumPy's triangle (see the docstring)
     info = s.info(B)
     pa = _ptr(c)
     w = s.work(s.cus.xpotrf_buffer_size(s.h, s.p, uplo, n, s.T, pa, n, s.T))
