@@ -16,7 +16,6 @@ counts.
 """
 from __future__ import annotations
 
-import ctypes
 import sys
 import types
 from pathlib import Path
@@ -47,23 +46,6 @@ class _Binding(types.ModuleType):
         if "buffer_size" in name:
             return lambda *a, **k: (64, 64) if name.startswith("x") else 64
         return lambda *a, **k: 1
-
-
-class _LtBinding(_Binding):
-    """cuBLASLt's binding: descriptors and calls answer as ``_Binding``'s, its heuristic
-    finds one algorithm needing no workspace (the epilogue's host path is what runs)."""
-
-    class cuBLASLtError(RuntimeError):     # noqa: N801 - the binding's own name
-        pass
-
-    class MatmulHeuristicResult:
-        def __init__(self, n=1):
-            self.ptr = 1
-            self.workspace_size = 0
-
-    @staticmethod
-    def matmul_algo_get_heuristic(*a):
-        ctypes.c_int32.from_address(a[-1]).value = 1
 
 
 class FakeDevice(_tfp.FakeCuda):
@@ -104,8 +86,8 @@ class FakeDevice(_tfp.FakeCuda):
 
 def install(ordinal: int = 0):
     """Make a fake CUDA device the default one; returns (device, backend)."""
-    cuda_libs._BINDINGS.update({k: _Binding(k) for k in ("cublas", "cusolverDn", "cufft")})
-    cuda_libs._BINDINGS["cublasLt"] = _LtBinding("cublasLt")
+    cuda_libs._BINDINGS.update({k: _Binding(k) for k in
+                                ("cublas", "cusolverDn", "cufft", "cublasLt")})
     dev = _device.Device("cuda", ordinal)
     be = FakeDevice(dev)
     libs = cuda_libs.libs(be)

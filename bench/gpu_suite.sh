@@ -54,9 +54,6 @@ if [ -z "${SKIP_BENCH:-}" ]; then
 fi
 # the dispatch breakdown of a tiny fused call
 timeout 60 python3 bench/tiny.py > "$OUT/tiny.txt" 2>&1
-# cuBLASLt's ReLU epilogue against NumPy's maximum, bit for bit (config.lt_epilogue is an
-# opt-in until this and tests/test_epilogue.py pass on a GPU); appended to bench.log below
-timeout 90 python3 bench/lt_epilogue.py > "$OUT/lt.txt" 2>&1
 echo "===================== summary ====================="
 cat "$OUT/env.txt"
 # one count per test: the -v progress lines ("[gw3] [ 42%] PASSED tests/..."), not the
@@ -84,8 +81,6 @@ PYEOF
 # breakdown appended to bench.log
 rm -f "$OUT"/timing.gw* "$OUT"/timing.stacks.* "$OUT"/timing.main "$OUT/gw0.prof"
 cat "$OUT/tiny.txt" >> "$OUT/bench.log" && rm -f "$OUT/tiny.txt"
-cat "$OUT/lt.txt" >> "$OUT/bench.log" && rm -f "$OUT/lt.txt"
-grep -E '"(bit_equal_maximum_x_0|negative_zeros_before)"|alpha' "$OUT/bench.log" | head -20
 tail -n 2 "$OUT/tests.log"
 tail -n 3 "$OUT/saxpy.log" "$OUT/bench.log" 2>/dev/null
 grep "tiny saxpy" "$OUT/bench.log"

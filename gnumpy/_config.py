@@ -107,12 +107,6 @@ _OPTIONS = [
            "Let NVRTC contract a multiply and an add into one FMA (one rounding).  Off by "
            "default: NumPy rounds each op, and a fused a*x + b would differ by an ulp "
            "(linspace and histogram bin edges are compared exactly)."),
-    Option("lt_epilogue", "GNUMPY_LT_EPILOGUE", False, _bool, False,
-           "Fold a dense layer's ReLU (``maximum(x @ w + b, 0)``) into its product and run "
-           "it on CUDA as cuBLASLt's ReLU epilogue: one call instead of a product and a "
-           "pass.  Off until a GPU run shows Lt's ReLU gives NumPy's +0.0 for a -0.0 "
-           "product (NaN and infinities were checked) and times it in gnumpy; off, the "
-           "product is cuBLAS's and the ReLU a pass of gnumpy's own."),
     Option("fuse_rows", "GNUMPY_FUSE_ROWS", True, _bool, False,
            "Fuse reductions along the last axis with the elementwise work that reads them "
            "back across the row into one kernel, one block per row (softmax: one read of "

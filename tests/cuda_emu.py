@@ -677,8 +677,7 @@ def _install_libs():
         print(f"emucuda: cuSOLVER not emulated ({type(e).__name__}: {e})", file=sys.stderr)
         cuda_libs._BINDINGS["cusolverDn"] = _NotEmulated("cusolverDn")
     cuda_libs._BINDINGS["cufft"] = _NotEmulated("cufft")
-    from cublaslt_host import FakeCublasLt
-    cuda_libs._BINDINGS["cublasLt"] = FakeCublasLt()
+    cuda_libs._BINDINGS["cublasLt"] = _NotEmulated("cublasLt")
     try:
         from gnumpy.backends import cuda_cub
         from test_cub_host import FakeCompute
@@ -730,7 +729,6 @@ def summary(be):
             "launch paths": dict(be.paths),
             "driver calls": dict(be._driver.calls),
             "cublas calls": dict(cuda_libs._BINDINGS["cublas"].calls),
-            "cublasLt calls": collections.Counter(getattr(cuda_libs._BINDINGS["cublasLt"], "calls", [])),
             "cusolver calls": collections.Counter(getattr(cuda_libs._BINDINGS["cusolverDn"], "calls", [])), "notes": dict(be.notes),
             "g++ seconds": round(k.compile_seconds, 1),
             "launch seconds": round(be.launch_seconds, 2)}

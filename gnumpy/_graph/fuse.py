@@ -24,7 +24,6 @@ from __future__ import annotations
 from .._config import config
 from . import layout as L
 from . import rows
-from .epilogue import fold as fold_relu
 from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
 
 
@@ -182,9 +181,7 @@ def _structure(roots):
     reduction sources by identity; devices by identity too: as fine as equality or finer,
     and hashed in C).  Scalar values and barrier arguments (a compaction's count) do not
     change a schedule and are left out.  An argument may be unhashable: the caller's
-    lookup raises TypeError then.  With ``config.lt_epilogue`` a product's ReLU is folded
-    into the product on the way (``epilogue.fold``), so the signature is of the graph that
-    runs."""
+    lookup raises TypeError then."""
     sig = [len(roots)]
     seen = {}
     leaves = {}
@@ -205,8 +202,6 @@ def _structure(roots):
             continue
         seen[id(n)] = len(inner)
         inner.append(n)
-        if k == EW and n.op == "maximum" and config.lt_epilogue and fold_relu(n):
-            k = BARRIER         # a product's ReLU: one library call (an epilogue)
         srcs = n.srcs
         sig += (k, n.op, n.dtype, n.shape, None if k == SCALAR or k == BARRIER else n.arg,
                 len(srcs), id(n.device))

@@ -32,7 +32,7 @@ INTO: dict = {}
 # Modules holding barrier implementations, imported on first lookup.
 _MODULES: tuple = ("gnumpy.backends.index_ops", "gnumpy.backends.random_ops",
                    "gnumpy.backends.sort_ops", "gnumpy.backends.sort_numpy",
-                   "gnumpy.backends.cuda_blas", "gnumpy.backends.cuda_epilogue",
+                   "gnumpy.backends.cuda_blas",
                    "gnumpy.backends.fft_ops")
 _loaded = False
 _lock = threading.Lock()

@@ -64,18 +64,6 @@ barriers.register("matmul", cpu=lambda srcs, arg, dt: np.matmul(srcs[0], srcs[1]
 barriers.register("concat", cpu=lambda srcs, arg, dt: np.concatenate(srcs, axis=arg))
 
 
-def _matmul_relu(srcs, alpha, dt):
-    """``maximum(a @ b [* alpha] [+ bias], 0)``: the graph ``epilogue.fold`` rewrote, as
-    NumPy computes it."""
-    p = barriers.cpu_impl("matmul")(srcs[:2], alpha, dt)
-    if len(srcs) == 3:
-        p = p + srcs[2]
-    return np.maximum(p, dt.type(0))
-
-
-barriers.register("matmul_relu", cpu=_matmul_relu)
-
-
 class CpuBackend(Backend):
     name = "cpu"
     # Folding saves a NumPy call per statement here, not a launch: long folded chains

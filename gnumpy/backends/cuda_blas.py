@@ -27,7 +27,6 @@ from .cuda_libs import DATA_TYPE, bindings, libs
 
 _N, _T = 0, 1                       # cublasOperation_t
 _COMPUTE_32F = 68                   # cublasComputeType_t (float16 products accumulate in fp32)
-_COMPUTE_64F = 70
 _GEMM = {np.dtype(np.float32): "sgemm", np.dtype(np.float64): "dgemm",
          np.dtype(np.complex64): "cgemm", np.dtype(np.complex128): "zgemm"}
 _INT32_MAX = 2**31 - 1

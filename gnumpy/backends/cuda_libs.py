@@ -1,6 +1,6 @@
 """NVIDIA's libraries for the CUDA backend, in one place.
 
-cuBLAS, cuBLASLt, cuSOLVER and cuFFT are reached through nvmath-python's low-level bindings
+cuBLAS, cuSOLVER and cuFFT are reached through nvmath-python's low-level bindings
 (``nvmath.bindings.*``: plain integer handles, device pointers and stream handles, which is
 what gnumpy holds); CUB through ``cuda.compute`` (cuda-cccl).  One ``Libs`` object per CUDA
 backend (``backend.libs``) owns:
@@ -110,7 +110,6 @@ class Libs:
     def __init__(self, backend) -> None:
         self.be = backend
         self._blas = self._blas_stream = None
-        self._blas_lt = None
         self._solver = self._solver_stream = None
         self._params = None
         self._plans = collections.OrderedDict()
@@ -139,12 +138,6 @@ class Libs:
             cublas.set_stream(self._blas, s)
             self._blas_stream = s
         return self._blas
-
-    def blas_lt(self) -> int:
-        """The cuBLASLt handle (a call names its stream itself)."""
-        if self._blas_lt is None:
-            self._blas_lt = bindings("cublasLt").create()
-        return self._blas_lt
 
     def solver(self) -> int:
         """The cuSOLVER dense handle, bound to the current stream."""
