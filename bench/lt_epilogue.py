@@ -5,10 +5,8 @@ cuBLASLt call with ``Epilogue.RELU_BIAS`` if Lt's ReLU keeps NumPy's values bit 
 is worth it only if it is faster than the product followed by gnumpy's fused bias-and-ReLU
 pass.  Prints both answers; CuPy allocates and runs the reference pass.
 
-What it found (H100, cuBLAS 13, 2026-12-06): RELU and BIAS match NumPy bit for bit in
-float32 and float64; RELU_BIAS in float64 returns -0.0 for a -0.0 product plus a -0.0 bias
-(alpha -1), where NumPy's ``maximum(x, 0)`` is +0.0 (it is ``maximum(0, x)``'s).  gnumpy
-keeps its own ReLU pass; this script rechecks a newer cuBLAS.
+gnumpy runs a product's ReLU as its own pass (docs/perf-notes.md has this script's results
+and why); the script rechecks a newer cuBLAS.
 
     python3 bench/lt_epilogue.py [--json F]
 """

@@ -405,4 +405,4 @@ def dense_layers(xp, x, w1, b1, w2, b2):
 def empty_kept_positions(xp, x, w, b):
     e = xp.zeros((100, 0, 3)) + x[0, 0]         # reductions keeping no position over a
     return [e.sum(axis=0), e.var(axis=0), (x[:0] @ w + b), xp.maximum(x[:0] @ w + b, 0),
-            xp.zeros((5000, 0, 8)).max(axis=0)]  # long axis (a column plan's grid was 0)
+            xp.zeros((5000, 0, 8)).max(axis=0)]  # long axis (a column plan of no blocks)
