@@ -3,10 +3,12 @@
 
 They are generated from the op table: each row that names a dunder gives its operator, and
 a binary one its reflected operator too (comparisons reflect by swapping: Python does it).
-They go straight to the elementwise hot path (``_elementwise.apply2``: one dictionary lookup
-for arrays and scalars).  The elementwise in-place operators (``a += b``) write into the
-array: they are ``_array.py``'s, with its other writes, and check their operand here
-(``_operand_ok``).
+The loop statement's case, two arrays of one shape and of the op's loop dtype or an array
+and a Python float or int, makes its node here, after one lookup of the resolved signature
+(``SIGNATURES``, filled by the elementwise layer's general path); other operands go to the
+elementwise hot path (``_elementwise.apply2``), then to its general path.  The elementwise
+in-place operators (``a += b``) write into the array: they are ``_array.py``'s, with its
+other writes, and check their operand here (``_operand_ok``).
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import numpy as np
 from . import _dtypes as D
 from . import _lazy
 from ._graph import ir
+from ._graph.ir import LEAF
 from ._ops import EW_OPS
 
 _ns = _lazy.package()
@@ -26,11 +29,54 @@ class ArrayOperators:
     __slots__ = ()
 
 
+# (op name, operand dtype or Python scalar type, ...) -> (loop dtype, out dtype, the loop's
+# integer bounds or None): the elementwise layer's resolved signatures (``_elementwise``)
+SIGNATURES: dict = {}
+_ew_node, _scalar_node, _scalar_value = ir._ew_node, ir.scalar_node, ir.scalar_value
+
+
 def _binary(name, reflected=False):
     fast = name != "power" or reflected     # x ** e has NumPy's operator fast paths
+    hot = name != "power"
 
     def op(self, other):
-        if fast:                    # the hot path: arrays and scalars, signature cached
+        if hot:     # the loop statement (x + y, 0.5 * x, a[i, j] * a[j, j]): apply2's node,
+            na = self._node                             # built without its other cases
+            if na.op == "astype":       # an element's copy: its memory (as ``_operand``)
+                s = na.srcs[0]
+                if s.kind == LEAF and s.dtype is na.dtype and not s.shape:
+                    na = s
+            t = type(other)
+            if t is type(self):
+                nb = other._node
+                if nb.op == "astype":
+                    s = nb.srcs[0]
+                    if s.kind == LEAF and s.dtype is nb.dtype and not s.shape:
+                        nb = s
+                r = SIGNATURES.get((name, na.dtype, nb.dtype))
+                if r is not None and r[0] is na.dtype and nb.dtype is na.dtype and \
+                        na.shape == nb.shape and na.device is nb.device:
+                    out = self._from_node(_ew_node(
+                        name, r[1], na.shape, (nb, na) if reflected else (na, nb), None,
+                        na.device, 1 + na.size + nb.size))
+                    if not na.shape:    # NumPy's scalar, also where the graph bound
+                        out._sc = True  # made the node a LEAF (``_from_node``)
+                    return out
+            elif t is float or t is int:
+                r = SIGNATURES.get((name, t, na.dtype) if reflected else (name, na.dtype, t))
+                if r is not None and r[0] is na.dtype:
+                    b = r[2]
+                    if t is float or (b[0] <= other <= b[1] if b is not None else
+                                      na.dtype.kind != "b"):
+                        sn = _scalar_node(_scalar_value(other, na.dtype), na.dtype,
+                                          na.shape, na.device)
+                        out = self._from_node(_ew_node(
+                            name, r[1], na.shape, (sn, na) if reflected else (na, sn),
+                            None, na.device, 2 + na.size))
+                        if not na.shape:
+                            out._sc = True
+                        return out
+        if fast:                    # arrays and scalars, signature cached
             apply2 = _ns._elementwise.apply2
             r = apply2(name, other, self) if reflected else apply2(name, self, other)
             if r is not None:

@@ -713,3 +713,79 @@ def test_broadcast_operands_on_the_operator_hot_path(s1, s2, layout):
     assert len(src.strides) == len(shape)
     for n, got, w in zip(shape, src.strides, want):     # (a length-1 axis: any stride)
         assert n < 2 or got * 4 == w, (src.strides, want)
+
+
+def _node_form(n):
+    """A node's structure, sources included (LEAF: memory, layout; SCALAR: its value)."""
+    if n.kind == gp._graph.ir.LEAF:
+        return ("leaf", id(n.buf), n.dtype, n.shape, n.strides, n.offset)
+    if n.kind == gp._graph.ir.SCALAR:
+        return ("scalar", n.dtype, n.shape, repr(n.arg))
+    return (n.kind, n.op, n.dtype, n.shape, n.size, tuple(_node_form(s) for s in n.srcs))
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int64, np.int8, np.uint8,
+                                np.bool_, np.complex64])
+def test_operator_node_is_apply2s(dt):
+    """The operators build the loop statement's node themselves (two arrays of one shape
+    and dtype, an array and a Python float or int, element copies read from memory):
+    the same node ``apply2`` builds, and NumPy's values, for every binary operator in
+    both orders; 0-d results are NumPy's scalars."""
+    from gnumpy._api.elementwise.elementwise import apply2
+    from gnumpy._ops import EW_OPS
+    rng = np.random.default_rng(5)
+    a = sample(dt, (3, 4), rng)
+    b = sample(dt, (3, 4), rng)
+    ga, gb = gp.asarray(a), gp.asarray(b)
+    cases = [("arrays", ga, gb, a, b), ("lazy", ga * 1, gb[::-1][::-1], a * 1, b),
+             ("elements", ga[1, 2], gb[2, 3], a[1, 2], b[2, 3]),
+             ("element, 0-d", ga[1, 2], gp.asarray(b[0, 0]), a[1, 2], b[0, 0])]
+    for s in (2.5, -3, 7, 300, 2**40):
+        cases.append((f"scalar {s!r}", ga, s, a, s))
+        cases.append((f"scalar {s!r} of an element", ga[0, 1], s, a[0, 1], s))
+    for r in EW_OPS.values():
+        if not r.dunder or r.nin != 2 or r.name == "power":
+            continue
+        f = getattr(operator, r.dunder, None) or getattr(operator, r.dunder + "_")
+        for what, x, y, nx, ny in cases:
+            orders = [(x, y, nx, ny, False)]
+            if not isinstance(y, gp.ndarray):
+                orders.append((y, x, ny, nx, True))     # reflected: the scalar on the left
+            for p, q, np_p, np_q, reflected in orders:
+                for _ in range(2):  # (the first call may fill the signature cache)
+                    with np.errstate(all="ignore"), warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        try:
+                            want = f(np_p, np_q)
+                        except Exception as e:  # noqa: BLE001  (NumPy's error, raised
+                            with pytest.raises(_builtin_exc(type(e))):  # by the general
+                                f(p, q)                                 # path)
+                            continue
+                        got = f(p, q)
+                    ref = apply2(r.name, p, q)
+                    if ref is not None and got._node.kind != gp._graph.ir.LEAF:
+                        assert _node_form(got._node) == _node_form(ref._node), \
+                            (r.name, what, reflected)
+                    check(got, want)
+                    if not got.shape:
+                        assert got._sc, (r.name, what)
+
+
+def test_scalar_from_the_operator_at_the_scalar_bound():
+    """A 0-d result of the operators' own path is NumPy's scalar also where the scalar
+    chain bound materializes it: ``t += e`` then makes a new value, and what held the old
+    one keeps it (NPBench go_fast's ``trace += tanh(a[i, i])``)."""
+    rng = np.random.default_rng(2)
+    a = rng.random((40, 40))
+    ga = gp.asarray(a)
+    with gp.config.override(max_scalar_graph_nodes=3, max_graph_nodes=64):
+        for first in (0.0, 0.5, ga[0, 0] * 0.0):
+            t, want, held = first, float(first), []
+            for i in range(40):
+                t = t + gp.tanh(ga[i, i]) * 1.0
+                t += 0.25
+                held.append(t)
+                assert t._sc
+            for i, h in enumerate(held):
+                want = want + np.tanh(a[i, i]) * 1.0 + 0.25
+                assert abs(float(h) - want) < 1e-12

@@ -20,11 +20,11 @@ from ..._graph import bounds as B
 from ..._graph import realize as R
 from ..._ops import EW_OPS
 from ..._array import ndarray
+from ..._operators import SIGNATURES as _FAST
 from .._common import as_node, is_array, scalar_result, wrap
 from .resolution import _CMP_OUT_OF_RANGE, _SWAPPED, _classify, _mixed_u64, _operand, \
     _promote, _signed_exponents, _strong_dtypes, resolve
 
-_FAST: dict = {}          # (name, operand signature) -> (loop, out dtype, int bounds)
 _WEAK = (int, float, bool, complex)
 
 
