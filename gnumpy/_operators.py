@@ -32,7 +32,7 @@ class ArrayOperators:
 # (op name, operand dtype or Python scalar type, ...) -> (loop dtype, out dtype, the loop's
 # integer bounds or None): the elementwise layer's resolved signatures (``_elementwise``)
 SIGNATURES: dict = {}
-_ew_node, _scalar_node, _scalar_value = ir._ew_node, ir.scalar_node, ir.scalar_value
+_ew_node, _scalar_node, _scalar_value = ir.ew_node, ir.scalar_node, ir.scalar_value
 
 
 def _binary(name, reflected=False):

@@ -762,8 +762,9 @@ def test_operator_node_is_apply2s(dt):
                                 f(p, q)                                 # path)
                             continue
                         got = f(p, q)
-                    ref = apply2(r.name, p, q)
-                    if ref is not None and got._node.kind != gp._graph.ir.LEAF:
+                    ref = apply2(r.name, p, q)    # (a comparison reflects by swapping)
+                    if ref is not None and got._node.kind != gp._graph.ir.LEAF and \
+                            not (reflected and r.out == "bool"):
                         assert _node_form(got._node) == _node_form(ref._node), \
                             (r.name, what, reflected)
                     check(got, want)

@@ -239,7 +239,7 @@ def ew(op: str, dtype, srcs, arg=None) -> Node:
         s1 = srcs[1]
         if s1.dtype is d0 and (s1.shape is shape or s1.shape == shape) and \
                 s1.device is s0.device and (op, d0, dtype) in _EW_CHECKED:
-            return _ew_node(op, dtype, shape, srcs, arg, s0.device, 1 + s0.size + s1.size)
+            return ew_node(op, dtype, shape, srcs, arg, s0.device, 1 + s0.size + s1.size)
     size = 1
     mixed = False
     for s in srcs:
@@ -263,10 +263,12 @@ def ew(op: str, dtype, srcs, arg=None) -> Node:
         raise AssertionError(f"ir.ew({op!r}) of {d0} sources gives no {dtype}")
     if not mixed and len(srcs) == 2:
         _EW_CHECKED.add((op, d0, dtype))
-    return _ew_node(op, dtype, shape, srcs, arg, s0.device, size)
+    return ew_node(op, dtype, shape, srcs, arg, s0.device, size)
 
 
-def _ew_node(op, dtype, shape, srcs, arg, device, size) -> Node:
+def ew_node(op, dtype, shape, srcs, arg, device, size) -> Node:
+    """An elementwise node whose sources are known to pass ``ew``'s checks (shape, device,
+    the op's dtypes: an operator's resolved signature), `size` its tree size."""
     n = _new_node(Node)         # Node(EW, ...) without the __init__ call (hot path)
     n.kind = EW
     n.op = op
@@ -325,7 +327,7 @@ def copy(src: Node) -> Node:
 
 def element_copy(src: Node) -> Node:
     """``copy`` of 0-d LEAF `src` (an element read, ``a[i, j]``: the hot path)."""
-    return _ew_node("astype", src.dtype, (), (src,), None, src.device, 2)
+    return ew_node("astype", src.dtype, (), (src,), None, src.device, 2)
 
 
 def cast(src: Node, dtype) -> Node:

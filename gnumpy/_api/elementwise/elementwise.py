@@ -94,7 +94,8 @@ def apply2(name: str, a, b, node_only=False):
                     na = ir.cast(na, loop)
                 if nb.dtype != loop:
                     nb = ir.cast(nb, loop)
-            node = ir.ew(name, r[1], (na, nb))
+            node = ir.ew_node(name, r[1], na.shape, (na, nb), None, na.device,
+                              1 + na.size + nb.size)   # (a resolved signature)
             if node_only:
                 return node
             out = cls._from_node(node)
@@ -218,7 +219,8 @@ def _scalar_ew(name, r, n, v, t, scalar_first):
     if n.dtype != loop:
         n = ir.cast(n, loop)
     sn = ir.scalar_node(ir.scalar_value(v, loop), loop, n.shape, n.device)
-    return ir.ew(name, odt, (sn, n) if scalar_first else (n, sn))
+    return ir.ew_node(name, odt, n.shape, (sn, n) if scalar_first else (n, sn), None,
+                      n.device, 2 + n.size)
 
 
 def _compare_u64(name, items, dev):
