@@ -444,7 +444,7 @@ def _inplace(name):
     def op(self, other):
         if self._sc:
             return rebind(self, other)
-        if not _operand_ok(other):
+        if type(other) is not ndarray and not _operand_ok(other):
             return NotImplemented
         if self._ro:
             raise ValueError("output array is read-only")
