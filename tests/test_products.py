@@ -545,6 +545,37 @@ def test_a_product_of_an_indexed_block_keeps_numpys_values(write):
     check(g, gn)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128, np.int64])
+@pytest.mark.parametrize("write", ["left", "right", "left's root", "other"])
+def test_a_small_product_of_memory_is_read_before_its_operands_are_written(dtype, write):
+    """A few-term product of two blocks of memory knows the buffers it reads when made
+    (``readers.read_set`` does not walk it): a write into either operand's memory, through
+    the block, its root or an element, first computes the pending product and the
+    products over it; a write elsewhere leaves them pending."""
+    rng = np.random.default_rng(9)
+    an = sample(dtype, (4, 3, 3), rng)
+    bn = sample(dtype, (3, 3), rng)
+    cn = sample(dtype, (3, 3), rng)
+    a, b, c = gp.asarray(an), gp.asarray(bn), gp.asarray(cn)
+    p = a[1] @ b
+    q = (a[2] @ b) @ (a[1] @ c)         # a product of products
+    r = a[0, 1, 2] * (b @ c)           # an element times a product
+    want = [an[1] @ bn, (an[2] @ bn) @ (an[1] @ cn), an[0, 1, 2] * (bn @ cn)]
+    if write == "left":
+        a[1][0, 0] = 7
+        a[2] += 1
+    elif write == "right":
+        b[:, 1] = 5
+        c[2, 2] = -3
+    elif write == "left's root":
+        a[...] = 2
+    else:
+        d = gp.asarray(sample(dtype, (3, 3), rng))
+        d[1] = 4
+    for got, w in zip((p, q, r), want):
+        check(got, w)
+
+
 def test_a_write_of_a_library_call_replays_without_a_schedule(fake, cublas_calls, schedules):
     """``y[:] = A @ x / c`` in a loop (NPBench covariance): the library call runs on its own
     (its operands are in memory) and what is left of the value replays as one kernel; no

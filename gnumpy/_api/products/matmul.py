@@ -14,6 +14,7 @@ from ..._array import ndarray
 from ..._broadcast import broadcast_shapes
 from ..._graph import ir
 from ..._graph import layout as L
+from ..._memstate import realizations
 from .._common import as_node, axis_int, check_device_match, is_array, normalize_axis, wrap
 from ..elementwise.elementwise import apply, astype
 from ..reductions.reductions import sum as sum_
@@ -96,7 +97,18 @@ def _unrolled(an, bn, batch, acc):
         if z is None:
             z = _ZEROS[acc] = ir.scalar_value(0, acc)
         total = ew("add", acc, (total, ir.scalar_node(z, acc, full, an.device)))
-    return total
+    a, b = _memory(an), _memory(bn)
+    if a is not None and b is not None:     # a product of two blocks of memory: the
+        total.rb = ({id(a), id(b)}, realizations())     # buffers it reads, known now
+    return total                                # (``readers.read_set``: no walk of it)
+
+
+def _memory(x):
+    """The buffer operand `x` of a small product reads: a LEAF's, or its copy's (an
+    element, a block a 0-d index selects) or cast's; None for other nodes."""
+    if x.kind == ir.EW and x.op == "astype":
+        x = x.srcs[0]
+    return x.buf if x.kind == ir.LEAF else None
 
 
 _ZEROS: dict = {}       # dtype -> its zero (a NumPy scalar), the unrolled sums' start
