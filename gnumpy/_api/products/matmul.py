@@ -87,16 +87,18 @@ def _unrolled(an, bn, batch, acc):
     m = an.shape[-2]
     n = bn.shape[-1]
     full = batch + (m, n)
-    ew = ir.ew
-    total = None
+    ew, dev = ir.ew_node, an.device    # (terms of one shape, dtype and device: ir.ew's
+    total = None                       # checks hold)
     for c, r in zip(_terms(an, full, True), _terms(bn, full, False)):
-        t = ew("multiply", acc, (c, r))
-        total = t if total is None else ew("add", acc, (total, t))
+        t = ew("multiply", acc, full, (c, r), None, dev, 1 + c.size + r.size)
+        total = t if total is None else \
+            ew("add", acc, full, (total, t), None, dev, 1 + total.size + t.size)
     if acc.kind in "fc":    # a zero sum is +0, as the library's (and NumPy's) from 0
         z = _ZEROS.get(acc)
         if z is None:
             z = _ZEROS[acc] = ir.scalar_value(0, acc)
-        total = ew("add", acc, (total, ir.scalar_node(z, acc, full, an.device)))
+        total = ew("add", acc, full, (total, ir.scalar_node(z, acc, full, dev)), None, dev,
+                   2 + total.size)
     a, b = _memory(an), _memory(bn)
     if a is not None and b is not None:     # a product of two blocks of memory: the
         total.rb = ({id(a), id(b)}, realizations())     # buffers it reads, known now
