@@ -57,6 +57,7 @@ _SC_KINDS = tuple(k in (_EW, _REDUCE, _BARRIER) for k in range(_BARRIER + 1))
 _ARRAY_EW = frozenset({"astype", "where"})
 _ref = weakref.ref
 _new_arr = object.__new__
+_ew_node = ir.ew_node
 # The gnumpy namespace: the methods that are NumPy functions forward to it by name, and it
 # loads their modules on first use (``_lazy``), as it does for every caller.  This layer
 # names no module above it.
@@ -414,7 +415,7 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
 def _element_copy(m):
     """``_from_node(ir.copy(m))`` of element `m`, NumPy's scalar (an element read, inlined)."""
     r = _new_arr(ndarray)
-    r._node = n = ir.element_copy(m)
+    r._node = n = _ew_node("astype", m.dtype, (), (m,), None, m.device, 2)    # its copy
     if 2 > _BOUND_CHECK_SIZE[2] or _BOUND_CHECK_SIZE[1] != config._generation:
         _bound(n)
     r._base = None

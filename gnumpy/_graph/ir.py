@@ -325,11 +325,6 @@ def copy(src: Node) -> Node:
     return Node(EW, "astype", src.dtype, src.shape, (src,), None, src.device, src.size + 1)
 
 
-def element_copy(src: Node) -> Node:
-    """``copy`` of 0-d LEAF `src` (an element read, ``a[i, j]``: the hot path)."""
-    return ew_node("astype", src.dtype, (), (src,), None, src.device, 2)
-
-
 def cast(src: Node, dtype) -> Node:
     if src.dtype == dtype:
         return src
