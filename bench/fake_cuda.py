@@ -86,8 +86,7 @@ class FakeDevice(_tfp.FakeCuda):
 
 def install(ordinal: int = 0):
     """Make a fake CUDA device the default one; returns (device, backend)."""
-    cuda_libs._BINDINGS.update({k: _Binding(k) for k in
-                                ("cublas", "cusolverDn", "cufft", "cublasLt")})
+    cuda_libs._BINDINGS.update({k: _Binding(k) for k in ("cublas", "cusolverDn", "cufft")})
     dev = _device.Device("cuda", ordinal)
     be = FakeDevice(dev)
     libs = cuda_libs.libs(be)

@@ -677,7 +677,6 @@ def _install_libs():
         print(f"emucuda: cuSOLVER not emulated ({type(e).__name__}: {e})", file=sys.stderr)
         cuda_libs._BINDINGS["cusolverDn"] = _NotEmulated("cusolverDn")
     cuda_libs._BINDINGS["cufft"] = _NotEmulated("cufft")
-    cuda_libs._BINDINGS["cublasLt"] = _NotEmulated("cublasLt")
     try:
         from gnumpy.backends import cuda_cub
         from test_cub_host import FakeCompute

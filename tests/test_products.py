@@ -551,7 +551,7 @@ def test_a_small_product_of_memory_is_read_before_its_operands_are_written(dtype
     """A few-term product of two blocks of memory knows the buffers it reads when made
     (``readers.read_set`` does not walk it): a write into either operand's memory, through
     the block, its root or an element, first computes the pending product and the
-    products over it; a write elsewhere leaves them pending."""
+    products over it; a write elsewhere changes none of their values."""
     rng = np.random.default_rng(9)
     an = sample(dtype, (4, 3, 3), rng)
     bn = sample(dtype, (3, 3), rng)
