@@ -22,18 +22,29 @@ class Device:
 
     __slots__ = ("kind", "id", "_hash", "_be")
 
-    def __init__(self, kind="cpu", id=None):
+    def __new__(cls, kind="cpu", id=None):
+        """The one object of each device: every array of a device holds the same object,
+        so the hot paths compare devices by identity and read the backend it caches
+        (``_be``); a second object of one device would make them take their slow paths."""
         if isinstance(kind, Device):
-            kind, id = kind.kind, kind.id
-        elif isinstance(kind, str) and ":" in kind:
+            return kind
+        if isinstance(kind, str) and ":" in kind:
             kind, _, num = kind.partition(":")
             id = int(num)
         if kind not in ("cpu", "cuda"):
             raise ValueError(f"unknown device {kind!r}: expected 'cpu' or 'cuda[:N]'")
-        self.kind = kind
-        self.id = 0 if id is None else int(id)
-        self._hash = hash((self.kind, self.id))
-        self._be = None           # its backend, once created (see backend())
+        key = (kind, 0 if id is None else int(id))
+        d = _DEVICES.get(key)
+        if d is None:
+            d = object.__new__(cls)
+            d.kind, d.id = key
+            d._hash = hash(key)
+            d._be = None          # its backend, once created (see backend())
+            d = _DEVICES.setdefault(key, d)     # (threads making one device get one)
+        return d
+
+    def __reduce__(self):
+        return (Device, (self.kind, self.id))
 
     def __eq__(self, other):
         if isinstance(other, str):
@@ -51,6 +62,9 @@ class Device:
 
     def __repr__(self):
         return f"Device('{self}')"
+
+
+_DEVICES: dict = {}     # (kind, id) -> its Device
 
 
 CPU = Device("cpu")

@@ -98,12 +98,14 @@ def fake():
     from gnumpy._graph import realize
     realize.settle()            # what earlier tests left waiting runs before the counts
     gc.collect()                # (and their arrays in reference cycles go)
-    dev = _device.Device("cuda", 7)
-    be = FakeCuda(dev)
+    dev = _device.Device("cuda", 7)     # (the one object of that device: its cached
+    be = FakeCuda(dev)                  # backend is this test's too)
     old = _device._backends.get(dev)
     _device._backends[dev] = be
+    dev._be = be
     yield dev, be
     realize.settle()            # a write the test left waiting runs on its own backend
+    dev._be = old
     if old is None:
         _device._backends.pop(dev, None)
     else:
