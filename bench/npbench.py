@@ -273,6 +273,7 @@ def run_kernel(name, info, libs, args, budget, share):
     for n, t in ts.items():
         if t:
             rec[n]["median_s"], rec[n]["reps"] = statistics.median(t), len(t)
+            rec[n]["times_s"] = [round(x, 6) for x in t]
         if n in errors:
             rec[n]["error"] = errors[n]
     for lib in libs:
