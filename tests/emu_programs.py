@@ -406,3 +406,31 @@ def empty_kept_positions(xp, x, w, b):
     e = xp.zeros((100, 0, 3)) + x[0, 0]         # reductions keeping no position over a
     return [e.sum(axis=0), e.var(axis=0), (x[:0] @ w + b), xp.maximum(x[:0] @ w + b, 0),
             xp.zeros((5000, 0, 8)).max(axis=0)]  # long axis (a column plan of no blocks)
+
+
+@prog(r(300, seed=58), r(300, seed=59), r(50, 60, seed=60))
+def several_roots_replayed(xp, A, B, M):
+    # materializations of several roots at once, met again each iteration (replayed as the
+    # one group a schedule made of them, without a schedule): a mask over pending state
+    # (computed with the arrays it reads, mandelbrot's ``Z[I]``), and two pending readers
+    # sharing a node, flushed together before their memory is written (vadv's Thomas step)
+    out = []
+    Z, C = A * 0.5, B * 0.25
+    for i in range(4):
+        Z = Z * Z + C
+        I = xp.abs(Z) < 1.0
+        out.append(Z[I])
+        s = A[1:] - A[:-1]
+        d = 1.0 / (s * s + 2.0)
+        e = s * d
+        del s                                   # (d and e share it: flushed together)
+        A[1:] = A[:-1] * 0.5 + e[0]             # reads and writes A: d, e flushed first
+        out += [d, e]
+    for i in range(3):                          # the same, over strided and 2-D layouts
+        S = M[:, ::2] if i % 2 else M[::2, :]
+        t = S * 2.0 - 1.0
+        u, w = t * t + S, t - S
+        del t
+        M[:] = M * 0.9                          # flushes u and w (one node under both)
+        out += [u, w, M[S.shape[0] // 2] if i % 2 else M[:, 1]]
+    return out + [A, Z]

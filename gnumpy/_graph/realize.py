@@ -40,7 +40,19 @@ def materialize(nodes) -> None:
             materialize_one(todo[0])
             return
         stats.materializations += 1
-        for g in schedule(todo):
+        dev = todo[0].device
+        fast = backend_here(dev).fast   # several roots met before as one group: replayed
+        if config.nvtx or [n for n in todo if n.device is not dev]:   # without a schedule
+            fast = None                                             # (``FastPath.roots``)
+        elif fast is not None:
+            kind = fast.roots(todo)
+            if kind:
+                _count(kind)
+                return
+        groups = schedule(todo)
+        if fast is not None and len(groups) == 1 and groups[0].outputs == todo:
+            fast.one_group(todo)
+        for g in groups:
             _run(g)
 
 

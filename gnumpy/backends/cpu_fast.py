@@ -178,6 +178,12 @@ class CpuFast:
     def group(self, g):
         return False
 
+    def roots(self, nodes):
+        return False
+
+    def one_group(self, nodes) -> None:
+        pass
+
     def write(self, dest, value, overlaps) -> int:
         """1 when ``dest[...] = value`` ran here, 0 for the general path (the CPU backend
         computes the whole value before it assigns: no overlap to resolve first)."""

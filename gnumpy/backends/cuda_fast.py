@@ -33,6 +33,7 @@ class FastPath:
         self.copied = {}    # writes whose value reads dest's memory: see _overlapping
         self.generation = config._generation
         self.ran = ()       # the kinds a build launched before it gave up (realize counts them)
+        self.grouped = set()    # hints of roots scheduled as one group of them (``roots``)
 
     def __call__(self, root):
         """Run `root` (a lazy node) as one replayed kernel and return the kind of its group
@@ -108,6 +109,44 @@ class FastPath:
             return g.kind
         if st is False:
             return False
+        return self._replay_group(st, outs, leaves, scalars)
+
+    def roots(self, nodes):
+        """Run `nodes`, the lazy roots of one materialization of several
+        (``realize.materialize``), without scheduling them, when a group of exactly these
+        roots (by signature, in this order) was replayed before: ``group`` keeps it under
+        the same key.  A graph of that signature computes the same values from the same
+        memory whatever its schedule, so the group's kernel computes them; a schedule of
+        several groups realized inner nodes first, and its groups' signatures hold those
+        as memory, never matching its roots'.  Only roots of a hint a schedule made one
+        such group of before (``one_group``) are walked here.  Its kind, or False to
+        schedule them."""
+        a, b = nodes[0], nodes[-1]
+        h = (len(nodes), a.op, a.size, b.op, b.size, b.dtype)
+        if h not in self.grouped:
+            return False
+        sig, leaves, scalars, ok = _recall(None, nodes)
+        if not ok:
+            return False
+        if self.generation != config._generation:
+            self._options_changed()
+        st = self.cache.get((len(nodes), sig))
+        if st is None:
+            return False
+        if st is False:                 # (a group that does not replay: its hint's roots
+            self.grouped.discard(h)     # are not walked here again)
+            return False
+        return self._replay_group(st, nodes, leaves, scalars)
+
+    def one_group(self, nodes) -> None:
+        """Note that a schedule of lazy roots `nodes` made one group of exactly them (its
+        hint: ``roots`` then walks roots of that hint)."""
+        if len(self.grouped) >= _MAX_SIGNATURES:
+            self.grouped.clear()
+        a, b = nodes[0], nodes[-1]
+        self.grouped.add((len(nodes), a.op, a.size, b.op, b.size, b.dtype))
+
+    def _replay_group(self, st, outs, leaves, scalars):
         pool = self.be.pool
         bufs = [pool.alloc(n) for n in st.sizes]
         with st.lock:                       # the stage's parameter block is shared
