@@ -419,6 +419,33 @@ def test_readers_that_read_each_other_are_flushed_without_a_schedule(fake, monke
     assert 2 in calls, calls
 
 
+def test_roots_scheduled_as_one_group_replay_it_without_a_schedule(fake, monkeypatch):
+    """Several roots that a schedule made one group of (pending readers sharing a lazy
+    value, flushed together before a write) replay that group when they come again: one
+    schedule, the first time; one launch for the readers each time."""
+    dev, be = fake
+    monkeypatch.setattr(_device, "_default", dev)
+    calls = []
+    orig = schedule
+    monkeypatch.setattr(realize, "schedule", lambda roots: calls.append(len(roots)) or
+                        orig(roots))
+    z = gp.asarray(np.arange(64.0), device=dev)
+
+    def two(z):
+        t = z * 2.0                                     # (gone: no pending array)
+        return t + 1.0, t - 1.0                         # both read the lazy t
+
+    launches = []
+    for k in range(4):
+        n0 = len(be.launches)
+        u, v = two(z)
+        z[:] = 0.5 + k
+        gp.evaluate(u, v, z)
+        launches.append(len(be.launches) - n0)
+    assert calls == [2], calls
+    assert launches == [2, 2, 2, 2], launches          # the readers' kernel, the write
+
+
 def test_readers_flushed_in_a_chain_keep_their_values():
     yn = np.arange(64.0)
     y = gp.asarray(yn)
