@@ -382,17 +382,24 @@ def test_a_program_run_again_plans_nothing(fake, monkeypatch):
     assert not plans
 
 
-def test_readers_that_read_each_other_are_flushed_without_a_schedule(fake, monkeypatch):
-    """A write that flushes pending readers whose graphs share nothing but each other
-    (stockham's twiddled input and its butterfly product made from it) computes them one
-    after the other through the launch fast path: no schedule once the statements are
-    known.  Two readers sharing a lazy value are scheduled together (computing it once)."""
+def _counting_schedules(fake, monkeypatch):
+    """(device, backend, the root counts of the schedules made from now on), the fake
+    device the default."""
     dev, be = fake
     monkeypatch.setattr(_device, "_default", dev)
     calls = []
     orig = schedule
     monkeypatch.setattr(realize, "schedule", lambda roots: calls.append(len(roots)) or
                         orig(roots))
+    return dev, be, calls
+
+
+def test_readers_that_read_each_other_are_flushed_without_a_schedule(fake, monkeypatch):
+    """A write that flushes pending readers whose graphs share nothing but each other
+    (stockham's twiddled input and its butterfly product made from it) computes them one
+    after the other through the launch fast path: no schedule once the statements are
+    known.  Two readers sharing a lazy value are scheduled together (computing it once)."""
+    dev, be, calls = _counting_schedules(fake, monkeypatch)
 
     def step(y):
         a = y * 2.0
@@ -423,12 +430,7 @@ def test_roots_scheduled_as_one_group_replay_it_without_a_schedule(fake, monkeyp
     """Several roots that a schedule made one group of (pending readers sharing a lazy
     value, flushed together before a write) replay that group when they come again: one
     schedule, the first time; one launch for the readers each time."""
-    dev, be = fake
-    monkeypatch.setattr(_device, "_default", dev)
-    calls = []
-    orig = schedule
-    monkeypatch.setattr(realize, "schedule", lambda roots: calls.append(len(roots)) or
-                        orig(roots))
+    dev, be, calls = _counting_schedules(fake, monkeypatch)
     z = gp.asarray(np.arange(64.0), device=dev)
 
     def two(z):
