@@ -20,7 +20,7 @@ from .._graph.fuse import Group, schedule, writes_into
 from .._graph.ir import LEAF
 from ..kernels import render_ew
 from .cuda_replay import STATIC as _STATIC, Replay, Slot as _Slot, Stages, stage as _stage
-from .cuda_signature import layout_id, recall as _recall
+from .cuda_signature import layout_id, recall as _recall, roots_hint
 
 
 _MAX_SIGNATURES = 8192     # replays kept per device; a program of more shapes starts over
@@ -121,8 +121,7 @@ class FastPath:
         as memory, never matching its roots'.  Only roots of a hint a schedule made one
         such group of before (``one_group``) are walked here.  Its kind, or False to
         schedule them."""
-        a, b = nodes[0], nodes[-1]
-        h = (len(nodes), a.op, a.size, b.op, b.size, b.dtype)
+        h = roots_hint(nodes)
         if h not in self.grouped:
             return False
         sig, leaves, scalars, ok = _recall(None, nodes)
@@ -143,8 +142,7 @@ class FastPath:
         hint: ``roots`` then walks roots of that hint)."""
         if len(self.grouped) >= _MAX_SIGNATURES:
             self.grouped.clear()
-        a, b = nodes[0], nodes[-1]
-        self.grouped.add((len(nodes), a.op, a.size, b.op, b.size, b.dtype))
+        self.grouped.add(roots_hint(nodes))
 
     def _replay_group(self, st, outs, leaves, scalars):
         pool = self.be.pool

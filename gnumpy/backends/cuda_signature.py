@@ -120,6 +120,14 @@ _CHAIN_MAKE_AT = 64         # walks of a hint of more roots (a chain of element 
                             # a short loop keeps its walks
 
 
+def roots_hint(roots) -> tuple:
+    """The hint of a list of roots: their number, the first's and last's op and tree
+    size, the last's dtype."""
+    a = roots[0]
+    b = roots[-1]
+    return (len(roots), a.op, a.size, b.op, b.size, b.dtype)
+
+
 def recall(root, roots=None):
     """``walk(root, roots)``'s answer, for a graph of a shape met before without the walk.
 
@@ -134,12 +142,7 @@ def recall(root, roots=None):
     no reader of its hint takes is walked; a hint that keeps missing gets another reader, up
     to a few, then is always walked (``remembered.remember``). (Hints of one root and of
     several differ in length: a reader is only ever given the form it was made for.)"""
-    if roots is None:
-        h = (root.kind, root.op, root.dtype, root.size)
-    else:
-        a = roots[0]
-        b = roots[-1]
-        h = (len(roots), a.op, a.size, b.op, b.size, b.dtype)
+    h = (root.kind, root.op, root.dtype, root.size) if roots is None else roots_hint(roots)
     rds = _BY_HINT.get(h)
     if rds is not None:
         for rd in rds:
