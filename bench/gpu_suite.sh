@@ -9,14 +9,7 @@ set -u
 OUT=${OUT:-/tmp/gnumpy-gpu-out}
 mkdir -p "$OUT"
 cd "$(dirname "$0")/.."
-# NVIDIA library bindings the GPU image lacks (nvmath-python, cuda-cccl, a newer
-# cuda-pathfinder), carried as wheels in .whl/ (git-ignored; ../shared/notes/vendor-libs.md)
-if ls .whl/*.whl > /dev/null 2>&1; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-      --target /tmp/gnumpy-site .whl/*.whl && export PYTHONPATH=/tmp/gnumpy-site${PYTHONPATH:+:$PYTHONPATH}
-fi
-export PYTHONUNBUFFERED=1 GNUMPY_DEVICE=${GNUMPY_DEVICE:-cuda} PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
-export GNUMPY_CACHE_DIR=${GNUMPY_CACHE_DIR:-$PWD/.gnc}
+. bench/device_env.sh     # the carried library wheels, GNUMPY_DEVICE=cuda, the kernel cache
 { nvidia-smi -L; python3 -c "import numpy, cuda.core, cuda.bindings; print('numpy', numpy.__version__, 'cuda.core', cuda.core.__version__)"; } > "$OUT/env.txt" 2>&1
 # The suite is NVRTC-bound on a fresh machine (every kernel compiles once, ~38,000 of them):
 # 16 workers and 4 hypothesis examples per test.  TESTS picks files, so the suite can be

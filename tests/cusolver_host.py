@@ -280,6 +280,33 @@ class FakeCusolver:
         A[...] = np.nan
         _mem(info, np.int32, 1)[0] = inf
 
+    def _xgesvdp_buffer_size(self, h, p, jobz, econ, m, n, ta, a, lda, ts, s, tu, u, ldu,
+                             tv, v, ldv, tc):
+        assert m >= n, "cuSOLVER's gesvdp needs m >= n"
+        assert econ == 1 and jobz in (0, 1)
+        assert ta == tu == tv == tc and _DT[ts] == np.dtype(_DT[ta].char.lower())
+        return 16, 0
+
+    def _xgesvdp(self, h, p, jobz, econ, m, n, ta, a, lda, ts, s, tu, u, ldu, tv, v, ldv, tc,
+                 dw, dws, hw, hws, info):
+        """gesvdp: the economy U (m x n) and V itself (not V^H); its error estimate is
+        returned to the host.  Values only, it still gets U and V buffers (gnumpy passes
+        them: with null pointers the device routine failed)."""
+        assert m >= n and econ == 1 and u != 0 and v != 0
+        A = _mat(a, _DT[ta], m, n, lda)
+        U, V = _mat(u, _DT[tu], m, n, ldu), _mat(v, _DT[tv], n, n, ldv)
+        try:
+            uu, sv, vv = np.linalg.svd(np.array(A), full_matrices=False)
+            inf = 0
+        except np.linalg.LinAlgError:
+            uu, sv, vv, inf = np.nan, np.nan, np.nan, 1
+        U[...] = uu if jobz else np.nan
+        V[...] = np.conj(np.swapaxes(vv, -1, -2)) if jobz and not inf else np.nan
+        _mem(s, _DT[ts], n)[...] = sv
+        A[...] = np.nan
+        _mem(info, np.int32, 1)[0] = inf
+        return 0.0
+
     # general eigenvalues
     def _xgeev_buffer_size(self, h, p, jl, jr, n, ta, a, lda, tw, w, tvl, vl, ldvl, tvr, vr,
                            ldvr, tc):

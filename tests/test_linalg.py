@@ -680,12 +680,26 @@ def test_stack_strides_and_svd_plan():
     assert _cusolver.stack_strides((2, 3, 4), False) == (12, 4, 1)
     assert _cusolver.stack_strides((2, 3, 4), True) == (12, 1, 3)
     assert _cusolver.stack_strides((3, 4), True) == (1, 3)
-    p = _cusolver.svd_plan(5, 3, True)        # tall: gesvd of A, U 5 x 5, V^H 3 x 3
-    assert (p["flip"], p["rows"], p["cols"], p["ucols"]) == (False, 5, 3, 5)
-    assert p["u"] == ((5, 5), True) and p["vh"] == ((3, 3), True)
-    p = _cusolver.svd_plan(3, 5, False)       # wide: gesvd of A^T, the buffers swap
-    assert (p["flip"], p["rows"], p["cols"], p["ucols"], p["u_from"]) == (True, 5, 3, 3, "vt")
-    assert p["u"] == ((3, 3), False) and p["vh"] == ((3, 5), False)
+    p = _cusolver.svd_plan(5, 3, True)        # tall, full: gesvd of A, U 5 x 5, V^H 3 x 3
+    assert (p["routine"], p["flip"], p["rows"], p["cols"], p["ucols"]) == \
+        ("gesvd", False, 5, 3, 5)
+    assert p["u"] == ((5, 5), True) and p["vh"] == ((3, 3), True) and not p["conj"]
+    p = _cusolver.svd_plan(5, 3, False)       # tall, reduced: gesvdp's V read row-major
+    assert (p["routine"], p["ucols"], p["u"], p["vh"], p["conj"]) == \
+        ("gesvdp", 3, ((5, 3), True), ((3, 3), False), True)
+    p = _cusolver.svd_plan(5, 3, True, uv=False)    # values only: gesvdp
+    assert p["routine"] == "gesvdp" and p["ucols"] == 3
+    p = _cusolver.svd_plan(3, 3, True, batch=2)     # a stack: gesvd
+    assert p["routine"] == "gesvd"
+    p = _cusolver.svd_plan(4, 4, True)        # square, full = reduced: gesvdp
+    assert p["routine"] == "gesvdp" and p["ucols"] == 4
+    p = _cusolver.svd_plan(3, 5, True)        # wide, full: gesvd of A^T, the buffers swap
+    assert (p["routine"], p["flip"], p["rows"], p["cols"], p["ucols"], p["u_from"]) == \
+        ("gesvd", True, 5, 3, 5, "vt")
+    assert p["u"] == ((3, 3), False) and p["vh"] == ((5, 5), False)
+    p = _cusolver.svd_plan(3, 5, False)       # wide, reduced: gesvdp's V' read Fortran
+    assert (p["routine"], p["flip"], p["ucols"], p["u_from"]) == ("gesvdp", True, 3, "vt")
+    assert p["u"] == ((3, 3), True) and p["vh"] == ((3, 5), False) and p["conj"]
 
 
 def test_emulation_reaches_cusolver():
@@ -697,4 +711,6 @@ def test_emulation_reaches_cusolver():
         gp.linalg.svd(gp.ones((2, 3)))
         gp.linalg.eigh(gp.ones((3, 2, 2)))
         gp.linalg.qr(gp.ones((4, 2)), mode="complete")
-    assert {"xgetrf", "xgetrs", "xgesvd", "xsyev_batched", "xgeqrf", "dorgqr"} <= set(cus.calls)
+        gp.linalg.svd(gp.ones((2, 3)), full_matrices=False)     # gesvdp
+    assert {"xgetrf", "xgetrs", "xgesvdp", "xgesvd", "xsyev_batched", "xgeqrf",
+            "dorgqr"} <= set(cus.calls)
