@@ -139,6 +139,10 @@ def _arity(name):
     return len([p for p in m.group(1).split(",") if p.strip()]) if m else None
 
 
+class cuSOLVERError(Exception):
+    """nvmath.bindings.cusolver.cuSOLVERError's stand-in (gnumpy matches it by name)."""
+
+
 class FakeCusolver:
     """cuSOLVER's dense routines on host pointers, LAPACK underneath."""
 
@@ -295,11 +299,10 @@ class FakeCusolver:
         assert m >= n and econ == 1 and u != 0 and v != 0
         A = _mat(a, _DT[ta], m, n, lda)
         U, V = _mat(u, _DT[tu], m, n, ldu), _mat(v, _DT[tv], n, n, ldv)
-        try:
-            uu, sv, vv = np.linalg.svd(np.array(A), full_matrices=False)
-            inf = 0
-        except np.linalg.LinAlgError:
-            uu, sv, vv, inf = np.nan, np.nan, np.nan, 1
+        if not np.isfinite(A).all():        # what the device routine did with NaN input
+            raise cuSOLVERError("EXECUTION_FAILED (6)")
+        uu, sv, vv = np.linalg.svd(np.array(A), full_matrices=False)
+        inf = 0
         U[...] = uu if jobz else np.nan
         V[...] = np.conj(np.swapaxes(vv, -1, -2)) if jobz and not inf else np.nan
         _mem(s, _DT[ts], n)[...] = sv

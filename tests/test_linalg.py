@@ -20,7 +20,7 @@ import pytest
 
 import cusolver_host
 import gnumpy as gp
-from gnumpy.linalg import _cusolver
+from gnumpy.linalg import _cusolver, _cusolver_svd
 from gnumpy.linalg import _svd
 from helpers import sample, strided_pair
 
@@ -680,26 +680,56 @@ def test_stack_strides_and_svd_plan():
     assert _cusolver.stack_strides((2, 3, 4), False) == (12, 4, 1)
     assert _cusolver.stack_strides((2, 3, 4), True) == (12, 1, 3)
     assert _cusolver.stack_strides((3, 4), True) == (1, 3)
-    p = _cusolver.svd_plan(5, 3, True)        # tall, full: gesvd of A, U 5 x 5, V^H 3 x 3
+    p = _cusolver_svd.svd_plan(5, 3, True)        # tall, full: gesvd of A, U 5 x 5, V^H 3 x 3
     assert (p["routine"], p["flip"], p["rows"], p["cols"], p["ucols"]) == \
         ("gesvd", False, 5, 3, 5)
-    assert p["u"] == ((5, 5), True) and p["vh"] == ((3, 3), True) and not p["conj"]
-    p = _cusolver.svd_plan(5, 3, False)       # tall, reduced: gesvdp's V read row-major
-    assert (p["routine"], p["ucols"], p["u"], p["vh"], p["conj"]) == \
-        ("gesvdp", 3, ((5, 3), True), ((3, 3), False), True)
-    p = _cusolver.svd_plan(5, 3, True, uv=False)    # values only: gesvdp
+    assert p["u"] == ((5, 5), True) and p["vh"] == ((3, 3), True)
+    p = _cusolver_svd.svd_plan(5, 3, False)       # tall, reduced: gesvdp's V read row-major
+    assert (p["routine"], p["ucols"], p["u"], p["vh"]) == \
+        ("gesvdp", 3, ((5, 3), True), ((3, 3), False))
+    for dt in (np.float32, np.complex64, np.complex128):      # gesvd: see svd_plan
+        assert _cusolver_svd.svd_plan(5, 3, False, dtype=dt)["routine"] == "gesvd"
+    p = _cusolver_svd.svd_plan(5, 3, True, uv=False)    # values only: gesvdp
     assert p["routine"] == "gesvdp" and p["ucols"] == 3
-    p = _cusolver.svd_plan(3, 3, True, batch=2)     # a stack: gesvd
+    p = _cusolver_svd.svd_plan(3, 3, True, batch=2)     # a stack: gesvd
     assert p["routine"] == "gesvd"
-    p = _cusolver.svd_plan(4, 4, True)        # square, full = reduced: gesvdp
+    p = _cusolver_svd.svd_plan(4, 4, True)        # square, full = reduced: gesvdp
     assert p["routine"] == "gesvdp" and p["ucols"] == 4
-    p = _cusolver.svd_plan(3, 5, True)        # wide, full: gesvd of A^T, the buffers swap
+    p = _cusolver_svd.svd_plan(3, 5, True)        # wide, full: gesvd of A^T, the buffers swap
     assert (p["routine"], p["flip"], p["rows"], p["cols"], p["ucols"], p["u_from"]) == \
         ("gesvd", True, 5, 3, 5, "vt")
     assert p["u"] == ((3, 3), False) and p["vh"] == ((5, 5), False)
-    p = _cusolver.svd_plan(3, 5, False)       # wide, reduced: gesvdp's V' read Fortran
+    p = _cusolver_svd.svd_plan(3, 5, False)       # wide, reduced: gesvdp's V' read Fortran
     assert (p["routine"], p["flip"], p["ucols"], p["u_from"]) == ("gesvdp", True, 3, "vt")
-    assert p["u"] == ((3, 3), True) and p["vh"] == ((3, 5), False) and p["conj"]
+    assert p["u"] == ((3, 3), True) and p["vh"] == ((3, 5), False)
+
+
+def test_gesvdp_leaves_doubtful_answers_to_gesvd():
+    """gesvdp answers a well-conditioned matrix alone; gesvd decides where it failed (NaN
+    input) or its smallest singular value is near the rank cutoff (on an H100 gesvdp's
+    few-eps error turned a rank-2 5 x 3 matrix into rank 3)."""
+    if not ON_CPU:
+        pytest.skip("CPU backend only")
+    rng = np.random.default_rng(3)
+    deficient = rng.standard_normal((5, 3))
+    deficient[:, 2] = 2 * deficient[:, 0]
+    cases = [(rng.standard_normal((6, 3)), ["xgesvdp"]),
+             (deficient, ["xgesvdp", "xgesvd"]),
+             (np.array([[1.0, np.nan], [0.0, 1.0]]), ["xgesvdp", "xgesvd"])]
+    for a, routines in cases:
+        with cusolver_host.emulated() as cus:
+            try:
+                got = gp.linalg.svd(gp.asarray(a), compute_uv=False).get()
+            except np.linalg.LinAlgError:
+                got = None
+        assert [c for c in cus.calls if not c.endswith("_size")] == routines
+        if got is None:
+            with pytest.raises(np.linalg.LinAlgError):
+                np.linalg.svd(a, compute_uv=False)
+        else:
+            np.testing.assert_allclose(got, np.linalg.svd(a, compute_uv=False), atol=1e-12)
+    with cusolver_host.emulated():
+        assert int(gp.linalg.matrix_rank(gp.asarray(deficient))) == 2
 
 
 def test_emulation_reaches_cusolver():

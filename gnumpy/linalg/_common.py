@@ -108,8 +108,8 @@ def _cuda(op):
             g = _CUSOLVER.get(op)
             if g is None:
                 # loaded on first use: only the CUDA backend calls cuSOLVER (~14 ms)
-                from . import _cusolver
-                g = _CUSOLVER[op] = getattr(_cusolver, op)
+                from . import _cusolver, _cusolver_svd
+                g = _CUSOLVER[op] = getattr(_cusolver_svd if op == "svd" else _cusolver, op)
             return g(be, *nodes, **kw)
         _CUDA_IMPLS[op] = f
     return f

@@ -27,18 +27,7 @@ A^T; a copy in per-matrix Fortran order is A itself.  The choice per routine:
 * ``eigh``, ``eig``: Fortran copy; the eigenvectors (columns) come back column-major and
   are returned as Fortran-strided views.  ``xgeev`` of real input returns complex
   eigenvalues and real vectors in LAPACK's conjugate-pair format, assembled here.
-* ``svd``: ``xgesvdp`` (QDWH polar decomposition), or ``xgesvd`` where U must be square
-  and larger than the economy one (``full_matrices`` of a non-square matrix).  Both need
-  rows >= columns.  m >= n: Fortran copy (A = U S V^H; U comes back column-major).  m < n:
-  C copy, the SVD of A^T = U' S V'^H, so A = conj(V') S U'^T: the buffer of U' read
-  row-major is V^H.  gesvd leaves V^H (column-major), gesvdp V itself: read in the other
-  order, and conjugated for complex dtypes, it gives the same results.  gesvdp was 3.4-4.8x
-  faster than gesvd (and CuPy's svd, which calls gesvd) on an H100, with smaller errors:
-  f64 4096x256 reduced 6.5 against 30.4 ms, 20000x256 10.5 / 35.8, 1024² 30.6 / 130.4,
-  f32 2048x512 values only 12.0 / 27.4 (singular values within 1e-15 of NumPy's in f64).
-  With null U and V pointers (values only) it failed (INTERNAL_ERROR), so it always
-  gets them.  Stacks keep gesvd: gesvdp returns its error estimate to the host, a wait
-  per matrix.
+* ``svd``: in ``_cusolver_svd``.
 """
 from __future__ import annotations
 
@@ -79,28 +68,6 @@ def stack_strides(shape, fortran: bool) -> tuple:
     m, n = shape[-2:]
     batch = L.c_strides(tuple(shape[:-2]) + (m * n,))[:-1]
     return tuple(batch) + ((1, m) if fortran else (n, 1))
-
-
-def svd_plan(m: int, n: int, full: bool, uv: bool = True, batch: int = 1) -> dict:
-    """How ``svd`` runs cuSOLVER on an m x n row-major matrix: ``routine`` ("gesvdp", or
-    "gesvd" where a full U is larger than the economy one, or for a stack of more than one
-    matrix), ``flip`` (factor the C copy, the column-major A^T), the routine's ``rows`` >=
-    ``cols``, the column count of its U (``ucols``, leading dimension ``rows``; the other
-    buffer is cols x cols), and the results as (shape, fortran) of a view of those
-    buffers: ``u`` over the routine's U or its V^H (gesvd) / V (gesvdp), ``vh`` over the
-    other (``u_from``: which buffer U reads).  gesvdp's V is read in the other order than
-    gesvd's V^H (``conj``: for complex dtypes that buffer is also conjugated)."""
-    flip = m < n
-    rows, cols = (n, m) if flip else (m, n)
-    k = cols
-    p = "gesvdp" if batch == 1 and (not uv or not full or rows == cols) else "gesvd"
-    ucols = rows if full and p == "gesvd" else k
-    other = p == "gesvdp"       # (the V buffer read the other way round)
-    if flip:                    # A = conj(V') S U'^T
-        return dict(routine=p, flip=True, rows=rows, cols=cols, ucols=ucols, u_from="vt",
-                    conj=other, u=((m, m), other), vh=((ucols, n), False))
-    return dict(routine=p, flip=False, rows=rows, cols=cols, ucols=ucols, u_from="u",
-                conj=other, u=((m, ucols), True), vh=((n, n), not other))
 
 
 # ------------------------------------------------------------------ helpers
@@ -431,52 +398,3 @@ def eig(be, a, vectors=True):
     if not vectors:
         return (wv,)
     return (wv,) + _leaves(assemble_pairs(_wrap(vr), apply("imag", wa)))
-
-
-# ------------------------------------------------------------------ SVD
-
-def svd(be, a, full_matrices=True, compute_uv=True):
-    s = _Solver(be, a.dtype)
-    dt, it = a.dtype, a.dtype.itemsize
-    batch, (m, n), B = a.shape[:-2], a.shape[-2:], _batch(a)
-    rdt = np.dtype(dt.char.lower())
-    plan = svd_plan(m, n, full_matrices, compute_uv, B)
-    R, C, uc = plan["rows"], plan["cols"], plan["ucols"]
-    x = _copy(be, a, not plan["flip"])            # column-major R x C, R >= C
-    sv = _new(be, rdt, batch + (C,))
-    info = s.info(2 * B)                          # statuses, then NaN flags
-    px, ps = _ptr(x), _ptr(sv)
-    if plan["routine"] == "gesvdp":               # (one matrix: B == 1)
-        u = _new(be, dt, (uc, R))                 # column-major R x uc (needed without
-        vt = _new(be, dt, (C, C))                 # vectors too); V, column-major
-        pu, pvt = _ptr(u), _ptr(vt)
-        job = 1 if compute_uv else 0
-        w = s.work(s.cus.xgesvdp_buffer_size(s.h, s.p, job, 1, R, C, s.T, px, R,
-                                             DATA_TYPE[rdt], ps, s.T, pu, R, s.T, pvt, C,
-                                             s.T))
-        s.cus.xgesvdp(s.h, s.p, job, 1, R, C, s.T, px, R, DATA_TYPE[rdt], ps, s.T, pu, R,
-                      s.T, pvt, C, s.T, *w, info.ptr)
-    else:
-        if compute_uv:
-            job = ord("A") if full_matrices else ord("S")
-            u = _new(be, dt, batch + (uc, R))     # column-major R x uc per matrix
-            vt = _new(be, dt, batch + (C, C))     # column-major C x C: V^H
-            pu, pvt = _ptr(u), _ptr(vt)
-        else:
-            job, pu, pvt = ord("N"), 0, 0
-        w = s.work(s.cus.xgesvd_buffer_size(s.h, s.p, job, job, R, C, s.T, px, R,
-                                            DATA_TYPE[rdt], ps, s.T, pu, R, s.T, pvt, C,
-                                            s.T))
-        for i in range(B):
-            s.cus.xgesvd(s.h, s.p, job, job, R, C, s.T, px + i * R * C * it, R,
-                         DATA_TYPE[rdt], ps + i * C * rdt.itemsize, s.T,
-                         pu + i * R * uc * it if pu else 0, R, s.T,
-                         pvt + i * C * C * it if pvt else 0, C, s.T, *w, info.ptr + 4 * i)
-    s.check(info, B, plan["routine"], "SVD did not converge", nan=sv)
-    if not compute_uv:
-        return (sv,)
-    if plan["conj"] and dt.kind == "c":           # gesvdp's V, conjugated in place
-        write(vt, apply("conjugate", _wrap(vt))._node)
-    src_u, src_vh = (vt, u) if plan["u_from"] == "vt" else (u, vt)
-    (ush, uf), (vsh, vf) = plan["u"], plan["vh"]
-    return _view(src_u, batch + ush, uf), sv, _view(src_vh, batch + vsh, vf)
