@@ -310,6 +310,43 @@ class FakeCusolver:
         _mem(info, np.int32, 1)[0] = inf
         return 0.0
 
+    def _create_gesvdj_info(self):
+        return 4096                         # (an opaque handle; the emulation reads none)
+
+    def _gesvdj_batched_size(self, dt, h, jobz, m, n, a, lda, s, u, ldu, v, ldv, params,
+                             batch):
+        assert max(m, n) <= 32 and jobz in (0, 1) and params == 4096
+        return 8
+
+    def _gesvdj_batched(self, dt, h, jobz, m, n, a, lda, s, u, ldu, v, ldv, work, lwork,
+                        info, params, batch):
+        """The batched Jacobi SVD: full U (m x m) and V itself (n x n) of each matrix;
+        values only, U and V are still given (as gnumpy passes them)."""
+        assert max(m, n) <= 32 and lwork == 8 and u != 0 and v != 0
+        k, it, rt = min(m, n), dt.itemsize, np.dtype(dt.char.lower()).itemsize
+        for i in range(batch):
+            A = _mat(a + i * lda * n * it, dt, m, n, lda)
+            inf = 0
+            try:
+                uu, sv, vv = np.linalg.svd(np.array(A))
+            except np.linalg.LinAlgError:
+                uu, sv, vv, inf = np.nan, np.nan, np.nan, k + 1
+            _mat(u + i * ldu * m * it, dt, m, m, ldu)[...] = uu if jobz else np.nan
+            _mat(v + i * ldv * n * it, dt, n, n, ldv)[...] = \
+                np.conj(np.swapaxes(vv, -1, -2)) if jobz and not inf else np.nan
+            _mem(s + i * k * rt, dt.char.lower(), k)[...] = sv
+            A[...] = np.nan
+            _mem(info + 4 * i, np.int32, 1)[0] = inf
+
+    def _sgesvdj_batched_buffer_size(self, *a): return self._gesvdj_batched_size(_DT[0], *a)
+    def _dgesvdj_batched_buffer_size(self, *a): return self._gesvdj_batched_size(_DT[1], *a)
+    def _cgesvdj_batched_buffer_size(self, *a): return self._gesvdj_batched_size(_DT[4], *a)
+    def _zgesvdj_batched_buffer_size(self, *a): return self._gesvdj_batched_size(_DT[5], *a)
+    def _sgesvdj_batched(self, *a): return self._gesvdj_batched(_DT[0], *a)
+    def _dgesvdj_batched(self, *a): return self._gesvdj_batched(_DT[1], *a)
+    def _cgesvdj_batched(self, *a): return self._gesvdj_batched(_DT[4], *a)
+    def _zgesvdj_batched(self, *a): return self._gesvdj_batched(_DT[5], *a)
+
     # general eigenvalues
     def _xgeev_buffer_size(self, h, p, jl, jr, n, ta, a, lda, tw, w, tvl, vl, ldvl, tvr, vr,
                            ldvr, tc):

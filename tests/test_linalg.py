@@ -691,8 +691,13 @@ def test_stack_strides_and_svd_plan():
         assert _cusolver_svd.svd_plan(5, 3, False, dtype=dt)["routine"] == "gesvd"
     p = _cusolver_svd.svd_plan(5, 3, True, uv=False)    # values only: gesvdp
     assert p["routine"] == "gesvdp" and p["ucols"] == 3
-    p = _cusolver_svd.svd_plan(3, 3, True, batch=2)     # a stack: gesvd
+    p = _cusolver_svd.svd_plan(3, 3, True, batch=2)     # a stack of small matrices
+    assert p["routine"] == "gesvdj_batched"
+    p = _cusolver_svd.svd_plan(33, 3, True, batch=2)    # a stack of larger ones: gesvd
     assert p["routine"] == "gesvd"
+    p = _cusolver_svd.svd_plan(3, 5, False, batch=2)    # gesvdj_batched's U is 5 x 5
+    assert (p["routine"], p["ucols"], p["u_from"], p["u"]) == \
+        ("gesvdj_batched", 3, "vt", ((3, 3), True))
     p = _cusolver_svd.svd_plan(4, 4, True)        # square, full = reduced: gesvdp
     assert p["routine"] == "gesvdp" and p["ucols"] == 4
     p = _cusolver_svd.svd_plan(3, 5, True)        # wide, full: gesvd of A^T, the buffers swap
@@ -742,5 +747,6 @@ def test_emulation_reaches_cusolver():
         gp.linalg.eigh(gp.ones((3, 2, 2)))
         gp.linalg.qr(gp.ones((4, 2)), mode="complete")
         gp.linalg.svd(gp.ones((2, 3)), full_matrices=False)     # gesvdp
-    assert {"xgetrf", "xgetrs", "xgesvdp", "xgesvd", "xsyev_batched", "xgeqrf",
-            "dorgqr"} <= set(cus.calls)
+        gp.linalg.svd(gp.arange(12.0).reshape(2, 2, 3) ** 2)   # gesvdj_batched
+    assert {"xgetrf", "xgetrs", "xgesvdp", "xgesvd", "dgesvdj_batched", "xsyev_batched",
+            "xgeqrf", "dorgqr"} <= set(cus.calls)
