@@ -151,6 +151,24 @@ def test_fma_reaches_nvrtc_and_contracts_a_multiply_add():
 
 
 @needs_nvrtc
+def test_minimal_is_used_and_leaves_the_cubin_as_it_was(monkeypatch):
+    # ``-minimal`` is not part of the cache key (``options``): it must not change a
+    # kernel's machine code, here a reduction and an elementwise kernel with float16,
+    # complex and integer helpers from the headers
+    if not kcompile._has_minimal():
+        pytest.skip("this NVRTC has no -minimal")
+    x = gp.asarray(np.arange(64, dtype=np.float16))
+    z = gp.asarray(np.ones(64, np.complex64))
+    for node in ((gp.cos(x) * 3).sum()._node, (abs(z * 2j) + (x.astype(np.int32) // 3))._node):
+        src = build.source_of(schedule([node])[-1])
+        with_minimal, _ = kcompile.compile_cubin(src, "90")
+        monkeypatch.setattr(kcompile, "_has_minimal", lambda: False)
+        without, _ = kcompile.compile_cubin(src, "90")
+        monkeypatch.undo()
+        assert with_minimal == without
+
+
+@needs_nvrtc
 def test_nvrtc_version_is_remembered_and_corrected_on_a_miss(tmp_path):
     """A warm process reads the NVRTC version from the cache directory (no NVRTC load);
     a stale remembered version is replaced by the real one at the next compile."""
