@@ -434,3 +434,21 @@ def several_roots_replayed(xp, A, B, M):
         M[:] = M * 0.9                          # flushes u and w (one node under both)
         out += [u, w, M[S.shape[0] // 2] if i % 2 else M[:, 1]]
     return out + [A, Z]
+
+
+@prog(r(6, 5, 8, seed=61), r(40, 3, 3, seed=62))
+def view_offsets_replayed(xp, A, G):
+    # statements replayed at a new offset each iteration where the kernel reads its operand
+    # at a constant from the leaf's own offset: a reshape of a non-contiguous slice (an
+    # operand read through reshape levels, its offset a level parameter) and elements and
+    # rows of small matrices broadcast into a product's terms (scattering_self_energies)
+    out = []
+    for i in range(5):
+        v = A[i, 1:, 2:6]                       # (4, 4) of a (5, 8) plane: not contiguous
+        out.append(v.reshape(2, 8) * 2.0 + 1.0)
+        out.append(v.T.reshape(16)[3:11] - A[i, 0, 0])
+    for k in range(6):
+        acc = G[k] @ G[k + 7] + G[2 * k + 1] * G[k + 20][1, 2]
+        out.append(acc)
+        G[k + 30] += acc
+    return out + [G]

@@ -48,6 +48,8 @@ class FastPath:
             offs = tuple([n.offset for n in leaves])
             by, rp = rp, rp.get(offs)
             if rp is None:
+                if len(by) >= _MAX_SIGNATURES:
+                    by.clear()
                 rp = by[offs] = self._build(root, leaves, scalars, False)
                 return rp is not False and rp.kind
         if rp is None:
@@ -182,6 +184,8 @@ class FastPath:
             offs = (dest.offset, *[n.offset for n in leaves])
             by, rp = rp, rp.get(offs)
             if rp is None:
+                if len(by) >= _MAX_SIGNATURES:
+                    by.clear()
                 rp = by[offs] = self._build_write(dest, value, leaves, scalars, False)
                 return _done(rp)
         if rp is None:

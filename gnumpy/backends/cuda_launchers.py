@@ -3,7 +3,9 @@ argument list (the general launch path), ``compile_packed`` writes the per-call 
 a pre-packed parameter block and calls the driver (or a given raw launcher) directly.
 
 A template is a list of entries (kind, a, b[, dtype]): "c" a constant; "in"/"ino" a leaf's
-pointer (plus a constant byte offset, or its own element offset times the item size);
+pointer (plus a constant byte offset, or its own element offset times the item size, and
+a 4th field's constant bytes);
+"lvo" a leaf's element offset plus a constant (a reshape level's offset parameter);
 "out"/"outo"/"outs" the output's; "scv"/"scc" a scalar node's value (the real or imaginary
 part); "part"/"ctr" the reduction's partials and counters.
 """
@@ -29,8 +31,11 @@ def _expr(entry) -> str:
     kind, a, b = entry[:3]
     if kind == "in":
         return f"L[{a}].buf.ptr + {b}" if b else f"L[{a}].buf.ptr"
-    if kind == "ino":
-        return f"L[{a}].buf.ptr + L[{a}].offset * {b}"
+    if kind == "ino":           # (a 4th field: a constant byte offset a view adds)
+        d = f" + {entry[3]}" if len(entry) > 3 else ""
+        return f"L[{a}].buf.ptr + L[{a}].offset * {b}{d}"
+    if kind == "lvo":
+        return f"L[{a}].offset + {b}" if b else f"L[{a}].offset"
     if kind == "out":
         return f"O.ptr + {b}" if b else "O.ptr"
     if kind == "outo":

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..kernels import build
 from ..kernels.compile import KERNEL_NAME
-from ..kernels.launch import COUNTERS, PARTIALS, Ptr, Scalar
+from ..kernels.launch import COUNTERS, PARTIALS, LevelOff, Ptr, Scalar
 from .cuda_launchers import compile_fill
 
 
@@ -31,9 +31,12 @@ def stage(be, g, ptr_of, index_of, scalar_of, with_out, dest=None, dynamic=True,
     `out_index`, the outputs' are ("in", out_index(node), ...) in output order), scalars
     ("scv"/"scc", scalar_of(node), ...).
     None when an index is missing.  With `dynamic`, offsets are read from the leaves
-    (and dest) at each launch ("ino"/"outo"), or STATIC is returned where an offset does
-    not travel with its pointer (an operand of several index levels); without, the
-    offsets of this graph are constants of the template.  `sync`: build.plan_group's."""
+    (and dest) at each launch ("ino"/"outo", plus the constant a view chain adds to a
+    leaf's offset; an operand read through reshape levels gets its buffer's base pointer
+    and its offset in its innermost level's parameter, "lvo"), or STATIC is returned where
+    an offset does not travel with its node (an output's); without, the offsets of this
+    graph are constants of the template.  (What a view adds is fixed by the signature,
+    which holds every VIEW node's op and argument.)  `sync`: build.plan_group's."""
     _, plan = build.plan_group(g, ptr_of, be.sm_count, be.blocks_per_sm, dest, sync)
     kernel = be.kernels.get(plan.key, lambda: plan.source(KERNEL_NAME))
     if plan.spec.kind == "reduce":
@@ -45,8 +48,9 @@ def stage(be, g, ptr_of, index_of, scalar_of, with_out, dest=None, dynamic=True,
             o = t.op
             n = o.node
             it = n.dtype.itemsize
-            dyn = len(o.levels) == 1 and t.off == n.offset * it
-            if dynamic and not dyn:
+            levels = len(o.levels) > 1 and o.kind == "in"   # (its offset: a LevelOff)
+            delta = 0 if levels else t.off - n.offset * it  # (a view's, structural)
+            if dynamic and (levels and t.off or o.kind == "out" and delta):
                 return STATIC
             if with_out and o.kind == "out":
                 # a fresh buffer (offset 0) or the written LEAF, whose offset is its own
@@ -56,7 +60,21 @@ def stage(be, g, ptr_of, index_of, scalar_of, with_out, dest=None, dynamic=True,
             i = out_index(n) if out_index is not None and o.kind == "out" else index_of(n)
             if i is None:
                 return None
-            tmpl.append(("ino", i, it) if dynamic else ("in", i, t.off))
+            if not dynamic:
+                tmpl.append(("in", i, t.off))
+            elif levels:
+                tmpl.append(("in", i, 0))
+            else:
+                tmpl.append(("ino", i, it, delta) if delta else ("ino", i, it))
+        elif c is LevelOff:
+            n = t.op.node
+            if not dynamic:
+                tmpl.append(("c", t.value, 0))
+                continue
+            i = index_of(n)
+            if i is None:
+                return None
+            tmpl.append(("lvo", i, int(t.value) - n.offset))
         elif c is Scalar:
             j = scalar_of(plan.spec.scalar_nodes[t.idx])
             if j is None:

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import _dtypes as D
 from . import ops_cuda
+from .launch import LevelOff
 from .types import COMPUTE, STORAGE, load, param_value_expr
 
 _HERE = os.path.dirname(__file__)
@@ -179,11 +180,15 @@ def level_decls(k, o):
 
 
 def level_args(o, out):
-    """Append the values of operand o's reshape-level parameters (level_decls' order)."""
-    for shape, strides, off in o.levels[1:]:
+    """Append the values of operand o's reshape-level parameters (level_decls' order).
+    The innermost level's offset of a memory operand holds its node's offset
+    (``layout.compose``): a ``LevelOff``, which a replay reads from the node."""
+    last = len(o.levels) - 1
+    for k, (shape, strides, off) in enumerate(o.levels[1:], 1):
         out.extend(np.int64(d) for d in shape)
         out.extend(np.int64(s) for s in strides)
-        out.append(np.int64(off))
+        out.append(LevelOff(o, np.int64(off)) if k == last and o.kind == "in" else
+                   np.int64(off))
 
 
 def indent(text: str, n: int) -> str:
