@@ -222,15 +222,6 @@ class FakeCusolver:
         A[...] = _orgqr(np.array(A), np.array(_mem(tau, dt, k)))
         _mem(info, np.int32, 1)[0] = 0
 
-    def _sorgqr_buffer_size(self, *a): return self._orgqr_size(_DT[0], *a)
-    def _dorgqr_buffer_size(self, *a): return self._orgqr_size(_DT[1], *a)
-    def _cungqr_buffer_size(self, *a): return self._orgqr_size(_DT[4], *a)
-    def _zungqr_buffer_size(self, *a): return self._orgqr_size(_DT[5], *a)
-    def _sorgqr(self, *a): return self._orgqr(_DT[0], *a)
-    def _dorgqr(self, *a): return self._orgqr(_DT[1], *a)
-    def _cungqr(self, *a): return self._orgqr(_DT[4], *a)
-    def _zungqr(self, *a): return self._orgqr(_DT[5], *a)
-
     # Hermitian eigenvalues
     def _xsyevd_buffer_size(self, h, p, jobz, uplo, n, ta, a, lda, tw, w, tc):
         assert _DT[tw] == np.dtype(_DT[ta].char.lower()) and ta == tc
@@ -338,15 +329,6 @@ class FakeCusolver:
             A[...] = np.nan
             _mem(info + 4 * i, np.int32, 1)[0] = inf
 
-    def _sgesvdj_batched_buffer_size(self, *a): return self._gesvdj_batched_size(_DT[0], *a)
-    def _dgesvdj_batched_buffer_size(self, *a): return self._gesvdj_batched_size(_DT[1], *a)
-    def _cgesvdj_batched_buffer_size(self, *a): return self._gesvdj_batched_size(_DT[4], *a)
-    def _zgesvdj_batched_buffer_size(self, *a): return self._gesvdj_batched_size(_DT[5], *a)
-    def _sgesvdj_batched(self, *a): return self._gesvdj_batched(_DT[0], *a)
-    def _dgesvdj_batched(self, *a): return self._gesvdj_batched(_DT[1], *a)
-    def _cgesvdj_batched(self, *a): return self._gesvdj_batched(_DT[4], *a)
-    def _zgesvdj_batched(self, *a): return self._gesvdj_batched(_DT[5], *a)
-
     # general eigenvalues
     def _xgeev_buffer_size(self, h, p, jl, jr, n, ta, a, lda, tw, w, tvl, vl, ldvl, tvr, vr,
                            ldvr, tc):
@@ -368,6 +350,22 @@ class FakeCusolver:
             _mat(vr, _DT[tvr], n, n, ldvr)[...] = v
         A[...] = np.nan
         _mem(info, np.int32, 1)[0] = inf
+
+
+def _typed(names, impl):
+    """cuSOLVER's typed entry points `names` (float32, float64, complex64, complex128) as
+    calls of FakeCusolver's `impl` with that dtype."""
+    for name, code in zip(names, (0, 1, 4, 5)):
+        setattr(FakeCusolver, "_" + name,
+                lambda self, *a, _impl=impl, _dt=_DT[code]: getattr(self, _impl)(_dt, *a))
+
+
+_typed(("sorgqr", "dorgqr", "cungqr", "zungqr"), "_orgqr")
+_typed(("sorgqr_buffer_size", "dorgqr_buffer_size", "cungqr_buffer_size",
+        "zungqr_buffer_size"), "_orgqr_size")
+_typed([t + "gesvdj_batched" for t in "sdcz"], "_gesvdj_batched")
+_typed([t + "gesvdj_batched_buffer_size" for t in "sdcz"], "_gesvdj_batched_size")
+
 
 
 class FakeLibs:
