@@ -451,4 +451,12 @@ def view_offsets_replayed(xp, A, G):
         acc = G[k] @ G[k + 7] + G[2 * k + 1] * G[k + 20][1, 2]
         out.append(acc)
         G[k + 30] += acc
+    F = A.reshape(-1)
+    for k in (0, 4, 8):                         # two views of one buffer whose reads meet
+        x, y = F[k:k + 4], F[2 * k + 1:2 * k + 5]       # at one element only at k = 0:
+        out.append((x * 2.0)[1:] + (y * 3.0)[:3])       # one operand there, two after
+        out.append((y * 3.0)[:3] + (x * 2.0)[1:])
+    for k, m in ((0, 1), (16, 33), (32, 65)):   # the same through reshape levels
+        x, y = F[k:k + 8].reshape(2, 4), F[m:m + 8].reshape(2, 4)
+        out.append((x * 2.0)[:, 1:3].reshape(4) + (y * 3.0)[:, 0:2].reshape(4))
     return out + [G]

@@ -168,6 +168,20 @@ def test_minimal_is_used_and_leaves_the_cubin_as_it_was(monkeypatch):
         assert with_minimal == without
 
 
+def test_an_operand_read_through_levels_gets_64_bit_indices():
+    # its innermost level's offset is a replay's launch argument (cuda_replay.stage's
+    # LevelOff): an index width chosen at one offset must hold at any other
+    a = gp.asarray(np.arange(64.0))
+    v = (a[8:24].reshape(4, 4)[:, 1:3] * 2.0).reshape(8)
+    g = schedule([(v + 1.0)._node])[-1]
+    _, plan = build.plan_group(g, lambda o: 0, 132, 8)
+    assert any(len(o.levels) > 1 for o in plan.spec.operands)
+    assert not plan.idx32
+    _, flat = build.plan_group(schedule([(a[8:24] * 2.0 + 1.0)._node])[-1],
+                               lambda o: 0, 132, 8)
+    assert flat.idx32                           # (one level: 32-bit as before)
+
+
 @needs_nvrtc
 def test_nvrtc_version_is_remembered_and_corrected_on_a_miss(tmp_path):
     """A warm process reads the NVRTC version from the cache directory (no NVRTC load);

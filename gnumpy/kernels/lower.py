@@ -73,7 +73,13 @@ class Spec:
         return i
 
     def _operand(self, kind, node, dtype, levels, space):
-        key = (kind, id(node.buf) if node.buf is not None else id(node), dtype,
+        # one operand for reads of one place (buffer and leaf offset) through one layout:
+        # what a replay's signature records as shared (cuda_signature.walk's places), so
+        # a replayed graph of that signature shares exactly these (leaves at different
+        # offsets whose views meet at one element stay apart: a replay moves each by its
+        # own offset)
+        key = (kind, id(node.buf) if node.buf is not None else id(node),
+               node.offset if node.buf is not None else 0, dtype,
                tuple((lv[0], lv[1], lv[2]) for lv in levels), space)
         i = self._okeys.get(key)
         if i is None:

@@ -85,6 +85,8 @@ def plan(spec, block: int, vector_ok: bool, ptr_of, sync: bool = False) -> EwPla
     for o, st in zip(ops, cstrides):
         if span(cshape, st) > INT32_MAX:
             big = True
+        if len(o.levels) > 1 and o.kind == "in":
+            big = True      # (its innermost level's offset is a replay's launch argument)
         for lv in o.levels[1:]:
             if span(lv[0], lv[1]) + abs(lv[2]) > INT32_MAX or L.prod(lv[0]) > INT32_MAX:
                 big = True
