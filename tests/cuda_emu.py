@@ -347,9 +347,17 @@ _LDH = re.compile(r"template <class V> __device__ __forceinline__ V gn_ldh\(cons
 _MUTATE = os.environ.get("EMU_MUTATE")     # "old=>new": a fault injected into every kernel
 
 
+_SORT_CUDA = "#ifndef GN_SORT_COMMON\n#define GN_SORT_COMMON\n#ifdef __CUDACC__\n"
+
+
 def _host_source(src):
-    """The kernel's source as g++ takes it: the PTX load-hint helper becomes a plain load."""
+    """The kernel's source as g++ takes it: the PTX load-hint helper becomes a plain load,
+    and the fixed-function kernels of ``render_sort`` take their CUDA branch (blocks and
+    threads, which this emulator runs), not their one-thread host branch (tests/
+    kernels_host runs that once; run once per emulated thread, an accumulating kernel
+    such as the weighted bincount added every weight once per thread)."""
     src = _LDH.sub("template <class V> inline V gn_ldh(const V* p) { return *p; }\n", src)
+    src = src.replace(_SORT_CUDA, _SORT_CUDA.replace("#ifdef __CUDACC__", "#if 1"))
     if _MUTATE:
         old, new = _MUTATE.split("=>")
         src = src.replace(old, new)

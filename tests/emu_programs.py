@@ -460,3 +460,14 @@ def view_offsets_replayed(xp, A, G):
         x, y = F[k:k + 8].reshape(2, 4), F[m:m + 8].reshape(2, 4)
         out.append((x * 2.0)[:, 1:3].reshape(4) + (y * 3.0)[:, 0:2].reshape(4))
     return out + [G]
+
+
+@prog(r(3000, seed=63), r(3000, seed=64, lo=0.0), r(500, dtype=np.int64, seed=65))
+def weighted_counts(xp, R, W, K):
+    # the fixed-function kernels that accumulate (float64 atomics): weighted histogram
+    # and bincount, NPBench azimint_hist's two histograms and their ratio
+    hu = xp.histogram(R, 40)[0]
+    hw = xp.histogram(R, 40, weights=W)[0]
+    k = xp.abs(K) % 17
+    return [hu, hw, hw / xp.maximum(hu, 1), xp.bincount(k, weights=W[:500]),
+            xp.bincount(k[::3], weights=W[1000:1500:3], minlength=20)]
