@@ -13,7 +13,8 @@ kernel's ``initialize`` (real NumPy); every framework gets fresh copies of the a
 arguments before each call (not timed); a call is timed to its end (gnumpy: ``evaluate`` of
 the returned arrays and of every array argument, then ``cuda.synchronize``; CuPy: device
 synchronize).  The first call is the warm-up and the validation run (its time is reported:
-it includes compiles); then the median of ``--repeat`` (5) calls, the frameworks' calls
+it includes compiles; without NumPy among the frameworks, NumPy's outputs come from one
+untimed call, unless ``--no-check``); then the median of ``--repeat`` (5) calls, the frameworks' calls
 interleaved round by round (a host's drift slows them alike).  Validation is NPBench's
 ``utilities.validate``: ``np.allclose(ref, val, rtol, atol)`` per output, else a relative
 Frobenius error below ``norm_error``, with the kernel's own rtol/atol/norm_error when its
@@ -244,6 +245,21 @@ def timed_calls(runs, args, budget, share):
     return ts, errors
 
 
+def _reference(info, data, args, budget, rec):
+    """NumPy's outputs of one untimed call, to check the frameworks against when NumPy is
+    not one of them (None, noted in `rec`, when that call fails)."""
+    try:
+        with budget.limit(args.kernel_timeout):
+            np_lib = load_lib("numpy")
+            impl, _ = implementation(args.npbench, info, "numpy")
+            setup, call = _runner(np_lib, impl, info, data)
+            a = setup()
+            return outputs(np_lib, call(a), a, info)
+    except (Exception, CaseTimeout) as e:   # noqa: BLE001
+        rec["reference_error"] = err_str(e)
+        return None
+
+
 def run_kernel(name, info, libs, args, budget, share):
     rec = {"short_name": info["short_name"]}
     try:
@@ -252,7 +268,8 @@ def run_kernel(name, info, libs, args, budget, share):
     except (Exception, CaseTimeout) as e:   # noqa: BLE001
         rec["error"] = "initialize: " + err_str(e)
         return rec
-    ref = None
+    ref = None if any(lib.name == "numpy" for lib in libs) or args.no_check else \
+        _reference(info, data, args, budget, rec)
     runs = {}
     for lib in libs:
         r, out, run = warm_framework(lib, args.npbench, info, data, args, budget)
@@ -466,6 +483,8 @@ def main():
                     "stems or NPBench short names) or glob patterns")
     ap.add_argument("--frameworks", default=",".join(FRAMEWORKS))
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--no-check", action="store_true", help="without NumPy among the "
+                    "frameworks, skip the untimed NumPy call that checks the others")
     ap.add_argument("--kernel-timeout", type=float, default=60.0,
                     help="seconds for one framework's warm-up of one kernel (--cold: for "
                     "its whole process)")
