@@ -23,12 +23,11 @@ from .._graph.ir import LEAF, leaf, scalar
 from ..kernels import render_misc
 from ..kernels.plan import FixedKey
 from . import barriers
-from .cuda_libs import DATA_TYPE, bindings, libs
+from .cuda_libs import DATA_TYPE, TYPE_PREFIX, bindings, libs
 
 _N, _T = 0, 1                       # cublasOperation_t
 _COMPUTE_32F = 68                   # cublasComputeType_t (float16 products accumulate in fp32)
-_GEMM = {np.dtype(np.float32): "sgemm", np.dtype(np.float64): "dgemm",
-         np.dtype(np.complex64): "cgemm", np.dtype(np.complex128): "zgemm"}
+_GEMM = {dt: p + "gemm" for dt, p in TYPE_PREFIX.items()}
 _INT32_MAX = 2**31 - 1
 
 

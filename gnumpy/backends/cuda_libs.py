@@ -32,6 +32,9 @@ CUDA_R_16F, CUDA_R_32F, CUDA_R_64F, CUDA_C_32F, CUDA_C_64F = 2, 0, 1, 4, 5
 DATA_TYPE = {np.dtype(np.float16): CUDA_R_16F, np.dtype(np.float32): CUDA_R_32F,
              np.dtype(np.float64): CUDA_R_64F, np.dtype(np.complex64): CUDA_C_32F,
              np.dtype(np.complex128): CUDA_C_64F}
+# the letter of the typed (BLAS/LAPACK-named) entry points: sgemm, dorgqr, zgesvdj_batched
+TYPE_PREFIX = {np.dtype(np.float32): "s", np.dtype(np.float64): "d",
+               np.dtype(np.complex64): "c", np.dtype(np.complex128): "z"}
 
 _MISSING = ("gnumpy needs {pkg} for {what} on the CUDA backend ({err}); install it with "
             "`pip install gnumpy[cuda]` (or `pip install {pkg}`)")

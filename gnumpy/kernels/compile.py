@@ -51,29 +51,28 @@ def compile_cubin(source: str, arch: str, fma: bool = True, quick: bool = False)
     return bytes(obj.code), time.perf_counter() - t0
 
 
-@lru_cache(maxsize=1)
 def _has_minimal() -> bool:
     """Whether this NVRTC and cuda.core take ``-minimal``: NVRTC leaves out the texture,
     surface and device-side runtime declarations no gnumpy kernel uses.  The cubin is the
     same (all 26 kernels of NPBench durbin's, vadv's and others' first calls, byte for
     byte, NVRTC 13) and each compile ~10 % faster (9-19 ms of 44-107), so it is not part
     of the cache key (``options``)."""
-    Program, ProgramOptions = _program_classes()
-    try:
-        Program('extern "C" __global__ void k() {}', "c++",
-                ProgramOptions(arch="sm_90", minimal=True)).compile("cubin")
-        return True
-    except Exception:
-        return False
+    return _takes("minimal", True)
 
 
-@lru_cache(maxsize=1)
 def _has_ofast() -> bool:
     """Whether this NVRTC and cuda.core take ``-Ofast-compile``."""
+    return _takes("ofast_compile", "max")
+
+
+@lru_cache(maxsize=None)
+def _takes(option: str, value) -> bool:
+    """Whether this NVRTC and cuda.core compile an empty kernel with ProgramOptions
+    `option`=`value`."""
     Program, ProgramOptions = _program_classes()
     try:
         Program('extern "C" __global__ void k() {}', "c++",
-                ProgramOptions(arch="sm_90", ofast_compile="max")).compile("cubin")
+                ProgramOptions(arch="sm_90", **{option: value})).compile("cubin")
         return True
     except Exception:
         return False

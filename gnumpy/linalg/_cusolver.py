@@ -42,15 +42,15 @@ from .._api.reductions.reductions import any as any_, count_nonzero, prod as pro
 from .._graph import layout as L
 from .._graph.ir import LEAF, leaf
 from .._graph.realize import materialize, write
-from ..backends.cuda_libs import DATA_TYPE, bindings, libs
+from ..backends.cuda_libs import DATA_TYPE, TYPE_PREFIX, bindings, libs
 
 LinAlgError = np.linalg.LinAlgError
 
 _LOWER, _UPPER = 0, 1               # cublasFillMode_t
 _OP_N, _OP_T = 0, 1                 # cublasOperation_t
 _NOVECTOR, _VECTOR = 0, 1           # cusolverEigMode_t
-_ORGQR = {np.dtype(np.float32): "sorgqr", np.dtype(np.float64): "dorgqr",
-          np.dtype(np.complex64): "cungqr", np.dtype(np.complex128): "zungqr"}
+_ORGQR = {dt: p + ("ungqr" if dt.kind == "c" else "orgqr")
+          for dt, p in TYPE_PREFIX.items()}
 _COMPLEX = {np.dtype(np.float32): np.dtype(np.complex64),
             np.dtype(np.float64): np.dtype(np.complex128)}
 # Whether this NumPy's eig returns complex results for real input with real eigenvalues

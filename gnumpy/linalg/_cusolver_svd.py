@@ -24,14 +24,12 @@ from .._api.elementwise.elementwise import apply
 from .._api.reductions.reductions import any as any_
 from .._graph.ir import leaf
 from .._graph.realize import write
-from ..backends.cuda_libs import DATA_TYPE
-from ._cusolver import _Solver, _batch, _columns, _copy, _new, _ptr, _view
+from ..backends.cuda_libs import DATA_TYPE, TYPE_PREFIX
+from ._cusolver import (_INT32_MAX, _Solver, _batch, _columns, _copy, _new, _ptr,
+                        _view)
 
 _RANK_MARGIN = 1000                 # gesvd decides where s_min <= this * max(m, n) * eps * s_max
 _GESVDJ_BATCHED_N = 32              # gesvdj_batched for stacks of matrices up to this order
-_INT32_MAX = 2**31 - 1
-_TYPED = {np.dtype(np.float32): "s", np.dtype(np.float64): "d",
-          np.dtype(np.complex64): "c", np.dtype(np.complex128): "z"}
 _GESVDJ_PARAMS: dict = {}           # id(cuSOLVER module) -> (module, gesvdjInfo_t)
 
 
@@ -47,7 +45,7 @@ def svd_plan(m: int, n: int, full: bool, uv: bool = True, batch: int = 1,
     and the results as (shape, fortran) of a view of those buffers: ``u`` over the
     routine's U or its V^H (gesvd) / V (gesvdp, gesvdj_batched), ``vh`` over the other
     (``u_from``: which buffer U reads).  V is read in the other order than gesvd's V^H
-    (``conj``: and conjugated, for complex dtypes).  `routine` forces one (gesvd where
+    (and conjugated, for complex dtypes: ``_checked``).  `routine` forces one (gesvd where
     the answer of another is in doubt: ``_checked``)."""
     flip = m < n
     rows, cols = (n, m) if flip else (m, n)
@@ -64,9 +62,9 @@ def svd_plan(m: int, n: int, full: bool, uv: bool = True, batch: int = 1,
     other = p != "gesvd"        # (the V buffer read the other way round)
     if flip:                    # A = conj(V') S U'^T
         return dict(routine=p, flip=True, rows=rows, cols=cols, ucols=ucols, u_from="vt",
-                    conj=other, u=((m, m), other), vh=((ucols, n), False))
+                    u=((m, m), other), vh=((ucols, n), False))
     return dict(routine=p, flip=False, rows=rows, cols=cols, ucols=ucols, u_from="u",
-                conj=other, u=((m, ucols), True), vh=((n, n), not other))
+                u=((m, ucols), True), vh=((n, n), not other))
 
 
 def svd(be, a, full_matrices=True, compute_uv=True):
@@ -145,7 +143,7 @@ def _gesvdj_batched(s, x, R, C, sv, u, vt, info, job):
     """Every matrix of the stack at once by Jacobi rotations (cuSOLVER's batched routine
     for orders up to 32; typed API, workspace counted in elements)."""
     B = _batch(x)
-    t = _TYPED[x.dtype]
+    t = TYPE_PREFIX[x.dtype]
     params = _gesvdj_params(s.cus)
     px, ps, pu, pvt = _ptr(x), _ptr(sv), _ptr(u), _ptr(vt)
     lw = getattr(s.cus, t + "gesvdj_batched_buffer_size")(s.h, job, R, C, px, R, ps, pu, R,
