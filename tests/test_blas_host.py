@@ -215,9 +215,44 @@ def test_matmul_no_copy_for_transposes(monkeypatch, la, lb, calls):
 def test_batched_uses_one_strided_call(monkeypatch):
     rng = np.random.default_rng(1)
     a, b = rng.standard_normal((2, 3, 4, 5)), rng.standard_normal((5, 6))   # b broadcast
-    out, want, fake = _run(monkeypatch, a, b, "c", "c", rng)
+    out, want, fake = _run(monkeypatch, a, b, "t", "c", rng)    # (a's matrices transposed)
     np.testing.assert_allclose(out, want, rtol=1e-12)
     assert fake.calls == [("gemm_batched", 6)]
+
+
+@pytest.mark.parametrize("sa", [(2, 3, 4, 5), (6, 1, 5), (3, 2, 1, 5)])
+@pytest.mark.parametrize("lb", ["c", "t"])
+def test_stack_against_one_matrix_is_one_gemm(monkeypatch, sa, lb):
+    """A C-ordered stack times one shared matrix is a single GEMM of the stacked rows
+    (doitgen's ``(NR, NQ, 1, NP) @ (NP, NP)``); rows padded apart keep their stride."""
+    rng = np.random.default_rng(len(sa))
+    a, b = rng.standard_normal(sa), rng.standard_normal((5, 4))
+    out, want, fake = _run(monkeypatch, a, b, "c", lb, rng)
+    np.testing.assert_allclose(out, want, rtol=1e-12)
+    assert fake.calls == [("gemm",)]
+
+
+def test_stack_of_padded_row_vectors_is_one_gemm(monkeypatch):
+    """Row vectors (n == 1) a batch stride apart that exceeds k: the stride is the GEMM's
+    leading dimension."""
+    rng = np.random.default_rng(7)
+    big = rng.standard_normal((6, 1, 9))
+    b = rng.standard_normal((5, 3))
+    a = _Leaf(_Buf(big), 2, (6, 1, 5), (9, 9, 1), np.float64)
+    fake = FakeCublas(np.float64)
+    monkeypatch.setattr(cuda_blas, "bindings", lambda name: fake)
+    monkeypatch.setattr(cuda_blas, "libs", lambda be: FakeLibs())
+    nb, kb = _operand(b, rng, "c")
+    out = np.full((6, 1, 3), np.nan)
+
+    class Node:
+        dtype = np.dtype(np.float64)
+        shape = out.shape
+        srcs = (a, nb)
+        arg = None
+    cuda_blas.matmul(FakeBackend(), Node, _Buf(out))
+    np.testing.assert_allclose(out, big[:, :, 2:7] @ b, rtol=1e-12)
+    assert fake.calls == [("gemm",)]
 
 
 def test_matrix_vector_uses_gemv(monkeypatch):

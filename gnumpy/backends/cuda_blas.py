@@ -73,6 +73,21 @@ def _batch_dims(batch, a_sh, a_st, b_sh, b_st, n, m):
     return merged or [(1, 0, 0, 0)]
 
 
+def _stacked_rows(dims, n, k, m, opa):
+    """A's operand ``(op, ld)`` as one (count * n) x k matrix when a batch of products
+    against one shared B (batch stride 0) is a single GEMM: A's matrices lie one under
+    the other at one row stride (doitgen's ``(NR, NQ, 1, NP) @ (NP, NP)``, a stack of
+    row vectors; any C-ordered ``(..., n, k) @ (k, m)``), and C's do (C order).  None
+    otherwise."""
+    if len(dims) != 1 or opa[0] != _N:
+        return None
+    count, sa, sb, sc = dims[0]
+    if count == 1 or sb != 0 or sc != n * m or n * count > _INT32_MAX:
+        return None
+    lda = sa if n == 1 else opa[1]     # (a row vector's row stride is free)
+    return (_N, lda) if sa == n * lda and lda >= max(k, 1) else None
+
+
 def _ptr(node):
     return node.buf.ptr + node.offset * node.dtype.itemsize
 
@@ -108,6 +123,9 @@ def _plan(dt, a_sh, a_st, b_sh, b_st, shape):
     dims = _batch_dims(batch, a_sh, a_st, b_sh, b_st, n, m)
     if len(dims) == 1 and dims[0][0] == 1 and (m == 1 or n == 1) and dt in _GEMM:
         return ("gemv", (n, k, m, opa, opb, a_st, b_st))
+    rows = _stacked_rows(dims, n, k, m, opa)
+    if rows is not None:
+        return ("gemm", [(m, n * dims[0][0], k, opb, rows, 0, 0, 0, 1, 0, 0, 0)])
     *outer, (count, sa, sb, sc) = dims
     calls = []
     idx = [0] * len(outer)
