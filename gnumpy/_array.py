@@ -46,7 +46,7 @@ from ._operators import ArrayOperators, _binary, _operand_ok
 from ._ops import EW_OPS
 from ._sizes import check_nbytes as _check_nbytes
 from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _apply_vops, _at_ops, _derived,
-                       _prune_lazy_views, _viewed_enough)
+                       _prune_lazy_views, _snapshot, _viewed_enough)
 
 _BOUND_CHECK_SIZE, _bound = B.CHECK_SIZE, B.checked
 _QUICK_SIZE = 1 << 26       # new arrays of up to this many elements (1 GiB) skip the
@@ -365,6 +365,9 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
         root = self._base if self._base is not None else self
         lay = _key_layout(n, key) if n.kind == LEAF and n.buf is root._node.buf else None
         if lay is None:         # (``_basic``'s answer, inlined: the hot path)
+            if n.kind == _EW and root is self and not self._sc and _snapshot(n):
+                self._leaf()
+                return self[key]
             return _ns._indexing.getitem(self, key)
         shape, strides, off, element = lay
         m = ir.leaf(n.buf, n.dtype, shape, strides, off, n.device)

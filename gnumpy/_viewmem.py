@@ -41,6 +41,17 @@ def _viewed_enough(ent, rn) -> bool:
     return n >= _LAZY_VIEWS_MAX or n >= _LAZY_VIEWS_MAX_SMALL and prod(rn.shape) <= _SMALL_ROOT
 
 
+def _snapshot(rn) -> bool:
+    """Is lazy node `rn` a small copy of memory (``pn = p.copy()``, made to keep values
+    that later writes into p change)?  Indexing materializes such a root at its first
+    view: its kernel runs anyway (p's next write flushes it), and each view then folds
+    into its memory at once rather than through the lazy views' bookkeeping."""
+    if rn.op != "astype" or not rn.shape:
+        return False
+    s = rn.srcs[0]
+    return s.kind == LEAF and s.dtype is rn.dtype and prod(rn.shape) <= _SMALL_ROOT
+
+
 def _prune_lazy_views() -> None:
     for k in [k for k, (r, _) in _LAZY_VIEWS.items() if r() is None or
               r()._node.kind == LEAF and all(w() is None for w in _LAZY_VIEWS[k][1])]:

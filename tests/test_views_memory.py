@@ -278,6 +278,30 @@ def test_a_lazy_root_is_computed_after_few_views_when_small(n, views):
         check(g, dn[i:i + 5])
 
 
+@pytest.mark.parametrize("layout", ["contiguous", "strided"])
+@pytest.mark.parametrize("n", [61, (1 << 16) + 1])
+def test_views_of_a_small_copy_are_its_memory_from_the_first(layout, n):
+    """``pn = p.copy()`` of at most 2**16 elements is computed at its first index (a
+    snapshot: p's next write computes it anyway); a larger copy stays lazy there.  Either
+    way its views share pn's memory, not p's, and keep NumPy's values across writes to
+    p, pn and the views."""
+    a, p = variant(values((3, n)), layout)
+    a = a.copy()
+    pn, pnn = p.copy(), a.copy()
+    v = pn[1:, 2:]
+    assert (pn._node.kind == LEAF) == (pn.size <= 1 << 16)
+    vn = pnn[1:, 2:]
+    w, wn = pn[0], pnn[0]
+    p[...] = -1.0
+    a[...] = -1.0
+    v[0, 0] = 7.0
+    vn[0, 0] = 7.0
+    pn[0, 1] = 9.0
+    pnn[0, 1] = 9.0
+    for got, want in ((v, vn), (w, wn), (pn, pnn), (p, a), (pn[1:, 1:-1], pnn[1:, 1:-1])):
+        check(got, want)
+
+
 @pytest.mark.parametrize("ndim", range(10))
 def test_T_is_transpose(ndim):
     """``.T`` (its own short path) is ``transpose()``: values, shape, a view that writes
