@@ -408,6 +408,18 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
                         # argument list holding `value` would count one reference more)
                         root._write_value(m, value, vn, temp)
                         return
+                elif vn.kind == LEAF and vn.dtype is m.dtype and vn.shape == m.shape and \
+                        vn.device is m.device and m.shape:  # p[:, -1] = p[:, -2]: a copy
+                    root = self._base if self._base is not None else self
+                    if id(root) not in _LAZY_VIEWS:
+                        root._write_value(m, value, vn, True)
+                        return
+            elif m.shape and m.dtype.kind in "fc":      # u[0, :] = 0: a constant
+                root = self._base if self._base is not None else self
+                if id(root) not in _LAZY_VIEWS:
+                    root._write_value(m, None, ir.scalar_node(ir.scalar_value(
+                        value, m.dtype), m.dtype, m.shape, m.device), True)
+                    return
             temp = tv is ndarray and _stored_temporary(value)
             t = self._new_view(m, (("at", (m.strides, m.offset, m.dtype, rn), m.shape),))
             t._assign_from(value, strip=True, temp=temp, defer=True)

@@ -471,3 +471,27 @@ def weighted_counts(xp, R, W, K):
     k = xp.abs(K) % 17
     return [hu, hw, hw / xp.maximum(hu, 1), xp.bincount(k, weights=W[:500]),
             xp.bincount(k[::3], weights=W[1000:1500:3], minlength=20)]
+
+
+@prog(r(13, 13), r(13, 13), r(13, 13, dtype=np.complex128))
+def boundary_writes(xp, P, B, Z):
+    # cavity_flow's pressure loop: a snapshot copy indexed at once (its views are its
+    # memory), the stencil into the interior, then the boundary rows and columns as
+    # copies of their neighbours and constants; the constants of every kind of scalar
+    kept = []
+    for q in range(3):
+        pn = P.copy()
+        P[1:-1, 1:-1] = 0.25 * (pn[1:-1, 2:] + pn[1:-1, :-2] + pn[2:, 1:-1] + pn[:-2, 1:-1]) \
+            - B[1:-1, 1:-1]
+        P[:, -1] = P[:, -2]
+        P[0, :] = P[1, :]
+        P[:, 0] = P[:, 1]
+        P[-1, :] = 0
+        kept.append(pn[2:5, ::2] * 1.0)
+    B[:-1:2, 1] = B[1::2, 1]
+    B[:, 3] = float("nan")
+    B[2, :] = -0.0
+    Z[1, :] = 2.5
+    Z[:, 2] = Z[:, 3]
+    Z[3, 1:] = -7
+    return [P, B, Z] + kept

@@ -96,6 +96,13 @@ def test_pair_reading_another_element_folds():
     "a[3] += 1.0; v = a[3]; a[3] *= 2.0; kept.append(v.copy()); a[3] -= v",
     "a[2, 2] += 1; kept.append(a.sum()); a[2, 2] += 1; kept.append(a[2].copy())",
     "a[0] = 1.0; a.T[0] = 2.0; a[:, 0] += a[0, :6]",
+    # constants and copies of other parts (cavity_flow's boundary rows and columns)
+    "a[1:-1, 1:-1] = a[1:-1, 2:] + a[:-2, 1:-1]; a[:, -1] = a[:, -2]; a[0, :] = a[1, :]; "
+    "a[:, 0] = a[:, 1]; a[-1, :] = 0",
+    "a[2, :] = -0.0; a[:, 3] = float('nan'); a[1:3, 4:] = float('-inf'); a[0, ::3] = 7",
+    "v = a[1, 2:6]; a[0, 2:6] = v; a[1, 2:6] = 5.0; kept.append(v.copy()); a[3] = a[0]",
+    "t = a[2] * 2.0; a[2, :] = 1.5; kept.append(t); a[4, :] = a[2, :]",
+    "a[::2, 1] = a[1::2, 1]; a[:, 2] = a[::-1, 2]; a[1, 1:] = a[1, :-1]",
 ])
 def test_statement_pairs_match_numpy(case):
     def prog(xp, a, kept):
@@ -109,6 +116,8 @@ _STMTS = st.sampled_from([
     "a[{r}] *= 0.5", "a[{r}] = a[{r2}] + a[{r}]", "a[:, {c}] += a[:, {c2}]",
     "kept.append(a[{r}, {c}] + 0.0)", "kept.append(float(a[{r2}, {c2}]))",
     "kept.append(a[{r}].sum())", "t = a[{r}]; kept.append(t); a[{r}] += 1.0",
+    "a[{r}, 1:] = -{c}.5", "a[:, {c}] = {r}", "a[{r}, :] = a[{r2}, :]",
+    "a[:, {c}] = a[:, {c2}]", "a[{r}, 2:] = a[{r}, :-2]",
 ])
 
 
