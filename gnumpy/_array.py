@@ -37,8 +37,7 @@ from ._graph import readers as RD
 from ._graph.ir import BARRIER as _BARRIER, EW as _EW, LEAF, REDUCE as _REDUCE, SCALAR
 from ._graph.layout import LAST_KEYS as _LAST_KEYS, key_layout as _key_layout
 from ._hostvals import (element_group as _element_group, fold_constant as _fold_constant,
-                        known_value as _known_value,
-                        written_element as _written_element)
+                        known_value as _known_value, written_element as _written_element)
 from ._memstate import MISS as _MISS, share as _share, shared as _shared_mem
 from ._attributes import ArrayAttributes
 from ._methods import NumpyMethods
@@ -355,10 +354,8 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
         last = _LAST_KEYS[0]    # (a[k] += b: the key its read took, ``key_layout``'s first
         lay = last[4] if last[0] is key and last[1] is n.shape and last[2] is n.strides \
             and last[3] == n.offset else _key_layout(n, key)        # answer, inlined)
-        if lay is None:
-            return None
-        shape, strides, off, element = lay
-        return ir.leaf(n.buf, n.dtype, shape, strides, off, n.device), rn, element
+        return None if lay is None else \
+            (ir.leaf(n.buf, n.dtype, lay[0], lay[1], lay[2], n.device), rn, lay[3])
 
     def __getitem__(self, key):
         n = self._node
@@ -395,32 +392,27 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
                                                   tv is ndarray) else None
         if b is not None and not (b[2] and tv is ndarray and value._node.shape):
             m, rn, _ = b
-            if tv is ndarray:           # the loop statement: a lazy value of m's layout
+            wn = wv = None      # the node _write_value writes into m, and its value
+            if tv is ndarray:
                 vn = value._node
                 if (vn.kind == LEAF or vn.op == "astype") and ir.holds(vn, m) and \
                         not _shared_mem(m.buf):
                     return      # a[k] += b (the operator wrote it), a[i, j] = max(a[i, j], t)
-                if vn.kind != LEAF and vn.dtype is m.dtype and vn.shape == m.shape and \
-                        vn.device is m.device and value._base is None and not value._has_views:
-                    root = self._base if self._base is not None else self
-                    if id(root) not in _LAZY_VIEWS:
-                        temp = _stored_temporary(value)     # (before the call: its
-                        # argument list holding `value` would count one reference more)
-                        root._write_value(m, value, vn, temp)
-                        return
-                elif vn.kind == LEAF and vn.dtype is m.dtype and vn.shape == m.shape and \
-                        vn.device is m.device and m.shape:  # p[:, -1] = p[:, -2]: a copy
-                    root = self._base if self._base is not None else self
-                    if id(root) not in _LAZY_VIEWS:
-                        root._write_value(m, value, vn, True)
-                        return
+                if vn.dtype is m.dtype and vn.device is m.device:
+                    if vn.kind != LEAF and vn.shape == m.shape and value._base is None \
+                            and not value._has_views:   # the loop statement: a lazy value
+                        wt = _stored_temporary(value)   # of m's layout (asked before more
+                        wn, wv = vn, value              # names hold `value`)
+                    elif m.shape and vn.kind == LEAF and vn.shape == m.shape:
+                        wn = vn                         # p[:, -1] = p[:, -2]: a copy
+                    elif m.shape and not vn.shape:      # ey[0, :] = fict[t]: an element
+                        wn = ir.broadcast(vn, m.shape)
             elif m.shape and m.dtype.kind in "fc":      # u[0, :] = 0: a constant
-                root = self._base if self._base is not None else self
-                if id(root) not in _LAZY_VIEWS:
-                    root._write_value(m, None, ir.scalar_node(ir.scalar_value(
-                        value, m.dtype), m.dtype, m.shape, m.device), True)
-                    return
-            temp = tv is ndarray and _stored_temporary(value)
+                wn = ir.scalar_node(ir.scalar_value(value, m.dtype), m.dtype, m.shape, m.device)
+            root = self._base if self._base is not None else self
+            if wn is not None and id(root) not in _LAZY_VIEWS:
+                return root._write_value(m, wv, wn, wv is None or wt)
+            temp = tv is ndarray and (wt if wv is not None else _stored_temporary(value))
             t = self._new_view(m, (("at", (m.strides, m.offset, m.dtype, rn), m.shape),))
             t._assign_from(value, strip=True, temp=temp, defer=True)
             return

@@ -494,4 +494,6 @@ def boundary_writes(xp, P, B, Z):
     Z[1, :] = 2.5
     Z[:, 2] = Z[:, 3]
     Z[3, 1:] = -7
+    B[0, :] = B[0, 3] * 2.0         # one element of the written row, broadcast
+    B[1:, 4] = B[5, 5]
     return [P, B, Z] + kept

@@ -103,6 +103,8 @@ def test_pair_reading_another_element_folds():
     "v = a[1, 2:6]; a[0, 2:6] = v; a[1, 2:6] = 5.0; kept.append(v.copy()); a[3] = a[0]",
     "t = a[2] * 2.0; a[2, :] = 1.5; kept.append(t); a[4, :] = a[2, :]",
     "a[::2, 1] = a[1::2, 1]; a[:, 2] = a[::-1, 2]; a[1, 1:] = a[1, :-1]",
+    "a[0, :] = a[0, 3] * 2.0; a[:, 1] = a[2, 1]; t = a[4, 4] + 1.0; a[4, :] = t; "
+    "a[1:, 4] = a[0, 0]; kept.append(t)",
 ])
 def test_statement_pairs_match_numpy(case):
     def prog(xp, a, kept):
