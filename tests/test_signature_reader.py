@@ -195,6 +195,30 @@ def test_a_hint_of_too_many_shapes_is_walked(fake, readers, monkeypatch):
     assert len(walks) == 1
 
 
+def test_the_reader_that_answers_is_tried_first():
+    """Readers are tried most recently answering first (a loop's statement takes one
+    shape for a while, then another); a new reader goes first, and a hint full of
+    readers drops the one that answered least recently."""
+    tried = []
+
+    def reader(name):
+        def rd(graph):
+            tried.append(name)
+            return name if graph == name else None
+        return rd
+    rds = [reader("a"), reader("b"), reader("c")]
+    assert remembered.answer(rds, "c") == "c" and tried == ["b", "c"]   # (after the first)
+    del tried[:]
+    assert remembered.answer(rds, "a") == "a" and tried == ["a"]
+    assert remembered.answer(rds, "z") is None
+    assert [rd("?") for rd in rds] == [None] * 3 and tried[-3:] == ["a", "c", "b"]
+    tables = ({}, {}, {})
+    remembered.remember("h", rds, tables, 1, lambda root, roots: reader(root), "d", None)
+    remembered.remember("h", rds, tables, 1, lambda root, roots: reader(root), "e", None)
+    del tried[:]
+    assert [rd("?") for rd in rds] == [None] * 4 and tried == ["e", "d", "a", "c"]
+
+
 @pytest.mark.parametrize("shared", [False, True])
 def test_replays_read_by_readers_keep_numpy_values(shared):
     """Values, on whatever backend runs the tests (on CUDA: the readers' path): a loop of

@@ -10,8 +10,8 @@ of it).  ``cpu_fast`` compiles one function per signature.
 from __future__ import annotations
 
 from .._graph.ir import EW, LEAF, REDUCE, SCALAR, VIEW
-from .remembered import (COLD, Constants, compile_reader, elementwise_checks, inner_node,
-                         remember, shape_groups)
+from .remembered import (COLD, Constants, answer, compile_reader, elementwise_checks,
+                         inner_node, remember, shape_groups)
 
 
 def walk(root, limit=None):
@@ -70,11 +70,10 @@ def recall(root):
     through, or which steps aside (``remembered.remember``)."""
     h = (root.kind, root.op, root.dtype, root.size)
     rds = _BY_HINT.get(h)
-    if rds is not None:
-        for rd in rds:
-            r = rd(root)
-            if r is not None:
-                return r
+    if rds:
+        r = rds[0](root)
+        if r is not None or len(rds) > 1 and (r := answer(rds, root)) is not None:
+            return r
     r = walk(root)
     if r[3] is not False and rds is not COLD:
         remember(h, rds, (_BY_HINT, _SEEN, _MADE), _MAKE_AT, _reader, root, None)

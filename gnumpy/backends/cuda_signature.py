@@ -5,8 +5,8 @@ same answer for a graph of a shape met before, read by code generated for that s
 from __future__ import annotations
 
 from .._graph.ir import EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
-from .remembered import (COLD, Constants, compile_reader, elementwise_checks, inner_node,
-                         remember, shape_groups)
+from .remembered import (COLD, Constants, answer, compile_reader, elementwise_checks,
+                         inner_node, remember, shape_groups)
 
 
 _LAYOUTS: dict = {}         # a leaf's layout tuple -> small int (never reused)
@@ -144,11 +144,10 @@ def recall(root, roots=None):
     several differ in length: a reader is only ever given the form it was made for.)"""
     h = (root.kind, root.op, root.dtype, root.size) if roots is None else roots_hint(roots)
     rds = _BY_HINT.get(h)
-    if rds is not None:
-        for rd in rds:
-            r = rd(root, roots)
-            if r is not None:
-                return r
+    if rds:
+        r = rds[0](root, roots)
+        if r is not None or len(rds) > 1 and (r := answer(rds, root, roots)) is not None:
+            return r
     r = walk(root, roots)
     if r[3] and rds is not COLD:
         remember(h, rds, (_BY_HINT, _SEEN, _MADE),

@@ -2,7 +2,7 @@
 (``cuda_signature.recall``, ``cpu_signature.recall``): a graph's hint (its root's kind,
 op, dtype and tree size) walked often enough gets a reader, straight-line code generated
 from the graph walked last that reads a new graph of that shape without the walk
-(``remember``); and the shape groups a reader's checks must keep apart (``shape_groups``).
+(``remember``), tried most recent first (``answer``); and the shape groups a reader's checks must keep apart (``shape_groups``).
 """
 from __future__ import annotations
 
@@ -13,6 +13,19 @@ _PER_HINT = 4               # readers a hint keeps
 _MAKES_MAX = 8              # readers made for a hint before its graphs are always walked
 _MAX_HINTS = 4096
 _GROUP_MAX = 16             # a graph with more inner nodes of one shape gets no reader
+
+
+def answer(rds, *graph):
+    """The first answer to `graph` of readers `rds` after the first (which the caller
+    tried, inline), or None; the reader that answers moves to the front, so a loop whose
+    statement takes one shape for a while, then another (scattering_self_energies' 3x3
+    updates) tries the current one first."""
+    for i in range(1, len(rds)):
+        r = rds[i](*graph)
+        if r is not None:
+            rds.insert(0, rds.pop(i))
+            return r
+    return None
 
 
 def remember(h, rds, tables, make_at, reader, root, roots) -> None:
@@ -43,8 +56,8 @@ def remember(h, rds, tables, make_at, reader, root, roots) -> None:
         by_hint[h] = [rd]
     else:
         if len(rds) >= _PER_HINT:
-            del rds[0]
-        rds.append(rd)
+            rds.pop()           # (the one that answered least recently)
+        rds.insert(0, rd)
 
 
 def inner_node(emit, e, n, v, seen, groups, by_group, sig) -> bool:
