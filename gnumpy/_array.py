@@ -403,7 +403,7 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
                             and not value._has_views:   # the loop statement: a lazy value
                         wt = _stored_temporary(value)   # of m's layout (asked before more
                         wn, wv = vn, value              # names hold `value`)
-                    elif m.shape and vn.kind == LEAF and vn.shape == m.shape:
+                    elif vn.kind == LEAF and vn.shape == m.shape:
                         wn = vn                         # p[:, -1] = p[:, -2]: a copy
                     elif m.shape and not vn.shape:      # ey[0, :] = fict[t]: an element
                         wn = ir.broadcast(vn, m.shape)

@@ -105,6 +105,8 @@ def test_pair_reading_another_element_folds():
     "a[::2, 1] = a[1::2, 1]; a[:, 2] = a[::-1, 2]; a[1, 1:] = a[1, :-1]",
     "a[0, :] = a[0, 3] * 2.0; a[:, 1] = a[2, 1]; t = a[4, 4] + 1.0; a[4, :] = t; "
     "a[1:, 4] = a[0, 0]; kept.append(t)",
+    "t = a[2, 2] * 3.0; a[2, :] += t; a[0, 0] = t; a[3, 3] = t; a[2, 2] = a[0, 0]; "
+    "kept.append(t)",   # (t computed before a's write: an element written from memory)
 ])
 def test_statement_pairs_match_numpy(case):
     def prog(xp, a, kept):
