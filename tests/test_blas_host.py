@@ -232,6 +232,16 @@ def test_stack_against_one_matrix_is_one_gemm(monkeypatch, sa, lb):
     assert fake.calls == [("gemm",)]
 
 
+def test_a_stack_whose_row_stride_passes_int32_stays_a_batch():
+    """Row vectors 2**31 elements apart: the stride fits a batch stride (64-bit), not a
+    leading dimension (cuBLAS's int), so the product stays a strided batch."""
+    dt = np.dtype(np.float16)
+    p = cuda_blas._plan(dt, (2, 1, 4), (2**31, 4, 1), (4, 5), (5, 1), (2, 1, 5))
+    assert p[0] == "gemm" and p[1][0][8] == 2 and p[1][0][4] == (0, 4)
+    p = cuda_blas._plan(dt, (2, 1, 4), (2**31 - 1, 4, 1), (4, 5), (5, 1), (2, 1, 5))
+    assert p[1][0][8] == 1 and p[1][0][4] == (0, 2**31 - 1)
+
+
 def test_stack_of_padded_row_vectors_is_one_gemm(monkeypatch):
     """Row vectors (n == 1) a batch stride apart that exceeds k: the stride is the GEMM's
     leading dimension."""

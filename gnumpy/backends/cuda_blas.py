@@ -85,7 +85,7 @@ def _stacked_rows(dims, n, k, m, opa):
     if count == 1 or sb != 0 or sc != n * m or n * count > _INT32_MAX:
         return None
     lda = sa if n == 1 else opa[1]     # (a row vector's row stride is free)
-    return (_N, lda) if sa == n * lda and lda >= max(k, 1) else None
+    return (_N, lda) if sa == n * lda and max(k, 1) <= lda <= _INT32_MAX else None
 
 
 def _ptr(node):
