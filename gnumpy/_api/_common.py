@@ -140,20 +140,28 @@ axis_index = normalize_axis_index
 axis_tuple = normalize_axis_tuple
 
 
+def int_axes(axis: tuple, ndim: int):
+    """Tuple `axis` of Python ints in range, each once (the common case), as a sorted
+    tuple of non-negative axes, in one pass; None for any other tuple."""
+    out = []
+    for a in axis:
+        if type(a) is not int or not -ndim <= a < ndim:
+            return None
+        out.append(a % ndim)
+    if len(set(out)) != len(out):
+        return None
+    out.sort()
+    return tuple(out)
+
+
 def normalize_axes(axis, ndim: int) -> tuple:
     """axis=None | int | tuple -> sorted tuple of distinct non-negative axes."""
     if axis is None:
         return tuple(range(ndim))
-    if type(axis) is tuple:     # ints in range, each once: the common case, one pass
-        out = []
-        for a in axis:
-            if type(a) is not int or not -ndim <= a < ndim:
-                break
-            out.append(a % ndim)
-        else:
-            if len(set(out)) == len(out):
-                out.sort()
-                return tuple(out)
+    if type(axis) is tuple:
+        axes = int_axes(axis, ndim)
+        if axes is not None:
+            return axes
     if isinstance(axis, (tuple, list)):
         axes = tuple(normalize_axis(a, ndim) for a in axis)
         if len(set(axes)) != len(axes):

@@ -15,8 +15,8 @@ from ... import _dtypes as D
 from ..._graph import ir
 from ..._graph import layout as L
 from ..._memstate import write_epoch
-from .._common import (as_node, axis_index, axis_int, is_array, normalize_axis,
-                       scalar_result, wrap)
+from .._common import (as_node, axis_index, axis_int, int_axes, is_array,
+                       normalize_axis, scalar_result, wrap)
 from ..elementwise.elementwise import apply, apply2, astype
 from ..elementwise.elementwise import where as where_
 from ..elementwise.resolution import loop_dtype
@@ -46,15 +46,9 @@ def _axes(axis, x, count=False):
             axis_index(a, x.ndim)
     if isinstance(axis, tuple):     # each read and range-checked in turn, then repeats
         nd = x.ndim
-        out = []
-        for a in axis:              # (the common case, ints in range, in one pass)
-            if type(a) is not int or not -nd <= a < nd:
-                break
-            out.append(a % nd)
-        else:
-            if len(set(out)) == len(out):
-                out.sort()
-                return tuple(out)
+        axes = int_axes(axis, nd)
+        if axes is not None:
+            return axes
         axes = [normalize_axis(axis_int(a, "an integer is required"), nd) for a in axis]
         if len(set(axes)) != len(axes):
             raise ValueError("duplicate value in 'axis'")
