@@ -50,7 +50,7 @@ from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _apply_vops, _at_ops, _derived,
 _BOUND_CHECK_SIZE, _bound = B.CHECK_SIZE, B.checked
 _QUICK_SIZE = 1 << 26       # new arrays of up to this many elements (1 GiB) skip the
 _SMALL_SHAPE = [()]         # memory check; the last shape found that small
-_pending, _prune_at = RD._pending, RD._prune_at
+_pending, _prune_at, _SHARED = RD._pending, RD._prune_at, RD._SHARED
 # 0-d results of these node kinds are NumPy's scalars, but not these ops' (0-d arrays)
 _SC_KINDS = tuple(k in (_EW, _REDUCE, _BARRIER) for k in range(_BARRIER + 1))
 _ARRAY_EW = frozenset({"astype", "where"})
@@ -121,8 +121,8 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
             k = id(self)                # RD.track(self), inlined (hot path)
             _pending.pop(k, None)
             _pending[k] = _ref(self)
-            if len(_pending) > _prune_at[0]:
-                RD._prune()
+            if len(_pending) > _prune_at[0] or _SHARED:
+                RD.tracked(self)
         return self
 
     # ------------------------------------------------------------------ materialization
@@ -432,8 +432,8 @@ def _element_copy(m):
     k = id(r)                   # RD.track(r), inlined
     _pending.pop(k, None)
     _pending[k] = _ref(r)
-    if len(_pending) > _prune_at[0]:
-        RD._prune()
+    if len(_pending) > _prune_at[0] or _SHARED:
+        RD.tracked(r)
     return r
 
 

@@ -14,23 +14,22 @@ from __future__ import annotations
 import weakref
 
 # Memory seen outside gnumpy (imported from NumPy, DLPack or ``__cuda_array_interface__``
-# without a copy, or exported): id(buffer) -> a weak reference to it.  Writes into it run
-# at once, never deferred, and nothing read from it is remembered: the other side reads
-# and writes it without asking gnumpy.
+# without a copy, or exported): id(buffer) -> a weak reference to it, dropped when the
+# buffer dies (empty in a program that shares nothing: one test of it on the hot path).
+# Writes into it run at once, never deferred; a lazy value that reads it is computed when
+# made (``readers.tracked``); nothing read from it is remembered: the other side
+# reads and writes it without asking gnumpy.
 _shared: dict = {}
 
 
 def share(buf) -> None:
     """Record that memory `buf` is visible outside gnumpy."""
+    k = id(buf)
     try:
-        ref = weakref.ref(buf)
+        ref = weakref.ref(buf, lambda r, k=k: _shared.pop(k) if _shared.get(k) is r else None)
     except TypeError:
         ref = None              # (kept by id: a later buffer at that id is taken as shared)
-    if len(_shared) > 1024 and len(_shared) & 255 == 0:
-        for k, r in list(_shared.items()):
-            if r is not None and r() is None:
-                _shared.pop(k, None)
-    _shared[id(buf)] = ref
+    _shared[k] = ref
 
 
 def shared_ids() -> dict:

@@ -885,3 +885,64 @@ def test_the_scalar_bound_decides_as_the_walk():
                 m = pool[int(rng.integers(3, len(pool)))]
                 if m.kind == ir.EW:
                     m.realize(leaf.buf, (), leaf.offset)
+
+
+# Values of memory another library shares, made before that library writes it: each is
+# NumPy's at the call (the views, which see the write, in NumPy too).
+_SHARED_READS = ["a.copy()", "a * 2.0 + b", "a[1:] - a[:-1]", "a.sum()", "a[2, 1]",
+                 "a.T @ b", "xp.sin(a) * a", "(a + b).max(axis=0)",
+                 "xp.where(a > 0, a, b)", "a.astype(xp.float32)", "a.reshape(-1)[::2] * 3",
+                 "a[1:]", "a.T", "xp.cumsum(a, axis=1)", "a[xp.asarray([2, 0])] + 1.0",
+                 "a[a > 0]", "-a[1]", "b + a[3, 2]"]
+
+
+def _sharing_pair(new):
+    """(gnumpy array sharing memory with another library, that memory's setter, or None
+    where this backend shares with none of them)."""
+    if gp.asarray(0).device.kind == "cpu":
+        x = np.linspace(-2.0, 3.0, 12).reshape(4, 3)
+        return gp.asarray(x, copy=False), lambda: x.__setitem__(..., new)
+    cp = pytest.importorskip("cupy")
+    x = cp.asarray(np.linspace(-2.0, 3.0, 12).reshape(4, 3))
+    a = gp.from_dlpack(x)
+
+    def write():
+        gp.cuda.synchronize()
+        x[...] = cp.asarray(new)
+        cp.cuda.runtime.deviceSynchronize()
+    return a, write
+
+
+@pytest.mark.parametrize("count", [1, 3])
+def test_lazy_values_of_shared_memory_keep_the_values_at_their_call(count):
+    """A lazy value reading memory shared with another library is computed when made: the
+    other library's later write (which gnumpy cannot see) does not change it.  Found by
+    a review: ``pn = a.copy(); n[:] = 0`` on NumPy's memory changed pn."""
+    rng = np.random.default_rng(count)
+    for _ in range(4):
+        exprs = list(rng.choice(_SHARED_READS, size=count, replace=False))
+        new = rng.standard_normal((4, 3))
+        a, write = _sharing_pair(new)
+        t = np.linspace(-2.0, 3.0, 12).reshape(4, 3)
+        b = gp.asarray(rng.standard_normal((4, 3)))
+        bn = b.get()
+        got = [eval(e, {"xp": gp, "a": a, "b": b}) for e in exprs]
+        want = [eval(e, {"xp": np, "a": t, "b": bn}) for e in exprs]
+        write()
+        t[...] = new
+        for g, w in zip(got, want):
+            check(g, w)
+        check(a, t)
+
+
+def test_memory_no_longer_shared_once_it_is_freed():
+    """The record of shared memory goes with the memory: later lazy values stay lazy."""
+    if gp.asarray(0).device.kind != "cpu":
+        pytest.skip("NumPy memory is shared only on the CPU backend")
+    x = np.arange(5.0)
+    a = gp.asarray(x, copy=False)
+    assert _memstate.shared(a._node.buf)
+    k = id(a._node.buf)
+    del a, x
+    gc.collect()
+    assert k not in _memstate.shared_ids()

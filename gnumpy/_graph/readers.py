@@ -7,10 +7,10 @@ from __future__ import annotations
 import itertools
 import weakref
 
-from .._memstate import born, forget_all, note_write, realizations, write_epoch
+from .._memstate import born, forget_all, note_write, realizations, shared_ids, write_epoch
 from .ir import EW, IOTA, LEAF, SCALAR, VIEW, reads_any
 from . import chains
-from .realize import chain_element, materialize
+from .realize import chain_element, materialize, materialize_one
 from .running import lock
 
 
@@ -26,8 +26,24 @@ def track(arr) -> None:
     k = id(arr)
     _pending.pop(k, None)
     _pending[k] = weakref.ref(arr)
+    if len(_pending) > _prune_at[0] or _SHARED:
+        tracked(arr)
+
+
+_SHARED = shared_ids()
+
+
+def tracked(arr) -> None:
+    """After lazy `arr` was tracked: prune the dead entries now and then, and compute `arr`
+    now if its graph reads memory seen outside gnumpy (the other side may write it without
+    asking, and NumPy's value is the one at the call)."""
     if len(_pending) > _prune_at[0]:
         _prune()
+    if not _SHARED:
+        return
+    n = arr._node
+    if n.kind != LEAF and not _SHARED.keys().isdisjoint(read_set(n)[0]):
+        materialize_one(n)
 
 
 def _drop(k, r) -> None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 import gnumpy as gp
-from gnumpy._device import default_device
+from gnumpy._api._common import wrap
+from gnumpy._device import backend, default_device
 
 from ._locking import locked
 
@@ -34,8 +35,8 @@ def _deserialize(header, frames):
     transfers["deserialized_bytes"] += h.nbytes
     with locked():
         dev = default_device()
-        if dev.kind == "cpu" and h.flags.writeable:
-            return gp.asarray(h, copy=False)   # the received frame is this array's memory
+        if dev.kind == "cpu" and h.flags.writeable:     # the received frame becomes this
+            return wrap(backend(dev).from_numpy(h, copy=False))     # array's own memory
         return gp.asarray(h, device=dev)
 
 
