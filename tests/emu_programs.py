@@ -497,3 +497,20 @@ def boundary_writes(xp, P, B, Z):
     B[0, :] = B[0, 3] * 2.0         # one element of the written row, broadcast
     B[1:, 4] = B[5, 5]
     return [P, B, Z] + kept
+
+
+@prog(r(5000, seed=67))
+def mask_compactions(xp, Y):
+    # boolean masks on either side of the compaction's tiles (2048 elements), with none,
+    # one and all set: the count is the scan's total (more than 1024 tiles, the scan's
+    # chunk: tests/test_indexing_masks.py on a GPU)
+    out = []
+    for n in (0, 1, 2047, 2048, 2049, 5000):
+        y = Y[:n]
+        for m in (y > 0, y > 9.0, y > -9.0, y[::-1] < 0.5):
+            out += [y[m], xp.flatnonzero(m), xp.count_nonzero(m)]
+            z = y.copy()
+            z[m] = -1.0
+            out.append(z)
+    w = xp.argwhere(Y.reshape(50, 100) > 1.0)
+    return out + [w, xp.asarray(3.0)[xp.asarray(True)], xp.asarray(3.0)[xp.asarray(False)]]

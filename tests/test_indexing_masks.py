@@ -272,3 +272,22 @@ def test_a_masks_scalar_bounds_stay_lazy_and_its_reductions_are_computed_with_it
     m = w > 1.0
     check(data[m], dn[rn * 2.0 > 1.0])
     assert w._node.kind == ir.LEAF                  # computed with the mask, as before
+
+
+@pytest.mark.parametrize("n", [0, 1, 2047, 2048, 2049, 2048 * 1024, 2048 * 1024 + 1,
+                               2048 * 1100 - 7])
+def test_compaction_count_on_either_side_of_its_tiles(n):
+    """A mask's count is the compaction's own (on CUDA: the total its scan of per-tile
+    counts writes after them, 2048 elements a tile, 1024 tiles a chunk of the scan): the
+    offsets, their number and the masked values match NumPy at the edges of both."""
+    rng = np.random.default_rng(n)
+    x = rng.standard_normal(n)
+    for m in (x > 0.5, x > 9.0, x > -9.0):
+        g = gp.asarray(x)
+        gm = gp.asarray(m)
+        check(g[gm], x[m])
+        check(gp.flatnonzero(gm), np.flatnonzero(m))
+        g[gm] = -2.0
+        y = x.copy()
+        y[m] = -2.0
+        check(g, y)

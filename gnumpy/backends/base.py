@@ -49,6 +49,11 @@ class Backend:
     # chain of a loop's element writes: ``_graph/chains.py``)
     write_elements = None
 
+    def nonzero_node(self, mask):
+        """The compaction of LEAF bool `mask` (int64, the C-order flat indices of its set
+        elements, lazy), its length counted now."""
+        raise NotImplementedError
+
     def copy_leaf(self, dest, src) -> bool:
         """``dest[...] = src`` for LEAFs of one dtype and shape, as one plain copy of
         memory where the backend has one for this layout; False to write it as any

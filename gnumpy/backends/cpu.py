@@ -127,6 +127,10 @@ class CpuBackend(Backend):
     def to_numpy(self, node) -> np.ndarray:
         return leaf_array(node).copy()
 
+    def nonzero_node(self, mask):
+        from .index_ops import nonzero_node      # (barrier modules load on first use)
+        return nonzero_node(mask, int(np.count_nonzero(leaf_array(mask))))
+
     def dlpack_device(self):
         return (1, 0)   # kDLCPU
 

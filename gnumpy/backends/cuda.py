@@ -293,6 +293,10 @@ class CudaBackend(Backend):
         self._stage = int(p)
         return self._stage
 
+    def nonzero_node(self, mask):
+        from .index_ops import cuda_nonzero_node     # (barrier modules load on first use)
+        return cuda_nonzero_node(self, mask)
+
     def _contiguous_copy(self, node):
         buf = self.pool.alloc(L.prod(node.shape) * node.dtype.itemsize)
         dest = leaf(buf, node.dtype, node.shape, L.c_strides(node.shape), 0, self.device)

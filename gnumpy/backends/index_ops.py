@@ -19,10 +19,13 @@ nodes (the caller has flushed pending readers of the destination).
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from .. import _dtypes as D
 from .._graph import layout as L
+from .._graph.ir import barrier, leaf
 from ..kernels import render_index as RI
 from ..kernels.plan import FixedKey
 from . import barriers, cuda_cub
@@ -192,22 +195,52 @@ def _cuda_scatter_at(be, node, buf) -> None:
     be._go(k, 1 if serial else _grid(be, n), RI.BLOCK, args)
 
 
+def _cuda_tiles(be, mask):
+    """The first two kernels of the compaction of LEAF bool `mask`: (its contiguous form,
+    the per-tile starts and the total after them, the number of tiles, the grid)."""
+    mask = be._contig(mask)
+    n = L.prod(mask.shape)
+    ntiles = L.ceil_div(n, RI.NZ_TILE)
+    counts = be.pool.alloc((ntiles + 1) * 8)
+    grid = max(1, min(ntiles, be.sm_count * 8))
+    i64 = np.int64
+    kernels = _nonzero_kernels(None)
+    be._go(be._misc_kernel(kernels[0]), grid, RI.BLOCK,
+           [_ptr(mask), i64(n), counts.ptr, i64(ntiles)])
+    be._go(be._misc_kernel(kernels[1]), 1, RI.SCAN_BLOCK, [counts.ptr, i64(ntiles)])
+    return mask, counts, ntiles, grid
+
+
+# Compactions made by ``cuda_nonzero_node``: barrier node -> what ``_cuda_tiles`` gave
+# (dropped with the node; its kernel then needs only the last step)
+_COUNTED = weakref.WeakKeyDictionary()
+
+
+def nonzero_node(mask, n: int):
+    """The compaction of LEAF bool `mask`, of its `n` set elements (a NONZERO barrier)."""
+    return barrier(NONZERO, (mask,), n, D.int64, (n,))
+
+
+def cuda_nonzero_node(be, mask):
+    """``nonzero_node`` with the count read from the compaction's own scan (one sync):
+    its first two kernels run now, the last when the node is computed."""
+    if L.prod(mask.shape) == 0:
+        return nonzero_node(mask, 0)
+    tiles = _cuda_tiles(be, mask)
+    node = nonzero_node(mask, int(be.to_numpy(leaf(tiles[1], D.int64, (), (), tiles[2],
+                                                    mask.device))))
+    _COUNTED[node] = tiles
+    return node
+
+
 def _cuda_nonzero(be, node, buf) -> None:
     if node.shape[0] == 0:
         return
-    mask = be._contig(node.srcs[0])
-    n = L.prod(mask.shape)
-    ntiles = L.ceil_div(n, RI.NZ_TILE)
-    counts = be.pool.alloc(ntiles * 8)
-    grid = max(1, min(ntiles, be.sm_count * 8))
-    i64 = np.int64
-    be._go(_kernel(be, node, _nonzero_kernels, 0), grid, RI.BLOCK,
-           [_ptr(mask), i64(n), counts.ptr, i64(ntiles)])
-    be._go(_kernel(be, node, _nonzero_kernels, 1), 1, RI.SCAN_BLOCK,
-           [counts.ptr, i64(ntiles)])
+    tiles = _COUNTED.pop(node, None)
+    mask, counts, ntiles, grid = tiles or _cuda_tiles(be, node.srcs[0])
     be._go(_kernel(be, node, _nonzero_kernels, 2), grid, RI.BLOCK,
-           [_ptr(mask), i64(n), counts.ptr, i64(ntiles), buf.ptr])
-    del counts       # freed in stream order, after the kernels
+           [_ptr(mask), np.int64(L.prod(mask.shape)), counts.ptr, np.int64(ntiles), buf.ptr])
+    del counts, tiles   # freed in stream order, after the kernels
 
 
 barriers.register(GATHER, cpu=_cpu_gather, cuda=_cuda_gather, kernels=_gather_kernels)

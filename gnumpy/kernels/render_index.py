@@ -11,8 +11,9 @@ compare-and-swap loop otherwise (sub-word types through their aligned 32-bit wor
 one-thread loop for complex128 ops without a componentwise atomic.
 
 Nonzero is three kernels over tiles of ``BLOCK * ITEMS`` mask elements: per-tile counts,
-one block's exclusive scan of the counts, and a per-tile ballot scan writing the flat
-indices of the set elements in order.
+one block's exclusive scan of the counts (its total, the number of set elements, written
+after them), and a per-tile ballot scan writing the flat indices of the set elements in
+order.
 """
 from __future__ import annotations
 
@@ -289,7 +290,8 @@ extern "C" __global__ void __launch_bounds__({BLOCK}) {name}(
 
 
 def nz_scan_source(name: str) -> str:
-    """In-place exclusive scan of c[0..nt) by one block of SCAN_BLOCK threads."""
+    """In-place exclusive scan of c[0..nt) by one block of SCAN_BLOCK threads; the total
+    goes to c[nt] (the count of set elements, read before the compaction is sized)."""
     nw = SCAN_BLOCK // 32
     return f"""
 extern "C" __global__ void __launch_bounds__({SCAN_BLOCK}) {name}(long long* __restrict__ c,
@@ -323,6 +325,7 @@ extern "C" __global__ void __launch_bounds__({SCAN_BLOCK}) {name}(long long* __r
     carry += ws[{nw - 1}];
     __syncthreads();
   }}
+  if (threadIdx.x == 0) c[nt] = carry;
 }}"""
 
 

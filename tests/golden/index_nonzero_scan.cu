@@ -30,4 +30,5 @@ extern "C" __global__ void __launch_bounds__(1024) gn_kernel(long long* __restri
     carry += ws[31];
     __syncthreads();
   }
+  if (threadIdx.x == 0) c[nt] = carry;
 }

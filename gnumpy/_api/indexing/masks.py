@@ -12,11 +12,7 @@ from ..._graph import ir
 from ..._graph import realize as R
 from ..._graph import readers as RD
 from ..._memstate import last_write, shared, write_epoch
-from .._common import wrap
 from ..elementwise.elementwise import apply
-from ..reductions.reductions import count_nonzero
-
-I64 = D.int64
 
 
 def src_node(a):
@@ -125,9 +121,10 @@ def _value_key(node, limit=64, nodes=None):
 
 def flat_nonzero(x):
     """int64 node (n,): C-order flat indices of the nonzero elements of gnumpy array `x`
-    (a device compaction; one sync for the count n)."""
+    (a device compaction; one sync for the count n, read from the compaction's own scan
+    on CUDA)."""
     mask = src_node(x) if x.dtype == D.bool_ else apply("not_equal", x, 0)._node
     if mask.kind != ir.LEAF:        # read twice: by the count and by the compaction; the
         R.materialize([mask] + RD.held_inside(mask))   # arrays it reads computed with it
-    n = int(count_nonzero(wrap(mask)))
-    return ir.barrier("nonzero", (mask,), n, I64, (n,))
+    with R.lock:
+        return R.backend_here(mask.device).nonzero_node(mask)
