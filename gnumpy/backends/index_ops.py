@@ -77,12 +77,24 @@ def _cpu_scatter_at(srcs, arg, dtype):
 
 # ------------------------------------------------------------------ kernels (listers)
 
+_LAYOUTS: dict = {}     # (shape, strides) -> (collapsed dims, their kernel arguments)
+
+
 def _layout(node):
-    return RI.collapse(node.shape, node.strides)
+    """(the collapsed dims of LEAF `node`'s layout, their ``layout_args``), kept by layout:
+    a loop gathers and scatters through the same few."""
+    key = (node.shape, node.strides)
+    r = _LAYOUTS.get(key)
+    if r is None:
+        if len(_LAYOUTS) > 4096:
+            _LAYOUTS.clear()
+        shape, strides = RI.collapse(node.shape, node.strides)
+        r = _LAYOUTS[key] = (len(shape), RI.layout_args(shape, strides))
+    return r
 
 
 def _gather_kernels(node):
-    return [_gather_key(node, len(_layout(node.srcs[0])[0]))]
+    return [_gather_key(node, _layout(node.srcs[0])[0])]
 
 
 def _gather_key(node, k):
@@ -94,7 +106,7 @@ def _gather_key(node, k):
 
 def _scatter_kernels(node):
     it = node.dtype.itemsize
-    k = len(_layout(node.srcs[0])[0])
+    k = _layout(node.srcs[0])[0]
     return [FixedKey(RI.scatter_source, (it, k))] + [
         FixedKey(RI.scatter_last_source, (it, k, s)) for s in (False, True)]
 
@@ -107,7 +119,7 @@ def _at_dtypes(node):
 
 def _scatter_at_kernels(node):
     name, nin, adt, ldt, odt = _at_dtypes(node)
-    k = len(_layout(node.srcs[0])[0])
+    k = _layout(node.srcs[0])[0]
     return [FixedKey(RI.scatter_at_source, (name, adt, ldt, odt, nin, k))]
 
 
@@ -136,9 +148,9 @@ def _cuda_gather(be, node, buf) -> None:
     if n == 0:
         return
     off = be._contig(off)
-    shape, strides = _layout(src)
-    k = be._misc_kernel(_gather_key(node, len(shape)))
-    args = [_ptr(src), _ptr(off), buf.ptr, np.int64(n)] + RI.layout_args(shape, strides)
+    k, layout = _layout(src)
+    args = [_ptr(src), _ptr(off), buf.ptr, np.int64(n)] + layout
+    k = be._misc_kernel(_gather_key(node, k))
     be._go(k, _grid(be, n), RI.BLOCK, args)
 
 
@@ -154,9 +166,8 @@ def _cuda_scatter(be, node, buf) -> None:
     if n == 0:
         return
     off, val = be._contig(off), be._contig(val)
-    shape, strides = _layout(dest)
+    kk, layout = _layout(dest)
     vstep, unique = node.arg
-    layout = RI.layout_args(shape, strides)
     if vstep == 0 or n == 1 or unique:  # one value, one element or no repeated offsets
         k = _kernel(be, node, _scatter_kernels)
         be._go(k, _grid(be, n), RI.BLOCK,
@@ -172,7 +183,6 @@ def _cuda_scatter(be, node, buf) -> None:
         keep += [skeys, perm, iota]
         po, pp = skeys.ptr, perm.ptr
     it = node.dtype.itemsize
-    kk = len(shape)
     k = be._misc_kernel(FixedKey(RI.scatter_last_source, (it, kk, sorted_)))
     be._go(k, _grid(be, n), RI.BLOCK,
            [_ptr(dest), po, pp, _ptr(val), np.int64(n), np.int64(vstep)] + layout)
@@ -186,12 +196,11 @@ def _cuda_scatter_at(be, node, buf) -> None:
     if n == 0:
         return
     off, val = be._contig(off), be._contig(val)
-    shape, strides = _layout(dest)
     k = _kernel(be, node, _scatter_at_kernels)
     _, _, adt, ldt, _ = _at_dtypes(node)
     serial = RI.at_strategy(name, adt, ldt) == "serial"
     args = [_ptr(dest), _ptr(off), _ptr(val), np.int64(n), np.int64(vstep)] + \
-        RI.layout_args(shape, strides)
+        _layout(dest)[1]
     be._go(k, 1 if serial else _grid(be, n), RI.BLOCK, args)
 
 
