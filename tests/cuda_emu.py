@@ -518,7 +518,6 @@ class EmuCuda(CudaBackend):
         self.fast = FastPath(self)
         self.log = []               # (family, grid, block) of every launch
         self.packed = {}            # parameter-block address -> slot dtypes (packed launches)
-        self._go_packed = {}
         self.notes = collections.Counter()
         self.paths = collections.Counter()
         self.launch_seconds = 0.0
@@ -530,12 +529,7 @@ class EmuCuda(CudaBackend):
         return (grid, block)
 
     def _go(self, kernel, grid, block, args):
-        """The general launch path: the backend's own pre-packed block where it takes
-        the arguments (launched through the emulated cuLaunchKernel), else cuda.core's
-        launch, packed here like cuda.core packs."""
-        if cuda_launchers.arg_template(args) is not None:
-            self.paths["packed general launch (_go, ctypes)"] += 1
-            return CudaBackend._go(self, kernel, grid, block, args)
+        """The general launch path (cuda.core's launch): pack like cuda.core, run."""
         self.paths["cuda.core launch (general path, _go)"] += 1
         n = len(args)
         slots = np.zeros(max(n, 1) * 2, np.uint64)        # 16 bytes a slot

@@ -596,30 +596,3 @@ def test_contiguous_copies_are_one_driver_copy(fake, monkeypatch):
     B = gp.asarray(np.ones(4, np.float32), device=dev)
     gp.evaluate(A, B)
     assert put(A, B) == ([], 1)                                         # a cast
-
-
-def test_general_launch_arguments_pack_as_cuda_core_packs():
-    """``CudaBackend._go``'s pre-packed block: each argument lands in its slot with the
-    type cuda.core gives it (Python ints 64-bit, floats double, NumPy scalars their own),
-    and arguments cuda.core packs otherwise (bool, complex) take cuda.core's launch."""
-    from gnumpy.backends.cuda_launchers import arg_template as _arg_template
-    args = [140737488355328, -3, 2.5, np.int64(-7), np.uint64(2**63 + 5), np.uint32(4e9),
-            np.float32(1.25), np.int16(-2), np.uint8(200)]
-    tmpl = _arg_template(args)
-    assert [e[3] for e in tmpl] == [np.dtype(t) for t in (
-        np.int64, np.int64, np.float64, np.int64, np.uint64, np.uint32, np.float32,
-        np.int16, np.uint8)]
-    got = []
-
-    def raw(params):
-        addrs = (ctypes.c_uint64 * len(tmpl)).from_address(params)
-        got.append([np.frombuffer((ctypes.c_char * 8).from_address(a), e[3], count=1)[0]
-                    for a, e in zip(addrs, tmpl)])
-    launch, keep = cuda_launchers.compile_packed(tmpl, raw)
-    launch(args, None, None, None, None)
-    launch(args[::-1][::-1], None, None, None, None)      # (written anew each call)
-    assert got[0] == got[1] == [np.asarray(a, e[3])[()] for a, e in zip(args, tmpl)]
-    assert _arg_template([1, True]) is None
-    assert _arg_template([1, 1j]) is None
-    assert _arg_template([np.complex64(1)]) is None
-    assert _arg_template([]) == []

@@ -28,7 +28,7 @@ from . import barriers, cuda_probe
 from .base import Backend
 from .cuda_cub import scan_lines, use_cub_scan
 from .cuda_fast import FastPath
-from .cuda_launchers import arg_template, compile_packed
+from .cuda_launchers import compile_packed
 from .cuda_memory import MemoryPool, copy_leaf
 from .cuda_probe import libcuda
 
@@ -91,8 +91,6 @@ class CudaBackend(Backend):
         self.kernels = build.KernelCache(self.arch, self._load)
         self.fast = FastPath(self)
         self._cfgs = {}
-        self._go_packed = {}       # (kernel id, grid, block, argument types) -> (kernel,
-        #                            its packed launcher or None): ``_go``
         self._counters = None
         self._counters_len = 0
         self._resident = {}        # (kernel handle, block) -> resident blocks per SM
@@ -196,26 +194,6 @@ class CudaBackend(Backend):
         return c
 
     def _go(self, kernel, grid, block, args) -> None:
-        """Launch `kernel` with `args` on the current stream: through a pre-packed
-        parameter block and ctypes (``packed_launcher``, one per kernel, launch dims and
-        argument types) where libcuda loads that way and every argument is an 8-byte
-        or smaller number, else through cuda.core's ``launch``."""
-        key = (id(kernel), grid, block, tuple(map(type, args)))
-        e = self._go_packed.get(key)
-        if e is None or e[0] is not kernel:     # (a kernel dropped from the cache may
-            if len(self._go_packed) >= 4096:    # leave its id to another)
-                self._go_packed.clear()
-            tmpl = arg_template(args) if _libcuda_launch() is not None else None
-            e = self._go_packed[key] = (kernel, None if tmpl is None else
-                                        self.packed_launcher(kernel, grid, block, tmpl))
-        f = e[1]
-        if f is not None:
-            try:
-                with f.lock:    # (one parameter block per launcher)
-                    f(args, None, None, None, None)
-                return
-            except OverflowError:       # a Python int past int64 (written before the
-                pass                    # launch): cuda.core packs it as uint64
         self._launch(self.stream, self._cfg(grid, block), kernel, *args)
 
     def packed_launcher(self, kernel, grid, block, tmpl):
@@ -242,7 +220,6 @@ class CudaBackend(Backend):
                     raise RuntimeError(f"cuLaunchKernel failed: {r[0]}")
             launch, keep = compile_packed(tmpl, go)
         launch.keep = keep          # the parameter block lives as long as the launcher
-        launch.lock = threading.Lock()
         return launch
 
     def resident(self, kernel, block: int) -> int:

@@ -7,8 +7,7 @@ pointer (plus a constant byte offset, or its own element offset times the item s
 a 4th field's constant bytes);
 "lvo" a leaf's element offset plus a constant (a reshape level's offset parameter);
 "out"/"outo"/"outs" the output's; "scv"/"scc" a scalar node's value (the real or imaginary
-part); "part"/"ctr" the reduction's partials and counters; "arg" the launcher's argument
-L[a] itself, of the NumPy type entry[3] (a fixed-function kernel's argument list).
+part); "part"/"ctr" the reduction's partials and counters.
 """
 from __future__ import annotations
 
@@ -47,8 +46,6 @@ def _expr(entry) -> str:
         return f"S[{a}].arg.{'real' if b == 0 else 'imag'}"
     if kind == "scv":
         return f"S[{a}].arg"
-    if kind == "arg":
-        return f"L[{a}]"
     return "P" if kind == "part" else "T"
 
 
@@ -94,31 +91,11 @@ _VIEW = {np.dtype(np.uint64): ("U8", 1), np.dtype(np.int64): ("I8", 1),
          np.dtype(np.int8): ("I1", 8), np.dtype(np.uint8): ("U1", 8)}
 
 
-def arg_template(args):
-    """``compile_packed``'s template of launch arguments `args` read at each call ("arg"
-    entries, typed by these values), or None when one is not a number of 8 bytes or
-    fewer that a parameter slot holds (a complex or bool scalar: cuda.core packs it)."""
-    tmpl = []
-    for i, a in enumerate(args):
-        t = type(a)
-        dt = _INT64 if t is int else _FLOAT64 if t is float else \
-            a.dtype if isinstance(a, np.generic) else None
-        if dt not in _VIEW:
-            return None
-        tmpl.append(("arg", i, 0, dt))
-    return tmpl
-
-
-_INT64, _FLOAT64 = np.dtype(np.int64), np.dtype(np.float64)
-
-
 def _slot_type(entry, value=None) -> np.dtype:
     """The NumPy type of a template entry's kernel parameter (as cuda.core would pack it)."""
     kind = entry[0]
     if kind in ("in", "ino", "out", "outo", "outs", "part", "ctr"):
         return np.dtype(np.uint64)
-    if kind == "arg":
-        return entry[3]
     if kind in ("scc", "scv"):
         return np.dtype(PARAM_NP[entry[3]])
     if isinstance(value, np.generic):
