@@ -57,9 +57,8 @@ _ARRAY_EW = frozenset({"astype", "where"})
 _ref = weakref.ref
 _new_arr = object.__new__
 _ew_node = ir.ew_node
-# The gnumpy namespace: the methods that are NumPy functions forward to it by name, and it
-# loads their modules on first use (``_lazy``), as it does for every caller.  This layer
-# names no module above it.
+# The gnumpy namespace: methods that are NumPy functions forward to it by name; it loads
+# their modules on first use (``_lazy``).  This layer names no module above it.
 _ns = _lazy.package()
 
 
@@ -298,10 +297,12 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
             raise ValueError("assignment destination is read-only")
         sn = self._node
         shape, dt, dev = sn.shape, sn.dtype, sn.device
-        if isinstance(value, ndarray):
+        if isinstance(value, ndarray) and not (value._sc and dt.kind in "iu" and
+                                               value._node.dtype.kind in "fc"):
             vnode = vn0 = value._node
-        else:
-            vnode = _ns._common.value_node(value, dt, dev)
+        else:   # (NumPy's float scalar into integers: its value, NaN or too large refused)
+            vnode = _ns._common.value_node(value.get()[()] if isinstance(value, ndarray)
+                                           else value, dt, dev)
             vn0 = None
         if vnode.device is not dev and vnode.device != dev:
             raise ValueError(f"cannot write an array on {vnode.device} into one on {dev}")

@@ -231,7 +231,8 @@ class ArrayAttributes:
         n = self._write_target(skip=False)   # the consumer may write: readers go first
         self._mark_shared()
         return _backend(n.device).dlpack_export(n, stream=stream, max_version=max_version,
-                                               dl_device=dl_device, copy=copy)
+                                               dl_device=dl_device, copy=copy,
+                                               readonly=self._ro)
 
     @property
     def __cuda_array_interface__(self):

@@ -49,6 +49,7 @@ class DLManagedTensorVersioned(ctypes.Structure):
 
 
 _CODES = {"b": 6, "i": 0, "u": 1, "f": 2, "c": 5}
+_READ_ONLY = 1       # DLPACK_FLAG_BITMASK_READ_ONLY
 _live: dict = {}
 _PyCapsule_New = ctypes.pythonapi.PyCapsule_New
 _PyCapsule_New.restype = ctypes.py_object
@@ -60,13 +61,18 @@ def _deleter(addr):
     _live.pop(addr, None)
 
 
-def export(node, data_ptr: int, device: tuple, owner, max_version=None):
-    """A DLPack capsule viewing the LEAF `node` (data at data_ptr + offset)."""
+def export(node, data_ptr: int, device: tuple, owner, max_version=None, readonly=False):
+    """A DLPack capsule viewing the LEAF `node` (data at data_ptr + offset); `readonly`
+    memory is flagged so (DLPack 1.0), or refused where the consumer's version cannot say
+    so, as NumPy refuses."""
     dt = node.dtype
     nd = len(node.shape)
+    versioned = max_version is not None and tuple(max_version)[0] >= 1
+    if readonly and not versioned:
+        raise BufferError("Cannot export readonly array since signalling readonly is "
+                          "unsupported by DLPack (supported by newer DLPack version).")
     shape = (ctypes.c_int64 * max(nd, 1))(*node.shape)
     strides = (ctypes.c_int64 * max(nd, 1))(*node.strides)
-    versioned = max_version is not None and tuple(max_version)[0] >= 1
     m = DLManagedTensorVersioned() if versioned else DLManagedTensor()
     t = m.dl_tensor
     t.data = data_ptr + node.offset * dt.itemsize
@@ -79,7 +85,7 @@ def export(node, data_ptr: int, device: tuple, owner, max_version=None):
     m.deleter = _deleter
     if versioned:
         m.version = DLPackVersion(1, 0)
-        m.flags = 0
+        m.flags = _READ_ONLY if readonly else 0
     addr = ctypes.addressof(m)
     _live[addr] = (m, shape, strides, owner, node)
     return _PyCapsule_New(addr, b"dltensor_versioned" if versioned else b"dltensor", None)

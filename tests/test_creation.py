@@ -4,6 +4,8 @@ Covers asarray/array (lists, scalars, NumPy arrays, gnumpy arrays, copy semantic
 from_dlpack, ranges (arange, linspace, logspace), constant arrays and their ``_like``
 forms, eye/identity, tril/triu, meshgrid, and the ndarray / Array API inspection attributes.
 """
+import ctypes
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -799,3 +801,38 @@ def test_arange_length_is_numpys_float_ceiling():
         np.arange(0, 10**400)
     with pytest.raises(ValueError, match="Maximum allowed size exceeded"):
         gp.arange(0, 10**400)
+
+
+def _versioned_flags(capsule) -> int:
+    """The flags of a DLPack 1.0 capsule (DLManagedTensorVersioned: version, manager
+    context, deleter, then the flags)."""
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype = ctypes.c_void_p
+    get.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    p = get(capsule, b"dltensor_versioned")
+    return ctypes.c_uint64.from_address(p + 8 + 8 + 8).value
+
+
+@pytest.mark.parametrize("make", [lambda a: gp.broadcast_to(a, (2, 3)),
+                                  lambda a: gp.broadcast_to(a[:, None], (3, 2)).T])
+def test_read_only_arrays_export_read_only(make):
+    """A read-only array (a broadcast, and a view of one) is exported read-only, as
+    NumPy exports one: flagged in a DLPack 1.0 capsule (NumPy's import is read-only), and
+    refused (BufferError) where the consumer's DLPack cannot say so.  Found by a fuzzer:
+    NumPy's import of a broadcast wrote through into its base."""
+    a = gp.arange(3.0)
+    b = make(a)
+    ref = np.broadcast_to(np.arange(3.0), (2, 3))
+    with pytest.raises(BufferError):
+        ref.__dlpack__()
+    with pytest.raises(BufferError):
+        b.__dlpack__()
+    assert _versioned_flags(b.__dlpack__(max_version=(1, 0))) & 1
+    assert not _versioned_flags(a.__dlpack__(max_version=(1, 0))) & 1
+    if b.device.kind == "cpu":
+        w = np.from_dlpack(b)
+        assert not w.flags.writeable
+        with pytest.raises(ValueError):
+            w[0, 0] = 5.0
+        assert np.from_dlpack(a).flags.writeable
+    check(a, np.arange(3.0))

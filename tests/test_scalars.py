@@ -9,6 +9,8 @@ Each case runs on NumPy and on gnumpy and compares what can be observed: whether
 1`` changed the object another name holds, and the values."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -366,3 +368,35 @@ def test_constant_coefficients_stay_a_loops_kernel_parameters(fake):
     assert len(be.launches) == 15
     assert all(c._node.kind == ir.SCALAR for c in (k, a1, b2))
     assert float(a1) == float(np.float64(k) * np.exp(-0.25))
+
+
+_INTO_INTEGERS = ["a[2] = f[k]", "a[0:2] = f[k]", "a[...] = f[k]", "a[1] = a[0] / a[2]",
+                  "a[0] /= a[2]", "u[0] = f[k]", "i8[1] = f[k]", "a[[0, 1]] = f[k]",
+                  "a[a > 0] = f[k]", "a[1] = c[k]", "a[:, None][1] = f[k]"]
+
+
+@pytest.mark.parametrize("stmt", _INTO_INTEGERS)
+@pytest.mark.parametrize("k", range(7))
+def test_a_float_scalar_into_integers_is_converted_as_numpys(stmt, k):
+    """A float (or complex) scalar read from an array and written into an integer array
+    by a basic index converts as NumPy's scalar does: NaN is a ValueError, infinity and
+    values past the type an OverflowError, raised at the statement with nothing written;
+    through an advanced index it is cast (NumPy warns).  Found by a fuzzer: gnumpy cast
+    NaN to the type's minimum (0 on CUDA) without a word."""
+    vals = [2.7, np.nan, np.inf, 3e30, 300.0, 200.5, -0.5]
+    out = []
+    for xp in (np, gp):
+        a = xp.asarray([1, 2, 0])
+        u = xp.asarray(np.array([1, 2], np.uint8))
+        i8 = xp.asarray(np.array([1, 2], np.int8))
+        f = xp.asarray(vals)
+        c = xp.asarray(np.array(vals) + 1j)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                exec(stmt, {"a": a, "u": u, "i8": i8, "f": f, "c": c, "k": k})
+                err = None
+            except (ValueError, OverflowError) as e:
+                err = type(e)
+        out.append((err, [np.asarray(x).tolist() for x in (a, u, i8)]))
+    assert out[1] == out[0]

@@ -134,9 +134,14 @@ class CpuBackend(Backend):
     def dlpack_device(self):
         return (1, 0)   # kDLCPU
 
-    def dlpack_export(self, node, stream=None, max_version=None, dl_device=None, copy=None):
+    def dlpack_export(self, node, stream=None, max_version=None, dl_device=None, copy=None,
+                      readonly=False):
         kw = {} if max_version is None else {"max_version": max_version}
-        return leaf_array(node).__dlpack__(**kw)
+        a = leaf_array(node)
+        if readonly:                # NumPy's export says so, or refuses where it cannot
+            a = a.view()
+            a.flags.writeable = False
+        return a.__dlpack__(**kw)
 
     def host_view(self, node) -> np.ndarray:
         """A read-only NumPy view of a LEAF (CPU only; used for printing and DLPack)."""

@@ -439,7 +439,8 @@ class CudaBackend(Backend):
     def dlpack_device(self):
         return (2, self.device.id)   # kDLCUDA
 
-    def dlpack_export(self, node, stream=None, max_version=None, dl_device=None, copy=None):
+    def dlpack_export(self, node, stream=None, max_version=None, dl_device=None, copy=None,
+                      readonly=False):
         if dl_device is not None and tuple(dl_device) != (2, self.device.id):
             if tuple(dl_device)[0] != 1:
                 raise BufferError(f"gnumpy cannot export {self.device} memory to DLPack "
@@ -453,7 +454,7 @@ class CudaBackend(Backend):
         if stream is not None and stream != -1:
             self.stream.sync()   # the consumer's stream must see our writes
         return export(node, node.buf.ptr, (2, self.device.id), owner=node.buf,
-                      max_version=max_version)
+                      max_version=max_version, readonly=readonly)
 
 
 barriers.register("concat", cuda=CudaBackend._concat)
