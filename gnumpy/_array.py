@@ -44,7 +44,7 @@ from ._methods import NumpyMethods
 from ._operators import ArrayOperators, _binary, _operand_ok
 from ._ops import EW_OPS
 from ._sizes import check_nbytes as _check_nbytes
-from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _apply_vops, _at_ops, _derived,
+from ._viewmem import (_LAZY_PRUNE, _LAZY_VIEWS, _apply_vops, _at_ops, _bind_views, _derived,
                        _prune_lazy_views, _snapshot, _viewed_enough)
 
 _BOUND_CHECK_SIZE, _bound = B.CHECK_SIZE, B.checked
@@ -161,7 +161,7 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
             ent = _LAZY_VIEWS.get(id(root))
             if ent is not None and ent[0]() is root and _viewed_enough(ent, rn):
                 rn = root._leaf()   # viewed again and again while lazy: computed once,
-                                    # not once in every view's kernel
+                _bind_views(ent)    # not once in every view's kernel; its views fold
         n = self._node
         if n.kind == LEAF and rn.kind == LEAF and n.buf is rn.buf:
             for vkind, arg, shape in ops:       # the hot case: fold into memory at once

@@ -41,6 +41,15 @@ def _viewed_enough(ent, rn) -> bool:
     return n >= _LAZY_VIEWS_MAX or n >= _LAZY_VIEWS_MAX_SMALL and prod(rn.shape) <= _SMALL_ROOT
 
 
+def _bind_views(ent) -> None:
+    """The lazy views of a root just materialized (`ent`, its _LAZY_VIEWS entry) folded
+    into its memory: no kernel, and they leave the pending readers a write scans."""
+    for w in ent[1]:
+        v = w()
+        if v is not None and v._node.kind != LEAF:
+            v._leaf()
+
+
 def _snapshot(rn) -> bool:
     """Is lazy node `rn` a small copy of memory (``pn = p.copy()``, made to keep values
     that later writes into p change)?  Indexing materializes such a root at its first

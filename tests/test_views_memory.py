@@ -348,3 +348,25 @@ def test_flat_reads_and_writes_in_c_order(layout):
     b[:, 1].flat[0] = 100.0
     check(gb, b)
     check(g.flat.copy(), a.flat.copy())
+
+
+def test_views_of_a_lazy_root_fold_into_its_memory_when_it_is_computed():
+    """A small lazy root viewed again and again is computed at its third view, and the
+    views taken before fold into its memory then (no pending reader left): writes through
+    any of them are seen by the root and the others, as in NumPy."""
+    xn = np.arange(12.0).reshape(3, 4) * 2
+    x = gp.arange(12.0).reshape(3, 4) * 2
+    v1, v2 = x[0], x[:, 1]
+    assert x._node.kind != LEAF and v1._node.kind != LEAF
+    v3 = x[1:, ::2]
+    assert x._node.kind == LEAF
+    for v in (v1, v2, v3):
+        assert v._node.kind == LEAF and v._node.buf is x._node.buf
+    v1[1] = -5.0
+    xn[0, 1] = -5.0
+    v3[0, 1] += 100.0
+    xn[1, 2] += 100.0
+    check(x, xn)
+    check(v2, xn[:, 1])
+    check(v1, xn[0])
+    check(v3, xn[1:, ::2])
