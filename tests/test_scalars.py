@@ -381,7 +381,8 @@ def test_a_float_scalar_into_integers_is_converted_as_numpys(stmt, k):
     """A float (or complex) scalar read from an array and written into an integer array
     by a basic index converts as NumPy's scalar does: NaN is a ValueError, infinity and
     values past the type an OverflowError, raised at the statement with nothing written;
-    through an advanced index it is cast (NumPy warns).  Found by a fuzzer: gnumpy cast
+    through an advanced index it is cast (NumPy warns; an unrepresentable value's cast is
+    implementation-defined, so only the absence of an error is compared there).  Found by a fuzzer: gnumpy cast
     NaN to the type's minimum (0 on CUDA) without a word."""
     vals = [2.7, np.nan, np.inf, 3e30, 300.0, 200.5, -0.5]
     out = []
@@ -399,4 +400,6 @@ def test_a_float_scalar_into_integers_is_converted_as_numpys(stmt, k):
             except (ValueError, OverflowError) as e:
                 err = type(e)
         out.append((err, [np.asarray(x).tolist() for x in (a, u, i8)]))
-    assert out[1] == out[0]
+    if k in (1, 2, 3) and ("[[" in stmt or ">" in stmt):
+        out = [o[0] for o in out]   # (the cast of NaN, inf or 3e30 is implementation-
+    assert out[1] == out[0]         # defined: gn_core.cuh saturates, NumPy's x86 gives INT_MIN)
