@@ -155,6 +155,5 @@ def finish(name, r, out=None, where=True, casting="same_kind", exact=None):
         # returns the computed values there.
     if out is None:
         return scalar_result(r)     # (a 0-d result without out=: NumPy's scalar)
-    check_out_cast(name, r.dtype, out, casting)
-    out._assign_from(r)
+    out._assign_from(r)         # (its cast checked above; where= casts to out's dtype)
     return out

@@ -46,9 +46,9 @@ def _entry(k):
     if isinstance(k, (bool, np.bool_)):
         return "bool0", bool(k)
     if is_array(k):
-        kind = k.dtype.kind
+        kind = k._node.dtype.kind
         if kind == "b":
-            return ("bool0", bool(k)) if k.ndim == 0 else ("mask", ("g", k))
+            return ("bool0", bool(k)) if not k._node.shape else ("mask", ("g", k))
         if kind in "iu":
             return "arr", ("g", k)
         raise IndexError(_INT_OR_BOOL)
@@ -88,7 +88,7 @@ def plan(a, key, value_check=None) -> Plan:
     """Resolve advanced index `key` against array `a` (raises NumPy's IndexErrors);
     `value_check(result shape)` runs before index arrays are bounds-checked (NumPy
     refuses a value that does not broadcast first)."""
-    shape, dev = a.shape, a.device
+    shape, dev = a._node.shape, a._node.device
     ents = [_entry(k) for k in (key if isinstance(key, tuple) else (key,))]
     if sum(1 for k, _ in ents if k == "ell") > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
@@ -205,7 +205,7 @@ def _group_offsets(groups, vcs, dev):
                     h = np.where(h < 0, h + size, h)
             parts[gi] = (_times(host_to_node(h, device=dev), mult), h.shape)
         else:
-            if v[1].device != dev:
+            if v[1]._node.device is not dev and v[1].device != dev:
                 raise ValueError(f"index array on {v[1].device} for an array on {dev}")
             node = ir.cast(src_node(v[1]), I64)
             parts[gi] = (_times(node, mult), node.shape)

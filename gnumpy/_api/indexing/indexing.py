@@ -93,8 +93,9 @@ def getitem(a, key):
             r._sc = not r._node.shape and not _has_ellipsis(key)    # (a[i, ...]: a 0-d
             return r                                                # array)
         if _has_advanced(key):
-            whole = is_array(key) and key.dtype == D.bool_ and key.shape == a.shape and \
-                key.ndim and key.device == a.device
+            kn, an = key._node if is_array(key) else None, a._node
+            whole = kn is not None and kn.dtype == D.bool_ and kn.shape == an.shape and \
+                kn.shape and (kn.device is an.device or kn.device == an.device)
             if whole:   # ``a[m]``, a mask of a's shape: its flat offsets, as plan gives them
                 flat = mask_offsets(key)
                 return gather(a, (), flat, flat.shape, ("mask", key._node, write_epoch[0]))
@@ -158,7 +159,8 @@ def setitem(a, key, value):
             a._sc = True
     if a._ro:
         raise ValueError("assignment destination is read-only")
-    if is_array(value) and value.device != a.device:
+    if is_array(value) and value._node.device is not a._node.device and \
+            value.device != a.device:
         raise ValueError(f"cannot assign an array on {value.device} into one on {a.device}")
     if _has_advanced(key):
         ints = _scalar_indices(a, key)
@@ -176,10 +178,11 @@ def setitem(a, key, value):
                         # memory is copied (below)
         a._view(ops)._assign_from(value, strip=True)
         return
+    an = a._node
     if isinstance(value, np.generic):     # converted as an array (NumPy's fancy setitem)
-        vnode = host_to_node(value, dtype=a.dtype, device=a.device)
+        vnode = host_to_node(value, dtype=an.dtype, device=an.device)
     else:
-        vnode = value_node(a.dtype, value, a.device)
+        vnode = value_node(an.dtype, value, an.device)
     _check_full_mask(a, key, vnode)
     if _mask_where(a, key, vnode):
         return

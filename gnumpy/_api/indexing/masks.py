@@ -123,7 +123,7 @@ def flat_nonzero(x):
     """int64 node (n,): C-order flat indices of the nonzero elements of gnumpy array `x`
     (a device compaction; one sync for the count n, read from the compaction's own scan
     on CUDA)."""
-    mask = src_node(x) if x.dtype == D.bool_ else apply("not_equal", x, 0)._node
+    mask = src_node(x) if x._node.dtype == D.bool_ else apply("not_equal", x, 0)._node
     if mask.kind != ir.LEAF:        # read twice: by the count and by the compaction; the
         R.materialize([mask] + RD.held_inside(mask))   # arrays it reads computed with it
     with R.lock:
