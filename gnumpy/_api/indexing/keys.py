@@ -7,7 +7,7 @@ import operator
 import numpy as np
 
 from ..._graph.layout import normalize_slice
-from .._common import is_array
+from ..._array import ndarray
 
 _VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
           "or boolean arrays are valid indices")
@@ -16,10 +16,11 @@ _INT_OR_BOOL = "arrays used as indices must be of integer (or boolean) type"
 
 # ====================================================================== basic indexing
 
+_ADVANCED = (ndarray, np.ndarray, list, tuple, bool, np.bool_)
+
+
 def _is_advanced(k) -> bool:
-    if is_array(k) or isinstance(k, (np.ndarray, list, tuple)):
-        return True
-    return isinstance(k, (bool, np.bool_))
+    return isinstance(k, _ADVANCED)
 
 
 def index_int(k) -> int:
@@ -137,5 +138,8 @@ def view_ops(shape, key):
 
 def _has_advanced(key) -> bool:
     if isinstance(key, tuple):
-        return any(_is_advanced(k) for k in key)
-    return _is_advanced(key)
+        for k in key:
+            if isinstance(k, _ADVANCED):
+                return True
+        return False
+    return isinstance(key, _ADVANCED)
