@@ -916,8 +916,8 @@ def _sharing_pair(new):
 @pytest.mark.parametrize("count", [1, 3])
 def test_lazy_values_of_shared_memory_keep_the_values_at_their_call(count):
     """A lazy value reading memory shared with another library is computed when made: the
-    other library's later write (which gnumpy cannot see) does not change it.  Found by
-    a review: ``pn = a.copy(); n[:] = 0`` on NumPy's memory changed pn."""
+    other library's later write (which gnumpy cannot see) does not change it
+    (``pn = a.copy(); n[:] = 0`` on NumPy's memory keeps pn)."""
     rng = np.random.default_rng(count)
     for _ in range(4):
         exprs = list(rng.choice(_SHARED_READS, size=count, replace=False))

@@ -123,9 +123,13 @@ def _scatter_at_kernels(node):
     return [FixedKey(RI.scatter_at_source, (name, adt, ldt, odt, nin, k))]
 
 
+_NZ_COUNT, _NZ_SCAN, _NZ_WRITE = (FixedKey(RI.nz_count_source, ()),
+                                  FixedKey(RI.nz_scan_source, ()),
+                                  FixedKey(RI.nz_write_source, ()))
+
+
 def _nonzero_kernels(node):
-    return [FixedKey(RI.nz_count_source, ()), FixedKey(RI.nz_scan_source, ()),
-            FixedKey(RI.nz_write_source, ())]
+    return [_NZ_COUNT, _NZ_SCAN, _NZ_WRITE]
 
 
 # ------------------------------------------------------------------ CUDA implementations
@@ -213,10 +217,9 @@ def _cuda_tiles(be, mask):
     counts = be.pool.alloc((ntiles + 1) * 8)
     grid = max(1, min(ntiles, be.sm_count * 8))
     i64 = np.int64
-    kernels = _nonzero_kernels(None)
-    be._go(be._misc_kernel(kernels[0]), grid, RI.BLOCK,
+    be._go(be._misc_kernel(_NZ_COUNT), grid, RI.BLOCK,
            [_ptr(mask), i64(n), counts.ptr, i64(ntiles)])
-    be._go(be._misc_kernel(kernels[1]), 1, RI.SCAN_BLOCK, [counts.ptr, i64(ntiles)])
+    be._go(be._misc_kernel(_NZ_SCAN), 1, RI.SCAN_BLOCK, [counts.ptr, i64(ntiles)])
     return mask, counts, ntiles, grid
 
 
@@ -247,7 +250,7 @@ def _cuda_nonzero(be, node, buf) -> None:
         return
     tiles = _COUNTED.pop(node, None)
     mask, counts, ntiles, grid = tiles or _cuda_tiles(be, node.srcs[0])
-    be._go(_kernel(be, node, _nonzero_kernels, 2), grid, RI.BLOCK,
+    be._go(be._misc_kernel(_NZ_WRITE), grid, RI.BLOCK,
            [_ptr(mask), np.int64(L.prod(mask.shape)), counts.ptr, np.int64(ntiles), buf.ptr])
     del counts, tiles   # freed in stream order, after the kernels
 

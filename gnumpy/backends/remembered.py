@@ -2,7 +2,8 @@
 (``cuda_signature.recall``, ``cpu_signature.recall``): a graph's hint (its root's kind,
 op, dtype and tree size) walked often enough gets a reader, straight-line code generated
 from the graph walked last that reads a new graph of that shape without the walk
-(``remember``), tried most recent first (``answer``); and the shape groups a reader's checks must keep apart (``shape_groups``).
+(``remember``), the one that answered last tried first (``answer``); and the shape groups
+a reader's checks must keep apart (``shape_groups``).
 """
 from __future__ import annotations
 
