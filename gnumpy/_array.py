@@ -321,14 +321,16 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
             vnode = ir.cast(vnode, dt)
         if vs != shape:
             vnode = ir.broadcast(vnode, shape)
-        if vnode.kind != LEAF and type(value) is ndarray and value._node is vnode and \
-                value._base is None and not value._has_views and \
-                (self._base is not None or self._has_views):
-            # `a[k] = t` with t lazy (a[k] += b makes t = a[k] + b): the write computes t
-            # itself, and t then reads the written memory through a copy node, pending
-            # like any reader, so t keeps its values and one kernel runs, not two
+        if vnode.kind != LEAF and type(value) is ndarray and value._base is None and \
+                not value._has_views and (value._node is vnode and (self._base is not None
+                                          or self._has_views) or temp and vn0 is not None
+                                          and vnode is not vn0 and vn0.kind != LEAF):
+            # `a[k] = t` with t lazy (a[k] += b makes t = a[k] + b), or a temporary t of
+            # another dtype or shape: the write computes t (or its cast) itself; a t not
+            # temporary then reads the written memory through a copy node, pending like
+            # any reader, so t keeps its values and one kernel runs, not two
             self._set_node(vnode, also=value, defer=defer)
-            if not temp and value._node is vnode and vnode.kind != LEAF:
+            if not temp and value._node is vnode:
                 _reads_written(value, self._node)
             return
         if temp and vnode.kind != LEAF and type(value) is ndarray and \
@@ -439,8 +441,7 @@ def _element_copy(m):
 
 
 def _reads_written(value, d) -> None:
-    """After a write computed lazy `value` into LEAF `d`: `value` reads that memory
-    (through a copy node, pending like any reader), so it keeps its values."""
+    """`value`, just computed into LEAF `d` by a write, reads it (through a copy node)."""
     value._node = ir.copy(ir.leaf(d.buf, d.dtype, d.shape, d.strides, d.offset, d.device))
     RD.track(value)
 
@@ -458,8 +459,7 @@ def _inplace(name):
         if self._ro:
             raise ValueError("output array is read-only")
         node = _ns._elementwise.apply2(name, self, other, True) if fast else None  # hot path
-        if node is not None and node.dtype is self._node.dtype and \
-                node.shape == self._node.shape:
+        if node is not None and node.dtype is self._node.dtype and node.shape == self._node.shape:
             if node.size > _BOUND_CHECK_SIZE[0 if node.shape else 2] or \
                     _BOUND_CHECK_SIZE[1] != config._generation:
                 _bound(node)        # (the in-place hot path)

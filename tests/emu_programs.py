@@ -514,3 +514,24 @@ def mask_compactions(xp, Y):
             out.append(z)
     w = xp.argwhere(Y.reshape(50, 100) > 1.0)
     return out + [w, xp.asarray(3.0)[xp.asarray(True)], xp.asarray(3.0)[xp.asarray(False)]]
+
+
+@prog(r(5, 4, dtype=np.float32, seed=68), r(5, 4, seed=69), r(5, 4, dtype=np.int8, seed=70),
+      r(5, 4, dtype=np.int64, seed=71))
+def cast_temporaries(xp, A, B, I, J):
+    # a[k] = t, t a lazy temporary of another dtype or shape: the write computes its cast
+    # or broadcast, reading the written memory shifted, reversed, broadcast from one row
+    # or through a reduction (a conv step's float64 sum into float32 output)
+    out = []
+    for a, b in ((A, B), (I, J)):
+        a[1:] = a[:-1] * b[1:]
+        a[:, :] = a[0] * b[0] + a[:, ::-1]
+        a[:] = a[::-1] + b
+        a[1:4, 1:] = xp.sum(a[:, :, None] * b[:, None, :4], axis=0)[1:, 1:]
+        a[:, 0] = a[:, 1] + b[:, 0]
+        a[:, 1] = a[:, 0] - b[:, 1]
+        t = a[1:3] * b[1:3]
+        a[1:3] = t
+        a[0] = t[0]
+        out += [a.copy(), t]
+    return out

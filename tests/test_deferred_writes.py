@@ -114,6 +114,39 @@ def test_statement_pairs_match_numpy(case):
     _run(prog, np.linspace(-3.0, 4.0, 60).reshape(6, 10))
 
 
+@pytest.mark.parametrize("case", [
+    # the value a temporary of another dtype (float64 into float32 / int64 into int8) or
+    # shape (broadcast): the write computes its cast; it reads the written memory at the
+    # same place, shifted, reversed, broadcast from one row, or through a reduction
+    "a[1:] = a[:-1] * b[1:]",
+    "a[:, :] = a[0] * b[0]",
+    "a[:] = a[::-1] + b",
+    "a[1:4, 1:] = xp.sum(a[:, :, None] * b[:, None, :4], axis=0)[1:, 1:]",
+    "a[2] = a[3] * b[2]; a[3] = a[2] * b[0]",
+    "a[:, 0] = a[:, 1] + b[:, 0]; a[:, 1] = a[:, 0] - b[:, 1]",
+    "a[:4] = a[1:] + b[0]; a[4] = a[0] + b[4, 0]",
+    "a[1:3, :] = a[0] + b[0]; a[:, 2] = a[:, 1:3].sum(axis=1) + b[:, 2]",
+    "t = a[2] * b[2]; a[2] = t; a[3] = t + b[3]; kept.append(t)",
+    "t = a[1:3] * b[1:3]; a[1:3] = t; a[0] = t[0]; kept.append(t)",
+])
+@pytest.mark.parametrize("dt, other", [(np.float32, np.float64), (np.int8, np.int64)])
+def test_temporaries_cast_or_broadcast_into_the_destination(case, dt, other):
+    """``a[k] = t`` where t is a lazy temporary whose dtype or shape differs from a[k]'s: the
+    write computes the cast (or broadcast) of t itself, which may read a where it
+    writes; NumPy's values, and a kept t keeps its own."""
+    g = np.random.default_rng(3)
+    base = (g.random((5, 4)) * 10).astype(dt)
+    b = (g.random((5, 4)) * 10 - 5).astype(other) if dt == np.float32 else \
+        g.integers(-3, 3, (5, 4)).astype(other)
+    g_a, n_a = gp.asarray(base.copy()), base.copy()
+    kg, kn = [], []
+    exec(case, {"a": g_a, "b": gp.asarray(b), "xp": gp, "kept": kg})
+    exec(case, {"a": n_a, "b": b, "xp": np, "kept": kn})
+    check(g_a, n_a)
+    for x, y in zip(kg, kn):
+        check(x, y)
+
+
 _STMTS = st.sampled_from([
     "a[{r}, {c}] += a[{r2}, {c2}]", "a[{r}, {c}] /= 3.0", "a[{r}, {c}] = a[{r}, {c}] * -1.5",
     "a[{r}, 1:4] += a[{r2}, 2:5]", "a[{r}, 1:4] = a[{r}, 1:4] - a[{r}, 0:3]",
