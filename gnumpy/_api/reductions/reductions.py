@@ -15,7 +15,7 @@ from ... import _dtypes as D
 from ..._graph import ir
 from ..._graph import layout as L
 from ..._memstate import write_epoch
-from .._common import (as_node, axis_index, axis_int, int_axes, is_array,
+from .._common import (as_node, axis_index, axis_int, int_axes, is_array, ndarray,
                        normalize_axis, scalar_result, wrap)
 from ..elementwise.elementwise import apply, apply2, astype
 from ..elementwise.elementwise import where as where_
@@ -144,6 +144,16 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
     >>> gp.sum(gp.asarray([[1, 2], [3, 4]]), axis=0)
     array([4, 6])
     """
+    if type(a) is ndarray and dtype is None and out is None and keepdims is False and \
+            initial is None and where is True:      # a loop's statement (a conv step's
+        n = a._node                                 # sum over a tuple of axes): its node
+        if n.kind != ir.BARRIER and n.dtype.kind in "fc" and n.shape:
+            t = type(axis)
+            axes = tuple(range(len(n.shape))) if axis is None else int_axes(axis, len(
+                n.shape)) if t is tuple else (axis % len(n.shape),) if t is int and \
+                -len(n.shape) <= axis < len(n.shape) else None
+            if axes:
+                return scalar_result(wrap(ir.reduce("sum", n, axes, False, n.dtype)))
     return _sum_or_prod("sum", a, axis, dtype, out, keepdims, initial, where)
 
 
