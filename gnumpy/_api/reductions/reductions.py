@@ -145,16 +145,25 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
     array([4, 6])
     """
     if type(a) is ndarray and dtype is None and out is None and keepdims is False and \
-            initial is None and where is True:      # a loop's statement (a conv step's
-        n = a._node                                 # sum over a tuple of axes): its node
-        if n.kind != ir.BARRIER and n.dtype.kind in "fc" and n.shape:
-            t = type(axis)
-            axes = tuple(range(len(n.shape))) if axis is None else int_axes(axis, len(
-                n.shape)) if t is tuple else (axis % len(n.shape),) if t is int and \
-                -len(n.shape) <= axis < len(n.shape) else None
-            if axes:
-                return scalar_result(wrap(ir.reduce("sum", n, axes, False, n.dtype)))
+            initial is None and where is True:
+        r = _hot("sum", a._node, axis)
+        if r is not None:
+            return r
     return _sum_or_prod("sum", a, axis, dtype, out, keepdims, initial, where)
+
+
+def _hot(rop, n, axis):
+    """A loop statement's reduction (a conv step's sum, a max-pool's max) of node `n` of
+    floats, no axis empty, over `axis` (None, an int or a tuple of ints, in range), with
+    no other keyword: the new array of its REDUCE node, built directly; else None."""
+    sh = n.shape
+    if n.kind == ir.BARRIER or n.dtype.kind not in "fc" or not sh or 0 in sh:
+        return None
+    t = type(axis)
+    axes = tuple(range(len(sh))) if axis is None else int_axes(axis, len(sh)) if \
+        t is tuple else (axis % len(sh),) if t is int and -len(sh) <= axis < len(sh) \
+        else None
+    return scalar_result(wrap(ir.reduce(rop, n, axes, False, n.dtype))) if axes else None
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
@@ -201,11 +210,21 @@ def _minmax(rop, x, axis, out, keepdims, initial, where):
 
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     """Maximum over `axis` (NaN propagates, as in NumPy)."""
+    if type(a) is ndarray and out is None and keepdims is False and initial is None and \
+            where is True:
+        r = _hot("max", a._node, axis)
+        if r is not None:
+            return r
     return _minmax("max", a, axis, out, keepdims, initial, where)
 
 
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     """Minimum over `axis` (NaN propagates, as in NumPy)."""
+    if type(a) is ndarray and out is None and keepdims is False and initial is None and \
+            where is True:
+        r = _hot("min", a._node, axis)
+        if r is not None:
+            return r
     return _minmax("min", a, axis, out, keepdims, initial, where)
 
 
