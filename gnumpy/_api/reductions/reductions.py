@@ -144,18 +144,19 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
     >>> gp.sum(gp.asarray([[1, 2], [3, 4]]), axis=0)
     array([4, 6])
     """
-    if type(a) is ndarray and dtype is None and out is None and keepdims is False and \
-            initial is None and where is True:
-        r = _hot("sum", a._node, axis)
+    if type(a) is ndarray and dtype is None and out is None and type(keepdims) is bool \
+            and initial is None and where is True:
+        r = _hot("sum", a._node, axis, keepdims)
         if r is not None:
             return r
     return _sum_or_prod("sum", a, axis, dtype, out, keepdims, initial, where)
 
 
-def _hot(rop, n, axis):
-    """A loop statement's reduction (a conv step's sum, a max-pool's max) of node `n` of
-    floats, no axis empty, over `axis` (None, an int or a tuple of ints, in range), with
-    no other keyword: the new array of its REDUCE node, built directly; else None."""
+def _hot(rop, n, axis, keepdims):
+    """A loop statement's reduction (a conv step's sum, a max-pool's max, softmax's) of
+    node `n` of floats, no axis empty, over `axis` (None, an int or a tuple of ints, in
+    range), with no keyword but `keepdims`: the new array of its REDUCE node, built
+    directly; else None."""
     sh = n.shape
     if n.kind == ir.BARRIER or n.dtype.kind not in "fc" or not sh or 0 in sh:
         return None
@@ -163,7 +164,7 @@ def _hot(rop, n, axis):
     axes = tuple(range(len(sh))) if axis is None else int_axes(axis, len(sh)) if \
         t is tuple else (axis % len(sh),) if t is int and -len(sh) <= axis < len(sh) \
         else None
-    return scalar_result(wrap(ir.reduce(rop, n, axes, False, n.dtype))) if axes else None
+    return scalar_result(wrap(ir.reduce(rop, n, axes, keepdims, n.dtype))) if axes else None
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
@@ -210,9 +211,9 @@ def _minmax(rop, x, axis, out, keepdims, initial, where):
 
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     """Maximum over `axis` (NaN propagates, as in NumPy)."""
-    if type(a) is ndarray and out is None and keepdims is False and initial is None and \
-            where is True:
-        r = _hot("max", a._node, axis)
+    if type(a) is ndarray and out is None and type(keepdims) is bool and initial is None \
+            and where is True:
+        r = _hot("max", a._node, axis, keepdims)
         if r is not None:
             return r
     return _minmax("max", a, axis, out, keepdims, initial, where)
@@ -220,9 +221,9 @@ def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):
 
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     """Minimum over `axis` (NaN propagates, as in NumPy)."""
-    if type(a) is ndarray and out is None and keepdims is False and initial is None and \
-            where is True:
-        r = _hot("min", a._node, axis)
+    if type(a) is ndarray and out is None and type(keepdims) is bool and initial is None \
+            and where is True:
+        r = _hot("min", a._node, axis, keepdims)
         if r is not None:
             return r
     return _minmax("min", a, axis, out, keepdims, initial, where)
