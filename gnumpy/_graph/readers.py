@@ -7,7 +7,8 @@ from __future__ import annotations
 import itertools
 import weakref
 
-from .._memstate import born, forget_all, note_write, realizations, shared_ids, write_epoch
+from .._memstate import (born, forget_all, note_write, realizations, shared, shared_ids,
+                         write_epoch)
 from .ir import EW, IOTA, LEAF, SCALAR, VIEW, reads_any
 from . import chains
 from .realize import chain_element, materialize, materialize_one
@@ -42,7 +43,8 @@ def tracked(arr) -> None:
     if not _SHARED:
         return
     n = arr._node
-    if n.kind != LEAF and not _SHARED.keys().isdisjoint(read_set(n)[0]):
+    if n.kind != LEAF and not _SHARED.keys().isdisjoint(read_set(n)[0]) and \
+            reads_any(n, _SHARED, shared):      # (a freed buffer's id may stay listed)
         materialize_one(n)
 
 
