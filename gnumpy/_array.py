@@ -441,7 +441,7 @@ def _element_copy(m):
 
 
 def _reads_written(value, d) -> None:
-    """`value`, just computed into LEAF `d` by a write, reads it (through a copy node)."""
+    """`value`, just computed into LEAF `d` by a write, reads d through a copy node."""
     value._node = ir.copy(ir.leaf(d.buf, d.dtype, d.shape, d.strides, d.offset, d.device))
     RD.track(value)
 

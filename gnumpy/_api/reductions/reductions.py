@@ -156,7 +156,7 @@ def _hot(rop, n, axis, keepdims):
     """A loop statement's reduction (a conv step's sum, a max-pool's max, softmax's) of
     node `n` of floats, no axis empty, over `axis` (None, an int or a tuple of ints, in
     range), with no keyword but `keepdims`: the new array of its REDUCE node, built
-    directly; else None."""
+    directly; else None (a gather's sum, over its mask, is ``_reduce_node``'s)."""
     sh = n.shape
     if n.kind == ir.BARRIER or n.dtype.kind not in "fc" or not sh or 0 in sh:
         return None
