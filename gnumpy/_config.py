@@ -86,6 +86,12 @@ _OPTIONS = [
            "var/std, 2 for the others (bench/sweep.py --columns)."),
     Option("ew_unroll", "GNUMPY_EW_UNROLL", 4, int, True,
            "16-byte vectors each thread loads per operand and loop iteration (elementwise)."),
+    # 64: the best of 0-256 over stencils of 2-31 views and hdiff (bench/many_inputs.py)
+    Option("ew_held_regs", "GNUMPY_EW_HELD_REGS", 64, int, True,
+           "32-bit registers a thread of a vectorized elementwise kernel may fill with "
+           "its loaded input vectors and operand offsets per iteration: a kernel of many "
+           "inputs (a stencil of stencils) unrolls less to stay within it, and loads "
+           "narrower vectors to stay within twice it (0: no bound)."),
     Option("ew_columns", "GNUMPY_EW_COLUMNS", True, _bool, True,
            "2-D elementwise kernels with an operand broadcast across rows walk rows per "
            "column thread, loading the broadcast operand once per thread."),

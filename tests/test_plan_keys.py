@@ -160,6 +160,39 @@ def test_many_inputs_hold_fewer_elements_a_thread(n_masks, dt):
     np.testing.assert_allclose(acc.get(), want, rtol=1e-5)
 
 
+@pytest.mark.parametrize("budget", [0, 160, 64, 24])
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+def test_a_register_budget_unrolls_less_then_narrows(budget, dt):
+    """``config.ew_held_regs`` bounds the registers a thread fills with loaded input vectors
+    and operand offsets: a kernel of many shifted views unrolls less, then loads narrower
+    vectors, down to scalars; a two-input kernel within the budget keeps its vectors and
+    unroll.  The values never change."""
+    rng = np.random.default_rng(2)
+    h = rng.standard_normal((40, 96)).astype(dt)
+    A = gp.asarray(h)
+    with gp.config.override(ew_held_regs=budget):
+        for k in (2, 9, 17):
+            acc = want = None
+            for i in range(k):
+                di, dj = i % 5, 4 * (i // 5)
+                t, w = (i + 0.5) * A[di:di + 32, dj:dj + 80], (i + 0.5) * h[di:di + 32, dj:dj + 80]
+                acc, want = (t, w) if acc is None else (acc + t, want + w)
+            g, = schedule([acc._node])
+            p = build.plan_group(g, _PTR["aligned"], 132, 8)[1]
+            ins = [o for o in render_ew._operands(p.spec) if o.kind == "in"]
+            held = render_ew._held_regs(ins, len(render_ew._operands(p.spec)), p.vec,
+                                        p.unroll)
+            full = 16 // np.dtype(dt).itemsize
+            if budget == 0 or k == 2 and budget >= 64:
+                assert (p.vec, p.unroll) == (full, gp.config.ew_unroll)
+            else:
+                assert p.unroll == 1 or held <= budget
+                assert p.vec == 1 or held <= 2 * budget
+                assert p.unroll < gp.config.ew_unroll
+            np.testing.assert_allclose(acc.get(), want, rtol=1e-5 if dt == np.float32
+                                       else 1e-12)
+
+
 def _fixed_keys():
     """The fixed-function kernels' keys, as their backends list them (barriers' kernel
     listers over lazily built nodes), plus a scan's and an integer matmul's (which the CPU

@@ -116,6 +116,7 @@ def plan(spec, block: int, vector_ok: bool, ptr_of, sync: bool = False) -> EwPla
                     p.unroll = 1
                     while p.vec > 1 and n_in * p.vec > HELD_MAX:
                         p.vec //= 2
+                _within_registers(p, [o for o, _, _ in mem if o.kind != "out"], len(ops))
     # light streaming kernels (SAXPY): 1024-thread blocks, one vector per operand per thread
     if p.vec > 1 and nd == 1 and config.ew_light and _light(spec):
         block = p.block = 1024
@@ -146,6 +147,27 @@ LIGHT_MAX_OPS = 4
 # 60 bool inputs and a bool output (NPBench mandelbrot1, one mask per iteration) at 16-wide
 # vectors unrolled 4 times took NVRTC 31.6 s to compile; at 8-wide vectors, once, 0.6 s.
 HELD_MAX = 512
+
+
+def _held_regs(ins, n_ops, vec, unroll) -> int:
+    """32-bit registers one thread holds per iteration: its input vectors (`ins`, the
+    memory operands loaded) and an offset per operand, `unroll` times."""
+    return unroll * (sum(-(-vec * o.dtype.itemsize // 4) for o in ins) + n_ops)
+
+
+def _within_registers(p, ins, n_ops) -> None:
+    """Unroll less while plan `p` holds more registers than ``config.ew_held_regs``, then
+    load narrower vectors while it holds more than twice that: a kernel of many inputs
+    loaded all at once (hdiff's 31 views of two arrays: 2 doubles x 4 vectors x 31 inputs)
+    otherwise spills them (bench/many_inputs.py: hdiff's expression 85.8 -> 4.8 us, 17
+    views of a float32 array 1052 -> 65 us; docs/perf-notes.md, "Many inputs")."""
+    cap = config.ew_held_regs
+    if cap <= 0:
+        return
+    while p.unroll > 1 and _held_regs(ins, n_ops, p.vec, p.unroll) > cap:
+        p.unroll //= 2
+    while p.vec > 1 and _held_regs(ins, n_ops, p.vec, p.unroll) > 2 * cap:
+        p.vec //= 2
 
 
 def _light(spec) -> bool:
