@@ -535,3 +535,26 @@ def cast_temporaries(xp, A, B, I, J):
         a[0] = t[0]
         out += [a.copy(), t]
     return out
+
+
+@prog(r(12, 160, seed=72), r(12, 160, dtype=np.float32, seed=73),
+      r(12, 160, dtype=np.int16, seed=74), r(12, 160, dtype=np.int8, seed=75))
+def many_views(xp, A, B, I, J):
+    # elementwise kernels of many aligned shifted views: within config.ew_held_regs they
+    # unroll less and load narrower vectors (render_ew._within_registers; hdiff's 31 views)
+    out = []
+    for a in (A, B, I, J):
+        for n in (3, 5, 9, 17, 31):
+            acc = None
+            for k in range(n):
+                di, dj = k % 4, 16 * (k // 4)
+                t = a[di:di + 8, dj:dj + 32] * (k % 3 + 1)
+                acc = t if acc is None else (acc - t if k % 2 else acc + t)
+            out.append(acc)
+        if a.dtype.kind == "f":
+            lap = 4.0 * a[1:11, 1:-1] - (a[2:12, 1:-1] + a[0:10, 1:-1] + a[1:11, 2:] +
+                                         a[1:11, :-2])
+            res = lap[1:, 1:-1] - lap[:-1, 1:-1]
+            flx = xp.where(res * (a[2:11, 2:-2] - a[1:10, 2:-2]) > 0, 0, res)
+            out.append(a[2:10, 2:-2] - 0.5 * (flx[1:] - flx[:-1]))
+    return out
