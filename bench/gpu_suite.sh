@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The GPU machine's one call: the full test suite on the CUDA backend, the SAXPY example
-# and a quick GPU benchmark (gnumpy vs CuPy/PyTorch in the same run, 2^24 elements).  Logs
+# The GPU machine's one call: the full test suite on the CUDA backend, the SAXPY example,
+# a quick GPU benchmark (gnumpy vs CuPy/PyTorch in the same run, 2^24 elements) and the
+# kernels of many inputs with and without the register budget (bench/many_inputs.py).  Logs
 # and JSON go under $OUT; a summary is printed last.  The full side-by-side benchmark is
 # bench/suite.py (issue 5), a call of its own.
 #
@@ -44,6 +45,9 @@ if [ -z "${SKIP_BENCH:-}" ]; then
   timeout 120 python3 examples/saxpy.py > "$OUT/saxpy.log" 2>&1
   # quick benchmark (2^24 elements); the full side-by-side run is bench/suite.py
   timeout 60 python3 bench/bench_gpu.py --quick --json "$OUT/bench.json" > "$OUT/bench.log" 2>&1
+  # kernels of many inputs with and without the register budget (config.ew_held_regs)
+  timeout 150 python3 bench/many_inputs.py --budgets 64,0 --reps 10 \
+      --json "$OUT/many_inputs.json" > "$OUT/many_inputs.log" 2>&1
 fi
 # the dispatch breakdown of a tiny fused call
 timeout 60 python3 bench/tiny.py > "$OUT/tiny.txt" 2>&1
