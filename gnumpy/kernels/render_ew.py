@@ -116,7 +116,7 @@ def plan(spec, block: int, vector_ok: bool, ptr_of, sync: bool = False) -> EwPla
                     p.unroll = 1
                     while p.vec > 1 and n_in * p.vec > HELD_MAX:
                         p.vec //= 2
-                _within_registers(p, [o for o, _, _ in mem if o.kind != "out"], len(ops))
+                _within_registers(p, mem, len(ops))
     # light streaming kernels (SAXPY): 1024-thread blocks, one vector per operand per thread
     if p.vec > 1 and nd == 1 and config.ew_light and _light(spec):
         block = p.block = 1024
@@ -155,15 +155,16 @@ def _held_regs(ins, n_ops, vec, unroll) -> int:
     return unroll * (sum(-(-vec * o.dtype.itemsize // 4) for o in ins) + n_ops)
 
 
-def _within_registers(p, ins, n_ops) -> None:
+def _within_registers(p, mem, n_ops) -> None:
     """Unroll less while plan `p` holds more registers than ``config.ew_held_regs``, then
-    load narrower vectors while it holds more than twice that: a kernel of many inputs
-    loaded all at once (hdiff's 31 views of two arrays: 2 doubles x 4 vectors x 31 inputs)
-    otherwise spills them (bench/many_inputs.py: hdiff's expression 85.8 -> 4.8 us, 17
-    views of a float32 array 1052 -> 65 us; docs/perf-notes.md, "Many inputs")."""
+    load narrower vectors while it holds more than twice that (`mem`: the memory operands,
+    (operand, class, strides)): a kernel of many inputs loaded all at once, like hdiff's 31
+    views of two arrays, otherwise spills them (bench/many_inputs.py; the numbers behind
+    the default: docs/perf-notes.md, "Measurements behind the defaults")."""
     cap = config.ew_held_regs
     if cap <= 0:
         return
+    ins = [o for o, _, _ in mem if o.kind != "out"]
     while p.unroll > 1 and _held_regs(ins, n_ops, p.vec, p.unroll) > cap:
         p.unroll //= 2
     while p.vec > 1 and _held_regs(ins, n_ops, p.vec, p.unroll) > 2 * cap:
