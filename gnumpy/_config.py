@@ -109,6 +109,10 @@ _OPTIONS = [
            "The launch fast path also replays materializations of up to this many kernels "
            "(a reduction and the elementwise pass reading it) without scheduling and "
            "planning again; 1: single kernels only."),
+    Option("fast_programs", "GNUMPY_FAST_PROGRAMS", True, _bool, False,
+           "The launch fast path also replays materializations with library calls in them "
+           "(a product and the elementwise work around it) as a whole: one walk of the "
+           "graph, no schedule, the calls made on the new graph's nodes."),
     Option("fma", "GNUMPY_FMA", False, _bool, True,
            "Let NVRTC contract a multiply and an add into one FMA (one rounding).  Off by "
            "default: NumPy rounds each op, and a fused a*x + b would differ by an ulp "

@@ -23,7 +23,8 @@ from emu_programs import PROGRAMS  # noqa: E402
 
 VARIANTS = {
     "default": {},
-    "general": {"fast_stages": 1},               # the general path for multi-kernel replays
+    "general": {"fast_stages": 1, "fast_programs": False},  # the general path for
+                                                 # multi-kernel replays and programs
     "novec": {"vector_loads": False},
     "block64": {"block_size": 64},
     "noew": {"ew_columns": False, "ew_tiles": False, "ew_light": False},

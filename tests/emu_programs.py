@@ -558,3 +558,32 @@ def many_views(xp, A, B, I, J):
             flx = xp.where(res * (a[2:11, 2:-2] - a[1:10, 2:-2]) > 0, 0, res)
             out.append(a[2:10, 2:-2] - 0.5 * (flx[1:] - flx[:-1]))
     return out
+
+
+@prog(r(16, 3, seed=76), r(3, 300, seed=77), r(300, seed=78), r(300, 90, seed=79),
+      spd(5, seed=80), r(5, 2, seed=81), r(300, seed=82), r(30, dtype=np.float32, seed=83))
+def library_programs(xp, X, W1, b1, W2, S, B, v, f):
+    # materializations with library calls inside, met again each iteration (replayed as a
+    # whole, cuda_program: the calls made on the new graph's nodes, their lazy operands
+    # computed into slots and realized): more iterations than a reader needs to be made
+    out = []
+    ev = getattr(xp, "evaluate", lambda *a: None)
+    for i in range(20):
+        h = xp.maximum(X @ W1 + b1 * (i % 3), 0)        # kept: realized as the call's operand
+        z = h @ W2 + 0.5 * i
+        m = xp.max(z, axis=-1, keepdims=True)
+        y = xp.exp(z - m) / xp.sum(xp.exp(z - m), axis=-1, keepdims=True)
+        ev(y)
+        t = S * (1.0 + 0.1 * (i % 4))                   # one lazy operand of two calls
+        u = (t @ B) + (t.T @ B)
+        ev(u)
+        w = (W2 * (i - 10)).T @ (v + 1.0)               # a call as the root
+        ev(w)
+        s = xp.sort(f * (i - 7)) * 2 + xp.cumsum(v[:30] * i)
+        ev(s)
+        c = xp.concatenate([v[:10] * i, v[20:] + 1]) * 3
+        ev(c)
+        x = xp.linalg.solve(S + i * xp.eye(5), B - i)
+        ev(x)
+        out += [h, y, u, w, s, c, x] if i % 6 == 5 else [y, w]
+    return out

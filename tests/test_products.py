@@ -318,8 +318,10 @@ def cublas_calls(monkeypatch):
 
 @pytest.fixture
 def schedules(monkeypatch):
-    """The root lists ``realize`` schedules, recorded (the scheduler still runs)."""
+    """The root lists ``realize`` (and a program replay's first run) schedules, recorded
+    (the scheduler still runs)."""
     from gnumpy._graph import fuse, realize
+    from gnumpy.backends import cuda_program
     roots = []
     real = fuse.schedule
 
@@ -327,6 +329,7 @@ def schedules(monkeypatch):
         roots.append(r)
         return real(r)
     monkeypatch.setattr(realize, "schedule", counted)
+    monkeypatch.setattr(cuda_program, "schedule", counted)
     return roots
 
 

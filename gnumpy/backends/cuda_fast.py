@@ -19,6 +19,7 @@ from .._graph import layout as L
 from .._graph.fuse import Group, schedule, writes_into
 from .._graph.ir import LEAF
 from ..kernels import render_ew
+from . import cuda_program
 from .cuda_replay import STATIC as _STATIC, Replay, Slot as _Slot, Stages, stage as _stage
 from .cuda_signature import layout_id, recall as _recall, roots_hint
 
@@ -39,8 +40,8 @@ class FastPath:
         """Run `root` (a lazy node) as one replayed kernel and return the kind of its group
         ('elementwise', 'reduce', 'rows'); False to take the general path."""
         sig, leaves, scalars, ok = _recall(root)
-        if not ok:
-            return False
+        if not ok:          # a library call in it
+            return config.fast_programs and cuda_program.run(self, root)
         if self.generation != config._generation:   # options changed: plans may differ
             self._options_changed()
         rp = self.cache.get(sig)

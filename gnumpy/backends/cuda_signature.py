@@ -4,7 +4,7 @@ same answer for a graph of a shape met before, read by code generated for that s
 (``recall``, what the fast path calls)."""
 from __future__ import annotations
 
-from .._graph.ir import EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
+from .._graph.ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
 from .remembered import (COLD, Constants, answer, compile_reader, elementwise_checks,
                          inner_node, remember, shape_groups)
 
@@ -29,7 +29,7 @@ def layout_id(n) -> int:
     return i
 
 
-def walk(root, roots=None):
+def walk(root, roots=None, bars=False):
     """(signature, leaves, scalars, ok) of the expression under `root`.
 
     The signature is a flat pre-order encoding of the graph (each node's kind code and
@@ -43,7 +43,10 @@ def walk(root, roots=None):
     are deduplicated.  It runs on every replayed call: one iterative pass, no recursion
     or closures; dictionaries number first visits (``setdefault``).  With `roots` (a
     list), the expressions of all of them, one after the other (each encoding is
-    self-delimiting)."""
+    self-delimiting).  A library call (BARRIER) ends the walk (ok False), or, with `bars`,
+    is an inner node listed among the leaves at its first visit (a program replay,
+    ``cuda_program``, runs it live and reads its output there): its op, dtype, shape and
+    arity are structure, its argument is read by the call itself."""
     sig = []
     seen = {}
     bufs = {}
@@ -99,6 +102,11 @@ def walk(root, roots=None):
             push(n.srcs[0])
         elif k == IOTA:
             ext((2, n.shape, n.strides, n.offset))
+        elif k == BARRIER and bars:
+            srcs = n.srcs
+            listed(n)
+            ext((6, n.op, n.dtype, n.shape, len(srcs)))
+            stack += srcs[::-1]
         else:
             return None, leaves, scalars, False
     return tuple(sig), leaves, scalars, True
@@ -128,8 +136,9 @@ def roots_hint(roots) -> tuple:
     return (len(roots), a.op, a.size, b.op, b.size, b.dtype)
 
 
-def recall(root, roots=None):
-    """``walk(root, roots)``'s answer, for a graph of a shape met before without the walk.
+def recall(root, roots=None, bars=False):
+    """``walk(root, roots, bars)``'s answer, for a graph of a shape met before without the
+    walk.
 
     A hint (the root's kind, op, dtype and tree size) walked `_MAKE_AT` times
     (`_CHAIN_MAKE_AT` for more than `_ROOTS_FEW` roots) gets a reader (``_reader``) of the
@@ -141,14 +150,17 @@ def recall(root, roots=None):
     slices change length each iteration (durbin's ``y[:k]``) is read by one reader. A graph
     no reader of its hint takes is walked; a hint that keeps missing gets another reader, up
     to a few, then is always walked (``remembered.remember``). (Hints of one root and of
-    several differ in length: a reader is only ever given the form it was made for.)"""
+    several differ in length, and `bars` adds an element: a reader is only ever given the
+    form it was made for.)"""
     h = (root.kind, root.op, root.dtype, root.size) if roots is None else roots_hint(roots)
+    if bars:
+        h = (h, True)
     rds = _BY_HINT.get(h)
     if rds:
         r = rds[0](root, roots)
         if r is not None or len(rds) > 1 and (r := answer(rds, root, roots)) is not None:
             return r
-    r = walk(root, roots)
+    r = walk(root, roots, bars)
     if r[3] and rds is not COLD:
         remember(h, rds, (_BY_HINT, _SEEN, _MADE),
                  _MAKE_AT if roots is None or len(roots) <= _ROOTS_FEW else _CHAIN_MAKE_AT,
@@ -229,6 +241,14 @@ def _reader(root, roots):
                  f"{v}.arg {arg}: return None")
             sig += ["5", const(n.dtype), const(n.arg)]
             todo.append((f"{v}.srcs[0]", n.srcs[0]))
+        elif k == BARRIER:      # (made only from a walk with bars)
+            emit(f"    if {v}.kind != {BARRIER} or {v}.op != {const(n.op)} or "
+                 f"{v}.dtype is not {const(n.dtype)}: return None")
+            emit(f"    s{v} = {v}.srcs")
+            emit(f"    if len(s{v}) != {len(n.srcs)}: return None")
+            sig += ["6", const(n.op), const(n.dtype), f"{v}.shape", str(len(n.srcs))]
+            leaves.append(v)
+            todo += [(f"s{v}[{i}]", x) for i, x in enumerate(n.srcs)][::-1]
         else:   # IOTA (walk() gives no signature for other kinds)
             emit(f"    if {v}.kind != {IOTA}: return None")
             sig += ["2", f"{v}.shape", f"{v}.strides", f"{v}.offset"]

@@ -7,7 +7,7 @@ a reader's checks must keep apart (``shape_groups``).
 """
 from __future__ import annotations
 
-from .._graph.ir import EW, LEAF, REDUCE, SCALAR, VIEW
+from .._graph.ir import BARRIER, EW, LEAF, REDUCE, SCALAR, VIEW
 
 COLD = ()                   # a hint's readers when its graphs are always walked
 _PER_HINT = 4               # readers a hint keeps
@@ -102,7 +102,7 @@ def shape_groups(root, roots):
         n = todo.pop()
         if id(n) in memo or n.kind in (LEAF, SCALAR):
             continue
-        srcs = n.srcs if n.kind in (EW, VIEW, REDUCE) else ()
+        srcs = n.srcs if n.kind in (EW, VIEW, REDUCE, BARRIER) else ()
         missing = [x for x in srcs if id(x) not in memo and x.kind not in (LEAF, SCALAR)]
         if missing:
             todo.append(n)
@@ -116,6 +116,8 @@ def shape_groups(root, roots):
             key = (VIEW, n.op, kids)
         elif n.kind == REDUCE:
             key = (REDUCE, n.dtype, n.arg, kids)
+        elif n.kind == BARRIER:
+            key = (BARRIER, n.op, n.dtype, kids)
         else:
             key = (n.kind,)
         memo[id(n)] = ids.setdefault(key, len(ids))

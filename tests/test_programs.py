@@ -1,0 +1,102 @@
+"""Program replays (``backends/cuda_program``): a materialization with library calls in it
+(a product under elementwise work, a softmax over a product, a solve of a lazy matrix)
+replayed as a whole on the fake CUDA backend: the same kernels and library calls, in the
+same order, as the general path, without a schedule after the first time.  The values are
+checked against NumPy by the emulator's ``library_programs`` (tests/emu_programs.py)."""
+import numpy as np
+import pytest
+
+import gnumpy as gp
+from gnumpy._graph import ir
+from test_fast_path import fake  # noqa: F401 - the fake CUDA backend fixture
+from test_products import cublas_calls, schedules  # noqa: F401 - fixtures
+
+
+def _arrays(dev, *shapes):
+    g = np.random.default_rng(7)
+    out = [gp.asarray(g.standard_normal(s), device=dev) for s in shapes]
+    gp.evaluate(*out)
+    return out
+
+
+def _layers(x, w1, b1, w2, i):
+    h = gp.maximum(x @ w1 + b1 * i, 0)
+    z = h @ w2 + 0.5
+    m = gp.max(z, axis=-1, keepdims=True)
+    e = gp.exp(z - m)
+    return h, e / gp.sum(e, axis=-1, keepdims=True)
+
+
+def _shared(s, b, i):
+    t = s * (1.0 + i) + 1.0
+    return t, (t @ b) + (t.T @ b)
+
+
+def _root_call(w, v, i):
+    t = w * (i - 10.0) - 1.0
+    return t, t.T @ (v + 1.0)
+
+
+CASES = {
+    # name: (shapes, program(arrays, i) -> (an operand the caller keeps, the result))
+    "layers": ([(16, 40), (40, 300), (300,), (300, 90)],
+               lambda a, i: _layers(*a, i)),
+    "shared_operand": ([(300, 300), (300, 40)], lambda a, i: _shared(*a, i)),
+    "call_as_root": ([(300, 90), (300,)], lambda a, i: _root_call(*a, i)),
+}
+
+
+def _run(be, cublas_calls, schedules, arrays, program, programs):  # noqa: F811
+    out = []
+    with gp.config.override(fast_programs=programs):
+        for i in range(20):             # (a reader of the graph is made after 16 walks)
+            be.launches.clear()
+            cublas_calls.clear()
+            schedules.clear()
+            kept, y = program(arrays, i)
+            gp.evaluate(y)
+            out.append(([(k, g, b) for k, g, b, _ in be.launches],
+                        [(c[0], [a for a in c[1] if not isinstance(a, int) or a < 1 << 20])
+                         for c in cublas_calls if not c[0].startswith(("create", "set"))],
+                        len(schedules), kept._node.kind, y._node.kind))
+    return out
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_program_replays_what_the_general_path_runs(fake, cublas_calls, schedules,  # noqa: F811
+                                                       name):
+    dev, be = fake
+    shapes, program = CASES[name]
+    arrays = _arrays(dev, *shapes)
+    general = _run(be, cublas_calls, schedules, arrays, program, False)
+    be.fast.cache.clear()
+    replayed = _run(be, cublas_calls, schedules, arrays, program, True)
+    for i, (g, r) in enumerate(zip(general, replayed)):
+        assert g[0] == r[0], i          # the same kernels, grids and blocks
+        assert g[1] == r[1], i          # the same library calls (pointers left out)
+        assert g[0] and g[1]
+        assert g[3] == r[3] and g[4] == r[4] == ir.LEAF, i  # a kept operand realized
+        assert name != "layers" or r[3] == ir.LEAF          # as the general path leaves it
+    assert all(g[2] for g in general)
+    assert replayed[0][2] == 1 and not any(r[2] for r in replayed[1:])
+    assert any(k[0] == "program" for k in be.fast.cache)
+
+
+def test_a_program_follows_the_options(fake, cublas_calls, schedules):  # noqa: F811
+    """An option that changes plans (the block size) drops the programs kept: a replay
+    after the change launches what the general path launches under the new options."""
+    dev, be = fake
+    arrays = _arrays(dev, (16, 40), (40, 300), (300,), (300, 90))
+    layers = CASES["layers"][1]
+    with gp.config.override(block_size=64):
+        general = _run(be, cublas_calls, schedules, arrays, layers, False)[-1][0]
+    with gp.config.override(fast_programs=True):
+        for i in range(3):
+            gp.evaluate(layers(arrays, i)[1])
+        before = list(be.launches)
+        with gp.config.override(block_size=64):
+            be.launches.clear()
+            gp.evaluate(layers(arrays, 5)[1])
+            after = [(k, g, b) for k, g, b, _ in be.launches]
+    assert after == general
+    assert [(k, g, b) for k, g, b, _ in before] != after
