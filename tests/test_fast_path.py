@@ -389,8 +389,10 @@ def _counting_schedules(fake, monkeypatch):
     monkeypatch.setattr(_device, "_default", dev)
     calls = []
     orig = schedule
-    monkeypatch.setattr(realize, "schedule", lambda roots: calls.append(len(roots)) or
-                        orig(roots))
+    from gnumpy.backends import cuda_program
+    for m in (realize, cuda_program):       # (a program's first run schedules there)
+        monkeypatch.setattr(m, "schedule", lambda roots: calls.append(len(roots)) or
+                            orig(roots))
     return dev, be, calls
 
 

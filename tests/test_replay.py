@@ -242,13 +242,14 @@ def _plans(monkeypatch):
 
 def test_groups_of_a_larger_schedule_replay(fake, monkeypatch):  # noqa: F811
     """Materializing several arrays at once, and a write whose value takes more groups
-    than one replay holds (``fast_stages=1``): each group replays after the first time,
-    planning nothing, with the launches the general path makes."""
+    than one replay holds (``fast_stages=1``; with no program replays, which would replay
+    the several roots as a whole): each group replays after the first time, planning
+    nothing, with the launches the general path makes."""
     dev, be = fake
     C = gp.asarray(np.arange(64.0).reshape(8, 8), device=dev)
     gp.evaluate(C)
     plans = _plans(monkeypatch)
-    with gp.config.override(fast_stages=1):
+    with gp.config.override(fast_stages=1, fast_programs=False):
         for i in range(4, 8):
             if i == 6:
                 plans[0] = 0

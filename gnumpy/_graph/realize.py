@@ -49,6 +49,9 @@ def materialize(nodes) -> None:
             if kind:
                 _count(kind)
                 return
+            if fast.ran:                # groups a program's build ran before it gave up
+                _count(fast.ran)
+                fast.ran = ()
         groups = schedule(todo)
         if fast is not None and len(groups) == 1 and groups[0].outputs == todo:
             fast.one_group(todo)

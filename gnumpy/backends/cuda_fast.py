@@ -122,11 +122,11 @@ class FastPath:
         memory whatever its schedule, so the group's kernel computes them; a schedule of
         several groups realized inner nodes first, and its groups' signatures hold those
         as memory, never matching its roots'.  Only roots of a hint a schedule made one
-        such group of before (``one_group``) are walked here.  Its kind, or False to
-        schedule them."""
+        such group of before (``one_group``) are walked here; others replay as a program
+        (``cuda_program``).  Its kind, or False to schedule them."""
         h = roots_hint(nodes)
-        if h not in self.grouped:
-            return False
+        if h not in self.grouped:       # a schedule of several groups: a program
+            return config.fast_programs and cuda_program.run(self, None, nodes)
         sig, leaves, scalars, ok = _recall(None, nodes)
         if not ok:
             return False

@@ -28,8 +28,9 @@ from .cuda_signature import recall
 
 class Program:
     """A replayed materialization: its steps (``Replay`` kernels and ``Call``s) over the
-    leaves and slots, the slots' sizes, and where the root's value is."""
-    __slots__ = ("steps", "sizes", "root_slot", "strides", "kind", "lock")
+    leaves and slots, the slots' sizes, and for each root the slot of its value (None: a
+    call's output, realized by its step) and its strides."""
+    __slots__ = ("steps", "sizes", "root_slots", "strides", "kind", "lock")
 
 
 class Call:
@@ -42,22 +43,25 @@ class Call:
 _MAX_GROUPS = 16            # a longer schedule is run as scheduled
 
 
-def run(fp, root):
-    """Replay `root`, a lazy graph with library calls in it, as a program (FastPath
-    ``fp``'s cache, keyed by the signature), building the program the first time; the
-    kinds of its groups, or False to take the general path (``fp.ran`` then holds the
-    kinds of the groups a failed build ran)."""
-    sig, leaves, scalars, ok = recall(root, None, True)
+def run(fp, root, roots=None):
+    """Replay `root` (or the lazy `roots` of one materialization), a lazy graph with
+    library calls in it, as a program (FastPath ``fp``'s cache, keyed by the signature),
+    building the program the first time; the kinds of its groups, or False to take the
+    general path (``fp.ran`` then holds the kinds of the groups a failed build ran).
+    Roots apart are replayed too when their schedule has no call (several groups: a
+    reduction's roots of another shape)."""
+    sig, leaves, scalars, ok = recall(root, roots, True)
     if not ok:
         return False
     if fp.generation != config._generation:
         fp._options_changed()
-    key = ("program", sig)
+    key = ("program", sig) if roots is None else ("program", len(roots), sig)
     pg = fp.cache.get(key)
     if pg is None:
         if len(fp.cache) >= 8192:
             fp.cache.clear()
-        pg = fp.cache[key] = _build(fp, root, leaves, scalars)
+        pg = fp.cache[key] = _build(fp, [root] if roots is None else roots, leaves,
+                                    scalars)
         return pg is not False and pg.kind
     if pg is False:
         return False
@@ -80,17 +84,24 @@ def run(fp, root):
                 node.realize(buf, s.strides, 0)
             else:
                 launch(s, ext, scalars)
-    if pg.root_slot is not None:
-        root.realize(bufs[pg.root_slot], pg.strides, 0)
+    if roots is None:
+        k = pg.root_slots[0]
+        if k is not None:
+            root.realize(bufs[k], pg.strides[0], 0)
+    else:
+        for r, k, strides in zip(roots, pg.root_slots, pg.strides):
+            if k is not None and r.kind != LEAF:
+                r.realize(bufs[k], strides, 0)
     return pg.kind
 
 
-def _build(fp, root, leaves, scalars):
-    """Run `root`'s schedule group by group, keeping each as a step; the Program, or
-    False (the groups run so far are in ``fp.ran``)."""
-    groups = schedule([root])
-    if len(groups) > _MAX_GROUPS or not any(g.kind == "barrier" for g in groups):
-        return False
+def _build(fp, roots, leaves, scalars):
+    """Run the schedule of `roots` group by group, keeping each as a step; the Program,
+    or False (the groups run so far are in ``fp.ran``)."""
+    groups = schedule(roots)
+    if len(groups) > _MAX_GROUPS or len(roots) == 1 and \
+            not any(g.kind == "barrier" for g in groups):
+        return False        # (one root's kernels alone: FastPath's own replays)
     st = Stages()
     st.stages = []
     slot_of = {}
@@ -129,9 +140,9 @@ def _build(fp, root, leaves, scalars):
     pg = Program()
     pg.steps = tuple(st.stages)
     pg.sizes = tuple(sizes)
-    k = slot_of.get(id(root))
-    pg.root_slot = None if k is None else k - len(leaves)
-    pg.strides = L.c_strides(root.shape)
+    pg.root_slots = tuple(None if k is None else k - len(leaves)
+                          for k in [slot_of.get(id(r)) for r in roots])
+    pg.strides = tuple(L.c_strides(r.shape) for r in roots)
     pg.kind = tuple(g.kind for g in groups)
     pg.lock = threading.Lock()
     return pg
