@@ -586,4 +586,21 @@ def library_programs(xp, X, W1, b1, W2, S, B, v, f):
         x = xp.linalg.solve(S + i * xp.eye(5), B - i)
         ev(x)
         out += [h, y, u, w, s, c, x] if i % 6 == 5 else [y, w]
-    return out
+    # writes whose values hold library calls (a program whose last kernel writes the
+    # destination): read element for element (nbody's ``vel += hstack(...) * dt``),
+    # shifted (the general path's own buffer first), a call as the value (a copy), a
+    # reduction of a product into one element
+    H = xp.maximum(X @ W1, 0)
+    V = xp.zeros((16, 180))
+    Y = v[:60].copy()
+    R = xp.zeros(4)
+    for i in range(20):
+        V[2:] += xp.hstack(((H[2:] + i) @ W2, (H[2:] - i) @ W2)) * 0.5
+        ev(V)
+        Y[1:] = Y[:-1] * 0.5 + (W2.T[:59] + i) @ b1
+        ev(Y)
+        Y[:30] = xp.sort(Y[30:] * (i - 9))
+        ev(Y)
+        R[i % 4] = ((W2[:, :5] * (i + 2)) @ v[:5]).sum()
+        ev(R)
+    return out + [V, Y, R]

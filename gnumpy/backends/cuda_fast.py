@@ -158,14 +158,15 @@ class FastPath:
 
     def write(self, dest, value, overlaps):
         """Run ``dest[...] = value`` (LEAF `dest`, lazy `value`) as replayed kernels: 1
-        when done in one kernel, the kinds of its kernels when several (a tuple), 0 to take
-        the general path, 2 when `value`
-        reads dest's memory other than element for element (``overlaps(value, dest)``,
-        asked only when a leaf of `value` is in dest's buffer): it must be materialized
-        first."""
+        when done in one kernel, the kinds of its kernels when several (a tuple; a value
+        with library calls in it: a program, ``cuda_program.write``), 0 to take the
+        general path, 2 when `value` reads dest's memory other than element for element
+        (``overlaps(value, dest)``, asked only when a leaf of `value` is in dest's
+        buffer): it must be materialized first."""
         sig, leaves, scalars, ok = _recall(value)
-        if not ok:
-            return 0
+        if not ok:          # a library call in it
+            return config.fast_programs and cuda_program.write(self, dest, value,
+                                                               overlaps) or 0
         if self.generation != config._generation:
             self._options_changed()
         db = dest.buf
