@@ -603,4 +603,25 @@ def library_programs(xp, X, W1, b1, W2, S, B, v, f):
         ev(Y)
         R[i % 4] = ((W2[:, :5] * (i + 2)) @ v[:5]).sum()
         ev(R)
-    return out + [V, Y, R]
+    # constants: one node read in two places, then two nodes in those places (which
+    # constants are one node is part of the signature; a call's constant operand is
+    # realized into memory, the other stays a kernel parameter)
+    for i in range(20):
+        z = xp.full((3,), 1.0 + i)
+        q = xp.concatenate([z, z])
+        ev(q)
+        t = xp.full((5,), 2.0 + i)
+        e = xp.cumsum(t) + t
+        ev(e)
+    a, b = xp.full((3,), 7.0), xp.full((3,), 9.0)
+    c, d = xp.full((5,), 1.0), xp.full((5,), 100.0)
+    q2, e2 = xp.concatenate([a, b]), xp.cumsum(c) + d
+    ev(q2)
+    ev(e2)
+    for i in range(20):                 # and the other way round
+        e3 = xp.cumsum(xp.full((5,), 1.0 + i)) + xp.full((5,), 100.0)
+        ev(e3)
+    t = xp.full((5,), 2.0)
+    e4 = xp.cumsum(t) + t
+    ev(e4)
+    return out + [V, Y, R, q, e, q2, e2, a, b, c, d, e3, e4]

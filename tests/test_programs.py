@@ -119,3 +119,30 @@ def test_a_program_follows_the_options(fake, cublas_calls, schedules):  # noqa: 
             after = [(k, g, b) for k, g, b, _ in be.launches]
     assert after == general
     assert [(k, g, b) for k, g, b, _ in before] != after
+
+
+def test_one_constant_met_twice_is_not_two_constants(fake):  # noqa: F811
+    """A replay kept for ``x * s + s`` (one constant node read twice, a kernel parameter
+    taken once) is not the replay of ``x * a + b``: which constants are one node is part
+    of the signature.  Both launch the general path's parameters."""
+    dev, be = fake
+    x = gp.asarray(np.arange(4.0), device=dev)
+    gp.evaluate(x)
+
+    def params(expr):
+        be.launches.clear()
+        gp.evaluate(expr())
+        return sorted(float(a) for _, _, _, args in be.launches for a in args
+                      if isinstance(a, (float, np.floating)))
+    for i in range(20):                 # (readers made)
+        s = gp.full((4,), 2.0 + i, device=dev)
+        params(lambda: x * s + s)
+    a, b = (gp.full((4,), v, device=dev) for v in (3.0, 5.0))
+    replayed = params(lambda: x * a + b)
+    with gp.config.override(fast_stages=1):     # (options changed: no replay kept)
+        saved, be.fast = be.fast, None
+        try:
+            general = params(lambda: x * a + b)
+        finally:
+            be.fast = saved
+    assert replayed == general and 3.0 in replayed and 5.0 in replayed

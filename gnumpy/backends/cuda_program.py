@@ -151,7 +151,15 @@ def _build(fp, roots, leaves, scalars, dest=None):
     """Run the schedule of `roots` group by group, keeping each as a step (with `dest`,
     the one root's value is then written into it, by its last group when that group can,
     else by a copy kernel); the Program, or False (the groups run so far are in
-    ``fp.ran``)."""
+    ``fp.ran``).  An error raised by a group (a library call's) leaves ``fp.ran`` empty."""
+    try:
+        return _make(fp, roots, leaves, scalars, dest)
+    except BaseException:
+        fp.ran = ()
+        raise
+
+
+def _make(fp, roots, leaves, scalars, dest):
     groups = schedule(roots)
     if len(groups) > _MAX_GROUPS or len(roots) == 1 and \
             not any(g.kind == "barrier" for g in groups):

@@ -37,7 +37,8 @@ def walk(root, roots=None, bars=False):
     holding only small ints, interned strings, dtypes and shape tuples, so hashing and
     comparing it is cheap.  A leaf is its layout id, its buffer's first-seen number and
     its (buffer, offset)'s first-seen number: offsets are launch arguments, but which
-    leaves share one (a kernel loads them as one operand) is structure.  Leaves and
+    leaves share one (a kernel loads them as one operand) is structure; so is which
+    constants are one node (a kernel takes it once: ``x * s + s``).  Leaves and
     scalars are listed at each use (a replay's template indexes them by position, and the
     same position holds the same role in every graph of one signature); only inner nodes
     are deduplicated.  It runs on every replayed call: one iterative pass, no recursion
@@ -51,6 +52,7 @@ def walk(root, roots=None, bars=False):
     seen = {}
     bufs = {}
     places = {}
+    consts = {}
     leaves = []
     scalars = []
     layouts = _LAYOUTS
@@ -77,9 +79,9 @@ def walk(root, roots=None, bars=False):
                 n.sig = ls
             ext((0, ls, b, o))
             continue
-        if k == SCALAR:
+        if k == SCALAR:         # (numbered: a kernel takes one constant met twice once)
             scalars.append(n)
-            ext((1, n.dtype, n.shape))
+            ext((1, n.dtype, n.shape, consts.setdefault(id(n), len(consts))))
             continue
         ns = len(seen)
         i = first(id(n), ns)
@@ -164,13 +166,21 @@ def recall(root, roots=None, bars=False):
     if r[3] and rds is not COLD:
         remember(h, rds, (_BY_HINT, _SEEN, _MADE),
                  _MAKE_AT if roots is None or len(roots) <= _ROOTS_FEW else _CHAIN_MAKE_AT,
-                 _reader, root, roots)
+                 _bars_reader if bars else _reader, root, roots)
     return r
 
 
-def _reader(root, roots):
+def _bars_reader(root, roots):
+    return _reader(root, roots, True)
+
+
+def _reader(root, roots, bars=False):
     """The generated reader of graphs shaped like `root`'s (or `roots`'), or None (a
-    graph of many inner nodes of one shape): see ``recall``."""
+    graph of many inner nodes of one shape): see ``recall``.  A constant met again must
+    be the node met before (a kernel takes it once); constants apart may be one node in a
+    new graph (each parameter then reads it) but where library calls are listed
+    (`bars`): a call makes its constant operand memory, which a kernel reading the same
+    node as a parameter would not see."""
     const = Constants()
     groups = shape_groups(root, roots)
     if groups is None:
@@ -183,7 +193,7 @@ def _reader(root, roots):
         emit(f"    if roots is None or len(roots) != {len(roots)}: return None")
         todo = [(f"roots[{i}]", r) for i, r in enumerate(roots)]
     todo.reverse()
-    seen, bufs, places, by_group = {}, {}, {}, {}
+    seen, bufs, places, by_group, consts = {}, {}, {}, {}, {}
     sig, leaves, scalars = [], [], []
     nv = 0
     while todo:
@@ -221,7 +231,13 @@ def _reader(root, roots):
             emit(f"    {v} = {e}")
             emit(f"    if {v}.kind != {SCALAR} or {v}.dtype is not {const(n.dtype)}: "
                  f"return None")
-            sig += ["1", const(n.dtype), f"{v}.shape"]
+            q = consts.get(id(n))
+            if q is None:
+                q = consts[id(n)] = len(consts)
+                emit(f"    Q{q} = {v}")
+            else:
+                emit(f"    if {v} is not Q{q}: return None")
+            sig += ["1", const(n.dtype), f"{v}.shape", str(q)]
             scalars.append(v)
             continue
         if not inner_node(emit, e, n, v, seen, groups, by_group, sig):
@@ -255,6 +271,13 @@ def _reader(root, roots):
     if len(bufs) > 1:           # buffers apart stay apart, places apart too (one check
         emit(f"    if len({{{', '.join(f'id(B{b})' for b in range(len(bufs)))}}}) != "
              f"{len(bufs)}: return None")       # each: pairs would grow as their square)
+    nq = len(consts) if bars else 0     # (a few: compared in pairs, with no call)
+    if 1 < nq <= 4:
+        emit(f"    if {' or '.join(f'Q{a} is Q{b}' for a in range(nq) for b in range(a))}: "
+             f"return None")
+    elif nq > 4:
+        emit(f"    if len({{{', '.join(f'id(Q{q})' for q in range(nq))}}}) != {nq}: "
+             f"return None")
     at = {}
     for (b, _), o in places.items():
         at.setdefault(b, []).append(f"O{o}")
