@@ -47,13 +47,24 @@ def _sorted_copy(y, i):
     return y, y
 
 
+def _two_roots(a, x, y, i):
+    t = a * (1.0 + i) - 2.0
+    return t, (t @ x + 1.0, y @ t.T - 1.0)     # several roots: mvt's kind
+
+
+def _mean_kept(a, w, i):
+    m = a.mean(axis=0)                          # a reduction the caller keeps
+    return m, gp.maximum((a - m + i) @ w, 0)
+
+
 def _sum_into(r, w, v, i):
     r[i % 2 * 2] = ((w + i) @ v).sum()          # a reduction's kernel writes it
     return r, r
 
 
 CASES = {
-    # name: (shapes, program(arrays, i) -> (an operand the caller keeps, the result))
+    # name: (shapes, program(arrays, i) -> (an operand the caller keeps, the result or a
+    # tuple of results, materialized together))
     "layers": ([(16, 40), (40, 300), (300,), (300, 90)],
                lambda a, i: _layers(*a, i)),
     "shared_operand": ([(300, 300), (300, 40)], lambda a, i: _shared(*a, i)),
@@ -62,6 +73,8 @@ CASES = {
                              lambda a, i: _add_rows(*a, i)),
     "write_of_a_call": ([(60,)], lambda a, i: _sorted_copy(*a, i)),
     "write_of_a_reduction": ([(4,), (90, 300), (300,)], lambda a, i: _sum_into(*a, i)),
+    "several_roots": ([(300, 300), (300,), (300, 300)], lambda a, i: _two_roots(*a, i)),
+    "kept_reduction": ([(200, 300), (300, 90)], lambda a, i: _mean_kept(*a, i)),
 }
 
 
@@ -72,12 +85,13 @@ def _run(be, cublas_calls, schedules, arrays, program, programs):  # noqa: F811
             be.launches.clear()
             cublas_calls.clear()
             schedules.clear()
-            kept, y = program(arrays, i)
-            gp.evaluate(y)
+            kept, ys = program(arrays, i)
+            ys = ys if isinstance(ys, tuple) else (ys,)
+            gp.evaluate(*ys)
             out.append(([(k, g, b) for k, g, b, _ in be.launches],
                         [(c[0], [a for a in c[1] if not isinstance(a, int) or a < 1 << 20])
                          for c in cublas_calls if not c[0].startswith(("create", "set"))],
-                        len(schedules), kept._node.kind, y._node.kind))
+                        len(schedules), kept._node.kind, {y._node.kind for y in ys}))
     return out
 
 
@@ -94,8 +108,9 @@ def test_a_program_replays_what_the_general_path_runs(fake, cublas_calls, schedu
         assert g[0] == r[0], i          # the same kernels, grids and blocks
         assert g[1] == r[1], i          # the same library calls (pointers left out)
         assert g[0] and (g[1] or name == "write_of_a_call")      # (a sort: no cuBLAS)
-        assert g[3] == r[3] and g[4] == r[4] == ir.LEAF, i  # a kept operand realized
-        assert name != "layers" or r[3] == ir.LEAF          # as the general path leaves it
+        assert g[3] == r[3] and g[4] == r[4] == {ir.LEAF}, i    # a kept operand realized
+        assert name not in ("layers", "kept_reduction") or r[3] == ir.LEAF  # as the
+        #                                                   general path leaves it
     assert all(g[2] for g in general)
     assert replayed[0][2] == 1 and not any(r[2] for r in replayed[1:])
     assert any(k[0] == "program" for k in be.fast.cache)
