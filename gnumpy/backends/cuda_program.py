@@ -168,7 +168,7 @@ def _make(fp, roots, leaves, scalars, dest):
     value = roots[0]
     last = None
     if dest is not None:
-        direct = groups[-1].kind != "barrier" and writes_into(groups[-1], value, dest)
+        direct = writes_into(groups[-1], value, dest)     # (never a call's group)
         last = groups.pop() if direct else Group("elementwise", [value], value.device, 0)
     st = Stages()
     st.stages = []
@@ -231,7 +231,7 @@ def _call(node, leaf_index, slot_of):
     """The Call of BARRIER `node` (listed among the leaves), its operands in memory or in
     slots; None when the walk does not list it or an operand."""
     at = leaf_index.get(id(node))
-    if at is None or node.kind != BARRIER:
+    if at is None:
         return None
     c = Call()
     c.at = at
