@@ -576,3 +576,31 @@ def test_a_masks_count_is_numpys_count_of_the_bools():
     for k in range(3):
         z[k] = x.sum(dtype=np.uint8)
     check(z, np.full(3, h.sum(dtype=np.uint8)))
+
+
+def test_replays_ignore_floating_point_errors_and_restore_the_callers_state():
+    """The replay and the general path compute without warnings or errors (NumPy's values)
+    under any error state of the caller's, and leave that state as it was: the statements
+    run past a signature's third sighting, so the compiled replay runs them too."""
+    a = np.array([1.0, 0.0, -1.0, np.nan, np.inf, -0.0])
+    g = gp.asarray(a)
+    with np.errstate(all="ignore"):
+        want_w = np.log(a) / 0.0 - a
+        want_m = (a * 0.0) % 0.0 + np.sqrt(a)
+    for state in ({"all": "raise"}, {"all": "warn", "under": "ignore"}, {"divide": "call"}):
+        kw = dict(state, call=(lambda *e: None)) if "call" in state.values() else state
+        with np.errstate(**kw):
+            before = np.geterr()
+            for _ in range(5):
+                d = gp.asarray(np.zeros(6))     # memory: a write into it, not a rebind
+                d[...] = gp.log(g) / 0.0 - g
+                m = (g * 0.0) % 0.0 + gp.sqrt(g)
+                gp.evaluate(m)                  # one root: the replay of a value
+                check(d, want_w)
+                check(m, want_m)
+                assert np.geterr() == before
+            if state.get("all") == "raise":
+                with pytest.raises(FloatingPointError):
+                    np.array(1.0) / np.array(0.0)
+        assert np.geterr() == {"divide": "warn", "over": "warn", "under": "ignore",
+                               "invalid": "warn"}

@@ -21,7 +21,8 @@ from .._hostvals import compute
 from .._ops import EW_OPS, REDUCE_OPS
 from . import barriers
 from .base import Backend
-from .cpu_arrays import _fresh, _use_counts, count_bools, counted, leaf_array, view_array
+from .cpu_arrays import (_fresh, _use_counts, count_bools, counted, leaf_array, loud, quiet,
+                         view_array)
 from .cpu_fast import CpuFast
 
 
@@ -219,8 +220,11 @@ class CpuBackend(Backend):
             check_group(group)
         memo = {}
         uses = _use_counts(group.outputs)
-        with np.errstate(all="ignore"):
+        t = quiet()
+        try:
             vals = [self._eval(o, memo, uses) for o in group.outputs]
+        finally:
+            loud(t)
         for o, v in zip(group.outputs, vals):
             ent = memo.get(id(o))
             if not (ent[1] and _fresh(v, o)):
@@ -234,9 +238,11 @@ class CpuBackend(Backend):
             from ..kernels.check import check_group
             check_group(group if group is not None else
                         Group("elementwise", [value], dest.device, 0), dest)
-        with np.errstate(all="ignore"):
-            v = self._eval(value, {}, {})
-            leaf_array(dest)[...] = v
+        t = quiet()
+        try:
+            leaf_array(dest)[...] = self._eval(value, {}, {})
+        finally:
+            loud(t)
 
 
 def _shared_leaf(arr: np.ndarray, device):

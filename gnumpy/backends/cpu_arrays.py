@@ -7,6 +7,37 @@ import numpy as np
 
 from .._graph.ir import EW, LEAF
 
+try:        # NumPy's floating-point error state is a context variable (NumPy >= 2.0)
+    from numpy._core._ufunc_config import _extobj_contextvar as _ERRSTATE
+except ImportError:     # pragma: no cover - another layout: np.errstate itself
+    _ERRSTATE = None
+_IGNORING = [None, None]    # (an error state, the same with every error ignored)
+
+
+def quiet():
+    """Ignore every floating-point error until ``loud(token)``, as
+    ``np.errstate(all="ignore")`` does, at a tenth of its cost: the context variable
+    behind it set to a state made once per state it replaces (a CPU write's fixed
+    cost)."""
+    if _ERRSTATE is None:
+        e = np.errstate(all="ignore")
+        e.__enter__()
+        return e
+    cur = _ERRSTATE.get()
+    if cur is not _IGNORING[0] and cur is not _IGNORING[1]:
+        with np.errstate(all="ignore"):
+            _IGNORING[1] = _ERRSTATE.get()
+        _IGNORING[0] = cur
+    return _ERRSTATE.set(_IGNORING[1])
+
+
+def loud(token) -> None:
+    """Restore the error state ``quiet`` replaced."""
+    if _ERRSTATE is None:
+        token.__exit__(None, None, None)
+    else:
+        _ERRSTATE.reset(token)
+
 
 def leaf_array(node) -> np.ndarray:
     """NumPy view of a LEAF node's memory (no copy)."""

@@ -19,7 +19,8 @@ from .._graph import layout as L
 from .._graph.fuse import Group
 from .._graph.ir import EW, LEAF, REDUCE, SCALAR, VIEW
 from .._ops import EW_OPS, REDUCE_OPS
-from .cpu_arrays import _fresh, _use_counts, count_bools, counted, leaf_array, view_array
+from .cpu_arrays import (_fresh, _use_counts, count_bools, counted, leaf_array, loud,
+                         quiet, view_array)
 from .cpu_signature import recall, walk as _walk
 
 
@@ -139,16 +140,16 @@ class CpuFast:
         self.seen = {}      # signature -> materializations by the general path so far
 
     def _value(self, sig, root, leaves, scalars):
-        """`root`'s value through the function compiled for `sig` (compiled now if new)."""
+        """`root`'s value through the function compiled for `sig` (compiled now if new),
+        under the caller's ``quiet``."""
         f = self.cache.get(sig)
         if f is None:
             f = self.cache[sig] = _compile(root)
             if len(self.cache) > 4096:
                 self.cache.clear()
                 self.cache[sig] = f
-        with np.errstate(all="ignore"):
-            return f([leaf_array(n) for n in leaves],
-                     [np.asarray(s.arg, dtype=s.dtype) for s in scalars])
+        return f([leaf_array(n) for n in leaves],
+                 [np.asarray(s.arg, dtype=s.dtype) for s in scalars])
 
     def __call__(self, root):
         """Materialize `root`, a graph without reductions or barriers (one elementwise
@@ -169,7 +170,11 @@ class CpuFast:
             # loaded on first use: only config.check_kernels needs kernels.check (~40 ms)
             from ..kernels.check import check_group
             check_group(Group("elementwise", [root], root.device, 0))
-        v = self._value(sig, root, leaves, scalars)
+        t = quiet()
+        try:
+            v = self._value(sig, root, leaves, scalars)
+        finally:
+            loud(t)
         if not _fresh(v, root):
             v = np.array(np.broadcast_to(v, root.shape), dtype=root.dtype, order="C")
         root.realize(v.reshape(-1), L.c_strides(root.shape), 0)
@@ -196,7 +201,9 @@ class CpuFast:
             # loaded on first use: only config.check_kernels needs kernels.check (~40 ms)
             from ..kernels.check import check_group
             check_group(Group("elementwise", [value], dest.device, 0), dest)
-        v = self._value(sig, value, leaves, scalars)
-        with np.errstate(all="ignore"):
-            leaf_array(dest)[...] = v
+        t = quiet()
+        try:
+            leaf_array(dest)[...] = self._value(sig, value, leaves, scalars)
+        finally:
+            loud(t)
         return 1
