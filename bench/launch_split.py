@@ -51,24 +51,22 @@ def child(mode, names, iters):
     for name in names:
         if name == "fdtd":
             per, step, arrs = _fdtd(gp, np)
+            keys = None
         else:
             per, step, keys = pats[name]
-            arrs = [st[k] for k in keys]
-            arrs = [st[k] for k in keys]
-        args = st
 
         def sync():
-            gp.evaluate(*[a for a in (arrs if name == "fdtd" else [st[k] for k in keys])])
+            gp.evaluate(*(arrs if keys is None else [st[k] for k in keys]))
             if mode != "fake":
                 gp.cuda.synchronize()
         for k in range(20 + iters):
-            step(args, k)
+            step(st, k)
         sync()
         best = 1e9
         for _ in range(5):
             t = time.perf_counter()
             for k in range(20, 20 + iters):
-                step(args, k)
+                step(st, k)
             sync()
             best = min(best, (time.perf_counter() - t) / iters / per * 1e6)
         out[name] = best
