@@ -9,17 +9,21 @@ NPBench's jacobi_1d step (two statements, each reading the other's write) and sy
 loop (one row updated again and again: consecutive writes of one region fold into one).
 Each pattern runs 20 warm-up iterations, then its `--iters` steps once untimed (every kernel
 and plan the steps need exists before the clock starts: a row of a new length, a lazy chain
-reaching the graph bound), then the same steps timed; the clock stops after
-the library's device synchronize (gnumpy: ``evaluate`` of the arrays written, then
+reaching the graph bound) in every library, then the same steps timed `--rounds` times, the
+libraries taking turns within each round (a host whose speed drifts, as the lent machines'
+does by up to 1.6x within minutes, moves every library alike); the clock stops after the
+library's device synchronize (gnumpy: ``evaluate`` of the arrays written, then
 ``cuda.synchronize``; CuPy: ``Device.synchronize``).  Times are µs per iteration divided by
-the statements one iteration runs.  Results are checked against NumPy running the same
-iterations.  JSON goes to ``--out`` (default ``$OUT/loops.json`` when $OUT is set).
+the statements one iteration runs, the median of the rounds (the JSON keeps every round).
+Results are checked against NumPy running the same iterations.  JSON goes to ``--out``
+(default ``$OUT/loops.json`` when $OUT is set).
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import statistics
 import sys
 import time
 
@@ -109,21 +113,29 @@ def sync_of(xp, name):
     return lambda arrs: None
 
 
-def run(xp, name, iters):
-    st, pats = patterns(xp)
-    sync = sync_of(xp, name)
-    out = {}
-    for pname, (per, step, names) in pats.items():
-        for ks in (range(20), range(20, 20 + iters)):   # warm-up, then the timed steps
-            for k in ks:                                  # once untimed
-                step(st, k)
-            sync([st[n] for n in names])
-        t = time.perf_counter()
-        for k in range(20, 20 + iters):
-            step(st, k)
-        sync([st[n] for n in names])
-        out[pname] = (time.perf_counter() - t) / iters / per * 1e6
-    return out, st
+def run(libs, iters, rounds):
+    """{library: {pattern: [us a statement, one per round]}} and each library's state."""
+    setups = {name: (patterns(xp), sync_of(xp, name)) for name, xp in libs}
+    res = {name: {} for name, _ in libs}
+    for pname in setups[libs[0][0]][0][1]:
+        for name, _ in libs:            # warm-up, then the timed steps once untimed
+            (st, pats), sync = setups[name]
+            per, step, names = pats[pname]
+            for ks in (range(20), range(20, 20 + iters)):
+                for k in ks:
+                    step(st, k)
+                sync([st[n] for n in names])
+        for _ in range(rounds):
+            for name, _ in libs:
+                (st, pats), sync = setups[name]
+                per, step, names = pats[pname]
+                t = time.perf_counter()
+                for k in range(20, 20 + iters):
+                    step(st, k)
+                sync([st[n] for n in names])
+                res[name].setdefault(pname, []).append(
+                    (time.perf_counter() - t) / iters / per * 1e6)
+    return res, {name: setups[name][0][0] for name, _ in libs}
 
 
 def host(a):
@@ -136,6 +148,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--peer", default=None, help="cupy or numpy (default: cupy on a GPU)")
     ap.add_argument("--iters", type=int, default=400)
+    ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
     import gnumpy as gp
@@ -146,9 +159,8 @@ def main() -> int:
         import cupy
         libs.append(("cupy", cupy))
     libs.append(("numpy", numpy))
-    res, states = {}, {}
-    for name, xp in libs:
-        res[name], states[name] = run(xp, name, a.iters)
+    rounds, states = run(libs, a.iters, max(1, a.rounds))
+    res = {n: {p: statistics.median(v) for p, v in r.items()} for n, r in rounds.items()}
     ok = {}
     for p in res["gnumpy"]:
         _, pats = patterns(numpy)
@@ -165,8 +177,8 @@ def main() -> int:
                     else None)
     if out:
         with open(out, "w") as f:
-            json.dump({"us_per_statement": res, "matches_numpy": ok, "peer": peer,
-                       "iters": a.iters}, f, indent=1)
+            json.dump({"us_per_statement": res, "rounds": rounds, "matches_numpy": ok,
+                       "peer": peer, "iters": a.iters}, f, indent=1)
     return 0 if all(ok.values()) else 1
 
 
