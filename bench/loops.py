@@ -1,6 +1,6 @@
 """Loops of small statements: µs per Python statement, gnumpy against a peer in one run.
 
-    python3 bench/loops.py [--peer cupy|numpy] [--iters 400] [--out loops.json]
+    python3 bench/loops.py [--peer cupy|numpy] [--iters 400] [--rounds 5] [--out loops.json]
     GNUMPY_DEVICE=cpu python3 bench/loops.py --peer numpy          (the CPU backend)
 
 The patterns of the replay issue (stencils with slice assignments, row and element updates
