@@ -6,8 +6,10 @@ Runs bench/loops.py's patterns (and NPBench fdtd_2d's four statements) in three 
 processes: ``real`` (the CUDA backend as is), ``nolaunch`` (the same, with the driver's
 ``cuLaunchKernel`` replaced by a Python function that returns 0: every parameter is still
 written, no kernel runs, values are garbage) and ``fake`` (bench/fake_cuda.py: no device
-at all, launches only counted).  real - nolaunch is what the driver's launch costs the
-host; nolaunch - fake is the parameter packing and the device-memory calls.
+at all: the same parameter packing, launches counted, a Python memory pool in place of
+the device's).  real - nolaunch is what the driver's launch costs the host; the fake
+device's time is the fast path's Python alone, not a model of the device's host (its pool
+can make it the slowest of the three).
 """
 from __future__ import annotations
 
@@ -51,12 +53,13 @@ def child(mode, names, iters):
     for name in names:
         if name == "fdtd":
             per, step, arrs = _fdtd(gp, np)
-            keys = None
-        else:
+            keys = ()
+        else:           # (read at each sync: a pattern may rebind its state, as lazy's y)
             per, step, keys = pats[name]
+            arrs = ()
 
         def sync():
-            gp.evaluate(*(arrs if keys is None else [st[k] for k in keys]))
+            gp.evaluate(*arrs, *[st[k] for k in keys])
             if mode != "fake":
                 gp.cuda.synchronize()
         for k in range(20 + iters):
@@ -88,15 +91,15 @@ def main():
         for mode in ("real", "nolaunch", "fake"):
             r = subprocess.run([sys.executable, __file__, "--child", mode, "--patterns",
                                 a.patterns, "--iters", str(a.iters)], capture_output=True,
-                               text=True, env=dict(os.environ, GNUMPY_DEVICE="" if mode ==
-                                                   "fake" else os.environ.get("GNUMPY_DEVICE", "")))
+                               text=True)
             if r.returncode:
                 print(mode, "failed:", r.stderr[-2000:])
                 continue
             got = json.loads(r.stdout.strip().splitlines()[-1])
             for k, v in got.items():
                 res.setdefault(mode, {}).setdefault(k, []).append(v)
-    print(f"{'pattern':10s} {'real':>8s} {'nolaunch':>9s} {'fake':>8s}   (us a statement, best of rounds)")
+    print(f"{'pattern':10s} {'real':>8s} {'nolaunch':>9s} {'fake':>8s}   "
+          "(us a statement, best of rounds)")
     for k in names:
         row = [min(res.get(m, {}).get(k, [float('nan')])) for m in ("real", "nolaunch", "fake")]
         print(f"{k:10s} {row[0]:8.1f} {row[1]:9.1f} {row[2]:8.1f}")
