@@ -71,6 +71,9 @@ class FakeDevice(_tfp.FakeCuda):
         launch.keep = keep
         return launch
 
+    def launch_params(self, kernel, block, ptrs):
+        self.launches += 1
+
     def _to_numpy(self, node):
         return np.zeros(node.shape, node.dtype)
 

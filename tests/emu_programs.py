@@ -625,3 +625,65 @@ def library_programs(xp, X, W1, b1, W2, S, B, v, f):
     e4 = xp.cumsum(t) + t
     ev(e4)
     return out + [V, Y, R, q, e, q2, e2, a, b, c, d, e3, e4]
+
+
+@prog(spd(30, seed=90), r(40, 40, lo=3.0, seed=91), r(40, seed=92))
+def ordered_element_writes(xp, S, L, b):
+    # solver loops whose element statements read, through vectors, what the statements
+    # before them wrote (one warp runs a sequence of them in order: cuda_sequence):
+    # sequences longer than one launch's words, float32 ones, and other work between
+    A = S.copy()
+    n = A.shape[0]
+    A[0, 0] = xp.sqrt(A[0, 0])
+    for i in range(1, n):                       # cholesky: two types of entry a row
+        for j in range(i):
+            A[i, j] -= xp.dot(A[i, :j], A[j, :j])
+            A[i, j] /= A[j, j]
+        A[i, i] -= xp.dot(A[i, :i], A[i, :i])
+        A[i, i] = xp.sqrt(A[i, i])
+    F = S[:12, :12].astype(xp.float32)
+    for i in range(1, 12):                      # float32, a constant in the sum
+        for j in range(i):
+            F[i, j] = (F[i, j] - xp.dot(F[i, :j], 0.5 * F[j, :j])) / F[j, j]
+    x = xp.zeros_like(b)
+    for i in range(40):                         # trisolv, then its reversed twin
+        x[i] = (b[i] - L[i, :i] @ x[:i]) / L[i, i]
+    y = xp.zeros_like(b)
+    for i in range(39, -1, -1):
+        y[i] = (b[i] - xp.dot(xp.flip(L[i, i + 1:]), xp.flip(y[i + 1:]))) / L[i, i]
+    z = b.copy()
+    seen = []
+    for i in range(1, 40):                      # sums (the vector itself), a sum reading
+        z[i] = z[:i].sum() * 0.25 + z[i]        # the element it writes, host reads and
+        if i % 7 == 0:                          # vector writes between entries, a lazy
+            seen.append(float(z[i - 1]))        # reader kept across the writes
+        if i % 11 == 0:
+            z[i:i + 3] *= 0.5
+        if i == 20:
+            keep = z[:25] * 2.0
+    w = xp.zeros(40)
+    u = xp.zeros(40)
+    for i in range(1, 40):                      # two buffers, each reading the other
+        w[i] = xp.dot(u[:i], b[:i]) + 1.0
+        u[i] = w[i] - xp.dot(w[:i], b[:i]) * 0.01
+    return [A, F, x, y, z, xp.asarray(seen), keep, w, u]
+
+
+@prog(r(10, 10, seed=93), r(20000, seed=94))
+def ordered_writes_special(xp, A, big):
+    # NaN, inf and -0.0 through sequenced entries, an empty sum, and a reduction too long
+    # for one warp (its own kernel) among short ones
+    B = A.copy()
+    B[2, 3] = np.nan
+    B[4, 1] = np.inf
+    B[5, 0] = -0.0
+    for i in range(10):
+        for j in range(10):
+            B[i, j] = B[i, j] - xp.dot(B[i, :j], B[j, :j]) * 1e-3
+    v = xp.zeros(6)
+    for i in range(6):
+        v[i] = xp.dot(big[:0], big[:0]) - 0.0 * i
+        v[i] += xp.dot(big[: 3 + i], big[3: 6 + 2 * i: 1][: 3 + i])
+        if i == 3:
+            v[i] += big.sum()                   # 20,000 elements: not a sequence entry
+    return [B, v]

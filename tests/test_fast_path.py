@@ -83,6 +83,9 @@ class FakeCuda(CudaBackend):
         launch.keep = keep
         return launch
 
+    def launch_params(self, kernel, block, ptrs):
+        self.launches.append((kernel, 1, block, "params"))
+
     def _counter_ptr(self, n):
         return 7 << 40
 

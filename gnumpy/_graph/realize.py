@@ -16,7 +16,7 @@ from ..backends import barriers
 from .. import _device
 from .._memstate import shared, shared_ids
 from .._device import backend
-from . import chains
+from . import chains, sequence
 from . import layout as L
 from .fuse import Group, library_group, schedule, writes_into
 from .overlap import Overlap, byte_span, fold_update, interleaved, substitute
@@ -239,13 +239,17 @@ def write(dest, value, _in_range=False, defer=False) -> None:
                                 # write read it: NumPy's statement reads it now
         if p is not None:
             if defer:
-                e = chains.extend(p, dest, value) if not dest.shape and not p[0].shape \
-                    else None
+                el = not dest.shape and not p[0].shape      # (elements: no chain starts
+                e = chains.extend(p, dest, value) if el and not sequence.entries \
+                    else None                               # while a sequence waits)
                 if e is not None:
                     _deferred[0], _deferred[1] = e, settle
                     return
                 if not chains.elements and dest.offset == p[0].offset and \
                         _fold(p, dest, value):      # (another place: no fold, no call)
+                    return
+                if el and not chains.elements and _join(p, dest, value):
+                    _deferred[0], _deferred[1] = (dest, value), settle
                     return
             settle()
         if defer and _in_range is False and value.kind != LEAF and not config.nvtx and \
@@ -296,6 +300,8 @@ def settle() -> None:
             _deferred[0] = None
             entries = chains.take() if chains.elements else ()
             try:
+                if sequence.entries and _run_sequence(p, not entries):
+                    return
                 if len(entries) > 1:
                     return _write_elements(entries)
                 _write(p[0], p[1], False)
@@ -305,6 +311,41 @@ def settle() -> None:
                         chains.elements[d.offset] = (d, v)
                     _deferred[0], _deferred[1] = p, settle
                 raise
+
+
+def _join(p, dest, value) -> bool:
+    """Deferred element write `p` waits in the ordered sequence (``sequence.join``), the
+    write of `value` into element `dest` after it; a sequence with no room left for p
+    runs first, and p starts the next one."""
+    be = p[0].device._be            # (not backend(): it settles)
+    seq = be.sequences if be is not None else None
+    if seq is None or config.nvtx or capturing[0]:
+        return False
+    r = sequence.join(p, dest, value, seq)
+    if r is None:                   # no room: the entries run, p waits alone
+        _run_sequence(p, False)
+        r = sequence.join(p, dest, value, seq)
+    return bool(r)
+
+
+def _run_sequence(p, with_p) -> bool:
+    """Run the sequence's entries in one launch, and deferred write `p` in it when
+    `with_p` (no element chain ends with it) and it fits: True when p ran.  Out of
+    memory, the entries wait again (``settle``)."""
+    be = p[0].device._be
+    if be.thread != get_ident():
+        be.bind_thread()
+    seq = be.sequences
+    encs, pe, kept = sequence.take(p, seq if with_p else None)
+    if pe is not None:
+        encs.append(pe)
+    try:
+        seq.run(encs)
+    except MemoryError:
+        sequence.restore(kept)
+        raise
+    _count("sequence")
+    return pe is not None
 
 
 def _fold(p, dest, value) -> bool:

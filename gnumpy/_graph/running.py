@@ -19,7 +19,8 @@ class Stats:
     def reset(self) -> None:
         self.groups = 0
         self.materializations = 0
-        self.by_kind = {"elementwise": 0, "reduce": 0, "rows": 0, "barrier": 0, "copy": 0}
+        self.by_kind = {"elementwise": 0, "reduce": 0, "rows": 0, "barrier": 0, "copy": 0,
+                        "sequence": 0}
 
     def __repr__(self) -> str:
         return f"Stats(groups={self.groups}, materializations={self.materializations}, " \

@@ -49,6 +49,12 @@ class Backend:
     # chain of a loop's element writes: ``_graph/chains.py``)
     write_elements = None
 
+    # optional: the runner of ordered element writes (``_graph/sequence.py``), with
+    # encode(dest, value) -> an entry or None, fits(entries, entry) -> bool and
+    # run(entries): each write in program order, in one launch (values with small
+    # reductions, which read what the writes before them stored)
+    sequences = None
+
     def nonzero_node(self, mask):
         """The compaction of LEAF bool `mask` (int64, the C-order flat indices of its set
         elements, lazy), its length counted now."""

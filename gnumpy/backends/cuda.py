@@ -28,8 +28,9 @@ from . import barriers, cuda_probe
 from .base import Backend
 from .cuda_cub import scan_lines, use_cub_scan
 from .cuda_fast import FastPath
-from .cuda_launchers import compile_packed
+from .cuda_launchers import _launch_failed, compile_packed
 from .cuda_memory import MemoryPool, copy_leaf
+from .cuda_sequence import Sequences
 from .cuda_probe import libcuda
 
 
@@ -332,6 +333,30 @@ class CudaBackend(Backend):
             return
         self._run_planned(Group("elementwise", list(values), dests[0].device, 0), {},
                           list(dests))
+
+    @property
+    def sequences(self):
+        s = self.__dict__.get("_sequences")
+        if s is None:
+            s = self.__dict__["_sequences"] = Sequences(self)
+        return s
+
+    def launch_params(self, kernel, block: int, ptrs) -> None:
+        """Launch `kernel` on one block of `block` threads with the parameters that
+        `ptrs` (a ctypes array of pointers) points to: the driver copies them at the
+        launch, so their memory may change as soon as this returns."""
+        cu = _libcuda_launch()
+        if cu is not None:
+            r = cu(ctypes.c_void_p(int(kernel.handle)), 1, 1, 1, block, 1, 1, 0,
+                   self.stream_c, ctypes.c_void_p(ctypes.addressof(ptrs)), None)
+            if r:
+                _launch_failed(r)
+            return
+        d = self._driver
+        r = d.cuLaunchKernel(d.CUfunction(int(kernel.handle)), 1, 1, 1, block, 1, 1, 0,
+                             self.stream_handle, ctypes.addressof(ptrs), 0)
+        if r[0] is not d.CUresult.CUDA_SUCCESS:
+            raise RuntimeError(f"cuLaunchKernel failed: {r[0]}")
 
     def _ptr_of(self, outs):
         def ptr_of(o):

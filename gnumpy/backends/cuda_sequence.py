@@ -1,0 +1,257 @@
+"""Ordered element writes as one launch (``CudaBackend.write_sequence``): a solver loop's
+element statements whose values hold small reductions, run in program order by one warp.
+
+``C[i, j] = (C[i, j] - dot(C[i, :j], C[j, :j])) / C[j, j]`` for j in a row (NPBench
+cholesky, lu, ludcmp) or ``x[i] = (b[i] - dot(L[i, :i], x[:i])) / L[i, i]`` (trisolv):
+each statement reads what the one before wrote, through a vector, so neither an element
+chain (``_graph/chains.py``: values substituted, every load before any store) nor a fused
+kernel takes two of them; each was a launch of its own.  Here each write is encoded
+(``encode``): a *type*, its structure (ops, dtypes, which reductions over which vectors),
+and *words*, the 64-bit values that vary between a loop's statements (addresses, vector
+strides and lengths, constants).  One kernel per set of types runs the entries it is given
+one after another (a ``switch`` on each entry's type), its 32 lanes sharing each
+reduction, lane 0 storing the element, ``__syncwarp`` ordering the store before the next
+entry's loads.  The words travel in the kernel's one parameter (a struct of
+``WORDS_MAX`` words), so a loop of new lengths and places launches kernels it has.
+
+What an entry may hold (``encode`` answers None for anything else): float32 and float64
+values; elements (0-d leaves), constants, the op table's elementwise ops (the expression of
+``ops_cuda``), and sums of 1-D elementwise expressions of vectors (strided leaves) and
+constants of at most ``REDUCE_MAX`` elements (a longer one is a kernel of its own).
+"""
+from __future__ import annotations
+
+import ctypes
+import struct
+
+import numpy as np
+
+from .._graph.ir import EW, LEAF, REDUCE, SCALAR
+from ..kernels.codegen import headers
+from ..kernels.compile import KERNEL_NAME
+from ..kernels.ops_cuda import render
+from ..kernels.plan import FixedKey
+from ..kernels.types import COMPUTE, STORAGE
+
+WORDS_MAX = 500             # the parameter: (1 + 500) 8-byte words, within the 4 KiB limit
+REDUCE_MAX = 1 << 14        # a longer reduction: a kernel of its own (the whole device)
+NODES_MAX = 48              # a value of more nodes: its own kernel
+_CODES = {np.dtype(np.float32): "f", np.dtype(np.float64): "d"}
+_FROM = {v: k for k, v in _CODES.items()}
+_D = struct.Struct("<d")
+_Q = struct.Struct("<q")
+_TOKENS = {}        # dtype -> the token of each node kind of that dtype (by kind)
+for _dt, _c in _CODES.items():
+    _t = [None] * 7
+    _t[LEAF], _t[SCALAR], _t[EW], _t[REDUCE] = "l" + _c, "s" + _c, "e" + _c, "r" + _c
+    _TOKENS[_dt] = _t
+_VECTOR = {dt: "v" + c for dt, c in _CODES.items()}     # a vector's leaf
+IDS: dict = {}      # a type (its tokens) -> its number
+TYPES: list = []    # number -> type
+
+
+def encode(dest, value):
+    """(type number, words) of the write of lazy 0-d `value` into element LEAF `dest`, or
+    None when the sequence cannot take it.  The type is the value's nodes in pre-order,
+    each a token of its kind and dtype (an elementwise op's name and arity after it);
+    `words` the values its code reads, in the order ``_code`` reads them (the
+    destination's address first)."""
+    dt = dest.dtype
+    toks = _TOKENS.get(dt)
+    if toks is None or value.dtype is not dt or value.size > NODES_MAX or value.shape:
+        return None
+    ty = [toks[LEAF]]
+    add = ty.append
+    words = [dest.buf.ptr + dest.offset * dt.itemsize]
+    put = words.append
+    stack = [value]
+    while stack:
+        n = stack.pop()
+        k = n.kind
+        t = _TOKENS.get(n.dtype)
+        if t is None or n.shape:
+            return None
+        if k == LEAF:
+            put(n.buf.ptr + n.offset * n.dtype.itemsize)
+        elif k == SCALAR:
+            put(_bits(n.arg))
+        elif k == EW:
+            srcs = n.srcs
+            if n.arg is not None:
+                return None
+            add(t[EW])
+            add(n.op)
+            add(len(srcs))
+            stack += srcs[::-1]
+            continue
+        elif k == REDUCE:
+            src = n.srcs[0]
+            if n.arg[0] != "sum" or len(src.shape) != 1 or src.shape[0] > REDUCE_MAX:
+                return None
+            put(src.shape[0])
+            add(t[REDUCE])
+            if not _vector(src, add, put):
+                return None
+            continue
+        else:
+            return None
+        add(t[k])
+    ty = tuple(ty)
+    i = IDS.get(ty)
+    if i is None:
+        if len(TYPES) >= 1 << 12:       # (numbers stay unique; an old one is not reused)
+            return None
+        i = IDS[ty] = len(TYPES)
+        TYPES.append(ty)
+    return i, words
+
+
+def _vector(src, add, put) -> bool:
+    """Append the tokens and words of 1-D node `src` under a reduction; False for a node
+    the sequence does not take."""
+    stack = [src]
+    while stack:
+        n = stack.pop()
+        k = n.kind
+        t = _TOKENS.get(n.dtype)
+        if t is None:
+            return False
+        if k == LEAF:
+            put(n.buf.ptr + n.offset * n.dtype.itemsize)
+            put(n.strides[0])
+            add(_VECTOR[n.dtype])
+        elif k == SCALAR:
+            put(_bits(n.arg))
+            add(t[SCALAR])
+        elif k == EW and n.arg is None:
+            srcs = n.srcs
+            add(t[EW])
+            add(n.op)
+            add(len(srcs))
+            stack += srcs[::-1]
+        else:
+            return False
+    return True
+
+
+def _bits(x) -> int:
+    """A constant's word: its value as float64 bits (float32 values are exact there)."""
+    return _Q.unpack(_D.pack(x))[0]
+
+
+# ------------------------------------------------------------------ the kernel's source
+
+def _code(ty) -> tuple:
+    """(C++ statements, number of words) of one entry of type `ty` (its tokens), reading
+    its words as ``w[k]`` and its lane as ``lane``."""
+    toks = iter(ty[1:])
+    lines = []
+    at = [1]            # the next word (word 0: the destination)
+    red = [0]
+
+    def word():
+        k = at[0]
+        at[0] += 1
+        return f"w[{k}]"
+
+    def node(vector):
+        """(C++ expression, dtype) of the next node in pre-order."""
+        tok = next(toks)
+        kind, dt = tok[0], _FROM[tok[1]]
+        ct = COMPUTE[dt]
+        if kind == "l":
+            return f"(*(const {STORAGE[dt]}*){word()})", dt
+        if kind == "v":
+            p, s = word(), word()
+            return f"((const {STORAGE[dt]}*){p})[t * {s}]", dt
+        if kind == "s":
+            return f"(({ct})gn_bitsd({word()}))", dt
+        if kind == "e":
+            op, nin = next(toks), next(toks)
+            args = [node(vector) for _ in range(nin)]
+            return render(op, args[0][1], dt, [a for a, _ in args]), dt
+        r = f"r{red[0]}"        # a reduction: its loop before the expression
+        red[0] += 1
+        n = word()
+        lines.append(f"{ct} {r} = ({ct})0;")
+        e, _ = node(True)
+        lines.append(f"for (long long t = lane; t < {n}; t += 32) {r} += {e};")
+        lines.append(f"{r} = gn_seq_sum({r});")
+        return r, dt
+
+    out = _FROM[ty[0][1]]
+    v, _ = node(False)
+    lines.append(f"const {COMPUTE[out]} v_ = {v};")
+    lines.append(f"if (lane == 0) *({STORAGE[out]}*)w[0] = v_;")
+    return lines, at[0]
+
+
+def sequence_source(types, name) -> str:
+    """The kernel running entries of `types` (its ``switch`` cases, in that order)."""
+    cases = []
+    for i, ty in enumerate(types):
+        lines, nw = _code(ty)
+        body = "\n        ".join(lines)
+        cases.append(f"      case {i}: {{\n        {body}\n        w += {nw}; break; }}")
+    cases = "\n".join(cases)
+    return headers(*(_FROM[c] for c in "fd")) + f"""
+#ifndef __CUDACC_RTC__
+#define __grid_constant__
+#endif
+template <class T> __device__ __forceinline__ T gn_seq_sum(T v) {{
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}}
+struct gn_seq_params {{ long long n; long long w[{WORDS_MAX}]; }};
+extern "C" __global__ void __launch_bounds__(32) {name}(const __grid_constant__
+    gn_seq_params P) {{
+  const int lane = threadIdx.x;
+  const long long* e = P.w;
+  for (long long q = 0; q < P.n; ++q) {{
+    const long long* w = e + 1;
+    switch ((int)e[0]) {{
+{cases}
+      default: break;
+    }}
+    e = w;
+    __syncwarp();
+  }}
+}}
+"""
+
+
+# ------------------------------------------------------------------ running a sequence
+
+class Sequences:
+    """A backend's runner of encoded entries (``Backend.sequences``): ``run(entries)``
+    launches [(type number, words)] in order, as one launch of at most ``words_max``
+    words (an entry takes one more than its words: its type's case)."""
+
+    words_max = WORDS_MAX
+    encode = staticmethod(encode)
+
+    def __init__(self, be):
+        self.be = be
+        self.params = np.zeros(1 + WORDS_MAX, np.int64)
+        self.ptrs = (ctypes.c_void_p * 1)(self.params.ctypes.data)
+
+    def run(self, entries) -> None:
+        """Launch [(type number, words)] in order (at most ``words_max`` words)."""
+        nums = []
+        index = {}
+        flat = []
+        for i, words in entries:
+            c = index.get(i)
+            if c is None:
+                c = index[i] = len(nums)
+                nums.append(i)
+            flat.append(c)
+            flat += words
+        if len(flat) > WORDS_MAX:
+            raise AssertionError(f"a sequence of {len(flat)} words (at most {WORDS_MAX})")
+        key = FixedKey(sequence_source, (tuple(TYPES[i] for i in nums),))
+        kernel = self.be.kernels.get(key, lambda: key.render(KERNEL_NAME))
+        p = self.params
+        p[0] = len(entries)
+        p[1:1 + len(flat)] = flat
+        self.be.launch_params(kernel, 32, self.ptrs)

@@ -1,0 +1,139 @@
+"""Ordered element writes (``_graph/sequence.py``, ``backends/cuda_sequence.py``): a solver
+loop's element statements whose values hold small reductions wait together and run in
+program order as one launch of one warp.  Here, on the fake CUDA backend (kernels compiled
+by NVRTC, launches recorded): which writes a sequence takes, how many launches a loop
+makes, that each launch stays within its parameter's words, and what settles a sequence.
+The values are checked against NumPy by the emulator's ``ordered_element_writes`` and
+``ordered_writes_special`` programs (tests/emu_programs.py, in both lane orders:
+test_cuda_emulated.py)."""
+import numpy as np
+import pytest
+
+import gnumpy as gp
+from gnumpy._graph import realize
+from gnumpy._graph import sequence as S
+from gnumpy.backends import cuda_sequence as CS
+from test_fast_path import fake  # noqa: F401 - the fake CUDA backend fixture
+
+
+def _sequence_launches(be):
+    return sum(1 for ln in be.launches if ln[3] == "params")
+
+
+def _spd(dev, n, dtype=np.float64):
+    g = np.random.default_rng(3)
+    a = g.standard_normal((n, n))
+    x = gp.asarray((a @ a.T + n * np.eye(n)).astype(dtype), device=dev)
+    gp.evaluate(x)
+    realize.settle()
+    return x
+
+
+def _cholesky_row(A, i):
+    for j in range(i):
+        A[i, j] -= gp.dot(A[i, :j], A[j, :j])
+        A[i, j] /= A[j, j]
+
+
+def test_a_row_of_solver_statements_is_one_launch(fake):
+    """``A[i, j] -= dot(A[i, :j], A[j, :j]); A[i, j] /= A[j, j]`` along a row: each pair
+    folds into one write, each write reads the ones before it through a vector, and the
+    row is one launch (it was one a write)."""
+    dev, be = fake
+    A = _spd(dev, 20)
+    n0 = len(be.launches)
+    _cholesky_row(A, 12)
+    assert len(S.entries) == 11 and len(be.launches) == n0     # waiting, in order
+    realize.settle()
+    assert len(be.launches) - n0 == 1 and _sequence_launches(be) == 1
+    assert not S.entries and S.used[0] == 0
+
+
+def test_long_sequences_launch_within_their_words(fake):
+    """More writes than one parameter block holds: a launch each time the words run out,
+    never more words than the kernel's parameter (``run`` asserts it), every write run."""
+    dev, be = fake
+    A = _spd(dev, 64)
+    n0 = len(be.launches)
+    for i in range(1, 64):
+        _cholesky_row(A, i)
+    realize.settle()
+    v = (A[5, 3] - gp.dot(A[5, :3], A[3, :3])) / A[3, 3]
+    per = 1 + len(CS.encode(A[5, 3]._node.srcs[0], v._node)[1])    # a write's words
+    writes = 63 * 64 // 2
+    launches = len(be.launches) - n0
+    assert launches == _sequence_launches(be)
+    assert -(-writes * per // CS.WORDS_MAX) <= launches <= writes // 2
+
+
+def test_what_settles_a_sequence(fake):
+    """A write the sequence does not take (a row), ``evaluate`` of the written array and a
+    kernel of other work all run the waiting sequence first; a lazy value made meanwhile
+    waits for nothing.  (Host reads: the emulator's programs.)"""
+    dev, be = fake
+    A = _spd(dev, 16)
+    _cholesky_row(A, 5)
+    assert S.entries
+    t = A[5, :5] * 2.0          # lazy: no launch, the sequence still waits
+    assert S.entries
+    A[6, :] = 0.0               # a row: not an element write
+    assert not S.entries
+    _cholesky_row(A, 7)
+    assert S.entries
+    gp.evaluate(A)
+    assert not S.entries
+    _cholesky_row(A, 8)
+    gp.evaluate(t + 1.0)        # other work
+    assert not S.entries
+
+
+def _encodes(dest, value):
+    return CS.encode(dest._node if dest._node.kind == 0 else dest._node.srcs[0],
+                     value._node) is not None
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_which_writes_a_sequence_takes(fake, dtype):
+    """Elements of float32 and float64 whose values are elementwise expressions of
+    elements, constants and sums of 1-D expressions of vectors: yes; integers, complex,
+    long or 2-D reductions, library calls and lazy views under a sum: no (each is a
+    launch of its own)."""
+    dev, _ = fake
+    x = gp.asarray(np.arange(1.0, 50.0, dtype=dtype), device=dev)
+    M = gp.asarray(np.ones((6, 6), dtype), device=dev)
+    big = gp.asarray(np.ones(CS.REDUCE_MAX + 1, dtype), device=dev)
+    gp.evaluate(x, M, big)
+    e = x[3]
+    assert _encodes(e, gp.sqrt(e * 2.0 - x[1]))
+    assert _encodes(e, (e - gp.dot(x[:7], x[7:14])) / x[2])
+    assert _encodes(e, x[:9].sum() + gp.dot(gp.flip(x[:5]), 3.0 * x[5:10]))
+    assert _encodes(e, gp.dot(x[:0], x[:0]))                        # an empty sum
+    assert not _encodes(e, big.sum() + e)                           # too long
+    assert not _encodes(e, M.sum() + e)                             # 2-D
+    assert not _encodes(e, (M @ M)[1, 2] + e)                       # a library call
+    assert not _encodes(e, (x[:4] * 2.0)[::-1].sum())               # a view of lazy work
+    assert not _encodes(e, gp.max(x[:4]) + e)                       # not a sum
+    i = gp.asarray(np.arange(8), device=dev)
+    c = gp.asarray(np.ones(4, np.complex128), device=dev)
+    assert not _encodes(i[2], i[3] + 1)
+    assert not _encodes(c[1], c[2] * 2.0)
+
+
+def test_types_render_and_compile(fake):
+    """Every type a program met renders into one kernel that NVRTC compiles (the fake
+    backend's kernel cache compiles each source), its words read in the order they are
+    encoded."""
+    dev, be = fake
+    x = gp.asarray(np.linspace(1.0, 2.0, 40), device=dev)
+    y = gp.asarray(np.linspace(1.0, 2.0, 40).astype(np.float32), device=dev)
+    gp.evaluate(x, y)
+    realize.settle()
+    n0 = len(be.launches)
+    for k in range(1, 12):
+        x[k] = gp.exp(-x[k - 1]) + gp.dot(x[:k], gp.flip(x[k:2 * k])) * 1e-3
+        y[k] = gp.maximum(y[k - 1], 0.5) - gp.sum(y[:k] * y[:k]) * 1e-2
+        x[k + 20] = x[k] / 3.0
+    realize.settle()
+    assert _sequence_launches(be) >= 1 and len(be.launches) - n0 == _sequence_launches(be)
+    src = CS.sequence_source(tuple(CS.TYPES), name="k")
+    assert src.count("case ") == len(CS.TYPES)
