@@ -687,3 +687,45 @@ def ordered_writes_special(xp, A, big):
         if i == 3:
             v[i] += big.sum()                   # 20,000 elements: not a sequence entry
     return [B, v]
+
+
+@prog(r(50, 50, seed=95), r(300, seed=96), r(70, 60, seed=97), r(40, 30, seed=98,
+                                                               dtype=np.float32))
+def ordered_vector_writes(xp, A, rr, G, F):
+    # rows, columns and reversed vectors written in order by one warp (each value computed
+    # whole before it is stored: it may read its destination shifted), between element
+    # writes; vectors longer than a warp's share (VECTOR_MAX) take kernels of their own
+    M = A.copy()
+    for t in range(2):
+        for i in range(1, 49):                  # seidel's rows, then its elements
+            M[i, 1:-1] += (M[i - 1, :-2] + M[i - 1, 1:-1] + M[i - 1, 2:] + M[i, 2:] +
+                           M[i + 1, :-2] + M[i + 1, 1:-1] + M[i + 1, 2:])
+            M[i, 1:-1] *= 0.1
+            if i % 16 == 0:
+                for j in range(1, 49):
+                    M[i, j] += M[i, j - 1]
+                    M[i, j] /= 9.0
+    rr = rr * 0.02                              # (a well-conditioned system)
+    y = xp.zeros(300)                           # durbin: a vector write reading itself
+    y[0] = -rr[0]                               # reversed, scaled by an element value
+    beta, alpha = 1.0, -rr[0]                   # holding a reduction
+    for k in range(1, 300):
+        beta = beta * (1.0 - alpha * alpha)
+        alpha = -(rr[k] + xp.dot(xp.flip(rr[:k]), y[:k])) / beta
+        y[:k] += alpha * xp.flip(y[:k])
+        y[k] = alpha
+    Q = xp.zeros_like(G)                        # gramschmidt: columns (strided), their
+    R = xp.zeros((60, 60))                      # norms and dots as elements
+    H = G.copy()
+    for k in range(60):
+        nrm = xp.dot(H[:, k], H[:, k])
+        R[k, k] = xp.sqrt(nrm)
+        Q[:, k] = H[:, k] / R[k, k]
+        for j in range(k + 1, 60):
+            R[k, j] = xp.dot(Q[:, k], H[:, j])
+            H[:, j] -= Q[:, k] * R[k, j]
+    E = F.copy()                                # float32 columns, reversed destinations
+    for j in range(1, 30):
+        E[:, j] = E[:, j - 1] * 0.5 + E[::-1, j] - xp.sum(E[:, j - 1]) * 0.01
+        E[::-1, j - 1][:20] += 1.0
+    return [M, y, Q, R, H, E]

@@ -145,9 +145,10 @@ def test_write_replay_matches_general_path(fake, name):  # noqa: F811
 
 def test_moving_offsets_reuse_one_signature(fake):  # noqa: F811
     """A row update whose row moves each iteration is one cache entry: the offsets travel
-    with the pointers."""
+    with the pointers.  (Rows longer than a sequence takes: ``cuda_sequence.VECTOR_MAX``;
+    shorter ones are one sequence type, tests/test_sequences.py.)"""
     dev, be = fake
-    M = gp.asarray(np.arange(400.0).reshape(20, 20), device=dev)
+    M = gp.asarray(np.arange(6000.0).reshape(20, 300), device=dev)
     gp.evaluate(M)
     be.fast.cache.clear()
     for i in range(1, 19):

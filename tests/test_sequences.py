@@ -137,3 +137,24 @@ def test_types_render_and_compile(fake):
     assert _sequence_launches(be) >= 1 and len(be.launches) - n0 == _sequence_launches(be)
     src = CS.sequence_source(tuple(CS.TYPES), name="k")
     assert src.count("case ") == len(CS.TYPES)
+
+
+def test_moving_rows_are_one_type_and_one_launch(fake):
+    """A row update whose row moves each iteration (seidel's sweep): every write one
+    sequence type (places and lengths are words), the sweep one launch; a row longer
+    than ``VECTOR_MAX`` is a kernel of its own."""
+    dev, be = fake
+    M = gp.asarray(np.arange(400.0).reshape(20, 20), device=dev)
+    W = gp.asarray(np.zeros((3, CS.VECTOR_MAX + 1)), device=dev)
+    gp.evaluate(M, W)
+    realize.settle()
+    n0, t0 = len(be.launches), len(CS.TYPES)
+    for i in range(1, 19):
+        M[i, 1:-1] = M[i - 1, 1:-1] * 0.5 + M[i + 1, 2:]
+    assert len(S.entries) == 17 and len({e[2][0] for e in S.entries}) == 1
+    realize.settle()
+    assert len(be.launches) - n0 == 1 and len(CS.TYPES) - t0 <= 1
+    W[1, :] = W[0, :] + 1.0
+    W[2, :] = W[1, :] * 2.0
+    realize.settle()
+    assert len(be.launches) - n0 == 3 and _sequence_launches(be) == 1

@@ -248,7 +248,8 @@ def write(dest, value, _in_range=False, defer=False) -> None:
                 if not chains.elements and dest.offset == p[0].offset and \
                         _fold(p, dest, value):      # (another place: no fold, no call)
                     return
-                if el and not chains.elements and _join(p, dest, value):
+                if len(dest.shape) < 2 and len(p[0].shape) < 2 and not chains.elements \
+                        and _join(p, dest, value):
                     _deferred[0], _deferred[1] = (dest, value), settle
                     return
             settle()

@@ -26,7 +26,7 @@ import struct
 
 import numpy as np
 
-from .._graph.ir import EW, LEAF, REDUCE, SCALAR
+from .._graph.ir import EW, LEAF, REDUCE, SCALAR, VIEW
 from ..kernels.codegen import headers
 from ..kernels.compile import KERNEL_NAME
 from ..kernels.ops_cuda import render
@@ -35,67 +35,52 @@ from ..kernels.types import COMPUTE, STORAGE
 
 WORDS_MAX = 500             # the parameter: (1 + 500) 8-byte words, within the 4 KiB limit
 REDUCE_MAX = 1 << 14        # a longer reduction: a kernel of its own (the whole device)
+VECTOR_MAX = 256            # a longer destination: a kernel of its own
+_PER_LANE = VECTOR_MAX // 32
 NODES_MAX = 48              # a value of more nodes: its own kernel
 _CODES = {np.dtype(np.float32): "f", np.dtype(np.float64): "d"}
 _FROM = {v: k for k, v in _CODES.items()}
 _D = struct.Struct("<d")
 _Q = struct.Struct("<q")
-_TOKENS = {}        # dtype -> the token of each node kind of that dtype (by kind)
+# the tokens of each node of a dtype, by context: an element's value (a 0-d expression)
+# and a vector's (1-D: under a reduction, or a vector destination's value)
+_SCALAR_TOKENS = {}
+_VECTOR_TOKENS = {}
 for _dt, _c in _CODES.items():
     _t = [None] * 7
     _t[LEAF], _t[SCALAR], _t[EW], _t[REDUCE] = "l" + _c, "s" + _c, "e" + _c, "r" + _c
-    _TOKENS[_dt] = _t
-_VECTOR = {dt: "v" + c for dt, c in _CODES.items()}     # a vector's leaf
+    _SCALAR_TOKENS[_dt] = _t
+    _t = [None] * 7
+    _t[LEAF], _t[SCALAR], _t[EW], _t[VIEW] = "v" + _c, "s" + _c, "e" + _c, "b" + _c
+    _VECTOR_TOKENS[_dt] = _t
+_DEST = {dt: ("l" + c, "V" + c) for dt, c in _CODES.items()}
 IDS: dict = {}      # a type (its tokens) -> its number
 TYPES: list = []    # number -> type
 
 
 def encode(dest, value):
-    """(type number, words) of the write of lazy 0-d `value` into element LEAF `dest`, or
-    None when the sequence cannot take it.  The type is the value's nodes in pre-order,
-    each a token of its kind and dtype (an elementwise op's name and arity after it);
-    `words` the values its code reads, in the order ``_code`` reads them (the
-    destination's address first)."""
+    """(type number, words) of the write of lazy `value` into LEAF `dest` (an element, or
+    a vector of at most ``VECTOR_MAX``), or None when the sequence cannot take it.  The
+    type is the destination's token, then the value's nodes in pre-order, each a token of
+    its kind, dtype and context (an elementwise op's name and arity after it); `words` the
+    values its code reads, in the order ``_code`` reads them (the destination's first)."""
     dt = dest.dtype
-    toks = _TOKENS.get(dt)
-    if toks is None or value.dtype is not dt or value.size > NODES_MAX or value.shape:
+    toks = _DEST.get(dt)
+    if toks is None or value.dtype is not dt or value.size > NODES_MAX:
         return None
-    ty = [toks[LEAF]]
-    add = ty.append
-    words = [dest.buf.ptr + dest.offset * dt.itemsize]
-    put = words.append
-    stack = [value]
-    while stack:
-        n = stack.pop()
-        k = n.kind
-        t = _TOKENS.get(n.dtype)
-        if t is None or n.shape:
-            return None
-        if k == LEAF:
-            put(n.buf.ptr + n.offset * n.dtype.itemsize)
-        elif k == SCALAR:
-            put(_bits(n.arg))
-        elif k == EW:
-            srcs = n.srcs
-            if n.arg is not None:
-                return None
-            add(t[EW])
-            add(n.op)
-            add(len(srcs))
-            stack += srcs[::-1]
-            continue
-        elif k == REDUCE:
-            src = n.srcs[0]
-            if n.arg[0] != "sum" or len(src.shape) != 1 or src.shape[0] > REDUCE_MAX:
-                return None
-            put(src.shape[0])
-            add(t[REDUCE])
-            if not _vector(src, add, put):
-                return None
-            continue
-        else:
-            return None
-        add(t[k])
+    sh = dest.shape
+    if value.shape != sh:
+        return None
+    if not sh:
+        ty = [toks[0]]
+        words = [dest.buf.ptr + dest.offset * dt.itemsize]
+    elif len(sh) == 1 and sh[0] <= VECTOR_MAX:
+        ty = [toks[1]]
+        words = [dest.buf.ptr + dest.offset * dt.itemsize, dest.strides[0], sh[0]]
+    else:
+        return None
+    if not _walk(value, bool(sh), ty.append, words.append):
+        return None
     ty = tuple(ty)
     i = IDS.get(ty)
     if i is None:
@@ -106,32 +91,45 @@ def encode(dest, value):
     return i, words
 
 
-def _vector(src, add, put) -> bool:
-    """Append the tokens and words of 1-D node `src` under a reduction; False for a node
-    the sequence does not take."""
-    stack = [src]
-    while stack:
-        n = stack.pop()
-        k = n.kind
-        t = _TOKENS.get(n.dtype)
-        if t is None:
-            return False
-        if k == LEAF:
-            put(n.buf.ptr + n.offset * n.dtype.itemsize)
+def _walk(n, vector, add, put) -> bool:
+    """Append the tokens and words of node `n` (0-d, or 1-D where `vector`) and its
+    sources in pre-order; False for a node the sequence does not take."""
+    t = (_VECTOR_TOKENS if vector else _SCALAR_TOKENS).get(n.dtype)
+    if t is None:
+        return False
+    k = n.kind
+    if k == LEAF:
+        put(n.buf.ptr + n.offset * n.dtype.itemsize)
+        if vector:
             put(n.strides[0])
-            add(_VECTOR[n.dtype])
-        elif k == SCALAR:
-            put(_bits(n.arg))
-            add(t[SCALAR])
-        elif k == EW and n.arg is None:
-            srcs = n.srcs
-            add(t[EW])
-            add(n.op)
-            add(len(srcs))
-            stack += srcs[::-1]
-        else:
+        add(t[LEAF])
+        return True
+    if k == SCALAR:
+        put(_bits(n.arg))
+        add(t[SCALAR])
+        return True
+    if k == EW:
+        if n.arg is not None:
             return False
-    return True
+        srcs = n.srcs
+        add(t[EW])
+        add(n.op)
+        add(len(srcs))
+        for s in srcs:
+            if not _walk(s, vector, add, put):
+                return False
+        return True
+    src = n.srcs[0] if n.srcs else None
+    if k == REDUCE and not vector:
+        if n.arg[0] != "sum" or len(src.shape) != 1 or src.shape[0] > REDUCE_MAX:
+            return False
+        put(src.shape[0])
+        add(t[REDUCE])
+        return _walk(src, True, add, put)
+    if k == VIEW and vector and n.op == "broadcast" and not src.shape:
+        add(t[VIEW])            # an element's value over the vector: computed once
+        return _walk(src, False, add, put)
+    return False
 
 
 def _bits(x) -> int:
@@ -146,20 +144,29 @@ def _code(ty) -> tuple:
     its words as ``w[k]`` and its lane as ``lane``."""
     toks = iter(ty[1:])
     lines = []
-    at = [1]            # the next word (word 0: the destination)
-    red = [0]
+    vector_dest = ty[0][0] == "V"
+    at = [3 if vector_dest else 1]      # the next word (the destination's come first)
+    made = [0]
 
     def word():
         k = at[0]
         at[0] += 1
         return f"w[{k}]"
 
+    def name(prefix):
+        made[0] += 1
+        return f"{prefix}{made[0]}"
+
     def node(vector):
-        """(C++ expression, dtype) of the next node in pre-order."""
+        """(C++ expression, dtype) of the next node in pre-order (over element `t` of
+        the vector where `vector`)."""
         tok = next(toks)
         kind, dt = tok[0], _FROM[tok[1]]
         ct = COMPUTE[dt]
         if kind == "l":
+            if vector:
+                p, s = word(), word()
+                return f"((const {STORAGE[dt]}*){p})[t * {s}]", dt
             return f"(*(const {STORAGE[dt]}*){word()})", dt
         if kind == "v":
             p, s = word(), word()
@@ -170,8 +177,12 @@ def _code(ty) -> tuple:
             op, nin = next(toks), next(toks)
             args = [node(vector) for _ in range(nin)]
             return render(op, args[0][1], dt, [a for a, _ in args]), dt
-        r = f"r{red[0]}"        # a reduction: its loop before the expression
-        red[0] += 1
+        if kind == "b":         # an element's value over a vector: computed before
+            e, _ = node(False)
+            h = name("h")
+            lines.append(f"const {ct} {h} = {e};")
+            return h, dt
+        r = name("r")           # a reduction: its loop before the expression
         n = word()
         lines.append(f"{ct} {r} = ({ct})0;")
         e, _ = node(True)
@@ -180,9 +191,24 @@ def _code(ty) -> tuple:
         return r, dt
 
     out = _FROM[ty[0][1]]
-    v, _ = node(False)
-    lines.append(f"const {COMPUTE[out]} v_ = {v};")
-    lines.append(f"if (lane == 0) *({STORAGE[out]}*)w[0] = v_;")
+    ct, st = COMPUTE[out], STORAGE[out]
+    v, _ = node(vector_dest)
+    if not vector_dest:
+        lines.append(f"const {ct} v_ = {v};")
+        lines.append(f"if (lane == 0) *({st}*)w[0] = v_;")
+        return lines, at[0]
+    lines += [f"{ct} v_[{_PER_LANE}];",     # every element computed, then stored (the
+              "#pragma unroll",             # value may read the destination elsewhere)
+              f"for (int u = 0; u < {_PER_LANE}; ++u) {{",
+              "  const long long t = lane + 32 * u;",
+              f"  if (t < w[2]) v_[u] = {v};",
+              "}",
+              "__syncwarp();",
+              "#pragma unroll",
+              f"for (int u = 0; u < {_PER_LANE}; ++u) {{",
+              "  const long long t = lane + 32 * u;",
+              f"  if (t < w[2]) (({st}*)w[0])[t * w[1]] = v_[u];",
+              "}"]
     return lines, at[0]
 
 
