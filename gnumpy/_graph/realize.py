@@ -239,17 +239,16 @@ def write(dest, value, _in_range=False, defer=False) -> None:
                                 # write read it: NumPy's statement reads it now
         if p is not None:
             if defer:
-                el = not dest.shape and not p[0].shape      # (elements: no chain starts
-                e = chains.extend(p, dest, value) if el and not sequence.entries \
-                    else None                               # while a sequence waits)
+                e = chains.extend(p, dest, value) if not dest.shape and not p[0].shape \
+                    else None
                 if e is not None:
                     _deferred[0], _deferred[1] = e, settle
                     return
                 if not chains.elements and dest.offset == p[0].offset and \
                         _fold(p, dest, value):      # (another place: no fold, no call)
                     return
-                if len(dest.shape) < 2 and len(p[0].shape) < 2 and not chains.elements \
-                        and _join(p, dest, value):
+                if not chains.elements and _small(dest) and _small(p[0]) and \
+                        _join(p, dest, value):
                     _deferred[0], _deferred[1] = (dest, value), settle
                     return
             settle()
@@ -312,6 +311,12 @@ def settle() -> None:
                         chains.elements[d.offset] = (d, v)
                     _deferred[0], _deferred[1] = p, settle
                 raise
+
+
+def _small(d) -> bool:
+    """Is LEAF `d` an element, or a vector a sequence may write?"""
+    sh = d.shape
+    return not sh or len(sh) == 1 and sh[0] <= sequence.VECTOR_MAX
 
 
 def _join(p, dest, value) -> bool:

@@ -17,21 +17,27 @@ their nodes, so no buffer they read or write is freed while they wait.
 """
 from __future__ import annotations
 
+from .ir import EW, REDUCE
+
+VECTOR_MAX = 256        # the longest vector destination any backend's sequence writes
+
 entries = []            # [(dest, value, (type number, words))], in write order; the
                         # deferred write comes after them
 used = [0]              # the words the entries take (each: its words and its type's)
 
 
 def join(p, dest, value, seq) -> bool:
-    """Move deferred element write `p` into the sequence so that the write of lazy 0-d
-    `value` into element LEAF `dest` waits after it (the caller makes it the deferred
-    write): True when p is a write the sequence runs (``seq``, the backend's
-    ``Sequences``, encodes it); None when it is but one launch has no room left for it;
-    False for anything else.  None and False leave everything as it was.  `value` is
-    encoded when it joins in turn, or when the sequence runs: a fold may change it until
-    then."""
+    """Move deferred write `p` into the sequence so that the write of lazy `value` into
+    LEAF `dest` waits after it (the caller makes it the deferred write): True when p is a
+    write the sequence runs (``seq``, the backend's ``Sequences``, encodes it); None when
+    it is but one launch has no room left for it; False for anything else, and where the
+    new write is an element whose value holds no sum near its root (an element chain's
+    statement: after a row, seidel's elements would leave the row alone in a launch).
+    None and False leave everything as it was.  `value` is encoded when it joins in turn,
+    or when the sequence runs: a fold may change it until then."""
     d = p[0]
-    if dest.device is not d.device:
+    if dest.device is not d.device or not dest.shape and not entries and \
+            not _sums(value, 3):
         return False
     pe = seq.encode(d, p[1])
     if pe is None:
@@ -42,6 +48,17 @@ def join(p, dest, value, seq) -> bool:
     entries.append((d, p[1], pe))
     used[0] = n
     return True
+
+
+def _sums(n, depth) -> bool:
+    """Is there a reduction in `n`'s graph within `depth` levels of it?"""
+    if n.kind == REDUCE:
+        return True
+    if depth and n.kind == EW:
+        for s in n.srcs:
+            if _sums(s, depth - 1):
+                return True
+    return False
 
 
 def take(p, seq):

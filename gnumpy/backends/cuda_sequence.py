@@ -26,6 +26,7 @@ import struct
 
 import numpy as np
 
+from .._config import config
 from .._graph.ir import EW, LEAF, REDUCE, SCALAR, VIEW
 from ..kernels.codegen import headers
 from ..kernels.compile import KERNEL_NAME
@@ -35,7 +36,8 @@ from ..kernels.types import COMPUTE, STORAGE
 
 WORDS_MAX = 500             # the parameter: (1 + 500) 8-byte words, within the 4 KiB limit
 REDUCE_MAX = 1 << 14        # a longer reduction: a kernel of its own (the whole device)
-VECTOR_MAX = 256            # a longer destination: a kernel of its own
+VECTOR_MAX = 256            # a longer destination: a kernel of its own (the most that
+                            # ``_graph/sequence.VECTOR_MAX`` lets any backend take)
 _PER_LANE = VECTOR_MAX // 32
 NODES_MAX = 48              # a value of more nodes: its own kernel
 _CODES = {np.dtype(np.float32): "f", np.dtype(np.float64): "d"}
@@ -258,6 +260,7 @@ class Sequences:
 
     def __init__(self, be):
         self.be = be
+        self.kernels = {}       # (type numbers, options' generation) -> kernel
         self.params = np.zeros(1 + WORDS_MAX, np.int64)
         self.ptrs = (ctypes.c_void_p * 1)(self.params.ctypes.data)
 
@@ -275,8 +278,14 @@ class Sequences:
             flat += words
         if len(flat) > WORDS_MAX:
             raise AssertionError(f"a sequence of {len(flat)} words (at most {WORDS_MAX})")
-        key = FixedKey(sequence_source, (tuple(TYPES[i] for i in nums),))
-        kernel = self.be.kernels.get(key, lambda: key.render(KERNEL_NAME))
+        k = (tuple(nums), config._generation)
+        kernel = self.kernels.get(k)
+        if kernel is None:
+            key = FixedKey(sequence_source, (tuple(TYPES[i] for i in nums),))
+            kernel = self.be.kernels.get(key, lambda: key.render(KERNEL_NAME))
+            if len(self.kernels) >= 1024:
+                self.kernels.clear()
+            self.kernels[k] = kernel
         p = self.params
         p[0] = len(entries)
         p[1:1 + len(flat)] = flat
