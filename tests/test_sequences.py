@@ -158,3 +158,46 @@ def test_moving_rows_are_one_type_and_one_launch(fake):
     W[2, :] = W[1, :] * 2.0
     realize.settle()
     assert len(be.launches) - n0 == 3 and _sequence_launches(be) == 1
+
+
+def test_readers_answer_what_the_walk_answers(fake):
+    """A hint walked often gets a generated reader (``cuda_sequence._reader``): for writes
+    of its structure it answers the walk's type and words, for writes of the same hint
+    and another structure (other leaves, constants or sums in the same places of a tree
+    of the same size and root op) nothing, so the walk answers them."""
+    dev, _ = fake
+    g = np.random.default_rng(5)
+    x = gp.asarray(g.random(64), device=dev)
+    y = gp.asarray(g.random(64).astype(np.float32), device=dev)
+    M = gp.asarray(g.random((8, 40)), device=dev)
+    gp.evaluate(x, y, M)
+
+    def forms(k):
+        e = x[k]
+        return [
+            (e, (e - gp.dot(x[:k], x[k:2 * k])) / x[1]),
+            (e, (e - gp.dot(x[1:k + 1], x[k:2 * k])) / 2.0),      # a constant for a leaf
+            (e, (x[2] - gp.dot(x[:k], x[k:2 * k])) / e),
+            (e, (e - gp.sum(x[:k] * 2.0)) / x[1]),               # a constant in the sum
+            (e, gp.sqrt(e) * 2.0 + x[k + 1]),
+            (M[2, 3:3 + k], M[1, 2:2 + k] * 0.5 + M[3, 4:4 + k]),
+            (M[2, 3:3 + k], M[1, 2:2 + k] * x[5] + M[3, 4:4 + k]),    # a broadcast element
+            (M[2, 3:3 + k], M[1, 2:2 + k] * (x[5] + gp.dot(x[:k], x[:k])) + 1.0),
+            (M[:, k], M[:, k - 1] - 1.0),                        # a column
+        ]
+
+    def node(d):
+        n = d._node
+        return n if n.kind == 0 else n.srcs[0]
+
+    for k in range(2, 30):
+        for d, v in forms(k):
+            dn = node(d)
+            want = CS._encode(dn, v._node)
+            assert want is not None
+            assert CS.encode(dn, v._node) == want, (k, want)
+    hints = [h for h in CS._BY_HINT if CS._BY_HINT[h]]
+    assert len(hints) >= 5          # readers were made, and answered from then on
+    f32 = y[3]
+    v32 = (f32 - gp.dot(y[:4], y[4:8])) / y[1]
+    assert CS.encode(node(f32), v32._node) == CS._encode(node(f32), v32._node)

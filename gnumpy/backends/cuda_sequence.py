@@ -29,6 +29,7 @@ import numpy as np
 from .._config import config
 from .._graph.ir import EW, LEAF, REDUCE, SCALAR, VIEW
 from ..kernels.codegen import headers
+from .remembered import COLD, Constants, answer, compile_reader, remember
 from ..kernels.compile import KERNEL_NAME
 from ..kernels.ops_cuda import render
 from ..kernels.plan import FixedKey
@@ -56,6 +57,9 @@ for _dt, _c in _CODES.items():
     _t[LEAF], _t[SCALAR], _t[EW], _t[VIEW] = "v" + _c, "s" + _c, "e" + _c, "b" + _c
     _VECTOR_TOKENS[_dt] = _t
 _DEST = {dt: ("l" + c, "V" + c) for dt, c in _CODES.items()}
+_TABLES = ({}, {}, {})     # readers by hint, walks since the last reader, readers made
+_BY_HINT = _TABLES[0]
+_MAKE_AT = 8                # walks of a hint before a reader is made for it
 IDS: dict = {}      # a type (its tokens) -> its number
 TYPES: list = []    # number -> type
 
@@ -65,7 +69,26 @@ def encode(dest, value):
     a vector of at most ``VECTOR_MAX``), or None when the sequence cannot take it.  The
     type is the destination's token, then the value's nodes in pre-order, each a token of
     its kind, dtype and context (an elementwise op's name and arity after it); `words` the
-    values its code reads, in the order ``_code`` reads them (the destination's first)."""
+    values its code reads, in the order ``_code`` reads them (the destination's first).
+
+    A hint (the destination's dtype and rank, the value's op and tree size) walked
+    `_MAKE_AT` times gets a reader (``_reader``): straight-line code that checks a new
+    write has the structure of the one walked last and reads its words (as the replay
+    signatures' readers do: ``remembered``)."""
+    h = (dest.dtype, len(dest.shape), value.op, value.size)
+    rds = _BY_HINT.get(h)
+    if rds:
+        r = rds[0](dest, value)
+        if r is not None or len(rds) > 1 and (r := answer(rds, dest, value)) is not None:
+            return r
+    r = _encode(dest, value)
+    if r is not None and rds is not COLD:
+        remember(h, rds, _TABLES, _MAKE_AT, _reader, (dest, value), None)
+    return r
+
+
+def _encode(dest, value):
+    """``encode``'s answer by a walk of `value`."""
     dt = dest.dtype
     toks = _DEST.get(dt)
     if toks is None or value.dtype is not dt or value.size > NODES_MAX:
@@ -132,6 +155,61 @@ def _walk(n, vector, add, put) -> bool:
         add(t[VIEW])            # an element's value over the vector: computed once
         return _walk(src, False, add, put)
     return False
+
+
+def _reader(write, _):
+    """A reader of writes shaped like `write` (dest, value): the checks and words of
+    ``_encode``'s walk as straight-line code, answering the type number the walk gave
+    (None for a write of another structure)."""
+    dest, value = write
+    tid = _encode(dest, value)[0]
+    const = Constants()
+    body = []
+    emit = body.append
+    dt = dest.dtype
+    emit(f"    if dest.dtype is not {const(dt)} or value.shape != dest.shape: return None")
+    words = [f"dest.buf.ptr + dest.offset * {dt.itemsize}"]
+    if dest.shape:
+        emit(f"    if dest.shape[0] > {VECTOR_MAX}: return None")
+        words += ["dest.strides[0]", "dest.shape[0]"]
+    names = [0]
+
+    def node(e, n, vector):
+        names[0] += 1
+        v = f"n{names[0]}"
+        emit(f"    {v} = {e}")
+        k = n.kind
+        check = f"{v}.kind != {k} or {v}.dtype is not {const(n.dtype)}"
+        if k == LEAF:
+            emit(f"    if {check}: return None")
+            words.append(f"{v}.buf.ptr + {v}.offset * {n.dtype.itemsize}")
+            if vector:
+                words.append(f"{v}.strides[0]")
+        elif k == SCALAR:
+            emit(f"    if {check}: return None")
+            words.append(f"BITS({v}.arg)")
+        elif k == EW:
+            emit(f"    if {check} or {v}.op != {const(n.op)} or {v}.arg is not None: "
+                 f"return None")
+            emit(f"    s{v} = {v}.srcs")
+            emit(f"    if len(s{v}) != {len(n.srcs)}: return None")
+            for i, x in enumerate(n.srcs):
+                node(f"s{v}[{i}]", x, vector)
+        elif k == REDUCE:
+            emit(f"    if {check} or {v}.arg[0] != 'sum': return None")
+            emit(f"    r{v} = {v}.srcs[0]")
+            emit(f"    if len(r{v}.shape) != 1 or r{v}.shape[0] > {REDUCE_MAX}: return None")
+            words.append(f"r{v}.shape[0]")
+            node(f"r{v}", n.srcs[0], True)
+        else:                   # a broadcast element
+            emit(f"    if {check} or {v}.op != 'broadcast' or {v}.srcs[0].shape: "
+                 f"return None")
+            node(f"{v}.srcs[0]", n.srcs[0], False)
+
+    node("value", value, bool(dest.shape))
+    emit(f"    return {tid}, [{', '.join(words)}]")
+    return compile_reader("dest, value", body, const, "<gnumpy sequence reader>",
+                          BITS=_bits)
 
 
 def _bits(x) -> int:
