@@ -26,6 +26,7 @@ from .ranges import group_name, label, node_name, span
 from .running import lock, stats
 
 _SHARED = shared_ids()  # the shared-memory dict itself: empty, it answers the hot path
+_VMAX = sequence.VECTOR_MAX
 
 
 def materialize(nodes) -> None:
@@ -247,7 +248,9 @@ def write(dest, value, _in_range=False, defer=False) -> None:
                 if not chains.elements and dest.offset == p[0].offset and \
                         _fold(p, dest, value):      # (another place: no fold, no call)
                     return
-                if not chains.elements and _small(dest) and _small(p[0]) and \
+                sh, ps = dest.shape, p[0].shape         # (elements and short vectors)
+                if not chains.elements and (not sh or len(sh) == 1 and sh[0] <= _VMAX) \
+                        and (not ps or len(ps) == 1 and ps[0] <= _VMAX) and \
                         _join(p, dest, value):
                     _deferred[0], _deferred[1] = (dest, value), settle
                     return
@@ -311,12 +314,6 @@ def settle() -> None:
                         chains.elements[d.offset] = (d, v)
                     _deferred[0], _deferred[1] = p, settle
                 raise
-
-
-def _small(d) -> bool:
-    """Is LEAF `d` an element, or a vector a sequence may write?"""
-    sh = d.shape
-    return not sh or len(sh) == 1 and sh[0] <= sequence.VECTOR_MAX
 
 
 def _join(p, dest, value) -> bool:
