@@ -201,3 +201,23 @@ def test_readers_answer_what_the_walk_answers(fake):
     f32 = y[3]
     v32 = (f32 - gp.dot(y[:4], y[4:8])) / y[1]
     assert CS.encode(node(f32), v32._node) == CS._encode(node(f32), v32._node)
+
+
+@pytest.mark.parametrize("name", ["ordered_element_writes", "ordered_writes_special",
+                                  "ordered_vector_writes"])
+def test_sequence_programs_on_the_device_under_test(name):
+    """The emulator's sequence programs on the default device against NumPy: on the GPU
+    machine the sequences' kernels run on the GPU itself (its memory order, its
+    shuffles), on CPU CI the CPU backend's paths give the same values."""
+    from emu_programs import PROGRAMS
+    from helpers import check
+    f, inputs = PROGRAMS[name]
+    data = [mk(i) for i, mk in enumerate(inputs)]
+    with np.errstate(all="ignore"):
+        want = f(np, *[d.copy() for d in data])
+    got = f(gp, *[gp.asarray(d.copy()) for d in data])
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        check(gp.asarray(g), np.asarray(w), rtol=1e-9 if np.asarray(w).dtype == np.float64
+              else 2e-4, scale=float(np.nanmax(np.abs(np.asarray(w)[np.isfinite(w)]),
+                                              initial=1.0)))
