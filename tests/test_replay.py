@@ -148,7 +148,7 @@ def test_moving_offsets_reuse_one_signature(fake):  # noqa: F811
     with the pointers.  (Rows longer than a sequence takes: ``cuda_sequence.VECTOR_MAX``;
     shorter ones are one sequence type, tests/test_sequences.py.)"""
     dev, be = fake
-    M = gp.asarray(np.arange(6000.0).reshape(20, 300), device=dev)
+    M = gp.asarray(np.arange(22000.0).reshape(20, 1100), device=dev)
     gp.evaluate(M)
     be.fast.cache.clear()
     for i in range(1, 19):

@@ -221,3 +221,27 @@ def test_sequence_programs_on_the_device_under_test(name):
         check(gp.asarray(g), np.asarray(w), rtol=1e-9 if np.asarray(w).dtype == np.float64
               else 2e-4, scale=float(np.nanmax(np.abs(np.asarray(w)[np.isfinite(w)]),
                                               initial=1.0)))
+
+
+def test_durbins_scalars_are_computed_in_the_sequence(fake):
+    """durbin: ``alpha`` (a sum over the vector the next statement rewrites) is a pending
+    reader that write must compute first, and ``beta`` a scalar chain past its bound;
+    each becomes an element of its own written in the sequence (``readers.defer_reader``),
+    so the loop launches once per parameter block, not three times an iteration."""
+    dev, be = fake
+    r = gp.asarray(np.random.default_rng(2).random(200) * 0.1, device=dev)
+    gp.evaluate(r)
+    realize.settle()
+    n0 = len(be.launches)
+    y = gp.zeros(200, device=dev)
+    y[0] = -r[0]
+    beta, alpha = 1.0, -r[0]
+    for k in range(1, 200):
+        beta *= 1.0 - alpha * alpha
+        alpha = -(r[k] + gp.dot(gp.flip(r[:k]), y[:k])) / beta
+        y[:k] += alpha * gp.flip(y[:k])
+        y[k] = alpha
+        if k == 100:
+            assert alpha._node.kind == 0 and S.entries     # realized, still waiting
+    realize.settle()
+    assert len(be.launches) - n0 < 199 // 4

@@ -8,6 +8,7 @@ import weakref
 
 from .._config import config
 from .ir import EW, LEAF, SCALAR, VIEW
+from .readers import defer_reader
 from .realize import materialize, materialize_one
 
 
@@ -53,7 +54,8 @@ def bounded(node):
     lim = config.max_scalar_graph_nodes     # (a chain counts at most the tree's size)
     if node.kind != LEAF and (node.size > config.max_graph_nodes or not node.shape and
                               node.size > lim and _chain_past(node, lim)):
-        materialize([node])
+        if node.shape or not defer_reader(node):    # (a 0-d one: in the sequence, where
+            materialize([node])                     # a write waits in one)
     return node
 
 

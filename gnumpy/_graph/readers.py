@@ -7,12 +7,15 @@ from __future__ import annotations
 import itertools
 import weakref
 
+from .._config import config
+from .._device import deferred as _deferred
 from .._memstate import (born, forget_all, note_write, realizations, shared, shared_ids,
                          write_epoch)
-from .ir import EW, IOTA, LEAF, SCALAR, VIEW, reads_any
+from .ir import EW, IOTA, LEAF, SCALAR, VIEW, Node, leaf, reads_any
 from . import chains
-from .realize import chain_element, materialize, materialize_one
-from .running import lock
+from .realize import chain_element, materialize, materialize_one, run_sequence
+from . import sequence
+from .running import lock, stats
 
 
 _pending = {}        # id -> weakref of an array whose node was lazy when last set
@@ -357,6 +360,8 @@ def _flush(bid, views, others, clean) -> None:
             for k, n in enumerate(order):   # only through readers computed before
                 if k and not _reads(n, bid, clean):     # it stays lazy (stockham's
                     continue                            # product of its twiddled input)
+                if not n.shape and defer_reader(n):     # (computed in the sequence)
+                    continue
                 materialize([n])
             others = [a for a in others if a._node.kind == LEAF]
     for a in views:
@@ -396,3 +401,41 @@ def flush_readers_of(bufs: dict) -> None:
             for a in readers:
                 if a._base is not None:
                     a._leaf()
+
+
+def defer_reader(node) -> bool:
+    """Compute lazy 0-d `node`, a pending reader of memory a write is about to change
+    (``_flush``) or a scalar chain past its bound (``bounds.bounded``), into an element
+    of its own as a write that waits in the sequence after the deferred write
+    (``sequence.join``), instead of launching it now: durbin's ``alpha`` (a sum over the
+    vector the next statement rewrites) and ``beta`` then run in the sequence with the
+    writes around them.  The node is realized at once into that element, whose value
+    lands when the sequence runs (anything that reads it settles first).  False, with
+    nothing done, where the deferred write is not one a sequence takes."""
+    with lock:
+        p = _deferred[0]
+        if p is None or node.shape or node.kind == LEAF or chains.elements or \
+                config.nvtx:
+            return False
+        ps = p[0].shape
+        if ps and (len(ps) != 1 or ps[0] > sequence.VECTOR_MAX) or \
+                node.device is not p[0].device:
+            return False
+        be = p[0].device._be
+        seq = be.sequences if be is not None else None
+        if seq is None:
+            return False
+        expr = Node(node.kind, node.op, node.dtype, (), node.srcs, node.arg, node.device,
+                    node.size)      # (node itself becomes the element)
+        buf = be.pool.alloc(node.dtype.itemsize)
+        dest = leaf(buf, node.dtype, (), (), 0, node.device)
+        r = sequence.join(p, dest, expr, seq)
+        if r is None:
+            run_sequence(p, False)
+            r = sequence.join(p, dest, expr, seq)
+        if not r:
+            return False
+        _deferred[0] = (dest, expr)         # ([1], the function that runs it, stays)
+        stats.materializations += 1
+        node.realize(buf, (), 0)
+        return True

@@ -303,7 +303,7 @@ def settle() -> None:
             _deferred[0] = None
             entries = chains.take() if chains.elements else ()
             try:
-                if sequence.entries and _run_sequence(p, not entries):
+                if sequence.entries and run_sequence(p, not entries):
                     return
                 if len(entries) > 1:
                     return _write_elements(entries)
@@ -317,21 +317,22 @@ def settle() -> None:
 
 
 def _join(p, dest, value) -> bool:
-    """Deferred element write `p` waits in the ordered sequence (``sequence.join``), the
-    write of `value` into element `dest` after it; a sequence with no room left for p
-    runs first, and p starts the next one."""
+    """Deferred write `p` waits in the sequence (``sequence.join``), the write of `value`
+    into `dest` after it (the caller makes that the deferred write); a sequence with no
+    room left for p runs first, and p starts the next one.  (No sequence under a CUDA
+    graph capture: nothing waits then.)"""
     be = p[0].device._be            # (not backend(): it settles)
     seq = be.sequences if be is not None else None
-    if seq is None or config.nvtx or capturing[0]:
+    if seq is None or config.nvtx:
         return False
     r = sequence.join(p, dest, value, seq)
     if r is None:                   # no room: the entries run, p waits alone
-        _run_sequence(p, False)
+        run_sequence(p, False)
         r = sequence.join(p, dest, value, seq)
     return bool(r)
 
 
-def _run_sequence(p, with_p) -> bool:
+def run_sequence(p, with_p) -> bool:
     """Run the sequence's entries in one launch, and deferred write `p` in it when
     `with_p` (no element chain ends with it) and it fits: True when p ran.  Out of
     memory, the entries wait again (``settle``)."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from .ir import EW, REDUCE
 
-VECTOR_MAX = 256        # the longest vector destination any backend's sequence writes
+VECTOR_MAX = 1024       # the longest vector destination any backend's sequence writes
 
 entries = []            # [(dest, value, (type number, words))], in write order; the
                         # deferred write comes after them
@@ -37,7 +37,7 @@ def join(p, dest, value, seq) -> bool:
     or when the sequence runs: a fold may change it until then."""
     d = p[0]
     if dest.device is not d.device or not dest.shape and not entries and \
-            not _sums(value, 3):
+            value.kind == EW and not _sums(value, 3):
         return False
     pe = seq.encode(d, p[1])
     if pe is None:

@@ -37,7 +37,7 @@ from ..kernels.types import COMPUTE, STORAGE
 
 WORDS_MAX = 500             # the parameter: (1 + 500) 8-byte words, within the 4 KiB limit
 REDUCE_MAX = 1 << 14        # a longer reduction: a kernel of its own (the whole device)
-VECTOR_MAX = 256            # a longer destination: a kernel of its own (the most that
+VECTOR_MAX = 1024           # a longer destination: a kernel of its own (the most that
                             # ``_graph/sequence.VECTOR_MAX`` lets any backend take)
 _PER_LANE = VECTOR_MAX // 32
 NODES_MAX = 48              # a value of more nodes: its own kernel
