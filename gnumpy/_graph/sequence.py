@@ -1,13 +1,14 @@
-"""Ordered element writes: a solver loop's element statements waiting together, to run in
-program order as one launch (``Backend.sequences``).
+"""Ordered writes: a loop's element and short vector statements waiting together, to run
+in program order as one launch (``Backend.sequences``).
 
 ``realize.write`` defers a statement's write (the deferred write).  When the next
-statement writes another element and neither an element chain (``chains.extend``) nor a
-fold takes it, the deferred write joins the sequence here (``join``) instead of running,
-and the new write becomes the deferred write after it: ``C[i, j] = (C[i, j] - dot(C[i,
-:j], C[j, :j])) / C[j, j]`` for j in a row, each value reading through a vector what the
-writes before it stored, is one launch per ``Sequences.words_max`` words, not one per
-statement.  ``realize.settle`` runs the sequence, the deferred write last, in order.
+statement writes an element or a vector of at most ``VECTOR_MAX`` elements and neither an
+element chain (``chains.extend``) nor a fold takes it, the deferred write joins the
+sequence here (``join``) instead of running, and the new write becomes the deferred write
+after it: ``C[i, j] = (C[i, j] - dot(C[i, :j], C[j, :j])) / C[j, j]`` for j in a row, or
+a sweep's rows, each reading what the writes before it stored, is one launch per
+``Sequences.words_max`` words, not one per statement.  ``realize.settle`` runs the
+sequence, the deferred write last, in order (``realize.run_sequence``).
 
 Each write is encoded when it joins (``Sequences.encode``: its type and the words its code
 reads, addresses taken then), so a sequence holds what each statement meant when it ran:

@@ -1,23 +1,28 @@
-"""Ordered element writes as one launch (``CudaBackend.write_sequence``): a solver loop's
-element statements whose values hold small reductions, run in program order by one warp.
+"""Ordered writes as one launch (``CudaBackend.sequences``): a loop's element and short
+vector statements, each reading what the one before wrote, run in program order by one
+warp.
 
 ``C[i, j] = (C[i, j] - dot(C[i, :j], C[j, :j])) / C[j, j]`` for j in a row (NPBench
-cholesky, lu, ludcmp) or ``x[i] = (b[i] - dot(L[i, :i], x[:i])) / L[i, i]`` (trisolv):
-each statement reads what the one before wrote, through a vector, so neither an element
-chain (``_graph/chains.py``: values substituted, every load before any store) nor a fused
-kernel takes two of them; each was a launch of its own.  Here each write is encoded
+cholesky, lu, ludcmp), ``x[i] = (b[i] - dot(L[i, :i], x[:i])) / L[i, i]`` (trisolv), a
+sweep's rows (seidel's ``A[i, 1:-1] += <seven shifted rows>``): each statement reads what
+the one before wrote, other than element for element, so neither an element chain
+(``_graph/chains.py``: values substituted, every load before any store), a fold nor a
+fused kernel takes two of them; each was a launch of its own.  Here each write is encoded
 (``encode``): a *type*, its structure (ops, dtypes, which reductions over which vectors),
 and *words*, the 64-bit values that vary between a loop's statements (addresses, vector
 strides and lengths, constants).  One kernel per set of types runs the entries it is given
-one after another (a ``switch`` on each entry's type), its 32 lanes sharing each
-reduction, lane 0 storing the element, ``__syncwarp`` ordering the store before the next
-entry's loads.  The words travel in the kernel's one parameter (a struct of
-``WORDS_MAX`` words), so a loop of new lengths and places launches kernels it has.
+one after another (a ``switch`` on each entry's type): its 32 lanes share each reduction;
+lane 0 stores an element; a vector (at most ``VECTOR_MAX`` elements, ``_PER_LANE`` a
+lane) is computed whole into registers, then stored, since its value may read its
+destination shifted; ``__syncwarp`` orders each entry's stores before the next one's
+loads.  The words travel in the kernel's one parameter (a struct of ``WORDS_MAX`` words),
+so a loop of new lengths and places launches kernels it has.
 
 What an entry may hold (``encode`` answers None for anything else): float32 and float64
-values; elements (0-d leaves), constants, the op table's elementwise ops (the expression of
-``ops_cuda``), and sums of 1-D elementwise expressions of vectors (strided leaves) and
-constants of at most ``REDUCE_MAX`` elements (a longer one is a kernel of its own).
+values; elements (0-d leaves), strided vectors, constants, the op table's elementwise ops
+(the expression of ``ops_cuda``), element values broadcast over a vector (computed once)
+and sums of 1-D elementwise expressions of at most ``REDUCE_MAX`` elements (a longer one
+is a kernel of its own).
 """
 from __future__ import annotations
 
