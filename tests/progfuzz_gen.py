@@ -181,6 +181,15 @@ class Gen:
         elif r < 0.7:
             self.emit(f"host({names[0]})")
 
+    def after(self, f, t, ev="ev(Y)"):
+        """After statement template `f`: its result `t` evaluated at times and kept, or,
+        where it wrote in place, `ev` (the evaluation of what it wrote) at times."""
+        if "{t}" in f:
+            self.maybe_ev(t)
+            self.collect(t)
+        elif self.R.random() < 0.6:
+            self.emit(ev)
+
     def collect(self, t):
         R = self.R
         r = R.random()
@@ -378,11 +387,7 @@ class Gen:
         self.emit(f.format(L2=L2, o=o, o2=o2, s=s, h=h, m=self.m, t=t,
                            mv=self.mv(h, self.off()), mv2=self.mv(h, self.off()),
                            vm=self.vm(), mm=self.mm(h, self.off()), ax=R.randint(0, 1)))
-        if "{t}" in f:
-            self.maybe_ev(t)
-            self.collect(t)
-        elif R.random() < 0.6:
-            self.emit(f"ev({f.split('[')[0]})")
+        self.after(f, t, f"ev({f.split('[')[0]})")
 
     # ------------------------------------------------------------------ v2 (seed >= 10000)
     def st_out(self):
@@ -407,11 +412,7 @@ class Gen:
                       "Z[{p}:{p}+{m}] = xp.linalg.solve({M}, Z[{p}:{p}+{m}] + {vm})"])
         t = self.new()
         self.emit(f.format(t=t, M=M, s=self.scal(), p=self.off(7), m=m, o=o, vm=self.vm()))
-        if "{t}" in f:
-            self.maybe_ev(t)
-            self.collect(t)
-        elif R.random() < 0.6:
-            self.emit(f"ev({f.split('[')[0]})")
+        self.after(f, t, f"ev({f.split('[')[0]})")
 
     def st_tprod(self):
         R = self.R
@@ -424,11 +425,7 @@ class Gen:
         if not self.real:
             f = f.replace("xp.maximum(", "(").replace(", 0)", ")")
         self.emit(f.format(t=t, o=o, o2=o2, h=h, s=self.scal()))
-        if "{t}" in f:
-            self.maybe_ev(t)
-            self.collect(t)
-        elif R.random() < 0.6:
-            self.emit("ev(Y)")
+        self.after(f, t)
 
     def st_batched(self):
         R = self.R
@@ -441,11 +438,7 @@ class Gen:
                       "Y[{o}:{o}+2*{h}] = (A[{o}:{o}+2*{h}].reshape(2, {h}, {k}) @ {w}).reshape(2*{h}, {m}) * {s}"])
         self.emit(f.format(t=t, o=o, h=h, k=self.k, m=self.m, w=self.matW(), s=self.scal(),
                            a=self.rows(h, o), a2=self.rows(h, self.off())))
-        if "{t}" in f:
-            self.maybe_ev(t)
-            self.collect(t)
-        elif R.random() < 0.6:
-            self.emit("ev(Y)")
+        self.after(f, t)
 
     def st_chain2(self):
         R = self.R
@@ -469,11 +462,7 @@ class Gen:
                       "{t} = {p} - xp.mean({p}, axis=0)",
                       "Y[{o}:{o}+{h}] = {p} - xp.max(xp.real({p}), axis=1, keepdims=True)"])
         self.emit(f.format(t=t, p=p, o=o, o2=self.off(), k=self.k, h=h))
-        if "{t}" in f:
-            self.maybe_ev(t)
-            self.collect(t)
-        elif R.random() < 0.6:
-            self.emit("ev(Y)")
+        self.after(f, t)
 
     def st_mixed_ev(self):
         R = self.R
@@ -533,11 +522,7 @@ class Gen:
         if not self.real and "sort" in f:
             f = "{t} = A[{o}:{o}, :] @ W + 1.0"
         self.emit(f.format(t=t, o=o, h=h, s=self.scal()))
-        if "{t}" in f:
-            self.maybe_ev(t)
-            self.collect(t)
-        elif R.random() < 0.6:
-            self.emit("ev(Y)")
+        self.after(f, t)
 
     def st_flip(self):
         # call arguments that change between iterations on one signature (square operands:
@@ -560,11 +545,7 @@ class Gen:
         if o is None:
             return
         self.emit(f.format(t=t, o=o, q=q, s=self.scal(), n=self.n, m=m))
-        if "{t}" in f:
-            self.maybe_ev(t)
-            self.collect(t)
-        elif R.random() < 0.6:
-            self.emit("ev(Y)")
+        self.after(f, t)
 
     def st_alpha(self):
         # a scaled operand (the call's alpha) whose scale is sometimes 0 or 1
@@ -578,11 +559,7 @@ class Gen:
                       "Y[{o}:{o}+{h}] = ({s} * A[{o}:{o}+{h}]) @ W + Y[{o}:{o}+{h}] * {s}",
                       "Y[{o}:{o}+{h}] += (A[{o}:{o}+{h}] * {s}) @ W"])
         self.emit(f.format(t=t, s=s, o=o, h=h, p=self.off(7), m=self.m))
-        if "{t}" in f:
-            self.maybe_ev(t)
-            self.collect(t)
-        elif R.random() < 0.6:
-            self.emit("ev(Y)")
+        self.after(f, t)
 
     # ------------------------------------------------------------------ v4 (seed >= 30000)
     def st_viewval(self):
@@ -606,11 +583,7 @@ class Gen:
                       "Y[{o}:{o}+{n}][::-1] = ({p}) * {s}"])
         self.emit(f.format(t=t, p=p, p2=self.mm(n, o), s=self.scal(), q=q, q2=R.randint(0, m - 1),
                            o=o, n=n, pp=self.off(7), m=m, r=R.randint(0, n - 1)))
-        if "{t}" in f:
-            self.maybe_ev(t)
-            self.collect(t)
-        elif R.random() < 0.6:
-            self.emit("ev(Y, Z)" if "Z[" in f else "ev(Y)")
+        self.after(f, t, "ev(Y, Z)" if "Z[" in f else "ev(Y)")
 
     def st_mixed(self):
         # operands of other dtypes: casts before the call
@@ -628,11 +601,7 @@ class Gen:
         else:
             f = f.replace("{od}", "xp.complex64")
         self.emit(f.format(t=t, o=o, h=h, p=self.off(), k=self.k, s=self.scal()))
-        if "{t}" in f:
-            self.maybe_ev(t)
-            self.collect(t)
-        elif R.random() < 0.6:
-            self.emit("ev(Y)")
+        self.after(f, t)
 
     def st_intprod(self):
         R = self.R
@@ -660,11 +629,7 @@ class Gen:
             return
         oo = self.off(min(self.span, self.N - self.m + 1)) if "Y[{o}:{o}+{m}]" in f else o
         self.emit(f.format(t=t, o=oo, h=h, q=q, s=self.scal(), p=self.off(7), m=self.m, k=self.k))
-        if "{t}" in f:
-            self.maybe_ev(t)
-            self.collect(t)
-        elif R.random() < 0.6:
-            self.emit("ev(Y)")
+        self.after(f, t)
 
     # ------------------------------------------------------------------ v5 (seed >= 50000)
     def st_reducewrite(self):

@@ -7,13 +7,12 @@ from __future__ import annotations
 import itertools
 import weakref
 
-from .._config import config
 from .._device import deferred as _deferred
 from .._memstate import (born, forget_all, note_write, realizations, shared, shared_ids,
                          write_epoch)
 from .ir import EW, IOTA, LEAF, SCALAR, VIEW, Node, leaf, reads_any
 from . import chains
-from .realize import chain_element, materialize, materialize_one, run_sequence
+from .realize import chain_element, join_sequence, materialize, materialize_one
 from . import sequence
 from .running import lock, stats
 
@@ -414,26 +413,20 @@ def defer_reader(node) -> bool:
     nothing done, where the deferred write is not one a sequence takes."""
     with lock:
         p = _deferred[0]
-        if p is None or node.shape or node.kind == LEAF or chains.elements or \
-                config.nvtx:
+        if p is None or node.shape or node.kind == LEAF or chains.elements:
             return False
         ps = p[0].shape
         if ps and (len(ps) != 1 or ps[0] > sequence.VECTOR_MAX) or \
                 node.device is not p[0].device:
             return False
         be = p[0].device._be
-        seq = be.sequences if be is not None else None
-        if seq is None:
+        if be is None or be.sequences is None:
             return False
         expr = Node(node.kind, node.op, node.dtype, (), node.srcs, node.arg, node.device,
                     node.size)      # (node itself becomes the element)
         buf = be.pool.alloc(node.dtype.itemsize)
         dest = leaf(buf, node.dtype, (), (), 0, node.device)
-        r = sequence.join(p, dest, expr, seq)
-        if r is None:
-            run_sequence(p, False)
-            r = sequence.join(p, dest, expr, seq)
-        if not r:
+        if not join_sequence(p, dest, expr):
             return False
         _deferred[0] = (dest, expr)         # ([1], the function that runs it, stays)
         stats.materializations += 1

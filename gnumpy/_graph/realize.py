@@ -251,7 +251,7 @@ def write(dest, value, _in_range=False, defer=False) -> None:
                 sh, ps = dest.shape, p[0].shape         # (elements and short vectors)
                 if not chains.elements and (not sh or len(sh) == 1 and sh[0] <= _VMAX) \
                         and (not ps or len(ps) == 1 and ps[0] <= _VMAX) and \
-                        _join(p, dest, value):
+                        join_sequence(p, dest, value):
                     _deferred[0], _deferred[1] = (dest, value), settle
                     return
             settle()
@@ -316,7 +316,7 @@ def settle() -> None:
                 raise
 
 
-def _join(p, dest, value) -> bool:
+def join_sequence(p, dest, value) -> bool:
     """Deferred write `p` waits in the sequence (``sequence.join``), the write of `value`
     into `dest` after it (the caller makes that the deferred write); a sequence with no
     room left for p runs first, and p starts the next one.  (No sequence under a CUDA

@@ -49,10 +49,10 @@ class Backend:
     # chain of a loop's element writes: ``_graph/chains.py``)
     write_elements = None
 
-    # optional: the runner of ordered element writes (``_graph/sequence.py``), with
-    # encode(dest, value) -> an entry or None, fits(entries, entry) -> bool and
-    # run(entries): each write in program order, in one launch (values with small
-    # reductions, which read what the writes before them stored)
+    # optional: the runner of ordered writes of elements and short vectors
+    # (``_graph/sequence.py``), with encode(dest, value) -> an entry or None, words_max
+    # (the words one launch takes) and run(entries): each write in program order, in one
+    # launch (values that read what the writes before them stored)
     sequences = None
 
     def nonzero_node(self, mask):

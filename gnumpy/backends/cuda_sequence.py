@@ -34,11 +34,11 @@ import numpy as np
 from .._config import config
 from .._graph.ir import EW, LEAF, REDUCE, SCALAR, VIEW
 from ..kernels.codegen import headers
-from .remembered import COLD, Constants, answer, compile_reader, remember
 from ..kernels.compile import KERNEL_NAME
 from ..kernels.ops_cuda import render
 from ..kernels.plan import FixedKey
 from ..kernels.types import COMPUTE, STORAGE
+from .remembered import COLD, Constants, answer, compile_reader, remember
 
 WORDS_MAX = 500             # the parameter: (1 + 500) 8-byte words, within the 4 KiB limit
 REDUCE_MAX = 1 << 14        # a longer reduction: a kernel of its own (the whole device)
@@ -249,9 +249,6 @@ def _code(ty) -> tuple:
         kind, dt = tok[0], _FROM[tok[1]]
         ct = COMPUTE[dt]
         if kind == "l":
-            if vector:
-                p, s = word(), word()
-                return f"((const {STORAGE[dt]}*){p})[t * {s}]", dt
             return f"(*(const {STORAGE[dt]}*){word()})", dt
         if kind == "v":
             p, s = word(), word()
@@ -305,7 +302,7 @@ def sequence_source(types, name) -> str:
         body = "\n        ".join(lines)
         cases.append(f"      case {i}: {{\n        {body}\n        w += {nw}; break; }}")
     cases = "\n".join(cases)
-    return headers(*(_FROM[c] for c in "fd")) + f"""
+    return headers(*_CODES) + f"""
 #ifndef __CUDACC_RTC__
 #define __grid_constant__
 #endif
