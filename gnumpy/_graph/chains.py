@@ -53,7 +53,7 @@ def extend(p, dest, value):
     started = not els
     if started:
         if dest.offset == d.offset:
-            return None                 # a fold of one element (``realize._fold``)
+            return None                 # a fold of one element (``overlap.fold_write``)
         be = d.device._be
         if be is None or be.write_elements is None:
             return None

@@ -1,9 +1,10 @@
 """Where a write's value reads the memory it writes: the bytes a layout touches, layouts
 of one buffer that touch disjoint elements, and a deferred write's value put in place of
-its destination's reads (``realize._fold``: ``x[k] = e`` then ``x[k] = f(x[k])`` is
+its destination's reads (``fold_write``: ``x[k] = e`` then ``x[k] = f(x[k])`` is
 ``x[k] = f(e)``)."""
 from __future__ import annotations
 
+from .._config import config
 from . import layout as L
 from .ir import BARRIER, EW, IOTA, LEAF, SCALAR, same_place, with_srcs
 
@@ -104,3 +105,26 @@ def substitute(n, d, v, memo):
         r = n if new is None else with_srcs(n, tuple(new))
         memo[id(n)] = r
     return r
+
+
+def fold_write(p, dest, value):
+    """Deferred write `p`, ``(d, v)``, folded into the write of `value` into `dest`: the
+    value that writes both, ``value`` with `v` in place of its reads of d, or None where
+    they do not fold.  They fold when dest is d, element for element, and `value` reads
+    that memory only there or apart from it (``realize.write``: ``x[k] = e`` then ``x[k]
+    = f(x[k])`` is ``x[k] = f(e)``), within the backend's graph size."""
+    d, v = p
+    if not same_place(dest, d):
+        return None
+    cap = getattr(d.device._be, "fold_nodes", None)     # (not backend(): it settles)
+    if cap is None:
+        cap = config.max_graph_nodes
+    if value.size > cap:        # (the substitution only grows it)
+        return None
+    new = fold_update(value, d, v)
+    if new is None:
+        try:
+            new = substitute(value, d, v, {})
+        except Overlap:
+            return None
+    return new if new.size <= cap else None

@@ -19,7 +19,7 @@ from .._device import backend
 from . import chains, sequence
 from . import layout as L
 from .fuse import Group, library_group, schedule, writes_into
-from .overlap import Overlap, byte_span, fold_update, interleaved, substitute
+from .overlap import byte_span, fold_write, interleaved
 from .ir import BARRIER, EW, LEAF, REDUCE, reads_any, same_place, scaled
 from .ir import barrier as ir_barrier, copy as ir_copy
 from .ranges import group_name, label, node_name, span
@@ -246,7 +246,8 @@ def write(dest, value, _in_range=False, defer=False) -> None:
                     _deferred[0], _deferred[1] = e, settle
                     return
                 if not chains.elements and dest.offset == p[0].offset and \
-                        _fold(p, dest, value):      # (another place: no fold, no call)
+                        (v := fold_write(p, dest, value)) is not None:  # (another place:
+                    _deferred[0], _deferred[1] = (p[0], v), settle      # no fold, no call)
                     return
                 sh, ps = dest.shape, p[0].shape         # (elements and short vectors)
                 if not chains.elements and (not sh or len(sh) == 1 and sh[0] <= _VMAX) \
@@ -350,31 +351,6 @@ def run_sequence(p, with_p) -> bool:
         raise
     _count("sequence")
     return pe is not None
-
-
-def _fold(p, dest, value) -> bool:
-    """Fold deferred write `p` into the write of `value` into `dest`: possible when dest
-    is p's destination, element for element, and `value` reads that memory only there
-    (then it reads p's value instead) or apart from it.  The deferred write becomes
-    ``dest[...] = value`` with p's value in place of those reads."""
-    d, v = p
-    if not same_place(dest, d):
-        return False
-    cap = getattr(d.device._be, "fold_nodes", None)     # (not backend(): it settles)
-    if cap is None:
-        cap = config.max_graph_nodes
-    if value.size > cap:        # (the substitution only grows it)
-        return False
-    new = fold_update(value, d, v)
-    if new is None:
-        try:
-            new = substitute(value, d, v, {})
-        except Overlap:
-            return False
-    if new.size > cap:
-        return False
-    _deferred[0], _deferred[1] = (d, new), settle
-    return True
 
 
 def _write_elements(entries) -> None:
