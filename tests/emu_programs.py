@@ -729,3 +729,22 @@ def ordered_vector_writes(xp, A, rr, G, F):
         E[:, j] = E[:, j - 1] * 0.5 + E[::-1, j] - xp.sum(E[:, j - 1]) * 0.01
         E[::-1, j - 1][:20] += 1.0
     return [M, y, Q, R, H, E]
+
+
+@prog(r(60, 50), r(30, 30), r(30, 30))
+def ordered_library_writes(xp, D, A, E):
+    # a library call's result written twice (covariance's and correlation's chained
+    # assignments): the call runs ahead of the sequence's waiting writes, which read and
+    # write other memory; one that reads a row a waiting write changes runs after it
+    cov = xp.zeros((50, 50))
+    for i in range(50):
+        cov[i:, i] = cov[i, i:] = D[:, i] @ D[:, i:] / 59.0
+    corr = xp.eye(50)
+    for i in range(49):
+        corr[i + 1:, i] = corr[i, i + 1:] = D[:, i] @ D[:, i + 1:]
+    B = A.copy()
+    C = xp.zeros((30, 30))
+    for i in range(1, 30):
+        B[i, :] = (B[i - 1, :] @ A) * 0.2
+        C[i, :] = (B[i, :] @ E) * 0.02
+    return [cov, corr, B, C]

@@ -6,13 +6,15 @@ makes, that each launch stays within its parameter's words, and what settles a s
 The values are checked against NumPy by the emulator's ``ordered_element_writes`` and
 ``ordered_writes_special`` programs (tests/emu_programs.py, in both lane orders:
 test_cuda_emulated.py)."""
+import types
+
 import numpy as np
 import pytest
 
 import gnumpy as gp
 from gnumpy._graph import realize
 from gnumpy._graph import sequence as S
-from gnumpy.backends import cuda_sequence as CS
+from gnumpy.backends import cuda_libs, cuda_sequence as CS
 from test_fast_path import fake  # noqa: F401 - the fake CUDA backend fixture
 
 
@@ -204,7 +206,7 @@ def test_readers_answer_what_the_walk_answers(fake):
 
 
 @pytest.mark.parametrize("name", ["ordered_element_writes", "ordered_writes_special",
-                                  "ordered_vector_writes"])
+                                  "ordered_vector_writes", "ordered_library_writes"])
 def test_sequence_programs_on_the_device_under_test(name):
     """The emulator's sequence programs on the default device against NumPy: on the GPU
     machine the sequences' kernels run on the GPU itself (its memory order, its
@@ -245,3 +247,31 @@ def test_durbins_scalars_are_computed_in_the_sequence(fake):
             assert alpha._node.kind == 0 and S.entries     # realized, still waiting
     realize.settle()
     assert len(be.launches) - n0 < 199 // 4
+
+
+class _Cublas(types.ModuleType):
+    """cuBLAS whose every call answers 1 and does nothing (launches are what is counted)."""
+
+    def __getattr__(self, name):
+        return (lambda *a, **k: 1) if name[0].islower() else _Cublas(name)
+
+
+def test_a_library_value_runs_ahead_of_the_sequence(fake, monkeypatch):
+    """covariance's ``cov[i:, i] = cov[i, i:] = x @ Y / c``: the product (a library call
+    reading memory no waiting write changes) runs when its write joins the sequence, so
+    both writes of every iteration wait there: launches per parameter block, not two
+    kernels an iteration.  The values, and a product that reads a row a waiting write
+    changes (it runs after that write): the emulator's ``ordered_library_writes``."""
+    dev, be = fake
+    monkeypatch.setitem(cuda_libs._BINDINGS, "cublas", _Cublas("cublas"))
+    D = gp.asarray(np.random.default_rng(4).random((30, 40)), device=dev)
+    cov = gp.zeros((40, 40), device=dev)
+    gp.evaluate(D, cov)
+    realize.settle()
+    n0, s0 = len(be.launches), realize.stats.by_kind["barrier"]
+    for i in range(40):
+        cov[i:, i] = cov[i, i:] = D[:, i] @ D[:, i:] / 29.0
+    realize.settle()
+    assert realize.stats.by_kind["barrier"] - s0 == 40          # the products
+    k = len(be.launches) - n0
+    assert k == _sequence_launches(be) and k <= 8, k            # every write in sequences

@@ -326,10 +326,12 @@ def join_sequence(p, dest, value) -> bool:
     seq = be.sequences if be is not None else None
     if seq is None or config.nvtx:
         return False
-    r = sequence.join(p, dest, value, seq)
+    if be.thread != get_ident():    # (a library call may run: ``sequence.join``)
+        be.bind_thread()
+    r = sequence.join(p, dest, value, seq, _library_sources)
     if r is None:                   # no room: the entries run, p waits alone
         run_sequence(p, False)
-        r = sequence.join(p, dest, value, seq)
+        r = sequence.join(p, dest, value, seq, _library_sources)
     return bool(r)
 
 
@@ -395,16 +397,23 @@ def _product_write(be, dest, value) -> bool:
     return True
 
 
-def _library_sources(value) -> None:
-    """Run the library calls among `value`'s sources whose operands are in memory (``y[:]
-    = A @ x / c``, a reduction's ``vals @ x[cols]``): each is one call whatever else is
-    pending, and what is left of the value then replays as one kernel, without a
-    schedule."""
-    for s in value.srcs:
-        if s.kind == BARRIER:
-            g = library_group(s)
-            if g is not None:
+def _library_sources(value, entries=None) -> bool:
+    """Run the library calls among `value`'s sources (or `value`, one itself) whose
+    operands are in memory (``y[:] = A @ x / c``, ``vals @ x[cols]``): each is one call
+    whatever else is pending, and the rest of the value replays as one kernel or joins a
+    sequence (`entries`: its writes, not run yet; then only calls apart from the memory
+    they change run, the deferred write left waiting).  True when one ran."""
+    ran = False
+    for s in value.srcs if value.kind != BARRIER else (value,):
+        if s.kind == BARRIER and (g := library_group(s)) is not None:
+            if entries is None:
                 _run(g)
+            elif [1 for d, _, _ in entries for t in s.srcs if t.buf is d.buf]:
+                continue
+            else:
+                _run_planned(s.device._be, g)       # (not backend(): it settles)
+            ran = True
+    return ran
 
 
 def _write(dest, value, _in_range) -> None:

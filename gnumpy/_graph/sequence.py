@@ -27,7 +27,7 @@ entries = []            # [(dest, value, (type number, words))], in write order;
 used = [0]              # the words the entries take (each: its words and its type's)
 
 
-def join(p, dest, value, seq) -> bool:
+def join(p, dest, value, seq, first) -> bool:
     """Move deferred write `p` into the sequence so that the write of lazy `value` into
     LEAF `dest` waits after it (the caller makes it the deferred write): True when p is a
     write the sequence runs (``seq``, the backend's ``Sequences``, encodes it); None when
@@ -35,13 +35,17 @@ def join(p, dest, value, seq) -> bool:
     new write is an element whose value holds no sum near its root (an element chain's
     statement: after a row, seidel's elements would leave the row alone in a launch).
     None and False leave everything as it was.  `value` is encoded when it joins in turn,
-    or when the sequence runs: a fold may change it until then."""
+    or when the sequence runs: a fold may change it until then.
+
+    A library call in p's value (covariance's ``cov[i:, i] = cov[i, i:] = x @ Y / c``)
+    runs first, ahead of the entries, where ``first(p's value, entries)`` finds its
+    operands apart from what they write (it would run when p does, reading the same)."""
     d = p[0]
     if dest.device is not d.device or not dest.shape and not entries and \
             value.kind == EW and not _sums(value, 3):
         return False
     pe = seq.encode(d, p[1])
-    if pe is None:
+    if pe is None and (not first(p[1], entries) or (pe := seq.encode(d, p[1])) is None):
         return False
     n = used[0] + 1 + len(pe[1])
     if n > seq.words_max:
