@@ -748,3 +748,47 @@ def ordered_library_writes(xp, D, A, E):
         B[i, :] = (B[i - 1, :] @ A) * 0.2
         C[i, :] = (B[i, :] @ E) * 0.02
     return [cov, corr, B, C]
+
+
+@prog(r(300, 240), r(240), r(300), r(260, 280, dtype=np.float32, lo=0.5),
+      r(280, dtype=np.float32, lo=0.5), r(260, dtype=np.float32, lo=0.5), r(700))
+def matvec_pairs(xp, A, p, r, B, q, s, v):
+    # ``x @ A`` and ``A @ y`` of one matrix materialized together: one pass over A, the
+    # blocks' row dots and column sums added in a fixed order; transposed and sliced
+    # matrices, strided and reversed vectors, scaled operands, float32 (positive: its sums
+    # in another order than NumPy's, without cancellation); two products of one form stay
+    # the library's
+    def both(x, y):
+        if hasattr(xp, "evaluate"):
+            xp.evaluate(x, y)
+        return [x, y]
+    out = both((2.0 * r) @ A, A @ (p * 0.5))
+    out += both(A.T @ v[:600:2], p[::-1] @ A.T)
+    out += both(A[:290, 1:] @ p[1:], r[:290] @ A[:290, 1:])
+    out += both(s @ B, B @ q)
+    out += both(A @ p, A @ v[:240])
+    return out
+
+
+@prog(r(300, 240), r(240), r(300), r(300), r(240))
+def matvec_pair_writes(xp, A, y1, y2, x1, x2):
+    # mvt's ``x1 += A @ y1; x2 += y2 @ A``: both statements' products in one pass over A,
+    # each added to its destination (a view, reversed, scaled); a statement reading what
+    # the one before it wrote, or products with lazy operands, run one after the other
+    def ev(*a):
+        if hasattr(xp, "evaluate"):
+            xp.evaluate(*a)
+    x1, x2 = x1.copy(), x2.copy()
+    X = xp.zeros((2, 300))
+    ev(x1, x2, X)
+    for k in range(3):
+        x1 += A @ y1                    # roots: one materialization (a program replay)
+        x2 += y2 @ A
+        ev(x1, x2)
+        X[k % 2, :] = 0.5 * X[k % 2, :] + (A * 0.5) @ x2     # writes into views
+        x2[::-1] += (2.0 * x1) @ A
+        X[1, :] = A @ y1
+        x2[:] += X[1, :] @ A            # reads the row just written: not paired
+        x1 += A @ (x2 * 0.01)           # a lazy operand
+        x2 = x2 + x1[:240] @ A.T[:, :240]
+    return [x1, x2, X]

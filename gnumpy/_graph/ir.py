@@ -186,6 +186,25 @@ def scaled(n):
     return (x, s) if s != 0 and cmath.isfinite(s) else (n, None)
 
 
+def product_form(dest, value):
+    """(p, beta) when `value`, written into LEAF `dest`, is ``p`` (beta 0), ``p + dest`` or
+    ``p + beta * dest`` (``scaled``) for matmul node p (a library call): the call can
+    write dest itself, with beta; else None."""
+    if value.kind == BARRIER:
+        return (value, 0) if value.op == "matmul" else None
+    if value.kind != EW or value.op != "add":
+        return None
+    p, q = value.srcs
+    if p.kind != BARRIER or p.op != "matmul":
+        p, q = q, p
+        if p.kind != BARRIER or p.op != "matmul":
+            return None
+    t, beta = scaled(q)
+    if t.kind != LEAF or not same_place(t, dest):
+        return None
+    return p, 1 if beta is None else beta
+
+
 def scalar(value, dtype, shape, device) -> Node:
     return scalar_node(scalar_value(value, dtype), dtype, tuple(shape), device)
 

@@ -16,11 +16,11 @@ from ..backends import barriers
 from .. import _device
 from .._memstate import shared, shared_ids
 from .._device import backend
-from . import chains, sequence
+from . import chains, pairs, sequence
 from . import layout as L
 from .fuse import Group, library_group, schedule, writes_into
 from .overlap import byte_span, fold_write, interleaved
-from .ir import BARRIER, EW, LEAF, REDUCE, reads_any, same_place, scaled
+from .ir import BARRIER, EW, LEAF, REDUCE, product_form, reads_any, same_place
 from .ir import barrier as ir_barrier, copy as ir_copy
 from .ranges import group_name, label, node_name, span
 from .running import lock, stats
@@ -56,8 +56,12 @@ def materialize(nodes) -> None:
         groups = schedule(todo)
         if fast is not None and len(groups) == 1 and groups[0].outputs == todo:
             fast.one_group(todo)
-        for g in groups:
-            _run(g)
+        paired = None       # two library calls in a row, each on memory: maybe one pass
+        for g, h in zip(groups, groups[1:] + [None]):
+            if g is not paired and not (h is not None and g.kind == h.kind == "barrier" and
+                                        pairs.run_pair(dev, g.barrier, h.barrier) and
+                                        (paired := h)):
+                _run(g)
 
 
 def materialize_one(node, _in_range=False) -> None:
@@ -249,6 +253,10 @@ def write(dest, value, _in_range=False, defer=False) -> None:
                         (v := fold_write(p, dest, value)) is not None:  # (another place:
                     _deferred[0], _deferred[1] = (p[0], v), settle      # no fold, no call)
                     return
+                if not chains.elements and not sequence.entries and \
+                        pairs.write_pair(p, dest, value):
+                    _deferred[0] = None
+                    return
                 sh, ps = dest.shape, p[0].shape         # (elements and short vectors)
                 if not chains.elements and (not sh or len(sh) == 1 and sh[0] <= _VMAX) \
                         and (not ps or len(ps) == 1 and ps[0] <= _VMAX) and \
@@ -369,23 +377,10 @@ def _product_write(be, dest, value) -> bool:
     temporary, no elementwise pass; correlation's ``corr[i + 1:, i] = x @ Y``: no
     temporary, no copy).  False when the value has another form or the backend cannot
     (``Backend.product_into``)."""
-    if value.kind == BARRIER:
-        p, beta = value, 0
-        if p.op != "matmul":
-            return False
-    else:
-        p, q = value.srcs
-        if p.kind != BARRIER or p.op != "matmul":
-            p, q = q, p
-            if p.kind != BARRIER or p.op != "matmul":
-                return False
-        t, beta = scaled(q)
-        if beta is None:
-            beta = 1
-        if t.kind != LEAF or not same_place(t, dest):
-            return False
-    if reads_any(p, {id(dest.buf)}):
+    f = product_form(dest, value)
+    if f is None or reads_any(f[0], {id(dest.buf)}):
         return False
+    p, beta = f
     todo = [s for s in p.srcs if s.kind != LEAF]
     if todo:                # (asked before the operands are computed for nothing)
         if not be.product_into(dest, p, beta, True):

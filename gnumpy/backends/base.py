@@ -39,6 +39,12 @@ class Backend:
     # (``realize._product_write``); with `check`, only whether it can
     product_into = None
 
+    # optional: matvec_pair(n1, n2, out1=None, out2=None) -> bool: matmul nodes ``A @ u``
+    # and ``w @ A`` of one matrix (operands in memory) computed together and realized, or
+    # each written into a vector as ``product + beta * dest`` (out: (dest, beta)); False
+    # before any work where it cannot
+    matvec_pair = None
+
     # True: a statement's write of one element runs at once (``write_element``), where
     # that costs less than deferring it (no launch to save by folding)
     writes_elements = False

@@ -29,6 +29,7 @@ from .base import Backend
 from .cuda_cub import scan_lines, use_cub_scan
 from .cuda_fast import FastPath
 from .cuda_launchers import _launch_failed, compile_packed
+from .cuda_matvec2 import pair as pair_matvecs
 from .cuda_memory import MemoryPool, copy_leaf
 from .cuda_sequence import Sequences
 from .cuda_probe import libcuda
@@ -408,6 +409,9 @@ class CudaBackend(Backend):
     # ------------------------------------------------------------------ barriers
     def product_into(self, dest, product, beta, check=False) -> bool:
         return barriers.into_impl(product.op)(self, dest, product, beta, check)
+
+    def matvec_pair(self, n1, n2, out1=None, out2=None) -> bool:
+        return pair_matvecs(self, n1, n2, out1, out2)
 
     def _barrier(self, group, _in_range=False) -> None:
         if config.nvtx and not _in_range:   # profiling: the call inside an NVTX range

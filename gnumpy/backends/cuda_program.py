@@ -129,15 +129,11 @@ def _replay(fp, pg, roots, leaves, scalars, dest):
     with pg.lock:                   # the kernels' parameter blocks are shared
         for s in steps if dest is None else steps[:-1]:
             if type(s) is Call:
-                node = leaves[s.at]
-                srcs = node.srcs
-                for i, k, strides in s.operands:
-                    x = srcs[i]
-                    if x.kind != LEAF:      # (an operand of two calls: realized once)
-                        x.realize(ext[k].buf, strides, 0)
-                buf = pool.alloc(s.nbytes)
-                s.impl(be, node, buf)
-                node.realize(buf, s.strides, 0)
+                _run_call(be, s, leaves, ext)
+            elif type(s) is tuple:          # two calls, one pass (``Backend.matvec_pair``)
+                if not be.matvec_pair(leaves[s[0].at], leaves[s[1].at]):
+                    _run_call(be, s[0], leaves, ext)
+                    _run_call(be, s[1], leaves, ext)
             else:
                 launch(s, ext, scalars)
         if dest is not None:
@@ -145,6 +141,19 @@ def _replay(fp, pg, roots, leaves, scalars, dest):
     for n, buf, strides in outs:
         if n.kind != LEAF:
             n.realize(buf, strides, 0)
+
+
+def _run_call(be, s, leaves, ext) -> None:
+    """Run Call `s` on its live BARRIER node, its operands in slots realized first."""
+    node = leaves[s.at]
+    srcs = node.srcs
+    for i, k, strides in s.operands:
+        x = srcs[i]
+        if x.kind != LEAF:      # (an operand of two calls: realized once)
+            x.realize(ext[k].buf, strides, 0)
+    buf = be.pool.alloc(s.nbytes)
+    s.impl(be, node, buf)
+    node.realize(buf, s.strides, 0)
 
 
 def _build(fp, roots, leaves, scalars, dest=None):
@@ -178,7 +187,10 @@ def _make(fp, roots, leaves, scalars, dest):
     leaf_index = {id(n): i for i, n in enumerate(leaves)}
     be = fp.be
     fp.ran = ()
-    for g in groups:
+    paired = None
+    for g, h in zip(groups, groups[1:] + [None]):
+        if g is paired:
+            continue
         if g.kind != "barrier":
             run_ = fp._slot_stages([g], leaves, scalars, run_)
             if run_ is None or run_ is STATIC:
@@ -187,6 +199,14 @@ def _make(fp, roots, leaves, scalars, dest):
         c = _call(g.barrier, leaf_index, slot_of)
         if c is None:
             return False
+        c2 = _call(h.barrier, leaf_index, slot_of) if h is not None and h.kind == "barrier" \
+            and not c.operands else None
+        if c2 is not None and not c2.operands and be.matvec_pair is not None and \
+                be.matvec_pair(g.barrier, h.barrier):
+            st.stages.append((c, c2))       # two calls on memory, one pass over a matrix
+            paired = h
+            fp.ran += ("barrier", "barrier")
+            continue
         st.stages.append(c)
         be.run(g)
         fp.ran += ("barrier",)
