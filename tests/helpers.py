@@ -11,6 +11,8 @@ libraries; ``sample``/``pair``/``variants`` generate inputs (special values, lay
 """
 from __future__ import annotations
 
+import types
+
 import numpy as np
 
 import gnumpy as gp
@@ -318,3 +320,11 @@ def same_walk(got, want):
     assert ok is wok and sig == wsig
     assert len(leaves) == len(wleaves) and all(a is b for a, b in zip(leaves, wleaves))
     assert len(scalars) == len(wscalars) and all(a is b for a, b in zip(scalars, wscalars))
+
+
+class StubCublas(types.ModuleType):
+    """cuBLAS whose every call answers 1 and does nothing: on the fake CUDA backend, put in
+    ``cuda_libs._BINDINGS["cublas"]`` where a test counts launches around library calls."""
+
+    def __getattr__(self, name):
+        return (lambda *a, **k: 1) if name[0].islower() else StubCublas(name)

@@ -4,28 +4,20 @@ compiled by NVRTC, launches recorded, cuBLAS a stub), which materializations tak
 kernels instead of two GEMVs and which stay the library's.  The values are checked against
 NumPy by the emulator's ``matvec_pairs`` program (tests/emu_programs.py), and here on the
 device under test."""
-import types
-
 import numpy as np
 import pytest
 
 import gnumpy as gp
 from gnumpy._graph import realize
 from gnumpy.backends import cuda_libs, cuda_matvec2
+from helpers import StubCublas
 from test_fast_path import fake  # noqa: F401 - the fake CUDA backend fixture
-
-
-class _Cublas(types.ModuleType):
-    """cuBLAS whose every call answers 1 and does nothing (launches are what is counted)."""
-
-    def __getattr__(self, name):
-        return (lambda *a, **k: 1) if name[0].islower() else _Cublas(name)
 
 
 def _launches(fake, monkeypatch, make):
     """(kernel launches, library calls) of evaluating the two products `make` returns."""
     dev, be = fake
-    monkeypatch.setitem(cuda_libs._BINDINGS, "cublas", _Cublas("cublas"))
+    monkeypatch.setitem(cuda_libs._BINDINGS, "cublas", StubCublas("cublas"))
     g = np.random.default_rng(1)
     arrs = [gp.asarray(g.random(s).astype(dt), device=dev) for s, dt in
             [((300, 240), np.float64), ((240,), np.float64), ((300,), np.float64),

@@ -6,8 +6,6 @@ makes, that each launch stays within its parameter's words, and what settles a s
 The values are checked against NumPy by the emulator's ``ordered_element_writes`` and
 ``ordered_writes_special`` programs (tests/emu_programs.py, in both lane orders:
 test_cuda_emulated.py)."""
-import types
-
 import numpy as np
 import pytest
 
@@ -15,6 +13,7 @@ import gnumpy as gp
 from gnumpy._graph import realize
 from gnumpy._graph import sequence as S
 from gnumpy.backends import cuda_libs, cuda_sequence as CS
+from helpers import StubCublas
 from test_fast_path import fake  # noqa: F401 - the fake CUDA backend fixture
 
 
@@ -249,13 +248,6 @@ def test_durbins_scalars_are_computed_in_the_sequence(fake):
     assert len(be.launches) - n0 < 199 // 4
 
 
-class _Cublas(types.ModuleType):
-    """cuBLAS whose every call answers 1 and does nothing (launches are what is counted)."""
-
-    def __getattr__(self, name):
-        return (lambda *a, **k: 1) if name[0].islower() else _Cublas(name)
-
-
 def test_a_library_value_runs_ahead_of_the_sequence(fake, monkeypatch):
     """covariance's ``cov[i:, i] = cov[i, i:] = x @ Y / c``: the product (a library call
     reading memory no waiting write changes) runs when its write joins the sequence, so
@@ -263,7 +255,7 @@ def test_a_library_value_runs_ahead_of_the_sequence(fake, monkeypatch):
     kernels an iteration.  The values, and a product that reads a row a waiting write
     changes (it runs after that write): the emulator's ``ordered_library_writes``."""
     dev, be = fake
-    monkeypatch.setitem(cuda_libs._BINDINGS, "cublas", _Cublas("cublas"))
+    monkeypatch.setitem(cuda_libs._BINDINGS, "cublas", StubCublas("cublas"))
     D = gp.asarray(np.random.default_rng(4).random((30, 40)), device=dev)
     cov = gp.zeros((40, 40), device=dev)
     gp.evaluate(D, cov)
