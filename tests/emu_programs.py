@@ -781,7 +781,7 @@ def matvec_pair_writes(xp, A, y1, y2, x1, x2):
     x1, x2 = x1.copy(), x2.copy()
     X = xp.zeros((2, 300))
     ev(x1, x2, X)
-    for k in range(3):
+    for k in range(2):
         x1 += A @ y1                    # roots: one materialization (a program replay)
         x2 += y2 @ A
         ev(x1, x2)
