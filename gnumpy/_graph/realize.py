@@ -58,10 +58,13 @@ def materialize(nodes) -> None:
             fast.one_group(todo)
         paired = None       # two library calls in a row, each on memory: maybe one pass
         for g, h in zip(groups, groups[1:] + [None]):
-            if g is not paired and not (h is not None and g.kind == h.kind == "barrier" and
-                                        pairs.run_pair(dev, g.barrier, h.barrier) and
-                                        (paired := h)):
-                _run(g)
+            if g is paired:
+                continue
+            if h is not None and g.kind == h.kind == "barrier" and \
+                    pairs.run_pair(dev, g.barrier, h.barrier):
+                paired = h
+                continue
+            _run(g)
 
 
 def materialize_one(node, _in_range=False) -> None:
