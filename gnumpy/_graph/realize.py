@@ -406,7 +406,7 @@ def _library_sources(value, entries=None) -> bool:
         if s.kind == BARRIER and (g := library_group(s)) is not None:
             if entries is None:
                 _run(g)
-            elif [1 for d, _, _ in entries for t in s.srcs if t.buf is d.buf]:
+            elif any(t.buf is d.buf for d, _, _ in entries for t in s.srcs):
                 continue
             else:
                 _run_planned(s.device._be, g)       # (not backend(): it settles)

@@ -24,6 +24,7 @@ from ..kernels import render_misc
 from ..kernels.plan import FixedKey
 from . import barriers
 from .cuda_libs import DATA_TYPE, TYPE_PREFIX, bindings, libs
+from .cuda_memory import leaf_ptr as _ptr
 
 _N, _T = 0, 1                       # cublasOperation_t
 _COMPUTE_32F = 68                   # cublasComputeType_t (float16 products accumulate in fp32)
@@ -86,10 +87,6 @@ def _stacked_rows(dims, n, k, m, opa):
         return None
     lda = sa if n == 1 else opa[1]     # (a row vector's row stride is free)
     return (_N, lda) if sa == n * lda and max(k, 1) <= lda <= _INT32_MAX else None
-
-
-def _ptr(node):
-    return node.buf.ptr + node.offset * node.dtype.itemsize
 
 
 _PLANS: dict = {}        # (dtype, operand layouts) -> _plan's result

@@ -25,6 +25,7 @@ from .._graph import ir
 from .._graph import layout as L
 from .._graph.ir import leaf
 from .cuda_libs import DeviceArray, compute, libs
+from .cuda_memory import leaf_ptr as _ptr
 
 # Scans along lines at least SCAN_CUB_MIN_LEN long, when there are at most
 # SCAN_CUB_MAX_LINES of them, run as one CUB inclusive scan per line; the rest keep
@@ -139,10 +140,6 @@ def iota(be, n, dt=I64):
     node = ir.axis_iota((n,), 0, be.device)
     be.write(leaf(buf, dt, (n,), (1,), 0, be.device), node if dt == I64 else ir.cast(node, dt))
     return buf
-
-
-def _ptr(node) -> int:
-    return node.buf.ptr + node.offset * node.dtype.itemsize
 
 
 def read_int64(be, buf) -> int:

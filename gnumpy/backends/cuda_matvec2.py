@@ -18,6 +18,7 @@ import numpy as np
 from .._graph.ir import LEAF
 from ..kernels import render_matvec2 as R
 from ..kernels.plan import FixedKey
+from .cuda_memory import leaf_ptr as _ptr
 
 MIN_SIZE = 1 << 16          # a smaller matrix: the library's two calls
 WIDE_FROM = 1 << 20         # a larger one needs a row of at least a block's columns
@@ -40,10 +41,6 @@ def _form(n):
     if len(a.shape) == 1 and len(b.shape) == 2:
         return b, a, False, float(alpha)
     return None
-
-
-def _ptr(n) -> int:
-    return n.buf.ptr + n.offset * n.dtype.itemsize
 
 
 def pair(be, n1, n2, out1=None, out2=None) -> bool:
@@ -77,18 +74,17 @@ def pair(be, n1, n2, out1=None, out2=None) -> bool:
     if m * n >= WIDE_FROM and cols < R.THREADS * R.Q:
         return False
     if out1 is None:
-        o1 = (be.pool.alloc(m * dt.itemsize), 1, 0.0)
-        o2 = (be.pool.alloc(n * dt.itemsize), 1, 0.0)
+        b1, b2 = be.pool.alloc(m * dt.itemsize), be.pool.alloc(n * dt.itemsize)
+        o1, o2 = (b1.ptr, 1, 0.0), (b2.ptr, 1, 0.0)
     else:
         o1, o2 = _out(out1, n1), _out(out2, n2)
         if o1 is None or o2 is None:
             return False
     yr, yc = (o2, o1) if flip else (o1, o2)
-    ct_t = np.dtype(np.float64) if dt == np.float64 else np.dtype(np.float32)
     tiles = -(-cols // (R.THREADS * R.Q))
     groups = -(-rows // R.RB)
-    wr = be.pool.alloc(tiles * rows * ct_t.itemsize)
-    wc = be.pool.alloc(groups * cols * ct_t.itemsize)
+    wr = be.pool.alloc(tiles * rows * dt.itemsize)      # (partial sums in the compute
+    wc = be.pool.alloc(groups * cols * dt.itemsize)     # type: the dtype itself here)
     i64 = np.int64
     k1 = be._misc_kernel(FixedKey(R.pass1_source, (dt,)))
     be._go(k1, (tiles, groups), R.THREADS,
@@ -96,24 +92,19 @@ def pair(be, n1, n2, out1=None, out2=None) -> bool:
             wr.ptr, wc.ptr, i64(rows), i64(cols)])
     k2 = be._misc_kernel(FixedKey(R.pass2_source, (dt,)))
     be._go(k2, -(-(rows + cols) // R.THREADS), R.THREADS,
-           [wr.ptr, wc.ptr, _at(yr[0]), i64(yr[1]), _at(yc[0]), i64(yc[1]), i64(rows),
+           [wr.ptr, wc.ptr, yr[0], i64(yr[1]), yc[0], i64(yc[1]), i64(rows),
             i64(cols), i64(tiles), i64(groups), np.float64(ar), np.float64(ac),
             np.float64(yr[2]), np.float64(yc[2])])
     if out1 is None:
-        n1.realize(o1[0], (1,), 0)
-        n2.realize(o2[0], (1,), 0)
+        n1.realize(b1, (1,), 0)
+        n2.realize(b2, (1,), 0)
     return True
 
 
 def _out(out, n):
-    """(dest, its stride, beta) of ``(dest, beta)`` for product node `n`, or None."""
+    """(address, stride, beta) of ``(dest, beta)`` for product node `n`, or None."""
     d, beta = out
     if d.kind != LEAF or d.dtype != n.dtype or d.shape != n.shape or \
             type(beta) not in (int, float):
         return None
-    return d, d.strides[0], float(beta)
-
-
-def _at(o) -> int:
-    """The address of an output: a LEAF's first element, or a new buffer."""
-    return _ptr(o) if getattr(o, "kind", None) == LEAF else o.ptr
+    return _ptr(d), d.strides[0], float(beta)

@@ -173,6 +173,11 @@ class MemoryPool:
 _COPY_ARGS = (ctypes.c_uint64, ctypes.c_uint64, ctypes.c_size_t, ctypes.c_void_p)
 
 
+def leaf_ptr(node) -> int:
+    """The device address of LEAF `node`'s first element."""
+    return node.buf.ptr + node.offset * node.dtype.itemsize
+
+
 def _libcuda_copy():
     """libcuda's ``cuMemcpyDtoDAsync_v2`` through ctypes (``cuda_probe.libcuda``), or
     None."""

@@ -201,8 +201,7 @@ def _make(fp, roots, leaves, scalars, dest):
             return False
         c2 = _call(h.barrier, leaf_index, slot_of) if h is not None and h.kind == "barrier" \
             and not c.operands else None
-        if c2 is not None and not c2.operands and be.matvec_pair is not None and \
-                be.matvec_pair(g.barrier, h.barrier):
+        if c2 is not None and not c2.operands and be.matvec_pair(g.barrier, h.barrier):
             st.stages.append((c, c2))       # two calls on memory, one pass over a matrix
             paired = h
             fp.ran += ("barrier", "barrier")

@@ -29,6 +29,7 @@ from .._graph.ir import barrier, leaf
 from ..kernels import render_index as RI
 from ..kernels.plan import FixedKey
 from . import barriers, cuda_cub
+from .cuda_memory import leaf_ptr as _ptr
 
 GATHER, NONZERO, SCATTER, SCATTER_AT = "gather", "nonzero", "scatter", "scatter_at"
 
@@ -136,10 +137,6 @@ def _nonzero_kernels(node):
 
 def _grid(be, n: int) -> int:
     return max(1, min(L.ceil_div(n, RI.BLOCK), be.sm_count * 32))
-
-
-def _ptr(node) -> int:
-    return node.buf.ptr + node.offset * node.dtype.itemsize
 
 
 def _kernel(be, node, lister, i=0):

@@ -29,6 +29,7 @@ from ..kernels import render_sort as RS
 from ..kernels.plan import FixedKey
 from . import barriers, cuda_cub
 from . import cuda_cub as C
+from .cuda_memory import leaf_ptr as _ptr
 
 i64, i32 = np.int64, np.int32
 MAX_BLOCKS = 1 << 16
@@ -282,10 +283,6 @@ class CudaDev:
         be = self.be
         if nbytes:
             be._check(be._driver.cuMemsetD8Async(ptr, 0, nbytes, be.stream.handle))
-
-
-def _ptr(leaf) -> int:
-    return leaf.buf.ptr + leaf.offset * leaf.dtype.itemsize
 
 
 def _cuda_sort(be, node, buf) -> None:

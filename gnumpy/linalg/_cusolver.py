@@ -43,6 +43,7 @@ from .._graph import layout as L
 from .._graph.ir import LEAF, leaf
 from .._graph.realize import materialize, write
 from ..backends.cuda_libs import DATA_TYPE, TYPE_PREFIX, bindings, libs
+from ..backends.cuda_memory import leaf_ptr as _ptr
 
 LinAlgError = np.linalg.LinAlgError
 
@@ -77,10 +78,6 @@ def _leaves(*arrays) -> tuple:
     nodes = [x._node for x in arrays]
     materialize(nodes)
     return tuple(nodes)
-
-
-def _ptr(node) -> int:
-    return node.buf.ptr + node.offset * node.dtype.itemsize
 
 
 def _new(be, dtype, shape, fortran=False):
