@@ -4,6 +4,8 @@ is one kernel when anything settles it.  On the CPU backend, which writes an ele
 once, the tests turn that off (``writes_elements``) so that the chain runs through
 ``CpuBackend.write_elements``; on CUDA the chain is the backend's own behaviour.  Every
 observation sees NumPy's values."""
+import gc
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -25,6 +27,18 @@ def chains(monkeypatch):
         pytest.skip("this backend writes no chains of elements")
     monkeypatch.setattr(be, "writes_elements", False)
     yield be
+    R.settle()
+
+
+@pytest.fixture(params=["chained", "default"])
+def writes(request):
+    """Each element statement chained (``chains``), or as the backend writes it by
+    default: the CPU's at once, through the statement's path that skips the reader scan
+    (``readers.write_element_alone``) where its temporary is the one live pending array."""
+    if request.param == "chained":
+        request.getfixturevalue("chains")
+    R.settle()
+    yield request.param
     R.settle()
 
 
@@ -188,7 +202,7 @@ _OPS = ["+", "-", "*"]
                           st.sampled_from(_OPS), st.sampled_from(["=", "+="]),
                           st.integers(0, 9)), min_size=1, max_size=60),
        st.floats(-3, 3, allow_nan=False))
-def test_random_element_programs_match_numpy(chains, prog, c):
+def test_random_element_programs_match_numpy(writes, prog, c):
     """Random statements ``a[d] (= or +=) a[s] op a[t]`` with constants, sometimes a read
     of an element, a row write or a Python ``max`` of two elements between them."""
     base = np.random.default_rng(len(prog)).random(12) - 0.5
@@ -213,7 +227,7 @@ def test_random_element_programs_match_numpy(chains, prog, c):
 
 
 @pytest.mark.parametrize("reader", ["written", "chained", "view", "none"])
-def test_pending_readers_keep_their_values_as_the_chain_grows(chains, reader):
+def test_pending_readers_keep_their_values_as_the_chain_grows(writes, reader):
     """A statement's element write joins the chain without the reader scan only when its
     temporary is the one pending array: a lazy array made between the statements that
     reads the element written next, an element already chained, or the row through a
@@ -305,4 +319,40 @@ def test_an_exception_as_a_chain_starts_leaves_no_chain(chains, monkeypatch):
     for x in (a, ref):
         x[2] = x[1] + 1.0
         x[4] = x[2] * x[1]
+    check(a, ref)
+
+
+def test_cpu_element_statements_skip_the_reader_scan(monkeypatch):
+    """On a backend that writes elements at once (the CPU's), a loop's element statement
+    whose temporary is the one live pending array is written with no reader scan; a
+    lazy reader of the array kept between statements, or a deferred write of a row,
+    sends the statement the general way.  NumPy's values throughout."""
+    from gnumpy._graph import readers as RD
+    be = _device.backend(gp.asarray(0.0).device)
+    if not be.writes_elements:
+        pytest.skip("this backend chains element writes")
+    scans = []
+    real = RD.flush_readers
+    monkeypatch.setattr(RD, "flush_readers", lambda *a, **k: (scans.append(1), real(*a, **k)))
+    gc.collect()
+    live = [x for x in (r() for r in list(RD._pending.values())) if x is not None]
+    gp.evaluate(*live)          # (lazy arrays other tests left alive are readers too)
+    base = np.random.default_rng(5).random((4, 12))
+    a, ref = gp.asarray(base), base.copy()
+    gp.evaluate(a)
+    R.settle()
+    for j in range(1, 11):
+        for x in (a, ref):
+            x[2, j] += x[2, j - 1]
+            x[2, j] /= 3.0
+    assert scans == []
+    kept = [x[2, 4] * 2.0 for x in (a, ref)]    # a lazy reader of the next write's element
+    for x in (a, ref):
+        x[2, 4] += x[2, 3]
+    assert len(scans) == 1
+    check(kept[0], kept[1])
+    for x in (a, ref):
+        x[1, :] = x[3, :] * 0.5                 # a row's write, deferred
+        x[1, 3] -= x[1, 2]
+    assert len(scans) == 3
     check(a, ref)

@@ -371,16 +371,27 @@ def _flush(bid, views, others, clean) -> None:
 
 def write_element_alone(dest, value, vn) -> bool:
     """A loop's element statement, ``a[i, j] op= <0-d expression>`` with `value` (node
-    `vn`) its temporary: when a chain of element writes grows and `value` is the only
-    live pending array, no reader needs flushing, and the write joins the chain
-    (``realize.chain_element``) with the flush's bookkeeping.  False: take
-    ``flush_readers`` and ``realize.write``.  Under the lock."""
+    `vn`) its temporary: when a chain of element writes grows, or the backend writes
+    elements at once (the CPU's) and no write is deferred, and `value` is the only
+    pending reader among a few (the others dead or in memory), no reader needs
+    flushing, and the write joins the chain or runs now (``realize.chain_element``)
+    with the flush's bookkeeping.  False: take ``flush_readers`` and ``realize.write``.
+    Under the lock."""
     if not chains.elements:     # (no chain grows: the general path starts one, or not)
-        return False
+        be = dest.device._be
+        if be is None or not be.writes_elements or _deferred[0] is not None or \
+                len(_pending) > _MARK_FROM:
+            return False
     vid = id(value)
     for k, r in list(_pending.items()):
-        if k != vid and r() is not None:
-            return False
+        if k == vid:
+            continue
+        a = r()
+        if a is None or id(a) != k or a._node.kind == LEAF or \
+                a._node.kind == SCALAR and not a._node.shape:
+            _drop(k, r)         # (no reader: flush_readers drops it too)
+            continue
+        return False
     if not chain_element(dest, vn):
         return False
     write_epoch[0] += 1

@@ -276,14 +276,22 @@ def write(dest, value, _in_range=False, defer=False) -> None:
 
 def chain_element(dest, value) -> bool:
     """``write(dest, value, defer=True)`` of lazy 0-d `value` into element `dest` where it
-    joins the waiting element chain (``chains.extend``), under the lock; False where
-    ``write`` would do anything else (no chain waits, or it cannot take this write)."""
+    joins the waiting element chain (``chains.extend``) or, on a backend that writes
+    elements at once (the CPU's) with no write deferred, is written now, as ``write``
+    writes it; under the lock.  False where ``write`` would do anything else (no chain
+    waits, or it cannot take this write)."""
     p = _deferred[0]
-    if p is None or p[0].shape or config.nvtx or capturing[0] or \
-            _SHARED and _reads_shared(value):
+    if config.nvtx or capturing[0] or _SHARED and _reads_shared(value):
         return False
     be = dest.device._be
-    if be is None or be.writes_elements:
+    if be is None:
+        return False
+    if be.writes_elements:
+        if p is not None or not be.write_element(dest, value):
+            return False
+        _count("elementwise")
+        return True
+    if p is None or p[0].shape:
         return False
     e = chains.extend(p, dest, value)
     if e is None:
