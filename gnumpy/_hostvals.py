@@ -352,10 +352,13 @@ def _eval_f64(n, read):
     f = _F64_OPS.get(op)
     if f is None:
         return None
-    a = _eval_f64(n.srcs[0], read)
+    s, t = n.srcs              # (a loop's statement: elements and constants, read here)
+    k = s.kind
+    a = float(read(s)) if k == LEAF else float(s.arg) if k == SCALAR else _eval_f64(s, read)
     if a is None:
         return None
-    b = _eval_f64(n.srcs[1], read)
+    k = t.kind
+    b = float(read(t)) if k == LEAF else float(t.arg) if k == SCALAR else _eval_f64(t, read)
     return None if b is None else f(a, b)
 
 

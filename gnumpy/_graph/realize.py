@@ -289,7 +289,8 @@ def chain_element(dest, value) -> bool:
     if be.writes_elements:
         if p is not None or not be.write_element(dest, value):
             return False
-        _count("elementwise")
+        stats.groups += 1                       # (_count, inlined)
+        stats.by_kind["elementwise"] += 1
         return True
     if p is None or p[0].shape:
         return False
