@@ -389,7 +389,9 @@ def write_element_alone(dest, value, vn) -> bool:
         a = r()
         if a is None or id(a) != k or a._node.kind == LEAF or \
                 a._node.kind == SCALAR and not a._node.shape:
-            _drop(k, r)         # (no reader: flush_readers drops it too)
+            v = _pending.pop(k, None)       # (no reader, dropped as flush_readers drops
+            if v is not None and v is not r:    # it: ``_drop``, inlined)
+                _pending.setdefault(k, v)
             continue
         return False
     if not chain_element(dest, vn):
