@@ -387,13 +387,10 @@ def write_element_alone(dest, value, vn) -> bool:
         if k == vid:
             continue
         a = r()
-        if a is None or id(a) != k or a._node.kind == LEAF or \
-                a._node.kind == SCALAR and not a._node.shape:
-            v = _pending.pop(k, None)       # (no reader, dropped as flush_readers drops
-            if v is not None and v is not r:    # it: ``_drop``, inlined)
-                _pending.setdefault(k, v)
-            continue
-        return False
+        if a is not None and id(a) == k and a._node.kind != LEAF and \
+                (a._node.kind != SCALAR or a._node.shape):
+            return False        # (dead entries and arrays in memory are no readers: a
+                                # reused id or the next scan drops them)
     if not chain_element(dest, vn):
         return False
     write_epoch[0] += 1
