@@ -47,7 +47,7 @@ def extend(p, dest, value):
     pointers that may alias: a value reading an element another entry writes reads it
     first.)"""
     d = p[0]
-    if dest.buf is not d.buf or dest.dtype != d.dtype:
+    if dest.buf is not d.buf or dest.dtype is not d.dtype and dest.dtype != d.dtype:
         return None
     els = elements
     started = not els
@@ -61,7 +61,7 @@ def extend(p, dest, value):
     elif dest.offset not in els and len(els) >= ELEMENTS_MAX:
         return None
     try:
-        new = _substitute(value, d.buf, d.dtype, els, {})
+        new = _substitute(value, d.buf, d.dtype, els, None)
     except BaseException:       # (a value too deep to walk, an interrupt): a chain just
         if started:             # started holds p unchecked (``_simple``); it ends here,
             els.clear()         # and p stays the deferred write
@@ -105,11 +105,13 @@ def _simple(n, buf, dtype) -> bool:
 def _substitute(n, buf, dtype, els, memo):
     """`n` (an elementwise expression of elements) with each read of a chained element
     replaced by its chained value (`n` itself when it reads none); None for anything
-    else: another node kind, or a read of `buf` other than as one element of `dtype`."""
+    else: another node kind, or a read of `buf` other than as one element of `dtype`.
+    `memo` (id -> result) is made at the first inner node met (None before: a loop's
+    statement reads elements and constants alone)."""
     k = n.kind
     if k == LEAF:
         if n.buf is buf:
-            if n.dtype != dtype:
+            if n.dtype is not dtype and n.dtype != dtype:
                 return None
             e = els.get(n.offset)
             if e is not None:
@@ -119,9 +121,10 @@ def _substitute(n, buf, dtype, els, memo):
         return n
     if k != EW or n.shape:
         return None
-    r = memo.get(id(n))
-    if r is not None:
-        return r
+    if memo is not None:
+        r = memo.get(id(n))
+        if r is not None:
+            return r
     srcs = n.srcs
     new = None
     for i, s in enumerate(srcs):
@@ -131,13 +134,15 @@ def _substitute(n, buf, dtype, els, memo):
         if sk == LEAF:
             if s.buf is not buf:
                 continue
-            if s.dtype != dtype:
+            if s.dtype is not dtype and s.dtype != dtype:
                 return None
             t = els.get(s.offset)
             if t is None:
                 continue
             t = t[1]
         elif sk == EW:
+            if memo is None:
+                memo = {}
             t = _substitute(s, buf, dtype, els, memo)
             if t is None:
                 return None
@@ -148,5 +153,6 @@ def _substitute(n, buf, dtype, els, memo):
                 new = list(srcs)
             new[i] = t
     r = n if new is None else with_srcs(n, tuple(new))
-    memo[id(n)] = r
+    if memo is not None:
+        memo[id(n)] = r
     return r
