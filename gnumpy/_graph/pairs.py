@@ -7,7 +7,6 @@ from threading import get_ident
 
 from .._config import config
 from .ir import product_form, reads_any
-from .running import stats
 
 
 def _backend(dev):
@@ -21,19 +20,12 @@ def _backend(dev):
     return be
 
 
-def _count() -> None:
-    stats.groups += 2
-    stats.by_kind["barrier"] += 2
-
-
 def run_pair(dev, n1, n2) -> bool:
     """Run matmul nodes `n1` and `n2` (library calls, operands in memory) as one pass when
-    they are ``A @ u`` and ``w @ A`` of one matrix: False, before any work, otherwise."""
+    they are ``A @ u`` and ``w @ A`` of one matrix: False, before any work, otherwise.
+    (The caller counts the two calls.)"""
     be = _backend(dev)
-    if be is None or not be.matvec_pair(n1, n2):
-        return False
-    _count()
-    return True
+    return be is not None and be.matvec_pair(n1, n2)
 
 
 def write_pair(p, dest, value) -> bool:
@@ -42,11 +34,10 @@ def write_pair(p, dest, value) -> bool:
     `value` reads nothing p writes and the destinations are apart: True when both ran."""
     if len(dest.shape) != 1 or dest.buf is p[0].buf:
         return False
+    be = _backend(dest.device)
+    if be is None:
+        return False
     f1, f2 = product_form(*p), product_form(dest, value)
     if f1 is None or f2 is None or reads_any(value, {id(p[0].buf)}):
         return False
-    be = _backend(dest.device)
-    if be is None or not be.matvec_pair(f1[0], f2[0], (p[0], f1[1]), (dest, f2[1])):
-        return False
-    _count()
-    return True
+    return be.matvec_pair(f1[0], f2[0], (p[0], f1[1]), (dest, f2[1]))

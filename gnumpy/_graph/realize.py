@@ -62,6 +62,7 @@ def materialize(nodes) -> None:
                 continue
             if h is not None and g.kind == h.kind == "barrier" and \
                     pairs.run_pair(dev, g.barrier, h.barrier):
+                _count(("barrier", "barrier"))
                 paired = h
                 continue
             _run(g)
@@ -258,6 +259,7 @@ def write(dest, value, _in_range=False, defer=False) -> None:
                     return
                 if not chains.elements and not sequence.entries and \
                         pairs.write_pair(p, dest, value):
+                    _count(("barrier", "barrier"))
                     _deferred[0] = None
                     return
                 sh, ps = dest.shape, p[0].shape         # (elements and short vectors)
@@ -289,8 +291,7 @@ def chain_element(dest, value) -> bool:
     if be.writes_elements:
         if p is not None or not be.write_element(dest, value):
             return False
-        stats.groups += 1                       # (_count, inlined)
-        stats.by_kind["elementwise"] += 1
+        _count("elementwise")
         return True
     if p is None or p[0].shape:
         return False
