@@ -57,8 +57,49 @@ def bindings(name: str):
     call asks)."""
     m = _BINDINGS.get(name)
     if m is None:
-        m = _BINDINGS[name] = _import(f"nvmath.bindings.{name}", "nvmath-python", name)
+        m = _BINDINGS[name] = _import_binding(name)
     return m
+
+
+def _import_binding(name: str):
+    """``nvmath.bindings.<name>`` alone, without running the ``nvmath`` and
+    ``nvmath.bindings`` package ``__init__`` files where nvmath is not imported yet.
+
+    # Note: nvmath's ``__init__`` imports its fft, linalg, sparse and tensor packages and
+    # opens cuBLAS, cuFFT, cuRAND, cuSOLVER and cuSPARSE at once; that made gnumpy's first
+    # library call in a process cost 0.4 s (1.7 s with a cold disk) on the lent H100,
+    # against a few ms for the one binding it needs, which opens its library at its first
+    # call.  The two packages stand in sys.modules as bare modules (their search paths
+    # only) while the binding loads, then are removed: a later ``import nvmath`` runs
+    # the real ``__init__`` files, which take the binding modules already loaded."""
+    import _imp
+    import importlib
+    import importlib.machinery
+    import importlib.util
+    import sys
+    import types
+    full = f"nvmath.bindings.{name}"
+    if "nvmath" in sys.modules or full in sys.modules:
+        return _import(full, "nvmath-python", name)
+    made = []
+    _imp.acquire_lock()     # (other threads' imports of modules not loaded yet wait)
+    try:
+        path = None
+        for pkg in ("nvmath", "nvmath.bindings"):
+            spec = importlib.util.find_spec(pkg) if path is None else \
+                importlib.machinery.PathFinder.find_spec(pkg, path)
+            if spec is None or not spec.submodule_search_locations:
+                break
+            m = types.ModuleType(pkg)
+            m.__spec__, m.__file__, m.__package__ = spec, spec.origin, pkg
+            m.__path__ = path = list(spec.submodule_search_locations)
+            sys.modules[pkg] = m
+            made.append(pkg)
+        return _import(full, "nvmath-python", name)
+    finally:
+        for pkg in made:
+            sys.modules.pop(pkg, None)
+        _imp.release_lock()
 
 
 def compute():
