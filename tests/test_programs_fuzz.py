@@ -19,7 +19,9 @@ programs are built, then replayed.
 The program runs on NumPy and, in a child process with the emulator installed, on gnumpy
 three times: twice with the defaults (the second run replays programs and readers the
 first one made, from its first iteration) and once on the general path
-(``fast_stages=1, fast_programs=False``); all must match NumPy.  The child also poisons
+(``fast_stages=1, fast_programs=False``); all must match NumPy (a single-precision result
+that does not may instead be no farther than NumPy's from the program's result in double
+precision: a float32 product that cancels, which gnumpy accumulates in double).  The child also poisons
 recycled pool blocks (a replay that reads a slot it did not write reads NaN) and fails on
 a cuBLAS call whose output overlaps one of its inputs (the host fake would hide that).
 
@@ -75,6 +77,27 @@ def compare(ref, got, tol):
         return (f"{int(bad.sum())}/{bad.size} differ, first at {i}: got {got[i]!r} "
                 f"want {ref[i]!r}")
     return None
+
+
+def no_worse(ref, got, exact, tol) -> bool:
+    """Is single-precision `got` within `tol` of NumPy's `ref` where NumPy's own rounding
+    allows: no farther from `exact` (the program run in double precision) than `ref` is,
+    plus `tol` (a float32 product or sum that cancels: gnumpy, accumulating in double,
+    may be the closer to the exact value, and both far apart relative to the result)?"""
+    ref, got, exact = np.asarray(ref), np.asarray(got), np.asarray(exact)
+    if ref.shape != got.shape or ref.dtype != got.dtype or exact.shape != ref.shape:
+        return False
+    with np.errstate(all="ignore"):
+        err, own = np.abs(got - exact), np.abs(ref - exact)
+        ok = (err <= own + tol * (np.abs(exact) + 1e-30)) | (np.isnan(ref) & np.isnan(got)) \
+            | (ref == got)
+    return bool(ok.all())
+
+
+def doubled(inputs) -> dict:
+    """`inputs` with float32 and complex64 arrays in double precision."""
+    up = {np.dtype(np.float32): np.float64, np.dtype(np.complex64): np.complex128}
+    return {k: a.astype(up[a.dtype]) if a.dtype in up else a for k, a in inputs.items()}
 
 
 # ---------------------------------------------------------------------------- child process
@@ -175,6 +198,7 @@ def _child(seeds, show=False):
         except Exception as e:      # noqa: BLE001
             return "invalid", f"numpy: {type(e).__name__}: {e}"
         single = "xp.float32" in src or "xp.complex64" in src
+        exact = []          # the program in double precision, run at the first mismatch
         probs = []
         del aliased[:]
         for vi, v in enumerate(RUNS):
@@ -187,8 +211,14 @@ def _child(seeds, show=False):
             if len(got) != len(want):
                 probs.append(f"{v}#{vi}: {len(got)} results != {len(want)}")
             for j, (w, g) in enumerate(zip(want, got)):
-                tol = 2e-4 if single or w.dtype in (np.float32, np.complex64) else TOL[dt]
+                low = single or w.dtype in (np.float32, np.complex64)
+                tol = 2e-4 if low else TOL[dt]
                 why = compare(w, g, tol)
+                if why and low:
+                    if not exact:
+                        exact.append(run_np(src, doubled(inputs)))
+                    if len(exact[0]) == len(want) and no_worse(w, g, exact[0][j], tol):
+                        why = None
                 if why:
                     name = NAMES[j] if j < len(NAMES) else f"out[{j - len(NAMES)}]"
                     probs.append(f"{v}#{vi}: {name}: {why}")
@@ -236,6 +266,16 @@ def test_program_replays_match_numpy_and_the_general_path():
     assert stats, out[-2000:]
     stats = ast.literal_eval(stats.group(1))
     assert stats.get("built", 0) >= 10 and stats.get("replay", 0) >= 200, stats
+
+
+def test_a_single_precision_answer_nearer_the_exact_one_than_numpys_passes():
+    exact = np.array([-0.000254445117, 0.0344])      # seed 83113's product, in double
+    ref = np.array([-0.00025463104, 0.0344], np.float32)    # NumPy's float32 sgemm
+    nearer = np.array([-0.00025439262, 0.0344], np.float32)     # accumulated in double
+    farther = np.array([-0.0002551, 0.0344], np.float32)
+    assert compare(ref, nearer, 2e-4) is not None
+    assert no_worse(ref, nearer, exact, 2e-4)
+    assert not no_worse(ref, farther, exact, 2e-4)
 
 
 def test_generator_is_deterministic():
