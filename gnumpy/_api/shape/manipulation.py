@@ -86,8 +86,8 @@ def reshape(x, /, shape, order="C", *, copy=None, newshape=None):
         st = L.fold_reshape(n.shape, n.strides, shape)  # (memory: the view at once)
         if st is not None:
             return x._strided_view(shape, st, n.offset)
-    elif folds(x, [("reshape", None, shape)]):
-        return x._view([("reshape", None, shape)])
+    elif x._base is None or folds(x, [("reshape", None, shape)]):   # (a lazy array of
+        return x._view([("reshape", None, shape)])      # its own lands C-ordered: it folds)
     if copy is False:
         raise ValueError("Unable to avoid creating a copy while reshaping.")
     return wrap(ir.reshape(x._node, shape))
