@@ -32,6 +32,7 @@ from .keys import _has_advanced, _is_advanced, index_int, simple_view_ops, view_
 from .masks import mask_offsets, src_node
 
 I64 = D.int64
+_WHOLE = slice(None)
 
 
 def _scalar_indices(a, key):
@@ -162,6 +163,11 @@ def setitem(a, key, value):
     if is_array(value) and value._node.device is not a._node.device and \
             value.device != a.device:
         raise ValueError(f"cannot assign an array on {value.device} into one on {a.device}")
+    if type(key) is slice and key == _WHOLE and a._node.shape and a._base is None and \
+            not a._has_views and a._node.kind != ir.LEAF and type(value) is ndarray and \
+            value._node.kind != ir.LEAF:
+        a._assign_from(value, strip=True)   # D[:] = v after np.empty: the case below,
+        return                              # without parsing the key
     if _has_advanced(key):
         ints = _scalar_indices(a, key)
         key = key if ints is None else ints[0]
