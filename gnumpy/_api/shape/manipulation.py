@@ -9,7 +9,7 @@ import math
 import operator
 
 from ... import _dtypes as D
-from ..._broadcast import broadcast_args, broadcast_shapes, broadcast_to_check, fmt
+from ..._broadcast import broadcast_args, broadcast_to_check, fmt
 from ..._graph import ir
 from ..._graph.ir import LEAF
 from ..._graph import layout as L
