@@ -153,19 +153,20 @@ def _keep_order(shape, strides):
 def transpose(a, axes=None):
     """Permute the axes of `a` (reversed when `axes` is None); a view."""
     x = _arr(a)
-    nd = x.ndim
+    sh = x._node.shape
+    nd = len(sh)
     if axes is None:
         axes = tuple(range(nd - 1, -1, -1))
     elif type(axes) is tuple and len(axes) == nd and \
-            all(type(a) is int for a in axes) and sorted(axes) == list(range(nd)):
+            list(map(type, axes)).count(int) == nd and sorted(axes) == list(range(nd)):
         pass                    # the common case: a permutation of the axes, as ints
     else:
         axes = tuple(normalize_axis(axis_int(a, "an integer is required"), nd) for a in axes)
         if len(axes) != nd or len(set(axes)) != nd:
             raise ValueError("axes don't match array")
-    if axes == tuple(range(x.ndim)):
+    if axes == tuple(range(nd)):
         return x._view(())
-    return x._view([("permute", axes, tuple(x.shape[a] for a in axes))])
+    return x._view([("permute", axes, tuple([sh[a] for a in axes]))])
 
 
 def permute_dims(a, axes):
