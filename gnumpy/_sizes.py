@@ -4,6 +4,7 @@ that asks for the array, before anything is allocated."""
 from __future__ import annotations
 
 import math
+import operator
 import os
 
 from ._device import backend
@@ -32,6 +33,14 @@ def capacity(device) -> int:
             c = 0
         _CAPACITY[device] = c
     return c
+
+
+def dimension(d) -> int:
+    """`d` as an array dimension: an integer (``__index__``), not a bool (NumPy's
+    TypeError: a bool is no dimension there)."""
+    if type(d) is bool:
+        raise TypeError("an integer is required")
+    return operator.index(d)
 
 
 def check_shape(shape) -> None:

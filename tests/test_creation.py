@@ -325,6 +325,17 @@ def test_arange_step_zero_raises():
         gp.arange(0.0, 1.0, 0.0)
 
 
+@pytest.mark.parametrize("shape", [(True, 2), [2, True], True])
+def test_a_bool_is_no_dimension(shape):
+    """NumPy's TypeError for a bool in a shape (``operator.index`` alone takes it as 1)."""
+    for make in (lambda xp: xp.zeros(shape), lambda xp: xp.empty(shape),
+                 lambda xp: xp.ones(shape), lambda xp: xp.full(shape, 2.0),
+                 lambda xp: xp.arange(2.0).reshape(shape)):
+        for xp in (np, gp):
+            with pytest.raises(TypeError):
+                make(xp)
+
+
 def test_arange_bool_too_long_raises():
     with pytest.raises(TypeError):
         gp.arange(5, dtype=bool)

@@ -13,7 +13,7 @@ from ..._broadcast import broadcast_args, broadcast_to_check, fmt
 from ..._graph import ir
 from ..._graph.ir import LEAF
 from ..._graph import layout as L
-from ..._sizes import MAX_INTP
+from ..._sizes import MAX_INTP, dimension
 from .._common import (as_node, axis_int, axis_tuple, check_device_match, is_array,
                        multi_axis, normalize_axis, wrap)
 from ._views import folds, fortran_only, layout_of
@@ -32,9 +32,9 @@ def _resolve_shape(shape, size):
             if size and math.prod(shape) == size:
                 return shape
     if isinstance(shape, (tuple, list)):
-        shape = tuple(operator.index(d) for d in shape)
+        shape = tuple(dimension(d) for d in shape)
     else:
-        shape = (operator.index(shape),)
+        shape = (dimension(shape),)
     neg = [i for i, d in enumerate(shape) if d < 0]
     if len(neg) > 1:
         raise ValueError("can only specify one unknown dimension")
