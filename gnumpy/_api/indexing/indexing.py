@@ -163,16 +163,12 @@ def setitem(a, key, value):
     if is_array(value) and value._node.device is not a._node.device and \
             value.device != a.device:
         raise ValueError(f"cannot assign an array on {value.device} into one on {a.device}")
-    if type(key) is slice and key == _WHOLE and a._node.shape and a._base is None and \
-            not a._has_views and a._node.kind != ir.LEAF and type(value) is ndarray and \
-            value._node.kind != ir.LEAF:
-        a._assign_from(value, strip=True)   # D[:] = v after np.empty: the case below,
-        return                              # without parsing the key
-    if _has_advanced(key):
+    whole = type(key) is slice and key == _WHOLE and a._node.shape   # a[:]: no key to parse
+    if not whole and _has_advanced(key):
         ints = _scalar_indices(a, key)
         key = key if ints is None else ints[0]
-    if not _has_advanced(key):
-        ops = view_ops(a.shape, key)
+    if whole or not _has_advanced(key):
+        ops = [] if whole else view_ops(a.shape, key)
         if not (ops[-1][2] if ops else a.shape) and not _has_ellipsis(key) and \
                 _sequence(value):       # one element: NumPy's errors (or element)
             value = _element_sequence(value, a.dtype)
