@@ -266,6 +266,9 @@ def resize(a, new_shape, refcheck=True):
     zeros (as NumPy).  Views cannot be resized (they do not own their memory); an array
     with views only with ``refcheck=False``.
     """
+    if len(new_shape) == 1 and type(new_shape[0]) is bool:
+        raise TypeError(f"expected a sequence of integers or a single integer, got "
+                        f"'{new_shape[0]}'")
     if len(new_shape) == 1 and (new_shape[0] is None or isinstance(new_shape[0],
                                                                     (tuple, list))):
         new_shape = () if new_shape[0] is None else new_shape[0]

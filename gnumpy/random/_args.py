@@ -19,6 +19,7 @@ from .._array import ndarray
 from .._broadcast import broadcast_shapes
 from .._device import default_device
 from .._graph import layout as L
+from .._sizes import dimension
 
 F64 = np.dtype(np.float64)
 F32 = np.dtype(np.float32)
@@ -42,7 +43,7 @@ def shape_of(size):
     if items is None or isinstance(size, (bool, np.bool_)):
         raise TypeError(f"expected a sequence of integers or a single integer, got "
                         f"'{size!r}'")
-    return _dims(tuple(operator.index(d) for d in items))
+    return _dims(tuple(dimension(d) for d in items))
 
 
 def _dims(shape):

@@ -9,11 +9,11 @@ a ``Generator``; the module functions share one global ``RandomState``.
 """
 from __future__ import annotations
 
-import operator
 import warnings
 
 import numpy as np
 
+from .._sizes import dimension
 from . import _sampling as S
 from ._args import Params, notfinite
 from ._generator import Generator
@@ -52,7 +52,7 @@ def _legacy_seed(seed):
 
 
 def _dims(args):
-    shape = tuple(operator.index(d) for d in args)
+    shape = tuple(dimension(d) for d in args)
     if any(d < 0 for d in shape):
         raise ValueError("negative dimensions are not allowed")
     return shape

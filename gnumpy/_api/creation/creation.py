@@ -383,8 +383,8 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, 
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     """2-D array with ones on the k-th diagonal."""
     check_order(order, new=True)
-    N = operator.index(N)
-    M = N if M is None else operator.index(M)
+    N = dimension(N)
+    M = N if M is None else dimension(M)
     if N < 0 or M < 0:
         raise ValueError("negative dimensions are not allowed")
     dt = D.to_dtype(dtype if dtype is not None else float)

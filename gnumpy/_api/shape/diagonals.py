@@ -16,6 +16,7 @@ from ... import _dtypes as D
 from ..._device import default_device
 from ..._graph import ir
 from ..._graph import layout as L
+from ..._sizes import dimension
 from .. import _common
 from ..creation import creation
 from .._common import as_node, is_array, normalize_axis, wrap
@@ -373,7 +374,7 @@ def indices(dimensions, dtype=int, sparse=False):
     array([[0, 1, 2],
            [0, 1, 2]])
     """
-    dims = tuple(operator.index(d) for d in dimensions)
+    dims = tuple(dimension(d) for d in dimensions)
     if any(d < 0 for d in dims):
         raise ValueError("negative dimensions are not allowed")
     dt = D.to_dtype(dtype)

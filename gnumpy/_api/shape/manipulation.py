@@ -6,7 +6,6 @@ semantics); ``reshape`` copies only when the layout cannot be expressed with str
 from __future__ import annotations
 
 import math
-import operator
 
 from ... import _dtypes as D
 from ..._broadcast import broadcast_args, broadcast_to_check, fmt
@@ -16,7 +15,7 @@ from ..._graph import layout as L
 from ..._sizes import MAX_INTP, dimension
 from .._common import (as_node, axis_int, axis_tuple, check_device_match, is_array,
                        multi_axis, normalize_axis, wrap)
-from ._views import folds, fortran_only, layout_of
+from ._views import folds, fortran_only, int_tuple, layout_of
 
 
 def _arr(x):
@@ -274,8 +273,7 @@ def broadcast_to(array, shape, subok=False):
 
 def _broadcast_view(x, shape):
     x = _arr(x)
-    shape = (operator.index(shape),) if not isinstance(shape, (tuple, list)) else \
-        tuple(operator.index(d) for d in shape)
+    shape = int_tuple(shape)
     if any(d < 0 for d in shape):
         raise ValueError("all elements of broadcast shape must be non-negative")
     if math.prod(d for d in shape if d) > MAX_INTP:

@@ -179,7 +179,7 @@ def tile(A, reps):
     array([[1, 2, 1, 2],
            [1, 2, 1, 2]])
     """
-    tup = int_tuple(reps)
+    tup = int_tuple(reps, operator.index)
     a = arr(A)
     nd = max(len(tup), a.ndim)
     shape = (1,) * (nd - a.ndim) + a.shape
