@@ -2,9 +2,9 @@
 
 NumPy 2.x raises TypeError for a bool in a shape (``operator.index`` alone takes it as 1):
 every shape parser (broadcast_to, resize, ndarray.resize, random sizes, eye/identity,
-indices, broadcast_shapes) must too, with NumPy's message.  Where NumPy reads a bool as the
-integer 0 or 1 (tile's reps, arange, linspace's num, repeat, tri) gnumpy must give the same
-array.  (zeros/empty/ones/full/reshape: test_creation.py::test_a_bool_is_no_dimension.)
+indices, broadcast_shapes, unravel_index, ravel_multi_index, vander's N) must too, with
+NumPy's message.  Where NumPy reads a bool as the integer 0 or 1 (tile's reps, arange,
+linspace's num, repeat, tri) gnumpy must give the same array.  (zeros/empty/ones/full/reshape: test_creation.py::test_a_bool_is_no_dimension.)
 """
 import numpy as np
 import pytest
@@ -49,6 +49,9 @@ REJECTED = {
     "identity": lambda xp: xp.identity(True),
     "indices": lambda xp: xp.indices((True, 2)),
     "indices-list": lambda xp: xp.indices([2, False]),
+    "unravel_index": lambda xp: xp.unravel_index(0, (True, 2)),
+    "ravel_multi_index": lambda xp: xp.ravel_multi_index((0, 0), (True, 2)),
+    "vander": lambda xp: xp.vander(xp.ones(2), True),
 }
 
 

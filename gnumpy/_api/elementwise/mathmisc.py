@@ -12,6 +12,7 @@ import numpy as np
 
 from ... import _dtypes as D
 from ..._graph import ir
+from ..._sizes import dimension
 from .._common import as_node, is_array, normalize_axis, scalar_result, wrap
 from .elementwise import apply, astype
 from .elementwise import where as where_
@@ -438,7 +439,7 @@ def vander(x, N=None, increasing=False):
     if x.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
     n = x.shape[0]
-    N = n if N is None else operator.index(N)
+    N = n if N is None else dimension(N)
     dt = D.promote(x.dtype, D.int64)
     if N <= 0:
         return zeros((n, max(N, 0)), dtype=dt, device=x.device)

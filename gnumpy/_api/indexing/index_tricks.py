@@ -7,7 +7,6 @@ conversions are elementwise (lazy), with one sync to check bounds where NumPy ra
 """
 from __future__ import annotations
 
-import operator
 
 import numpy as np
 
@@ -19,6 +18,7 @@ from . import masks
 from .._common import as_node, host_to_node, is_array, wrap
 from .advanced import fix_index, int_index
 from ..._device import as_device
+from ..._sizes import dimension
 from ..creation.creation import arange
 
 I64 = D.int64
@@ -147,8 +147,8 @@ def ix_(*args):
 
 def _dims(shape):
     if isinstance(shape, (tuple, list)):
-        return tuple(operator.index(d) for d in shape)
-    return (operator.index(shape),)
+        return tuple(dimension(d) for d in shape)
+    return (dimension(shape),)
 
 
 def _strides(dims, order):
