@@ -23,9 +23,9 @@ first one made, from its first iteration) and once on the general path
 single-precision program that does not may instead be no farther than NumPy's from the
 program's result in double precision, give or take the rounding scale of NumPy's float32
 result and what float32 rounding of the inputs moves it by: a float32 product or sum that
-cancels, which gnumpy accumulates in double).  The child also poisons recycled pool blocks (a replay that reads a slot it did
-not write reads NaN) and fails on a cuBLAS call whose output overlaps one of its inputs
-(the host fake would hide that).
+cancels, which gnumpy accumulates in double).  The child also poisons recycled pool
+blocks (a replay that reads a slot it did not write reads NaN) and fails on a cuBLAS call
+whose output overlaps one of its inputs (the host fake would hide that).
 
 More seeds, by hand::
 
