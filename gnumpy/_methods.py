@@ -77,7 +77,7 @@ class NumpyMethods:
         self._assign_from(value)
 
     def reshape(self, *shape, order="C", copy=None):
-        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        if len(shape) == 1:     # (one argument: a shape, or a single dimension)
             shape = shape[0]
         return _ns.reshape(self, shape, order=order, copy=copy)
 

@@ -7,6 +7,8 @@ import math
 import operator
 import os
 
+import numpy as np
+
 from ._device import backend
 
 MAX_INTP = 2**63 - 1
@@ -36,11 +38,32 @@ def capacity(device) -> int:
 
 
 def dimension(d) -> int:
-    """`d` as an array dimension: an integer (``__index__``), not a bool (NumPy's
-    TypeError: a bool is no dimension there)."""
-    if type(d) is bool:
+    """`d` as an array dimension: an integer (``__index__``), not a bool, Python's or
+    NumPy's (NumPy's TypeError: a bool is no dimension there)."""
+    if type(d) is bool or type(d) is np.bool_:
         raise TypeError("an integer is required")
     return operator.index(d)
+
+
+def dims(shape, lone=False) -> tuple:
+    """A shape argument as a tuple of Python ints: a sequence of dimensions (a tuple, a
+    list, an array; each read by ``dimension``) or a single one.  A bool alone is NumPy's
+    TypeError, in the words of NumPy's shape parser, or of its dimension parser where
+    `lone` (``broadcast_to`` and ``resize`` read a lone value as a dimension); a tuple of
+    Python ints is taken as it is (a loop's ``np.empty((n, m))``: no call per dimension)."""
+    if type(shape) is tuple and list(map(type, shape)).count(int) == len(shape):
+        return shape
+    if type(shape) is int:
+        return (shape,)
+    if not lone and (type(shape) is bool or type(shape) is np.bool_):
+        raise TypeError(f"expected a sequence of integers or a single integer, got "
+                        f"'{shape!r}'")
+    if not isinstance(shape, (tuple, list)):
+        try:
+            shape = list(shape)
+        except TypeError:
+            return (dimension(shape),)
+    return tuple(dimension(d) for d in shape)
 
 
 def check_shape(shape) -> None:

@@ -3,8 +3,10 @@
 NumPy 2.x raises TypeError for a bool in a shape (``operator.index`` alone takes it as 1):
 every shape parser (broadcast_to, resize, ndarray.resize, random sizes, eye/identity,
 indices, broadcast_shapes, unravel_index, ravel_multi_index, vander's N) must too, with
-NumPy's message.  Where NumPy reads a bool as the integer 0 or 1 (tile's reps, arange,
-linspace's num, repeat, tri) gnumpy must give the same array.  (zeros/empty/ones/full/reshape: test_creation.py::test_a_bool_is_no_dimension.)
+NumPy's message, for Python's bools and NumPy's.  Where NumPy reads a bool as the
+integer 0 or 1 (tile's reps, arange, linspace's num, repeat, tri) gnumpy must give the
+same array; an array of integers is a shape where NumPy takes one.
+(zeros/empty/ones/full/reshape: test_creation.py::test_a_bool_is_no_dimension.)
 """
 import numpy as np
 import pytest
@@ -52,6 +54,15 @@ REJECTED = {
     "unravel_index": lambda xp: xp.unravel_index(0, (True, 2)),
     "ravel_multi_index": lambda xp: xp.ravel_multi_index((0, 0), (True, 2)),
     "vander": lambda xp: xp.vander(xp.ones(2), True),
+    "reshape-bool": lambda xp: xp.ones(1).reshape(True),
+    "reshape-function-bool": lambda xp: xp.reshape(xp.ones(1), True),
+    "broadcast_shapes-bool": lambda xp: xp.broadcast_shapes(True),
+    "zeros-np.bool": lambda xp: xp.zeros((np.True_, 2)),
+    "empty-np.bool": lambda xp: xp.empty(np.True_),
+    "reshape-np.bool": lambda xp: xp.ones(2).reshape(np.True_, 2),
+    "rng.random-np.bool": lambda xp: xp.random.default_rng(0).random((np.True_, 2)),
+    "broadcast_to-np.bool": lambda xp: xp.broadcast_to(1.0, (np.True_,)),
+    "eye-np.bool": lambda xp: xp.eye(np.True_),
 }
 
 
@@ -78,6 +89,9 @@ ACCEPTED = {
     "tri": lambda xp: xp.tri(True),
     "tri-M": lambda xp: xp.tri(2, True),
     "eye-k": lambda xp: xp.eye(2, k=True),
+    "zeros-array-shape": lambda xp: xp.zeros(np.array([2, 3])),
+    "reshape-array-shape": lambda xp: xp.arange(6).reshape(np.array([3, 2])),
+    "broadcast_to-array-shape": lambda xp: xp.broadcast_to(xp.arange(3), np.array([2, 3])),
 }
 
 

@@ -17,9 +17,10 @@ from .._array import ndarray
 from .._graph import ir
 from .._graph import layout as L
 from .._graph import readers as RD
+from .._sizes import dims
 from ._common import scalar_result, wrap
 from .creation.creation import asarray
-from .shape._views import int_tuple, layout_of
+from .shape._views import layout_of
 from .elementwise.elementwise import apply
 from .shape.manipulation import concat, ravel
 from .reductions.reductions import any as any_
@@ -266,13 +267,9 @@ def resize(a, new_shape, refcheck=True):
     zeros (as NumPy).  Views cannot be resized (they do not own their memory); an array
     with views only with ``refcheck=False``.
     """
-    if len(new_shape) == 1 and type(new_shape[0]) is bool:
-        raise TypeError(f"expected a sequence of integers or a single integer, got "
-                        f"'{new_shape[0]}'")
-    if len(new_shape) == 1 and (new_shape[0] is None or isinstance(new_shape[0],
-                                                                    (tuple, list))):
+    if len(new_shape) == 1:     # (one argument: a shape, or a single dimension)
         new_shape = () if new_shape[0] is None else new_shape[0]
-    shape = int_tuple(new_shape)
+    shape = dims(new_shape)
     if any(d < 0 for d in shape):
         raise ValueError("negative dimensions not allowed")
     if a._base is not None:

@@ -14,7 +14,7 @@ import numpy as np
 from ... import _dtypes as D
 from ..._device import as_device, backend
 from ..._graph import ir
-from ..._sizes import check_nbytes, check_shape, dimension
+from ..._sizes import check_nbytes, check_shape, dimension, dims
 from .._common import host_to_node, is_array, wrap
 from ..elementwise.elementwise import apply, astype
 from ..outargs import check_order
@@ -25,14 +25,7 @@ from ..._broadcast import broadcast_to_check
 
 
 def _shape(shape) -> tuple:
-    if type(shape) is tuple and list(map(type, shape)).count(int) == len(shape):
-        out = shape             # (a loop's tuple of Python ints: no call per dimension)
-    elif isinstance(shape, (tuple, list)):
-        out = tuple(dimension(d) for d in shape)
-    elif type(shape) is bool:
-        raise TypeError(f"expected a sequence of integers or a single integer, got '{shape}'")
-    else:
-        out = (operator.index(shape),)
+    out = dims(shape)
     check_shape(out)
     return out
 

@@ -8,10 +8,11 @@ along an axis reads ``x[(start + i) % n]``.  It is an index map, never a copy, s
 """
 from __future__ import annotations
 
+import operator
+
 from ..._graph import ir
 from ..._graph import layout as L
 from ..._graph.ir import LEAF
-from ..._sizes import dimension
 from .._common import as_node, is_array, wrap
 
 
@@ -20,18 +21,15 @@ def arr(x):
     return x if is_array(x) else wrap(as_node(x))
 
 
-def int_tuple(v, index=dimension) -> tuple:
-    """An int or a sequence of ints as a tuple of Python ints: a shape, where a bool is no
-    dimension (NumPy's TypeError), unless `index` is ``operator.index`` (NumPy reads
-    ``tile``'s `reps` as integers: a bool there is 0 or 1)."""
-    if type(v) is tuple and list(map(type, v)).count(int) == len(v):
-        return v                # (a loop's tuple of Python ints: no call per dimension)
+def int_tuple(v) -> tuple:
+    """An int or a sequence of ints as a tuple of Python ints (``tile``'s `reps`, which
+    NumPy reads as integers: a bool there is 0 or 1; a shape is ``_sizes.dims``)."""
     if not isinstance(v, (tuple, list)):
         try:
             v = list(v)
         except TypeError:
-            return (index(v),)
-    return tuple(index(d) for d in v)
+            return (operator.index(v),)
+    return tuple(operator.index(d) for d in v)
 
 
 def _own_layout(node):

@@ -12,10 +12,10 @@ from ..._broadcast import broadcast_args, broadcast_to_check, fmt
 from ..._graph import ir
 from ..._graph.ir import LEAF
 from ..._graph import layout as L
-from ..._sizes import MAX_INTP, dimension
+from ..._sizes import MAX_INTP, dims
 from .._common import (as_node, axis_int, axis_tuple, check_device_match, is_array,
                        multi_axis, normalize_axis, wrap)
-from ._views import folds, fortran_only, int_tuple, layout_of
+from ._views import folds, fortran_only, layout_of
 
 
 def _arr(x):
@@ -30,10 +30,7 @@ def _resolve_shape(shape, size):
         else:
             if size and math.prod(shape) == size:
                 return shape
-    if isinstance(shape, (tuple, list)):
-        shape = tuple(dimension(d) for d in shape)
-    else:
-        shape = (dimension(shape),)
+    shape = dims(shape)
     neg = [i for i, d in enumerate(shape) if d < 0]
     if len(neg) > 1:
         raise ValueError("can only specify one unknown dimension")
@@ -273,7 +270,7 @@ def broadcast_to(array, shape, subok=False):
 
 def _broadcast_view(x, shape):
     x = _arr(x)
-    shape = int_tuple(shape)
+    shape = dims(shape, lone=True)
     if any(d < 0 for d in shape):
         raise ValueError("all elements of broadcast shape must be non-negative")
     if math.prod(d for d in shape if d) > MAX_INTP:

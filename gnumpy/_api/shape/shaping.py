@@ -15,7 +15,7 @@ from numpy.exceptions import AxisError
 from ... import _broadcast
 from ..._graph import ir
 from ..._graph import layout as L
-from ..._sizes import MAX_INTP, check_nbytes
+from ..._sizes import MAX_INTP, check_nbytes, dims
 from .._common import axis_int, axis_tuple, host_to_node, is_array, normalize_axis, wrap
 from ..indexing.advanced import take
 from ._views import arr, cyclic, fresh, int_tuple, is_f_contiguous, layout_of, repeat_each
@@ -179,7 +179,7 @@ def tile(A, reps):
     array([[1, 2, 1, 2],
            [1, 2, 1, 2]])
     """
-    tup = int_tuple(reps, operator.index)
+    tup = int_tuple(reps)
     a = arr(A)
     nd = max(len(tup), a.ndim)
     shape = (1,) * (nd - a.ndim) + a.shape
@@ -286,7 +286,7 @@ def resize(a, new_shape):
     array([[1, 2],
            [3, 1]])
     """
-    shape = int_tuple(new_shape)
+    shape = dims(new_shape, lone=True)
     a = ravel(arr(a))
     if any(d < 0 for d in shape):
         raise ValueError("all elements of `new_shape` must be non-negative")
@@ -381,7 +381,7 @@ def broadcast_shapes(*args):
     >>> gp.broadcast_shapes((3, 1), (4,))
     (3, 4)
     """
-    shapes = [int_tuple(s) for s in args]
+    shapes = [dims(s) for s in args]
     for s in shapes:
         if any(d < 0 for d in s):
             raise ValueError("negative dimensions are not allowed")
