@@ -4,18 +4,22 @@ at that synchronize, and from a CUPTI trace (``torch.profiler``) the GPU's kerne
 the number of kernels and copies one call launches.
 
     python3 bench/gpu_time.py --kernels seidel_2d,fdtd_2d [--frameworks gnumpy,cupy]
-                              [--repeat 5] [--json F]
+                              [--repeat 5] [--same-inputs] [--json F]
 
-Per kernel and framework: two warm-up calls, then ``--repeat`` timed calls (min reported),
-then one traced call.  A call whose host time is near its total and whose GPU time is far
-below it is bound by the host; one whose wait is most of it, by the GPU.  ``--top K``
-also lists each framework's K heaviest GPU kernels and copies of the traced call (name,
+Per kernel and framework: two warm-up calls, then ``--repeat`` timed calls (the fastest's
+split reported, and the median total), then one traced call.  Each call gets fresh inputs,
+as ``npbench.py``'s do; ``--same-inputs`` gives every call the same arrays (a loop calling
+the kernel on its data), to tell a cost of new inputs from the kernel's own.  A call
+whose host time is near its total and whose GPU time is far below it is bound by the
+host; one whose wait is most of it, by the GPU.  ``--top K`` also lists each
+framework's K heaviest GPU kernels and copies of the traced call (name,
 count, total us), where two libraries' GPU times differ.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -68,20 +72,18 @@ def _trace(lib, impl, info, args):
     return kern, copies, gpu_us / 1e3, by_name
 
 
-def measure(name, fw, repeat):
+def measure(name, fw, repeat, same=False):
     kernels = nb.kernels(nb.ROOT)
     info = kernels[name]
     data = nb.init_data(nb.ROOT, info, "S")
     lib = load_lib(fw)
     impl, _ = nb.implementation(nb.ROOT, info, fw)
     setup, call = nb._runner(lib, impl, info, data)
-    call(setup())
-    call(setup())
-    best = None
-    for _ in range(repeat):
-        h, w = _split_call(lib, impl, info, setup())
-        if best is None or h + w < sum(best):
-            best = (h, w)
+    args = setup() if same else None
+    call(args if same else setup())
+    call(args if same else setup())
+    splits = [_split_call(lib, impl, info, args if same else setup()) for _ in range(repeat)]
+    best = min(splits, key=sum)
     try:
         kern, copies, gpu_ms, by_name = _trace(lib, impl, info, setup())
     except Exception as e:      # noqa: BLE001 - no torch, no CUPTI: the split still stands
@@ -90,7 +92,9 @@ def measure(name, fw, repeat):
         print(f"{name} {fw}: no trace ({type(e).__name__}: {e})", file=sys.stderr)
     top = sorted(by_name.items(), key=lambda kv: -kv[1][1])
     return {"host_ms": best[0] * 1e3, "wait_ms": best[1] * 1e3,
-            "total_ms": sum(best) * 1e3, "kernels": kern, "copies": copies,
+            "total_ms": sum(best) * 1e3,
+            "median_ms": statistics.median(map(sum, splits)) * 1e3,
+            "kernels": kern, "copies": copies,
             "gpu_ms": gpu_ms, "top": [[k, c, round(us, 1)] for k, (c, us) in top[:40]]}
 
 
@@ -99,21 +103,23 @@ def main() -> int:
     ap.add_argument("--kernels", required=True)
     ap.add_argument("--frameworks", default="gnumpy,cupy")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--same-inputs", action="store_true",
+                    help="every call on the same arrays (default: fresh inputs per call)")
     ap.add_argument("--json", default="")
     ap.add_argument("--top", type=int, default=0,
                     help="list each framework's K heaviest GPU kernels of the traced call")
     a = ap.parse_args()
     fws = a.frameworks.split(",")
     res = {}
-    print("| kernel | " + " | ".join(f"{f} total / host / wait / GPU ms, kernels"
+    print("| kernel | " + " | ".join(f"{f} total / host / wait / GPU ms, kernels, median"
                                       for f in fws) + " |")
     for name in a.kernels.split(","):
-        res[name] = {f: measure(name, f, a.repeat) for f in fws}
+        res[name] = {f: measure(name, f, a.repeat, a.same_inputs) for f in fws}
 
         def cell(r):
             g = "-" if r["gpu_ms"] is None else f"{r['gpu_ms']:.2f}"
             return (f"{r['total_ms']:.2f} / {r['host_ms']:.2f} / {r['wait_ms']:.2f} / {g}, "
-                    f"{r['kernels']}")
+                    f"{r['kernels']}, {r['median_ms']:.2f}")
         print(f"| {name} | " + " | ".join(cell(res[name][f]) for f in fws) + " |",
               flush=True)
         for f in fws if a.top else ():
