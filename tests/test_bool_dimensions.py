@@ -54,6 +54,8 @@ REJECTED = {
     "unravel_index": lambda xp: xp.unravel_index(0, (True, 2)),
     "ravel_multi_index": lambda xp: xp.ravel_multi_index((0, 0), (True, 2)),
     "vander": lambda xp: xp.vander(xp.ones(2), True),
+    "unravel_index-bool": lambda xp: xp.unravel_index(0, True),
+    "ravel_multi_index-bool": lambda xp: xp.ravel_multi_index((0,), True),
     "reshape-bool": lambda xp: xp.ones(1).reshape(True),
     "reshape-function-bool": lambda xp: xp.reshape(xp.ones(1), True),
     "broadcast_shapes-bool": lambda xp: xp.broadcast_shapes(True),
@@ -92,6 +94,10 @@ ACCEPTED = {
     "zeros-array-shape": lambda xp: xp.zeros(np.array([2, 3])),
     "reshape-array-shape": lambda xp: xp.arange(6).reshape(np.array([3, 2])),
     "broadcast_to-array-shape": lambda xp: xp.broadcast_to(xp.arange(3), np.array([2, 3])),
+    "unravel_index-array-shape": lambda xp: xp.stack(xp.unravel_index(1, np.array([2, 3]))),
+    "ravel_multi_index-array-shape": lambda xp: xp.ravel_multi_index((xp.asarray([0]),
+                                                                      xp.asarray([1])),
+                                                                     np.array([2, 3])),
 }
 
 

@@ -7,7 +7,6 @@ conversions are elementwise (lazy), with one sync to check bounds where NumPy ra
 """
 from __future__ import annotations
 
-
 import numpy as np
 
 from ... import _dtypes as D
@@ -18,7 +17,7 @@ from . import masks
 from .._common import as_node, host_to_node, is_array, wrap
 from .advanced import fix_index, int_index
 from ..._device import as_device
-from ..._sizes import dimension
+from ..._sizes import dims as _shape
 from ..creation.creation import arange
 
 I64 = D.int64
@@ -145,12 +144,6 @@ def ix_(*args):
     return tuple(out)
 
 
-def _dims(shape):
-    if isinstance(shape, (tuple, list)):
-        return tuple(dimension(d) for d in shape)
-    return (dimension(shape),)
-
-
 def _strides(dims, order):
     if order == "C":
         return L.c_strides(dims)
@@ -170,7 +163,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     >>> gp.ravel_multi_index(([3, 6, 6], [4, 5, 1]), (7, 6))
     array([22, 41, 37])
     """
-    dims = _dims(dims)
+    dims = _shape(dims)
     if len(multi_index) != len(dims):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
@@ -211,7 +204,7 @@ def unravel_index(indices, shape, order="C"):
     >>> gp.unravel_index(gp.asarray([22, 41, 37]), (7, 6))
     (array([3, 6, 6]), array([4, 5, 1]))
     """
-    dims = _dims(shape)
+    dims = _shape(shape)
     size = L.prod(dims)
     dev = indices.device if is_array(indices) else None
     dev = as_device(dev)
