@@ -247,6 +247,27 @@ def test_inv_det_slogdet(dtype, path):
         _same(tuple(gp.linalg.slogdet(gp.asarray(e))), tuple(np.linalg.slogdet(e)))
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_det_is_numpys_sign_times_exp_logdet(dtype, path):
+    """NumPy's det is ``sign * exp(logdet)`` in double precision, cast: a singular matrix
+    gives +0.0 whatever its rows' permutation (a product of the pivots would give -0.0),
+    and a determinant past the single-precision range an infinity (not NaN)."""
+    s = np.array([[[1, 2], [2, 4]], [[2, 4], [1, 2]], [[0, 1], [0, 3]]]).astype(dtype)
+    r, e = gp.linalg.det(gp.asarray(s)).get(), np.linalg.det(s)
+    assert r.dtype == e.dtype and not np.signbit(r.real).any() and (r == 0).all()
+    big = (_data((2, 40, 40), dtype, 5) * 40 + 30 * np.eye(40)).astype(dtype)
+    with np.errstate(over="ignore"):        # (NumPy's cast warns; gnumpy's CPU backend
+        e = np.linalg.det(big)                  # is NumPy)
+        r = gp.linalg.det(gp.asarray(big)).get()
+    if np.dtype(dtype) in SINGLE:
+        assert not np.isfinite(e).any()         # (the case this test is about)
+        np.testing.assert_array_equal(np.isinf(r.real), np.isinf(e.real))
+        np.testing.assert_array_equal(np.signbit(r.real), np.signbit(e.real))
+        assert not np.isnan(r).any()
+    else:
+        _same(gp.asarray(r), e, dtype)
+
+
 def test_lu_family_errors():
     for args in ((np.zeros((3, 3)),), (np.ones((2, 3)),), (np.ones(3),),
                  (np.array([[1.0, 2.0], [2.0, 4.0]]),), (np.ones((2, 2), np.float16),)):

@@ -251,20 +251,28 @@ def _lu_parts(be, a):
     return d, (moved % 2) == 1
 
 
-def det(be, a):
-    d, odd = _lu_parts(be, a)
-    sign = where(odd, -1.0, 1.0).astype(d.dtype)
-    return _leaves(sign * prod_(d, axis=-1))
-
-
-def slogdet(be, a):
-    d, odd = _lu_parts(be, a)
+def _sign_logdet(d, odd):
+    """NumPy's slogdet of the LU diagonals `d` with the permutation's parity `odd`: the
+    product of d / |d| and the sum of log |d|; (0, -inf) for a zero on the diagonal."""
     mag = apply("absolute", d)
     zero = mag == 0
     unit = d / where(zero, 1, mag).astype(d.dtype)
     sign = where(odd, -1.0, 1.0).astype(d.dtype) * prod_(unit, axis=-1)
     sign = where(any_(zero, axis=-1), 0, sign).astype(d.dtype)
-    return _leaves(sign, sum_(apply("log", mag), axis=-1))
+    return sign, sum_(apply("log", mag), axis=-1)
+
+
+def det(be, a):
+    """NumPy's det: ``sign * exp(logdet)`` in double precision, cast to the input's
+    precision (an overflow of it is an infinity, a singular matrix +0.0)."""
+    d, odd = _lu_parts(be, a)
+    wide = np.dtype(np.complex128 if d.dtype.kind == "c" else np.float64)
+    sign, logdet = _sign_logdet(d.astype(wide), odd)
+    return _leaves((sign * apply("exp", logdet)).astype(d.dtype))
+
+
+def slogdet(be, a):
+    return _leaves(*_sign_logdet(*_lu_parts(be, a)))
 
 
 # ------------------------------------------------------------------ Cholesky, QR
