@@ -408,7 +408,8 @@ class FakeBackend:
 
 @contextlib.contextmanager
 def emulated():
-    """Route gnumpy.linalg's library calls on the CPU backend through _cusolver."""
+    """Route gnumpy.linalg's library calls on the CPU backend through _cusolver's cuSOLVER
+    calls (``linalg_small_n=0``: the small LU kernel, ``_small``, needs a CUDA backend)."""
     import gnumpy as gp
     from gnumpy._api._common import wrap
     from gnumpy._device import backend
@@ -433,6 +434,7 @@ def emulated():
     _cusolver.libs = FakeLibs
     _cusolver.bindings = lambda name: cus
     try:
-        yield cus
-    finally:
+        with gp.config.override(linalg_small_n=0):     # cuSOLVER for every order (the
+            yield cus                                   # small LU kernel runs on the
+    finally:                                            # emulated device: emu_programs)
         libcall.call, _cusolver.libs, _cusolver.bindings = saved

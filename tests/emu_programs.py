@@ -377,6 +377,47 @@ def linalg_small(xp, S, b):
             xp.linalg.eigvalsh(S), xp.abs(xp.linalg.qr(S)[1])]
 
 
+@prog(r(7, 5, 5, seed=60), r(7, 5, 2, seed=61), r(3, 5, seed=62))
+def lu_stacks(xp, A, B, v):
+    # gnumpy's small LU kernel (linalg/_small.py): a stack, a broadcast batch, a vector
+    A = A + 3 * xp.eye(5)
+    s, ld = xp.linalg.slogdet(A)
+    return [xp.linalg.solve(A, B), xp.linalg.inv(A), xp.linalg.det(A), s, ld,
+            xp.linalg.solve(A[0], B), xp.linalg.solve(A[:3], v[:, :, None]),
+            xp.linalg.solve(A[2], v[1]), xp.linalg.inv(A[:, ::2, ::2].swapaxes(1, 2))]
+
+
+@prog(r(4, 9, 9, dtype=np.float32, seed=63), r(3, 6, 6, dtype=np.complex64, seed=64),
+      r(2, 20, 20, dtype=np.complex128, seed=65), r(2, 20, 3, dtype=np.complex128, seed=66),
+      r(1, 1, seed=67), r(33, 33, seed=68), r(33, 40, seed=69))
+def lu_dtypes(xp, F, C, Z, ZB, one, G, GB):
+    F, C, Z, G = F + 4 * xp.eye(9, dtype=F.dtype), C + 4 * xp.eye(6, dtype=C.dtype), \
+        Z + 6 * xp.eye(20), G + 8 * xp.eye(33)
+    return [xp.linalg.inv(F), xp.linalg.det(F), xp.linalg.solve(C, C[..., :2]),
+            xp.linalg.slogdet(C)[0], xp.linalg.solve(Z, ZB), xp.linalg.det(Z),
+            xp.linalg.inv(one), xp.linalg.solve(G, GB), xp.linalg.det(G / 4)]
+
+
+@prog(r(3, 4, 4, seed=70))
+def lu_singular(xp, A):
+    S = A * 1                   # a stack whose middle matrix is singular (two equal rows)
+    S[1, 2] = S[1, 0]
+    Z = A * 0
+    Z[:, 0, 0] = 1.0
+    N = A + 3 * xp.eye(4)
+    N[0, 1, 2] = xp.nan
+    errs = []
+    for f in (lambda: xp.linalg.solve(S, A), lambda: xp.linalg.inv(S[1]),
+              lambda: xp.linalg.solve(A[0] * 0, A[0])):
+        try:
+            f()
+            errs.append(0)
+        except np.linalg.LinAlgError:
+            errs.append(1)
+    return [errs, xp.linalg.det(Z), xp.linalg.slogdet(Z)[0], xp.linalg.slogdet(Z)[1],
+            xp.linalg.solve(N, A[:, :, :1]), xp.linalg.inv(N)]
+
+
 @prog(r(37, seed=46), r(5, 8, dtype=np.int32, seed=47))
 def sorting(xp, v, M):
     return [xp.sort(v), xp.argsort(v), xp.sort(M, axis=1), xp.unique(M), xp.searchsorted(xp.sort(v), v[:5]),

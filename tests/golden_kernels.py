@@ -11,10 +11,10 @@ an intended change to the code generator, regenerate and review the diff it prin
 
 The cases cover every kernel family (elementwise, reduction over all / rows / columns,
 split reductions, row groups, scans, the index kernels: gather, scatter, ``ufunc.at`` in each
-update strategy, nonzero's compaction; sort, searchsorted and bincount, the Philox generator
-and the tiled matmul) and every reduction (sum, prod, min, max, any, all, var, argmin,
-argmax) over integer, bool, float16, float32, float64 and complex dtypes, so a wrong
-identity, combine or load in any of them changes a pinned source.
+update strategy, nonzero's compaction; sort, searchsorted and bincount, the Philox generator,
+the tiled matmul and the small LU of ``linalg``) and every reduction (sum, prod, min, max,
+any, all, var, argmin, argmax) over integer, bool, float16, float32, float64 and complex
+dtypes, so a wrong identity, combine or load in any of them changes a pinned source.
 """
 from __future__ import annotations
 
@@ -30,8 +30,8 @@ if __name__ == "__main__":          # run as a script from anywhere
     os.environ.setdefault("GNUMPY_DEVICE", "cpu")
 
 import gnumpy as gp  # noqa: E402
-from gnumpy.kernels import (build, codegen, render_index, render_misc,  # noqa: E402
-                            render_random, render_sort)
+from gnumpy.kernels import (build, codegen, render_index, render_linalg,  # noqa: E402
+                            render_misc, render_random, render_sort)
 from gnumpy.kernels.compile import KERNEL_NAME  # noqa: E402
 
 GOLDEN = pathlib.Path(__file__).parent / "golden"
@@ -269,6 +269,14 @@ def _without(src: str, pre: str, headers: bool) -> str:
     return src if headers else src[len(pre):]
 
 
+def _lu(dt, n):
+    def render(headers):
+        nm = render_linalg.nmax_class(n, dt)
+        return _without(render_linalg.lu_source(dt, nm, render_linalg.threads(nm),
+                                                KERNEL_NAME), codegen.headers(dt), headers)
+    return render
+
+
 def _matmul(dt):
     def render(headers):
         return _without(render_misc.matmul_source(dt, KERNEL_NAME), codegen.headers(dt),
@@ -290,6 +298,8 @@ _LIBRARY = {
     "random_philox": _philox,
     "matmul_int32": _matmul(np.dtype(np.int32)),
     "matmul_bool": _matmul(np.dtype(np.bool_)),
+    "linalg_lu_float64_8": _lu(np.dtype(np.float64), 8),
+    "linalg_lu_complex64_54": _lu(np.dtype(np.complex64), 54),
 }
 
 

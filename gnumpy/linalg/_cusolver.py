@@ -44,6 +44,7 @@ from .._graph.ir import LEAF, leaf
 from .._graph.realize import materialize, write
 from ..backends.cuda_libs import DATA_TYPE, TYPE_PREFIX, bindings, libs
 from ..backends.cuda_memory import leaf_ptr as _ptr
+from . import _small
 
 LinAlgError = np.linalg.LinAlgError
 
@@ -208,6 +209,8 @@ def _getrs(s, lu, piv, x, trans, info, first):
 
 
 def solve(be, a, b):
+    if _small.fits(a):
+        return _small.solve(be, a, b)
     s = _Solver(be, a.dtype)
     B = _batch(a)
     lu = _copy(be, a, False)                      # column-major A^T
@@ -223,6 +226,8 @@ def solve(be, a, b):
 
 
 def inv(be, a, check=True):
+    if _small.fits(a):
+        return _small.inv(be, a, check)
     s = _Solver(be, a.dtype)
     B, n = _batch(a), a.shape[-1]
     lu = _copy(be, a, False)                      # column-major A^T
@@ -241,10 +246,13 @@ def inv(be, a, check=True):
 def _lu_parts(be, a):
     """(U's diagonals (..., n), odd row permutation (...)) of the LU of each matrix:
     a singular matrix has a zero on its diagonal (getrf's positive status, not read)."""
-    s = _Solver(be, a.dtype)
-    lu = _copy(be, a, False)                      # det A^T = det A
-    piv = _getrf(s, lu, s.info(_batch(a)))
-    s.finish()
+    if _small.fits(a):
+        lu, piv = _small.lu(be, a)
+    else:
+        s = _Solver(be, a.dtype)
+        lu = _copy(be, a, False)                  # det A^T = det A
+        piv = _getrf(s, lu, s.info(_batch(a)))
+        s.finish()
     n = a.shape[-1]
     d = diagonal(_wrap(lu), axis1=-2, axis2=-1)
     moved = count_nonzero(_wrap(piv) != arange(1, n + 1, device=be.device), axis=-1)

@@ -5,8 +5,10 @@ Each checks its arguments as NumPy does, picks NumPy's result dtype, broadcasts 
 dimensions, answers empty inputs itself, and makes ONE library call (``_common.call``):
 NumPy's LAPACK on the CPU backend, cuSOLVER on CUDA.
 
-# Note: on the CUDA backend float32 and complex64 inputs are factored in single
-# precision; NumPy computes them in double and rounds the result.
+# Note: on the CUDA backend float32 and complex64 inputs of ``cholesky``, ``qr``, and of
+# ``solve``, ``inv``, ``det`` and ``slogdet`` past order ``config.linalg_small_n`` (64)
+# are factored in single precision; NumPy computes them in double and rounds the result,
+# as gnumpy's small LU kernel does below that order.
 """
 from __future__ import annotations
 

@@ -1,0 +1,199 @@
+"""CUDA source of the small LU kernel: ``solve``, ``inv``, ``det`` and ``slogdet`` of
+matrices up to a few dozen rows, one thread block per matrix of a stack, in one launch.
+
+The block loads its matrix into shared memory and factors it there in double precision
+for every input dtype, as NumPy's linalg computes (single-precision results are rounded
+when stored), with LAPACK's partial pivoting (``xgetf2``: the pivot is the first row of
+largest |re| + |im| in the column, a NaN in the first place stays, a zero pivot is
+recorded as the status and the factorization goes on), then solves for the right-hand sides one thread per column: the
+rows permuted, forward substitution with the unit lower factor, back substitution with
+the upper one.  It writes X (row-major, n x k per matrix), or the identity's columns
+when ``ident`` (the inverse), and optionally the factored matrix and the 1-based pivots
+(``det``/``slogdet``); the status of each matrix goes to ``info``.
+
+cuSOLVER's getrf and getrs are a dozen launches per matrix and are called once per
+matrix of a stack; this is one launch for the whole stack (``linalg/_small.py`` decides
+which orders take it).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .codegen import headers
+from .types import STORAGE
+
+# The largest order per dtype: the matrix lives in static shared memory (48 KiB) in the
+# double-precision compute type.
+NMAX = {"f": 64, "c": 54}
+_WIDE = {np.dtype(np.float32): np.dtype(np.float64), np.dtype(np.float64): np.dtype(np.float64),
+         np.dtype(np.complex64): np.dtype(np.complex128),
+         np.dtype(np.complex128): np.dtype(np.complex128)}
+
+
+def nmax(dt) -> int:
+    """The largest order the kernel takes for dtype `dt`."""
+    return NMAX[np.dtype(dt).kind]
+
+
+def nmax_class(n: int, dt) -> int:
+    """The shared-memory order a kernel for matrices of order `n` is compiled for."""
+    for c in (4, 8, 16, 32):
+        if n <= c:
+            return c
+    return nmax(dt)
+
+
+def threads(nm: int) -> int:
+    """Threads per block of the kernel of order class `nm`."""
+    return 32 if nm <= 8 else 64 if nm <= 16 else 128 if nm <= 32 else 256
+
+
+def lu_source(dt, nm: int, nt: int, name: str) -> str:
+    """The small LU kernel of dtype `dt` (float32/64, complex64/128) for orders up to `nm`,
+    `nt` threads per block."""
+    dt = np.dtype(dt)
+    st, t = STORAGE[dt], STORAGE[_WIDE[dt]]     # storage, compute (double precision)
+    if dt.kind == "c":
+        abs1 = "fabs(v.re) + fabs(v.im)"
+        nonzero, mul, sub, div = "(v.re != 0 || v.im != 0)", "gn_multiply(a, b)", \
+            "gn_subtract(a, b)", "gn_divide(a, b)"
+        zero, one = f"gn_cx<{t}, double>(0, 0)", f"gn_cx<{t}, double>(1, 0)"
+        shfl = (f"return gn_cx<{t}, double>(__shfl_sync(0xffffffffu, v.re, src), "
+                f"__shfl_sync(0xffffffffu, v.im, src));")
+        cast = "gn_cx<{0}, {1}>(({1}){2}.re, ({1}){2}.im)"
+        load, store = cast.format(t, "double", "{0}"), cast.format(st, "float", "{0}")
+    else:
+        abs1, nonzero = "fabs(v)", "(v != 0)"
+        mul, sub, div = "a * b", "a - b", "a / b"
+        zero, one = f"({t})0", f"({t})1"
+        shfl = "return __shfl_sync(0xffffffffu, v, src);"
+        load, store = "(double){0}", "(float){0}"
+    if st == t:
+        load = store = "{0}"
+    return headers(dt) + f"""
+__device__ __forceinline__ double lu_abs1({t} v) {{ return {abs1}; }}
+__device__ __forceinline__ bool lu_nonzero({t} v) {{ return {nonzero}; }}
+__device__ __forceinline__ {t} lu_mul({t} a, {t} b) {{ return {mul}; }}
+__device__ __forceinline__ {t} lu_sub({t} a, {t} b) {{ return {sub}; }}
+__device__ __forceinline__ {t} lu_div({t} a, {t} b) {{ return {div}; }}
+__device__ __forceinline__ {t} lu_shfl({t} v, int src) {{ {shfl} }}
+
+// one block per matrix (blockIdx.x): a and bm are row-major stacks (n x n, n x k); x gets
+// X = A^-1 B (row-major n x k; the identity's columns for B when ident), lu the factored
+// matrix and piv its 1-based pivots (either may be null), info LAPACK's status
+extern "C" __global__ void __launch_bounds__({nt}) {name}(const {st}* __restrict__ a,
+    const {st}* __restrict__ bm, {st}* __restrict__ x, {st}* __restrict__ lu,
+    long long* __restrict__ piv, int* __restrict__ info, long long n_, long long k,
+    int ident) {{
+  __shared__ {t} s[{nm} * {nm}];
+  __shared__ int perm[{nm}], sig[{nm}];
+  __shared__ int pivot_s, info_s;
+  const int n = (int)n_, tid = threadIdx.x, lane = tid & 31;
+  const long long b = blockIdx.x;
+  const {st}* A = a + b * n * n;
+  for (int q = tid; q < n * n; q += {nt}) s[(q / n) * {nm} + q % n] = {load.format("A[q]")};
+  if (tid == 0) info_s = 0;
+  __syncthreads();
+  for (int j = 0; j < n; ++j) {{
+    if (tid < 32) {{                    // the pivot: LAPACK's first largest |re| + |im|
+      double best = -1;
+      int bi = n;
+      for (int i = j + lane; i < n; i += 32) {{
+        const double v = lu_abs1(s[i * {nm} + j]);
+        if (v > best) {{ best = v; bi = i; }}           // (a NaN never compares greater)
+      }}
+      for (int off = 16; off > 0; off >>= 1) {{
+        const double ob = __shfl_down_sync(0xffffffffu, best, off);
+        const int oi = __shfl_down_sync(0xffffffffu, bi, off);
+        if (ob > best || (ob == best && oi < bi)) {{ best = ob; bi = oi; }}
+      }}
+      if (lane == 0) {{
+        const double v0 = lu_abs1(s[j * {nm} + j]);
+        if (v0 != v0 || bi == n) bi = j;   // a NaN first stays (nothing compares greater)
+        pivot_s = bi;
+        perm[j] = bi;
+        if (!lu_nonzero(s[bi * {nm} + j]) && info_s == 0) info_s = j + 1;
+      }}
+    }}
+    __syncthreads();
+    const int p = pivot_s;
+    if (p != j)
+      for (int c = tid; c < n; c += {nt}) {{
+        const {t} w = s[j * {nm} + c];
+        s[j * {nm} + c] = s[p * {nm} + c];
+        s[p * {nm} + c] = w;
+      }}
+    __syncthreads();
+    const {t} d = s[j * {nm} + j];
+    if (lu_nonzero(d)) {{
+      for (int i = j + 1 + tid; i < n; i += {nt}) s[i * {nm} + j] = lu_div(s[i * {nm} + j], d);
+      __syncthreads();
+    }}
+    const int m = n - j - 1;          // the rank-one update of the trailing block
+    for (int q = tid; q < m * m; q += {nt}) {{
+      const int i = j + 1 + q / m, c = j + 1 + q % m;
+      s[i * {nm} + c] = lu_sub(s[i * {nm} + c], lu_mul(s[i * {nm} + j], s[j * {nm} + c]));
+    }}
+    __syncthreads();
+  }}
+  if (tid == 0) {{
+    info[b] = info_s;
+    for (int i = 0; i < n; ++i) sig[i] = i;         // the pivots' row permutation: row i
+    for (int j = 0; j < n; ++j) {{                    // of P B is row sig[i] of B
+      const int q = perm[j], w = sig[j];
+      sig[j] = sig[q];
+      sig[q] = w;
+    }}
+  }}
+  if (lu)
+    for (int q = tid; q < n * n; q += {nt})
+      lu[b * n * n + q] = {store.format(f"s[(q / n) * {nm} + q % n]")};
+  if (piv)
+    for (int q = tid; q < n; q += {nt}) piv[b * n + q] = perm[q] + 1;
+  if (!x) return;
+  __syncthreads();
+  const {st}* B = bm + b * n * k;
+  {st}* X = x + b * n * k;
+#define LU_RHS(i, c) (ident ? ((i) == (c) ? {one} : {zero}) : {load.format("B[(i) * k + (c)]")})
+  // a warp per column (lane l holds rows l and l + 32) when the columns are few, else a
+  // thread per column: each the cheaper by its rounds times its sequential steps
+  if ((k * 32 + {nt} - 1) / {nt} * 50 < (k + {nt} - 1) / {nt} * n * 8) {{
+    for (long long c = tid >> 5; c < k; c += {nt // 32}) {{
+      {t} x0 = {zero}, x1 = {zero};
+      if (lane < n) x0 = LU_RHS(sig[lane], c);
+      if (lane + 32 < n) x1 = LU_RHS(sig[lane + 32], c);
+      for (int j = 0; j < n - 1; ++j) {{       // forward, the unit lower factor
+        const {t} xj = lu_shfl(j < 32 ? x0 : x1, j & 31);
+        if (lane > j && lane < n) x0 = lu_sub(x0, lu_mul(s[lane * {nm} + j], xj));
+        if (lane + 32 > j && lane + 32 < n)
+          x1 = lu_sub(x1, lu_mul(s[(lane + 32) * {nm} + j], xj));
+      }}
+      for (int j = n - 1; j >= 0; --j) {{       // back, the upper factor
+        const {t} xj = lu_div(lu_shfl(j < 32 ? x0 : x1, j & 31), s[j * {nm} + j]);
+        if (lane == j) x0 = xj;
+        if (lane + 32 == j) x1 = xj;
+        if (lane < j) x0 = lu_sub(x0, lu_mul(s[lane * {nm} + j], xj));
+        if (lane + 32 < j) x1 = lu_sub(x1, lu_mul(s[(lane + 32) * {nm} + j], xj));
+      }}
+      if (lane < n) X[lane * k + c] = {store.format("x0")};
+      if (lane + 32 < n) X[(lane + 32) * k + c] = {store.format("x1")};
+    }}
+    return;
+  }}
+  for (long long c = tid; c < k; c += {nt}) {{
+    {t} v[{nm}];
+    for (int i = 0; i < n; ++i) v[i] = LU_RHS(sig[i], c);
+    for (int i = 1; i < n; ++i) {{
+      {t} acc = v[i];
+      for (int q = 0; q < i; ++q) acc = lu_sub(acc, lu_mul(s[i * {nm} + q], v[q]));
+      v[i] = acc;
+    }}
+    for (int i = n - 1; i >= 0; --i) {{
+      {t} acc = v[i];
+      for (int q = i + 1; q < n; ++q) acc = lu_sub(acc, lu_mul(s[i * {nm} + q], v[q]));
+      v[i] = lu_div(acc, s[i * {nm} + i]);
+    }}
+    for (int i = 0; i < n; ++i) X[i * k + c] = {store.format("v[i]")};
+  }}
+}}
+"""

@@ -1,0 +1,96 @@
+"""``solve``, ``inv`` and the LU of ``det``/``slogdet`` for small matrices on CUDA: gnumpy's
+one-launch kernel (``kernels/render_linalg.py``: one block per matrix, the factorization
+in shared memory) instead of cuSOLVER's getrf and getrs per matrix.
+
+Orders up to ``config.linalg_small_n`` (and the kernel's shared-memory bound for the
+dtype) take it; larger ones stay with cuSOLVER (``_cusolver``).  Results are row-major
+stacks; the statuses are read once, as cuSOLVER's are.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._config import config
+from .._graph import layout as L
+from .._graph.ir import LEAF, leaf
+from .._graph.realize import write
+from ..backends.cuda_libs import libs
+from ..backends.cuda_memory import leaf_ptr
+from ..kernels import render_linalg as RL
+from ..kernels.plan import FixedKey
+
+LinAlgError = np.linalg.LinAlgError
+_I32, _I64 = np.int32, np.int64
+
+
+def fits(a) -> bool:
+    """Does the stack of square matrices `a` (LEAF or lazy node) take the small kernel?"""
+    n = a.shape[-1]
+    return 0 < n <= min(config.linalg_small_n, RL.nmax(a.dtype))
+
+
+def _compact(be, node):
+    """`node` as a LEAF over a compact row-major stack: itself when it is one, else a
+    fresh copy (a lazy operand is computed straight into it)."""
+    if node.kind == LEAF and node.strides == L.c_strides(node.shape):
+        return node
+    buf = be.pool.alloc(max(L.prod(node.shape), 1) * node.dtype.itemsize)
+    dest = leaf(buf, node.dtype, node.shape, L.c_strides(node.shape), 0, be.device)
+    if node.kind == LEAF:
+        be.write(dest, node)
+    else:
+        write(dest, node)
+    return dest
+
+
+def _new(be, dt, shape):
+    buf = be.pool.alloc(max(L.prod(shape), 1) * np.dtype(dt).itemsize)
+    return leaf(buf, np.dtype(dt), tuple(shape), L.c_strides(shape), 0, be.device)
+
+
+def _run(be, a, b=None, k=0, ident=False, lu=None, piv=None, x=None):
+    """Launch the kernel over the stack `a`; the statuses (one int32 a matrix) as a
+    buffer."""
+    n, batch = a.shape[-1], L.prod(a.shape[:-2])
+    nm = RL.nmax_class(n, a.dtype)
+    nt = RL.threads(nm)
+    kern = be._misc_kernel(FixedKey(RL.lu_source, (a.dtype, nm, nt)))
+    info = be.pool.alloc(4 * batch)
+    be._go(kern, batch, nt, [leaf_ptr(a), 0 if b is None else leaf_ptr(b),
+                             0 if x is None else leaf_ptr(x), 0 if lu is None else leaf_ptr(lu),
+                             0 if piv is None else leaf_ptr(piv), info.ptr, _I64(n), _I64(k),
+                             _I32(1 if ident else 0)])
+    return info, batch
+
+
+def _check(be, info, batch) -> None:
+    """LinAlgError when a matrix had a zero pivot (one device-to-host read)."""
+    if (libs(be).read_info(info, batch) > 0).any():
+        raise LinAlgError("Singular matrix")
+
+
+def solve(be, a, b):
+    a, b = _compact(be, a), _compact(be, b)
+    k = b.shape[-1]
+    x = _new(be, a.dtype, b.shape)
+    info, batch = _run(be, a, b, k, x=x if k else None)
+    _check(be, info, batch)
+    return (x,)
+
+
+def inv(be, a, check=True):
+    a = _compact(be, a)
+    x = _new(be, a.dtype, a.shape)
+    info, batch = _run(be, a, None, a.shape[-1], ident=True, x=x)
+    if check:
+        _check(be, info, batch)
+    return (x,)
+
+
+def lu(be, a):
+    """(the factored stack, its 1-based int64 pivots) of `a`; a singular matrix has a
+    zero on U's diagonal (its status is not read)."""
+    a = _compact(be, a)
+    lu_, piv = _new(be, a.dtype, a.shape), _new(be, _I64, a.shape[:-1])
+    _run(be, a, lu=lu_, piv=piv)
+    return lu_, piv
