@@ -389,13 +389,14 @@ def lu_stacks(xp, A, B, v):
 
 @prog(r(4, 9, 9, dtype=np.float32, seed=63), r(3, 6, 6, dtype=np.complex64, seed=64),
       r(2, 20, 20, dtype=np.complex128, seed=65), r(2, 20, 3, dtype=np.complex128, seed=66),
-      r(1, 1, seed=67), r(33, 33, seed=68), r(33, 40, seed=69))
-def lu_dtypes(xp, F, C, Z, ZB, one, G, GB):
+      r(1, 1, seed=67), r(2, 33, 33, seed=68), r(2, 33, 40, seed=69), r(36, 36, seed=71))
+def lu_dtypes(xp, F, C, Z, ZB, one, G, GB, H):
     F, C, Z, G = F + 4 * xp.eye(9, dtype=F.dtype), C + 4 * xp.eye(6, dtype=C.dtype), \
         Z + 6 * xp.eye(20), G + 8 * xp.eye(33)
     return [xp.linalg.inv(F), xp.linalg.det(F), xp.linalg.solve(C, C[..., :2]),
             xp.linalg.slogdet(C)[0], xp.linalg.solve(Z, ZB), xp.linalg.det(Z),
-            xp.linalg.inv(one), xp.linalg.solve(G, GB), xp.linalg.det(G / 4)]
+            xp.linalg.inv(one), xp.linalg.solve(G, GB), xp.linalg.det(G / 4),
+            xp.linalg.solve(H + 8 * xp.eye(36), H[:, :2]), xp.linalg.inv(H + 8 * xp.eye(36))]
 
 
 @prog(r(3, 4, 4, seed=70))

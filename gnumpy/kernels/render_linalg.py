@@ -48,6 +48,13 @@ def threads(nm: int) -> int:
     return 32 if nm <= 8 else 64 if nm <= 16 else 128 if nm <= 32 else 256
 
 
+def warp_columns(n: int, k: int, nt: int) -> bool:
+    """Does the kernel solve `k` right-hand sides of order `n` a warp per column (few
+    columns: each of n steps a shuffle and an update of every row at once) rather than a
+    thread per column (n^2 updates each)?  The cheaper by rounds times steps."""
+    return -(-k * 32 // nt) * n * 25 < -(-k // nt) * n * n * 2
+
+
 def lu_source(dt, nm: int, nt: int, name: str) -> str:
     """The small LU kernel of dtype `dt` (float32/64, complex64/128) for orders up to `nm`,
     `nt` threads per block."""
@@ -80,11 +87,12 @@ __device__ __forceinline__ {t} lu_shfl({t} v, int src) {{ {shfl} }}
 
 // one block per matrix (blockIdx.x): a and bm are row-major stacks (n x n, n x k); x gets
 // X = A^-1 B (row-major n x k; the identity's columns for B when ident), lu the factored
-// matrix and piv its 1-based pivots (either may be null), info LAPACK's status
+// matrix and piv its 1-based pivots (either may be null), info LAPACK's status; the
+// right-hand sides are solved a warp per column when `warps`, else a thread per column
 extern "C" __global__ void __launch_bounds__({nt}) {name}(const {st}* __restrict__ a,
     const {st}* __restrict__ bm, {st}* __restrict__ x, {st}* __restrict__ lu,
     long long* __restrict__ piv, int* __restrict__ info, long long n_, long long k,
-    int ident) {{
+    int ident, int warps) {{
   __shared__ {t} s[{nm} * {nm}];
   __shared__ int perm[{nm}], sig[{nm}];
   __shared__ int pivot_s, info_s;
@@ -155,9 +163,7 @@ extern "C" __global__ void __launch_bounds__({nt}) {name}(const {st}* __restrict
   const {st}* B = bm + b * n * k;
   {st}* X = x + b * n * k;
 #define LU_RHS(i, c) (ident ? ((i) == (c) ? {one} : {zero}) : {load.format("B[(i) * k + (c)]")})
-  // a warp per column (lane l holds rows l and l + 32) when the columns are few, else a
-  // thread per column: each the cheaper by its rounds times its sequential steps
-  if ((k * 32 + {nt} - 1) / {nt} * 50 < (k + {nt} - 1) / {nt} * n * 8) {{
+  if (warps) {{          // a warp per column: lane l holds rows l and l + 32
     for (long long c = tid >> 5; c < k; c += {nt // 32}) {{
       {t} x0 = {zero}, x1 = {zero};
       if (lane < n) x0 = LU_RHS(sig[lane], c);
@@ -183,15 +189,13 @@ extern "C" __global__ void __launch_bounds__({nt}) {name}(const {st}* __restrict
   for (long long c = tid; c < k; c += {nt}) {{
     {t} v[{nm}];
     for (int i = 0; i < n; ++i) v[i] = LU_RHS(sig[i], c);
-    for (int i = 1; i < n; ++i) {{
-      {t} acc = v[i];
-      for (int q = 0; q < i; ++q) acc = lu_sub(acc, lu_mul(s[i * {nm} + q], v[q]));
-      v[i] = acc;
+    for (int j = 0; j < n - 1; ++j) {{        // forward, column by column: the updates of
+      const {t} xj = v[j];                      // one column are independent (no chain)
+      for (int i = j + 1; i < n; ++i) v[i] = lu_sub(v[i], lu_mul(s[i * {nm} + j], xj));
     }}
-    for (int i = n - 1; i >= 0; --i) {{
-      {t} acc = v[i];
-      for (int q = i + 1; q < n; ++q) acc = lu_sub(acc, lu_mul(s[i * {nm} + q], v[q]));
-      v[i] = lu_div(acc, s[i * {nm} + i]);
+    for (int j = n - 1; j >= 0; --j) {{
+      const {t} xj = v[j] = lu_div(v[j], s[j * {nm} + j]);
+      for (int i = 0; i < j; ++i) v[i] = lu_sub(v[i], lu_mul(s[i * {nm} + j], xj));
     }}
     for (int i = 0; i < n; ++i) X[i * k + c] = {store.format("v[i]")};
   }}

@@ -23,10 +23,18 @@ LinAlgError = np.linalg.LinAlgError
 _I32, _I64 = np.int32, np.int64
 
 
-def fits(a) -> bool:
-    """Does the stack of square matrices `a` (LEAF or lazy node) take the small kernel?"""
+def fits(a, k=None) -> bool:
+    """Does the stack of square matrices `a` (LEAF or lazy node), with `k` right-hand
+    sides (None: the factorization alone), take the small kernel?  Every order up to the
+    bound but one matrix past order 32 with right-hand sides a thread each, where
+    cuSOLVER measured faster (H100, a 50 x 50 complex128 system of 150 columns: 0.30
+    against 0.22 ms a call, the columns then solved by dot products)."""
     n = a.shape[-1]
-    return 0 < n <= min(config.linalg_small_n, RL.nmax(a.dtype))
+    if not 0 < n <= min(config.linalg_small_n, RL.nmax(a.dtype)):
+        return False
+    if k is None or n <= 32 or L.prod(a.shape[:-2]) > 1:
+        return True
+    return RL.warp_columns(n, k, RL.threads(RL.nmax_class(n, a.dtype)))
 
 
 def _compact(be, node):
@@ -59,7 +67,7 @@ def _run(be, a, b=None, k=0, ident=False, lu=None, piv=None, x=None):
     be._go(kern, batch, nt, [leaf_ptr(a), 0 if b is None else leaf_ptr(b),
                              0 if x is None else leaf_ptr(x), 0 if lu is None else leaf_ptr(lu),
                              0 if piv is None else leaf_ptr(piv), info.ptr, _I64(n), _I64(k),
-                             _I32(1 if ident else 0)])
+                             _I32(1 if ident else 0), _I32(RL.warp_columns(n, k, nt))])
     return info, batch
 
 

@@ -8,11 +8,12 @@ __device__ __forceinline__ double lu_shfl(double v, int src) { return __shfl_syn
 
 // one block per matrix (blockIdx.x): a and bm are row-major stacks (n x n, n x k); x gets
 // X = A^-1 B (row-major n x k; the identity's columns for B when ident), lu the factored
-// matrix and piv its 1-based pivots (either may be null), info LAPACK's status
+// matrix and piv its 1-based pivots (either may be null), info LAPACK's status; the
+// right-hand sides are solved a warp per column when `warps`, else a thread per column
 extern "C" __global__ void __launch_bounds__(32) gn_kernel(const double* __restrict__ a,
     const double* __restrict__ bm, double* __restrict__ x, double* __restrict__ lu,
     long long* __restrict__ piv, int* __restrict__ info, long long n_, long long k,
-    int ident) {
+    int ident, int warps) {
   __shared__ double s[8 * 8];
   __shared__ int perm[8], sig[8];
   __shared__ int pivot_s, info_s;
@@ -83,9 +84,7 @@ extern "C" __global__ void __launch_bounds__(32) gn_kernel(const double* __restr
   const double* B = bm + b * n * k;
   double* X = x + b * n * k;
 #define LU_RHS(i, c) (ident ? ((i) == (c) ? (double)1 : (double)0) : B[(i) * k + (c)])
-  // a warp per column (lane l holds rows l and l + 32) when the columns are few, else a
-  // thread per column: each the cheaper by its rounds times its sequential steps
-  if ((k * 32 + 32 - 1) / 32 * 50 < (k + 32 - 1) / 32 * n * 8) {
+  if (warps) {          // a warp per column: lane l holds rows l and l + 32
     for (long long c = tid >> 5; c < k; c += 1) {
       double x0 = (double)0, x1 = (double)0;
       if (lane < n) x0 = LU_RHS(sig[lane], c);
@@ -111,15 +110,13 @@ extern "C" __global__ void __launch_bounds__(32) gn_kernel(const double* __restr
   for (long long c = tid; c < k; c += 32) {
     double v[8];
     for (int i = 0; i < n; ++i) v[i] = LU_RHS(sig[i], c);
-    for (int i = 1; i < n; ++i) {
-      double acc = v[i];
-      for (int q = 0; q < i; ++q) acc = lu_sub(acc, lu_mul(s[i * 8 + q], v[q]));
-      v[i] = acc;
+    for (int j = 0; j < n - 1; ++j) {        // forward, column by column: the updates of
+      const double xj = v[j];                      // one column are independent (no chain)
+      for (int i = j + 1; i < n; ++i) v[i] = lu_sub(v[i], lu_mul(s[i * 8 + j], xj));
     }
-    for (int i = n - 1; i >= 0; --i) {
-      double acc = v[i];
-      for (int q = i + 1; q < n; ++q) acc = lu_sub(acc, lu_mul(s[i * 8 + q], v[q]));
-      v[i] = lu_div(acc, s[i * 8 + i]);
+    for (int j = n - 1; j >= 0; --j) {
+      const double xj = v[j] = lu_div(v[j], s[j * 8 + j]);
+      for (int i = 0; i < j; ++i) v[i] = lu_sub(v[i], lu_mul(s[i * 8 + j], xj));
     }
     for (int i = 0; i < n; ++i) X[i * k + c] = v[i];
   }
