@@ -8,8 +8,9 @@ largest |re| + |im| in the column, a NaN in the first place stays, a zero pivot 
 recorded as the status and the factorization goes on), then solves for the right-hand sides one thread per column: the
 rows permuted, forward substitution with the unit lower factor, back substitution with
 the upper one.  It writes X (row-major, n x k per matrix), or the identity's columns
-when ``ident`` (the inverse), and optionally the factored matrix and the 1-based pivots
-(``det``/``slogdet``); the status of each matrix goes to ``info``.
+when ``ident`` (the inverse), or NumPy's ``slogdet`` of the factored diagonal (in its
+order) and ``det``, its ``sign * exp(logdet)``; the status of each matrix goes to
+``info``.
 
 cuSOLVER's getrf and getrs are a dozen launches per matrix and are called once per
 matrix of a stack; this is one launch for the whole stack (``linalg/_small.py`` decides
@@ -60,8 +61,12 @@ def lu_source(dt, nm: int, nt: int, name: str) -> str:
     `nt` threads per block."""
     dt = np.dtype(dt)
     st, t = STORAGE[dt], STORAGE[_WIDE[dt]]     # storage, compute (double precision)
+    rst = "float" if dt in (np.dtype(np.float32), np.dtype(np.complex64)) else "double"
     if dt.kind == "c":
-        abs1 = "fabs(v.re) + fabs(v.im)"
+        abs1, absv = "fabs(v.re) + fabs(v.im)", "gn_hypot(v.re, v.im)"
+        unit_step = f"m == 0 ? sg : gn_multiply(sg, gn_cx<{t}, double>(d.re / m, d.im / m))"
+        det_expr = f"gn_cx<{t}, double>(sg.re * e, sg.im * e)"
+        minus_one = f"gn_cx<{t}, double>(-1, 0)"
         nonzero, mul, sub, div = "(v.re != 0 || v.im != 0)", "gn_multiply(a, b)", \
             "gn_subtract(a, b)", "gn_divide(a, b)"
         zero, one = f"gn_cx<{t}, double>(0, 0)", f"gn_cx<{t}, double>(1, 0)"
@@ -70,7 +75,8 @@ def lu_source(dt, nm: int, nt: int, name: str) -> str:
         cast = "gn_cx<{0}, {1}>(({1}){2}.re, ({1}){2}.im)"
         load, store = cast.format(t, "double", "{0}"), cast.format(st, "float", "{0}")
     else:
-        abs1, nonzero = "fabs(v)", "(v != 0)"
+        abs1, absv, nonzero = "fabs(v)", "fabs(v)", "(v != 0)"
+        unit_step, det_expr, minus_one = "d < 0 ? -sg : sg", "sg * e", f"({t})-1"
         mul, sub, div = "a * b", "a - b", "a / b"
         zero, one = f"({t})0", f"({t})1"
         shfl = "return __shfl_sync(0xffffffffu, v, src);"
@@ -79,6 +85,7 @@ def lu_source(dt, nm: int, nt: int, name: str) -> str:
         load = store = "{0}"
     return headers(dt) + f"""
 __device__ __forceinline__ double lu_abs1({t} v) {{ return {abs1}; }}
+__device__ __forceinline__ double lu_abs({t} v) {{ return {absv}; }}
 __device__ __forceinline__ bool lu_nonzero({t} v) {{ return {nonzero}; }}
 __device__ __forceinline__ {t} lu_mul({t} a, {t} b) {{ return {mul}; }}
 __device__ __forceinline__ {t} lu_sub({t} a, {t} b) {{ return {sub}; }}
@@ -86,13 +93,13 @@ __device__ __forceinline__ {t} lu_div({t} a, {t} b) {{ return {div}; }}
 __device__ __forceinline__ {t} lu_shfl({t} v, int src) {{ {shfl} }}
 
 // one block per matrix (blockIdx.x): a and bm are row-major stacks (n x n, n x k); x gets
-// X = A^-1 B (row-major n x k; the identity's columns for B when ident), lu the factored
-// matrix and piv its 1-based pivots (either may be null), info LAPACK's status; the
-// right-hand sides are solved a warp per column when `warps`, else a thread per column
+// X = A^-1 B (row-major n x k; the identity's columns for B when ident), dsign and dlog
+// slogdet, ddet det (each may be null), info LAPACK's status; the right-hand sides are
+// solved a warp per column when `warps`, else a thread per column
 extern "C" __global__ void __launch_bounds__({nt}) {name}(const {st}* __restrict__ a,
-    const {st}* __restrict__ bm, {st}* __restrict__ x, {st}* __restrict__ lu,
-    long long* __restrict__ piv, int* __restrict__ info, long long n_, long long k,
-    int ident, int warps) {{
+    const {st}* __restrict__ bm, {st}* __restrict__ x, {st}* __restrict__ dsign,
+    {rst}* __restrict__ dlog, {st}* __restrict__ ddet, int* __restrict__ info, long long n_,
+    long long k, int ident, int warps) {{
   __shared__ {t} s[{nm} * {nm}];
   __shared__ int perm[{nm}], sig[{nm}];
   __shared__ int pivot_s, info_s;
@@ -152,12 +159,33 @@ extern "C" __global__ void __launch_bounds__({nt}) {name}(const {st}* __restrict
       sig[j] = sig[q];
       sig[q] = w;
     }}
+    if (dsign || ddet) {{       // NumPy's slogdet of the diagonal, in its order; det is
+      int odd = 0;              // sign * exp(logdet)
+      for (int j = 0; j < n; ++j) odd ^= perm[j] != j;
+      {t} sg = odd ? {minus_one} : {one};
+      double ld = 0;
+      bool singular = false;
+      for (int j = 0; j < n; ++j) {{
+        const {t} d = s[j * {nm} + j];
+        const double m = lu_abs(d);
+        singular = singular || m == 0;
+        sg = {unit_step};
+        ld += log(m);
+      }}
+      if (singular) {{
+        sg = {zero};
+        ld = -gn_inf();
+      }}
+      if (dsign) {{
+        dsign[b] = {store.format("sg")};
+        dlog[b] = ({rst})ld;
+      }}
+      if (ddet) {{
+        const double e = exp(ld);
+        ddet[b] = {store.format(det_expr)};
+      }}
+    }}
   }}
-  if (lu)
-    for (int q = tid; q < n * n; q += {nt})
-      lu[b * n * n + q] = {store.format(f"s[(q / n) * {nm} + q % n]")};
-  if (piv)
-    for (int q = tid; q < n; q += {nt}) piv[b * n + q] = perm[q] + 1;
   if (!x) return;
   __syncthreads();
   const {st}* B = bm + b * n * k;

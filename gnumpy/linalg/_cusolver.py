@@ -246,13 +246,10 @@ def inv(be, a, check=True):
 def _lu_parts(be, a):
     """(U's diagonals (..., n), odd row permutation (...)) of the LU of each matrix:
     a singular matrix has a zero on its diagonal (getrf's positive status, not read)."""
-    if _small.fits(a):
-        lu, piv = _small.lu(be, a)
-    else:
-        s = _Solver(be, a.dtype)
-        lu = _copy(be, a, False)                  # det A^T = det A
-        piv = _getrf(s, lu, s.info(_batch(a)))
-        s.finish()
+    s = _Solver(be, a.dtype)
+    lu = _copy(be, a, False)                      # det A^T = det A
+    piv = _getrf(s, lu, s.info(_batch(a)))
+    s.finish()
     n = a.shape[-1]
     d = diagonal(_wrap(lu), axis1=-2, axis2=-1)
     moved = count_nonzero(_wrap(piv) != arange(1, n + 1, device=be.device), axis=-1)
@@ -273,6 +270,8 @@ def _sign_logdet(d, odd):
 def det(be, a):
     """NumPy's det: ``sign * exp(logdet)`` in double precision, cast to the input's
     precision (an overflow of it is an infinity, a singular matrix +0.0)."""
+    if _small.fits(a):
+        return _small.det(be, a)
     d, odd = _lu_parts(be, a)
     wide = np.dtype(np.complex128 if d.dtype.kind == "c" else np.float64)
     sign, logdet = _sign_logdet(d.astype(wide), odd)
@@ -280,6 +279,8 @@ def det(be, a):
 
 
 def slogdet(be, a):
+    if _small.fits(a):
+        return _small.slogdet(be, a)
     return _leaves(*_sign_logdet(*_lu_parts(be, a)))
 
 

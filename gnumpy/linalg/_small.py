@@ -1,4 +1,4 @@
-"""``solve``, ``inv`` and the LU of ``det``/``slogdet`` for small matrices on CUDA: gnumpy's
+"""``solve``, ``inv``, ``det`` and ``slogdet`` of small matrices on CUDA: gnumpy's
 one-launch kernel (``kernels/render_linalg.py``: one block per matrix, the factorization
 in shared memory) instead of cuSOLVER's getrf and getrs per matrix.
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _dtypes as D
 from .._config import config
 from .._graph import layout as L
 from .._graph.ir import LEAF, leaf
@@ -56,7 +57,7 @@ def _new(be, dt, shape):
     return leaf(buf, np.dtype(dt), tuple(shape), L.c_strides(shape), 0, be.device)
 
 
-def _run(be, a, b=None, k=0, ident=False, lu=None, piv=None, x=None):
+def _run(be, a, b=None, k=0, ident=False, x=None, sign=None, logdet=None, det=None):
     """Launch the kernel over the stack `a`; the statuses (one int32 a matrix) as a
     buffer."""
     n, batch = a.shape[-1], L.prod(a.shape[:-2])
@@ -64,10 +65,9 @@ def _run(be, a, b=None, k=0, ident=False, lu=None, piv=None, x=None):
     nt = RL.threads(nm)
     kern = be._misc_kernel(FixedKey(RL.lu_source, (a.dtype, nm, nt)))
     info = be.pool.alloc(4 * batch)
-    be._go(kern, batch, nt, [leaf_ptr(a), 0 if b is None else leaf_ptr(b),
-                             0 if x is None else leaf_ptr(x), 0 if lu is None else leaf_ptr(lu),
-                             0 if piv is None else leaf_ptr(piv), info.ptr, _I64(n), _I64(k),
-                             _I32(1 if ident else 0), _I32(RL.warp_columns(n, k, nt))])
+    ptrs = [0 if v is None else leaf_ptr(v) for v in (a, b, x, sign, logdet, det)]
+    be._go(kern, batch, nt, ptrs + [info.ptr, _I64(n), _I64(k), _I32(1 if ident else 0),
+                                    _I32(RL.warp_columns(n, k, nt))])
     return info, batch
 
 
@@ -95,10 +95,18 @@ def inv(be, a, check=True):
     return (x,)
 
 
-def lu(be, a):
-    """(the factored stack, its 1-based int64 pivots) of `a`; a singular matrix has a
-    zero on U's diagonal (its status is not read)."""
+def slogdet(be, a):
+    """NumPy's (sign, logdet) of each matrix: (0, -inf) for a singular one."""
     a = _compact(be, a)
-    lu_, piv = _new(be, a.dtype, a.shape), _new(be, _I64, a.shape[:-1])
-    _run(be, a, lu=lu_, piv=piv)
-    return lu_, piv
+    sign = _new(be, a.dtype, a.shape[:-2])
+    logdet = _new(be, D.real_dtype(a.dtype), a.shape[:-2])
+    _run(be, a, sign=sign, logdet=logdet)
+    return sign, logdet
+
+
+def det(be, a):
+    """NumPy's det of each matrix, ``sign * exp(logdet)`` in double precision."""
+    a = _compact(be, a)
+    d = _new(be, a.dtype, a.shape[:-2])
+    _run(be, a, det=d)
+    return (d,)

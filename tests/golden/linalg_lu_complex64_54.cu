@@ -1,5 +1,6 @@
 
 __device__ __forceinline__ double lu_abs1(gn_c128 v) { return fabs(v.re) + fabs(v.im); }
+__device__ __forceinline__ double lu_abs(gn_c128 v) { return gn_hypot(v.re, v.im); }
 __device__ __forceinline__ bool lu_nonzero(gn_c128 v) { return (v.re != 0 || v.im != 0); }
 __device__ __forceinline__ gn_c128 lu_mul(gn_c128 a, gn_c128 b) { return gn_multiply(a, b); }
 __device__ __forceinline__ gn_c128 lu_sub(gn_c128 a, gn_c128 b) { return gn_subtract(a, b); }
@@ -7,13 +8,13 @@ __device__ __forceinline__ gn_c128 lu_div(gn_c128 a, gn_c128 b) { return gn_divi
 __device__ __forceinline__ gn_c128 lu_shfl(gn_c128 v, int src) { return gn_cx<gn_c128, double>(__shfl_sync(0xffffffffu, v.re, src), __shfl_sync(0xffffffffu, v.im, src)); }
 
 // one block per matrix (blockIdx.x): a and bm are row-major stacks (n x n, n x k); x gets
-// X = A^-1 B (row-major n x k; the identity's columns for B when ident), lu the factored
-// matrix and piv its 1-based pivots (either may be null), info LAPACK's status; the
-// right-hand sides are solved a warp per column when `warps`, else a thread per column
+// X = A^-1 B (row-major n x k; the identity's columns for B when ident), dsign and dlog
+// slogdet, ddet det (each may be null), info LAPACK's status; the right-hand sides are
+// solved a warp per column when `warps`, else a thread per column
 extern "C" __global__ void __launch_bounds__(256) gn_kernel(const gn_c64* __restrict__ a,
-    const gn_c64* __restrict__ bm, gn_c64* __restrict__ x, gn_c64* __restrict__ lu,
-    long long* __restrict__ piv, int* __restrict__ info, long long n_, long long k,
-    int ident, int warps) {
+    const gn_c64* __restrict__ bm, gn_c64* __restrict__ x, gn_c64* __restrict__ dsign,
+    float* __restrict__ dlog, gn_c64* __restrict__ ddet, int* __restrict__ info, long long n_,
+    long long k, int ident, int warps) {
   __shared__ gn_c128 s[54 * 54];
   __shared__ int perm[54], sig[54];
   __shared__ int pivot_s, info_s;
@@ -73,12 +74,33 @@ extern "C" __global__ void __launch_bounds__(256) gn_kernel(const gn_c64* __rest
       sig[j] = sig[q];
       sig[q] = w;
     }
+    if (dsign || ddet) {       // NumPy's slogdet of the diagonal, in its order; det is
+      int odd = 0;              // sign * exp(logdet)
+      for (int j = 0; j < n; ++j) odd ^= perm[j] != j;
+      gn_c128 sg = odd ? gn_cx<gn_c128, double>(-1, 0) : gn_cx<gn_c128, double>(1, 0);
+      double ld = 0;
+      bool singular = false;
+      for (int j = 0; j < n; ++j) {
+        const gn_c128 d = s[j * 54 + j];
+        const double m = lu_abs(d);
+        singular = singular || m == 0;
+        sg = m == 0 ? sg : gn_multiply(sg, gn_cx<gn_c128, double>(d.re / m, d.im / m));
+        ld += log(m);
+      }
+      if (singular) {
+        sg = gn_cx<gn_c128, double>(0, 0);
+        ld = -gn_inf();
+      }
+      if (dsign) {
+        dsign[b] = gn_cx<gn_c64, float>((float)sg.re, (float)sg.im);
+        dlog[b] = (float)ld;
+      }
+      if (ddet) {
+        const double e = exp(ld);
+        ddet[b] = gn_cx<gn_c64, float>((float)gn_cx<gn_c128, double>(sg.re * e, sg.im * e).re, (float)gn_cx<gn_c128, double>(sg.re * e, sg.im * e).im);
+      }
+    }
   }
-  if (lu)
-    for (int q = tid; q < n * n; q += 256)
-      lu[b * n * n + q] = gn_cx<gn_c64, float>((float)s[(q / n) * 54 + q % n].re, (float)s[(q / n) * 54 + q % n].im);
-  if (piv)
-    for (int q = tid; q < n; q += 256) piv[b * n + q] = perm[q] + 1;
   if (!x) return;
   __syncthreads();
   const gn_c64* B = bm + b * n * k;

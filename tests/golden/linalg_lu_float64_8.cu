@@ -1,5 +1,6 @@
 
 __device__ __forceinline__ double lu_abs1(double v) { return fabs(v); }
+__device__ __forceinline__ double lu_abs(double v) { return fabs(v); }
 __device__ __forceinline__ bool lu_nonzero(double v) { return (v != 0); }
 __device__ __forceinline__ double lu_mul(double a, double b) { return a * b; }
 __device__ __forceinline__ double lu_sub(double a, double b) { return a - b; }
@@ -7,13 +8,13 @@ __device__ __forceinline__ double lu_div(double a, double b) { return a / b; }
 __device__ __forceinline__ double lu_shfl(double v, int src) { return __shfl_sync(0xffffffffu, v, src); }
 
 // one block per matrix (blockIdx.x): a and bm are row-major stacks (n x n, n x k); x gets
-// X = A^-1 B (row-major n x k; the identity's columns for B when ident), lu the factored
-// matrix and piv its 1-based pivots (either may be null), info LAPACK's status; the
-// right-hand sides are solved a warp per column when `warps`, else a thread per column
+// X = A^-1 B (row-major n x k; the identity's columns for B when ident), dsign and dlog
+// slogdet, ddet det (each may be null), info LAPACK's status; the right-hand sides are
+// solved a warp per column when `warps`, else a thread per column
 extern "C" __global__ void __launch_bounds__(32) gn_kernel(const double* __restrict__ a,
-    const double* __restrict__ bm, double* __restrict__ x, double* __restrict__ lu,
-    long long* __restrict__ piv, int* __restrict__ info, long long n_, long long k,
-    int ident, int warps) {
+    const double* __restrict__ bm, double* __restrict__ x, double* __restrict__ dsign,
+    double* __restrict__ dlog, double* __restrict__ ddet, int* __restrict__ info, long long n_,
+    long long k, int ident, int warps) {
   __shared__ double s[8 * 8];
   __shared__ int perm[8], sig[8];
   __shared__ int pivot_s, info_s;
@@ -73,12 +74,33 @@ extern "C" __global__ void __launch_bounds__(32) gn_kernel(const double* __restr
       sig[j] = sig[q];
       sig[q] = w;
     }
+    if (dsign || ddet) {       // NumPy's slogdet of the diagonal, in its order; det is
+      int odd = 0;              // sign * exp(logdet)
+      for (int j = 0; j < n; ++j) odd ^= perm[j] != j;
+      double sg = odd ? (double)-1 : (double)1;
+      double ld = 0;
+      bool singular = false;
+      for (int j = 0; j < n; ++j) {
+        const double d = s[j * 8 + j];
+        const double m = lu_abs(d);
+        singular = singular || m == 0;
+        sg = d < 0 ? -sg : sg;
+        ld += log(m);
+      }
+      if (singular) {
+        sg = (double)0;
+        ld = -gn_inf();
+      }
+      if (dsign) {
+        dsign[b] = sg;
+        dlog[b] = (double)ld;
+      }
+      if (ddet) {
+        const double e = exp(ld);
+        ddet[b] = sg * e;
+      }
+    }
   }
-  if (lu)
-    for (int q = tid; q < n * n; q += 32)
-      lu[b * n * n + q] = s[(q / n) * 8 + q % n];
-  if (piv)
-    for (int q = tid; q < n; q += 32) piv[b * n + q] = perm[q] + 1;
   if (!x) return;
   __syncthreads();
   const double* B = bm + b * n * k;
