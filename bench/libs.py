@@ -408,8 +408,8 @@ CASES = [
          lambda r, p: {"a": _rn(r, (p["n"], p["n"])) + p["n"] ** 0.5 * np.eye(p["n"]),
                        "b": _rn(r, (p["n"], p["k"]))},
          lambda xp, d, p: xp.linalg.solve(d["a"], d["b"]), close(1e-9)),
-    # small matrices (gnumpy's one-launch LU kernel, linalg/_small.py; cuSOLVER with
-    # GNUMPY_LINALG_SMALL_N=0): stacks, and contour_integral's 50² complex system
+    # small matrices (gnumpy's one-launch LU and Cholesky kernels, linalg/_small.py;
+    # cuSOLVER with GNUMPY_LINALG_SMALL_N=0): stacks, and contour_integral's 50² system
     Case("solve_stack_f64", "solve f64 stack {b}×{n}², 1 rhs",
          _s({"b": 10000, "n": 4}, {"b": 100, "n": 4}, {"b": 10000, "n": 4}),
          lambda r, p: {"a": _rn(r, (p["b"], p["n"], p["n"])) + 2 * np.eye(p["n"]),
@@ -423,6 +423,10 @@ CASES = [
          _s({"b": 10000, "n": 8}, {"b": 100, "n": 8}, {"b": 10000, "n": 8}),
          lambda r, p: {"a": _rn(r, (p["b"], p["n"], p["n"])) + 3 * np.eye(p["n"])},
          lambda xp, d, p: xp.linalg.det(d["a"]), close(1e-9)),
+    Case("cholesky_stack_f64", "cholesky f64 stack {b}×{n}²",
+         _s({"b": 1000, "n": 16}, {"b": 50, "n": 16}, {"b": 1000, "n": 16}),
+         lambda r, p: {"a": np.stack([_spd(r, p["n"]) for _ in range(p["b"])])},
+         lambda xp, d, p: xp.linalg.cholesky(d["a"]), close(1e-10)),
     Case("solve_c128_50", "solve c128 {n}², {k} rhs", _s({"n": 50, "k": 150},
                                                          {"n": 50, "k": 150}, {"n": 50, "k": 150}),
          lambda r, p: {"a": (_rn(r, (p["n"], p["n"])) + 1j * _rn(r, (p["n"], p["n"]))

@@ -399,6 +399,28 @@ def lu_dtypes(xp, F, C, Z, ZB, one, G, GB, H):
             xp.linalg.solve(H + 8 * xp.eye(36), H[:, :2]), xp.linalg.inv(H + 8 * xp.eye(36))]
 
 
+@prog(r(6, 5, 5, seed=72), r(3, 7, 7, dtype=np.complex128, seed=73),
+      r(2, 40, 40, dtype=np.float32, seed=74), r(4, 4, seed=75))
+def chol_stacks(xp, A, C, F, N):
+    # gnumpy's small Cholesky kernel: lower and upper factors of stacks (only that triangle
+    # read: the other holds junk), complex, float32 in double precision, not definite
+    S = A @ A.swapaxes(1, 2) + 5 * xp.eye(5)
+    H = C @ xp.conj(C.swapaxes(1, 2)) + 7 * xp.eye(7)
+    P = F @ F.swapaxes(1, 2) / 40 + xp.eye(40, dtype=F.dtype)
+    junk = xp.triu(A, 1) * 100
+    errs = []
+    for M in (N, N - 10 * xp.eye(4), xp.full((2, 3, 3), xp.nan)):
+        try:
+            xp.linalg.cholesky(M)
+            errs.append(0)
+        except np.linalg.LinAlgError:
+            errs.append(1)
+    return [xp.linalg.cholesky(S + junk), xp.linalg.cholesky(S + junk.swapaxes(1, 2) * 0,
+                                                             upper=True),
+            xp.linalg.cholesky(H), xp.linalg.cholesky(H, upper=True), xp.linalg.cholesky(P),
+            errs]
+
+
 @prog(r(3, 4, 4, seed=70))
 def lu_singular(xp, A):
     S = A * 1                   # a stack whose middle matrix is singular (two equal rows)

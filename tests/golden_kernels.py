@@ -12,9 +12,10 @@ an intended change to the code generator, regenerate and review the diff it prin
 The cases cover every kernel family (elementwise, reduction over all / rows / columns,
 split reductions, row groups, scans, the index kernels: gather, scatter, ``ufunc.at`` in each
 update strategy, nonzero's compaction; sort, searchsorted and bincount, the Philox generator,
-the tiled matmul and the small LU of ``linalg``) and every reduction (sum, prod, min, max,
-any, all, var, argmin, argmax) over integer, bool, float16, float32, float64 and complex
-dtypes, so a wrong identity, combine or load in any of them changes a pinned source.
+the tiled matmul and the small LU and Cholesky of ``linalg``) and every reduction (sum,
+prod, min, max, any, all, var, argmin, argmax) over integer, bool, float16, float32,
+float64 and complex dtypes, so a wrong identity, combine or load in any of them changes a
+pinned source.
 """
 from __future__ import annotations
 
@@ -269,11 +270,11 @@ def _without(src: str, pre: str, headers: bool) -> str:
     return src if headers else src[len(pre):]
 
 
-def _lu(dt, n):
+def _lu(dt, n, source="lu_source"):
     def render(headers):
         nm = render_linalg.nmax_class(n, dt)
-        return _without(render_linalg.lu_source(dt, nm, render_linalg.threads(nm),
-                                                KERNEL_NAME), codegen.headers(dt), headers)
+        src = getattr(render_linalg, source)(dt, nm, render_linalg.threads(nm), KERNEL_NAME)
+        return _without(src, codegen.headers(dt), headers)
     return render
 
 
@@ -300,6 +301,7 @@ _LIBRARY = {
     "matmul_bool": _matmul(np.dtype(np.bool_)),
     "linalg_lu_float64_8": _lu(np.dtype(np.float64), 8),
     "linalg_lu_complex64_54": _lu(np.dtype(np.complex64), 54),
+    "linalg_cholesky_complex128_16": _lu(np.dtype(np.complex128), 16, "chol_source"),
 }
 
 

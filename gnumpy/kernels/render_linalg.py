@@ -56,42 +56,64 @@ def warp_columns(n: int, k: int, nt: int) -> bool:
     return -(-k * 32 // nt) * n * 25 < -(-k // nt) * n * n * 2
 
 
+def _types(dt) -> dict:
+    """The pieces of CUDA a kernel of dtype `dt` is written with: storage and compute
+    types (double precision), constants, format strings of loads and stores, and the
+    expressions of the helpers ``_helpers`` defines."""
+    dt = np.dtype(dt)
+    st, t = STORAGE[dt], STORAGE[_WIDE[dt]]
+    d = dict(st=st, t=t, rst="float" if dt in (np.dtype(np.float32), np.dtype(np.complex64))
+             else "double")
+    if dt.kind == "c":
+        cx = f"gn_cx<{t}, double>"
+        cast = "gn_cx<{0}, {1}>(({1}){2}.re, ({1}){2}.im)"
+        d.update(abs1="fabs(v.re) + fabs(v.im)", absv="gn_hypot(v.re, v.im)",
+                 unit_step=f"m == 0 ? sg : gn_multiply(sg, {cx}(d.re / m, d.im / m))",
+                 det_expr=f"{cx}(sg.re * e, sg.im * e)", minus_one=f"{cx}(-1, 0)",
+                 nonzero="(v.re != 0 || v.im != 0)", mul="gn_multiply(a, b)",
+                 sub="gn_subtract(a, b)", div="gn_divide(a, b)", zero=f"{cx}(0, 0)",
+                 one=f"{cx}(1, 0)", conj="gn_cx<{0}, double>(v.re, -v.im)".format(t),
+                 rdiv=f"{cx}(v.re / r, v.im / r)", re="v.re", from_re=f"{cx}(r, 0)",
+                 shfl=f"return {cx}(__shfl_sync(0xffffffffu, v.re, src), "
+                      f"__shfl_sync(0xffffffffu, v.im, src));",
+                 load=cast.format(t, "double", "{0}"), store=cast.format(st, "float", "{0}"))
+    else:
+        d.update(abs1="fabs(v)", absv="fabs(v)", unit_step="d < 0 ? -sg : sg",
+                 det_expr="sg * e", minus_one=f"({t})-1", nonzero="(v != 0)", mul="a * b",
+                 sub="a - b", div="a / b", zero=f"({t})0", one=f"({t})1", conj="v",
+                 rdiv="v / r", re="v", from_re="r",
+                 shfl="return __shfl_sync(0xffffffffu, v, src);", load="(double){0}",
+                 store="(float){0}")
+    if st == t:
+        d["load"] = d["store"] = "{0}"
+    return d
+
+
+def _helpers(d) -> str:
+    t = d["t"]
+    return f"""
+__device__ __forceinline__ double lu_abs1({t} v) {{ return {d["abs1"]}; }}
+__device__ __forceinline__ double lu_abs({t} v) {{ return {d["absv"]}; }}
+__device__ __forceinline__ bool lu_nonzero({t} v) {{ return {d["nonzero"]}; }}
+__device__ __forceinline__ {t} lu_mul({t} a, {t} b) {{ return {d["mul"]}; }}
+__device__ __forceinline__ {t} lu_sub({t} a, {t} b) {{ return {d["sub"]}; }}
+__device__ __forceinline__ {t} lu_div({t} a, {t} b) {{ return {d["div"]}; }}
+__device__ __forceinline__ {t} lu_conj({t} v) {{ return {d["conj"]}; }}
+__device__ __forceinline__ {t} lu_rdiv({t} v, double r) {{ return {d["rdiv"]}; }}
+__device__ __forceinline__ double lu_re({t} v) {{ return {d["re"]}; }}
+__device__ __forceinline__ {t} lu_from_re(double r) {{ return {d["from_re"]}; }}
+__device__ __forceinline__ {t} lu_shfl({t} v, int src) {{ {d["shfl"]} }}
+"""
+
+
 def lu_source(dt, nm: int, nt: int, name: str) -> str:
     """The small LU kernel of dtype `dt` (float32/64, complex64/128) for orders up to `nm`,
     `nt` threads per block."""
-    dt = np.dtype(dt)
-    st, t = STORAGE[dt], STORAGE[_WIDE[dt]]     # storage, compute (double precision)
-    rst = "float" if dt in (np.dtype(np.float32), np.dtype(np.complex64)) else "double"
-    if dt.kind == "c":
-        abs1, absv = "fabs(v.re) + fabs(v.im)", "gn_hypot(v.re, v.im)"
-        unit_step = f"m == 0 ? sg : gn_multiply(sg, gn_cx<{t}, double>(d.re / m, d.im / m))"
-        det_expr = f"gn_cx<{t}, double>(sg.re * e, sg.im * e)"
-        minus_one = f"gn_cx<{t}, double>(-1, 0)"
-        nonzero, mul, sub, div = "(v.re != 0 || v.im != 0)", "gn_multiply(a, b)", \
-            "gn_subtract(a, b)", "gn_divide(a, b)"
-        zero, one = f"gn_cx<{t}, double>(0, 0)", f"gn_cx<{t}, double>(1, 0)"
-        shfl = (f"return gn_cx<{t}, double>(__shfl_sync(0xffffffffu, v.re, src), "
-                f"__shfl_sync(0xffffffffu, v.im, src));")
-        cast = "gn_cx<{0}, {1}>(({1}){2}.re, ({1}){2}.im)"
-        load, store = cast.format(t, "double", "{0}"), cast.format(st, "float", "{0}")
-    else:
-        abs1, absv, nonzero = "fabs(v)", "fabs(v)", "(v != 0)"
-        unit_step, det_expr, minus_one = "d < 0 ? -sg : sg", "sg * e", f"({t})-1"
-        mul, sub, div = "a * b", "a - b", "a / b"
-        zero, one = f"({t})0", f"({t})1"
-        shfl = "return __shfl_sync(0xffffffffu, v, src);"
-        load, store = "(double){0}", "(float){0}"
-    if st == t:
-        load = store = "{0}"
-    return headers(dt) + f"""
-__device__ __forceinline__ double lu_abs1({t} v) {{ return {abs1}; }}
-__device__ __forceinline__ double lu_abs({t} v) {{ return {absv}; }}
-__device__ __forceinline__ bool lu_nonzero({t} v) {{ return {nonzero}; }}
-__device__ __forceinline__ {t} lu_mul({t} a, {t} b) {{ return {mul}; }}
-__device__ __forceinline__ {t} lu_sub({t} a, {t} b) {{ return {sub}; }}
-__device__ __forceinline__ {t} lu_div({t} a, {t} b) {{ return {div}; }}
-__device__ __forceinline__ {t} lu_shfl({t} v, int src) {{ {shfl} }}
-
+    d = _types(dt)
+    st, t, rst, load, store = d["st"], d["t"], d["rst"], d["load"], d["store"]
+    zero, one, minus_one = d["zero"], d["one"], d["minus_one"]
+    unit_step, det_expr = d["unit_step"], d["det_expr"]
+    return headers(dt) + _helpers(d) + f"""
 // one block per matrix (blockIdx.x): a and bm are row-major stacks (n x n, n x k); x gets
 // X = A^-1 B (row-major n x k; the identity's columns for B when ident), dsign and dlog
 // slogdet, ddet det (each may be null), info LAPACK's status; the right-hand sides are
@@ -226,6 +248,65 @@ extern "C" __global__ void __launch_bounds__({nt}) {name}(const {st}* __restrict
       for (int i = 0; i < j; ++i) v[i] = lu_sub(v[i], lu_mul(s[i * {nm} + j], xj));
     }}
     for (int i = 0; i < n; ++i) X[i * k + c] = {store.format("v[i]")};
+  }}
+}}
+"""
+
+
+def chol_source(dt, nm: int, nt: int, name: str) -> str:
+    """The small Cholesky kernel of dtype `dt` for orders up to `nm`, `nt` threads per
+    block: one block per matrix, the lower factor of the lower triangle (``upper``: the
+    upper factor of the upper triangle, the conjugate transpose of the lower one of its
+    conjugate transpose), factored in shared memory in double precision, right-looking
+    (LAPACK's ``xpotf2`` steps: a diagonal entry's real part not positive is the status,
+    and the factorization stops there; a NaN goes on, as in NumPy's OpenBLAS)."""
+    d = _types(dt)
+    st, t, load, store, zero = d["st"], d["t"], d["load"], d["store"], d["zero"]
+    return headers(dt) + _helpers(d) + f"""
+// one block per matrix (blockIdx.x) of the row-major stack a (n x n): out gets the factor
+// (row-major, the other triangle zero), info LAPACK's status
+extern "C" __global__ void __launch_bounds__({nt}) {name}(const {st}* __restrict__ a,
+    {st}* __restrict__ out, int* __restrict__ info, long long n_, int upper) {{
+  __shared__ {t} s[{nm} * {nm}];
+  __shared__ int info_s;
+  const int n = (int)n_, tid = threadIdx.x;
+  const long long b = blockIdx.x;
+  const {st}* A = a + b * n * n;
+  for (int q = tid; q < n * n; q += {nt}) {{
+    const int i = q / n, c = q % n;         // (upper: the conjugate transpose's lower part)
+    if (c <= i) s[i * {nm} + c] = upper ? lu_conj({load.format("A[c * n + i]")})
+                                        : {load.format("A[q]")};
+  }}
+  if (tid == 0) info_s = 0;
+  __syncthreads();
+  for (int j = 0; j < n; ++j) {{
+    if (tid == 0) {{
+      const double ajj = lu_re(s[j * {nm} + j]);
+      if (ajj <= 0) info_s = j + 1;         // (a NaN goes on, as NumPy's OpenBLAS does)
+      else s[j * {nm} + j] = lu_from_re(sqrt(ajj));
+    }}
+    __syncthreads();
+    if (info_s) break;
+    const double r = lu_re(s[j * {nm} + j]);
+    for (int i = j + 1 + tid; i < n; i += {nt}) s[i * {nm} + j] = lu_rdiv(s[i * {nm} + j], r);
+    __syncthreads();
+    const int m = n - j - 1;          // the trailing lower triangle's update
+    for (int q = tid; q < m * m; q += {nt}) {{
+      const int i = j + 1 + q / m, c = j + 1 + q % m;
+      if (c <= i)
+        s[i * {nm} + c] = lu_sub(s[i * {nm} + c],
+                                 lu_mul(s[i * {nm} + j], lu_conj(s[c * {nm} + j])));
+    }}
+    __syncthreads();
+  }}
+  if (tid == 0) info[b] = info_s;
+  if (info_s) return;
+  {st}* O = out + b * n * n;
+  for (int q = tid; q < n * n; q += {nt}) {{
+    const int i = q / n, c = q % n;
+    const int li = upper ? c : i, lc = upper ? i : c;     // U[i][c] = conj(L[c][i])
+    const {t} v = lc <= li ? (upper ? lu_conj(s[li * {nm} + lc]) : s[li * {nm} + lc]) : {zero};
+    O[q] = {store.format("v")};
   }}
 }}
 """

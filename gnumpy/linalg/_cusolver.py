@@ -287,6 +287,8 @@ def slogdet(be, a):
 # ------------------------------------------------------------------ Cholesky, QR
 
 def cholesky(be, a, upper=False):
+    if _small.fits(a):
+        return _small.cholesky(be, a, upper)
     s = _Solver(be, a.dtype)
     n, B, it = a.shape[-1], _batch(a), a.dtype.itemsize
     c = _copy(be, a, True)                        # column-major A

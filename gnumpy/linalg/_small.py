@@ -1,6 +1,7 @@
-"""``solve``, ``inv``, ``det`` and ``slogdet`` of small matrices on CUDA: gnumpy's
-one-launch kernel (``kernels/render_linalg.py``: one block per matrix, the factorization
-in shared memory) instead of cuSOLVER's getrf and getrs per matrix.
+"""``solve``, ``inv``, ``det``, ``slogdet`` and ``cholesky`` of small matrices on CUDA:
+gnumpy's one-launch kernels (``kernels/render_linalg.py``: one block per matrix, the
+factorization in shared memory) instead of cuSOLVER's getrf and getrs, or potrf, per
+matrix.
 
 Orders up to ``config.linalg_small_n`` (and the kernel's shared-memory bound for the
 dtype) take it; larger ones stay with cuSOLVER (``_cusolver``).  Results are row-major
@@ -110,3 +111,20 @@ def det(be, a):
     d = _new(be, a.dtype, a.shape[:-2])
     _run(be, a, det=d)
     return (d,)
+
+
+def cholesky(be, a, upper=False):
+    """The lower (or `upper`) Cholesky factor of each matrix; LinAlgError when one is not
+    positive definite."""
+    a = _compact(be, a)
+    n, batch = a.shape[-1], L.prod(a.shape[:-2])
+    nm = RL.nmax_class(n, a.dtype)
+    nt = RL.threads(nm)
+    kern = be._misc_kernel(FixedKey(RL.chol_source, (a.dtype, nm, nt)))
+    out = _new(be, a.dtype, a.shape)
+    info = be.pool.alloc(4 * batch)
+    be._go(kern, batch, nt, [leaf_ptr(a), leaf_ptr(out), info.ptr, _I64(n),
+                             _I32(1 if upper else 0)])
+    if (libs(be).read_info(info, batch) > 0).any():
+        raise LinAlgError("Matrix is not positive definite")
+    return (out,)

@@ -5,6 +5,10 @@ __device__ __forceinline__ bool lu_nonzero(gn_c128 v) { return (v.re != 0 || v.i
 __device__ __forceinline__ gn_c128 lu_mul(gn_c128 a, gn_c128 b) { return gn_multiply(a, b); }
 __device__ __forceinline__ gn_c128 lu_sub(gn_c128 a, gn_c128 b) { return gn_subtract(a, b); }
 __device__ __forceinline__ gn_c128 lu_div(gn_c128 a, gn_c128 b) { return gn_divide(a, b); }
+__device__ __forceinline__ gn_c128 lu_conj(gn_c128 v) { return gn_cx<gn_c128, double>(v.re, -v.im); }
+__device__ __forceinline__ gn_c128 lu_rdiv(gn_c128 v, double r) { return gn_cx<gn_c128, double>(v.re / r, v.im / r); }
+__device__ __forceinline__ double lu_re(gn_c128 v) { return v.re; }
+__device__ __forceinline__ gn_c128 lu_from_re(double r) { return gn_cx<gn_c128, double>(r, 0); }
 __device__ __forceinline__ gn_c128 lu_shfl(gn_c128 v, int src) { return gn_cx<gn_c128, double>(__shfl_sync(0xffffffffu, v.re, src), __shfl_sync(0xffffffffu, v.im, src)); }
 
 // one block per matrix (blockIdx.x): a and bm are row-major stacks (n x n, n x k); x gets

@@ -5,6 +5,10 @@ __device__ __forceinline__ bool lu_nonzero(double v) { return (v != 0); }
 __device__ __forceinline__ double lu_mul(double a, double b) { return a * b; }
 __device__ __forceinline__ double lu_sub(double a, double b) { return a - b; }
 __device__ __forceinline__ double lu_div(double a, double b) { return a / b; }
+__device__ __forceinline__ double lu_conj(double v) { return v; }
+__device__ __forceinline__ double lu_rdiv(double v, double r) { return v / r; }
+__device__ __forceinline__ double lu_re(double v) { return v; }
+__device__ __forceinline__ double lu_from_re(double r) { return r; }
 __device__ __forceinline__ double lu_shfl(double v, int src) { return __shfl_sync(0xffffffffu, v, src); }
 
 // one block per matrix (blockIdx.x): a and bm are row-major stacks (n x n, n x k); x gets
