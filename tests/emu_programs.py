@@ -415,10 +415,10 @@ def chol_stacks(xp, A, C, F, N):
             errs.append(0)
         except np.linalg.LinAlgError:
             errs.append(1)
-    return [xp.linalg.cholesky(S + junk), xp.linalg.cholesky(S + junk.swapaxes(1, 2) * 0,
+    U = xp.linalg.cholesky(H, upper=True)
+    return [xp.linalg.cholesky(S + junk), xp.linalg.cholesky(S + junk.swapaxes(1, 2),
                                                              upper=True),
-            xp.linalg.cholesky(H), xp.linalg.cholesky(H, upper=True), xp.linalg.cholesky(P),
-            errs]
+            xp.linalg.cholesky(H), U, xp.signbit(xp.imag(U)), xp.linalg.cholesky(P), errs]
 
 
 @prog(r(3, 4, 4, seed=70))

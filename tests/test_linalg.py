@@ -771,3 +771,25 @@ def test_emulation_reaches_cusolver():
         gp.linalg.svd(gp.arange(12.0).reshape(2, 2, 3) ** 2)   # gesvdj_batched
     assert {"xgetrf", "xgetrs", "xgesvdp", "xgesvd", "dgesvdj_batched", "xsyev_batched",
             "xgeqrf", "dorgqr"} <= set(cus.calls)
+
+
+def test_small_kernel_routing():
+    """Which CUDA calls take the small LU/Cholesky kernels (``linalg/_small.fits``): orders
+    up to the dtype's bound and ``linalg_small_n``; a single matrix past order 32 with
+    right-hand sides a thread each, and a few matrices of very many columns, go to
+    cuSOLVER."""
+    from types import SimpleNamespace
+    from gnumpy.linalg import _small
+
+    def m(shape, dt=np.float64):
+        return SimpleNamespace(shape=shape, dtype=np.dtype(dt))
+    assert _small.fits(m((64, 64))) and not _small.fits(m((65, 65)))
+    assert _small.fits(m((54, 54), np.complex64)) and not _small.fits(m((55, 55), np.complex128))
+    assert _small.fits(m((1000, 4, 4)), 1) and _small.fits(m((3, 3)), 3)
+    assert not _small.fits(m((50, 50), np.complex128), 150)       # cuSOLVER measured faster
+    assert _small.fits(m((2, 50, 50), np.complex128), 150)        # a stack: one launch
+    assert _small.fits(m((64, 64)), 1)                            # a warp a column
+    assert not _small.fits(m((8, 8)), 5000) and _small.fits(m((500, 8, 8)), 5000)
+    assert not _small.fits(m((0, 0)))
+    with gp.config.override(linalg_small_n=0):
+        assert not _small.fits(m((3, 3)))

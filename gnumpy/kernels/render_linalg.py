@@ -3,9 +3,10 @@ matrices up to a few dozen rows, one thread block per matrix of a stack, in one 
 
 The block loads its matrix into shared memory and factors it there in double precision
 for every input dtype, as NumPy's linalg computes (single-precision results are rounded
-when stored), with LAPACK's partial pivoting (``xgetf2``: the pivot is the first row of
-largest |re| + |im| in the column, a NaN in the first place stays, a zero pivot is
-recorded as the status and the factorization goes on), then solves for the right-hand sides one thread per column: the
+when stored), with reference LAPACK's partial pivoting (``xgetf2``: the pivot is the
+first row of largest |re| + |im| in the column, a NaN in the first place stays, a zero
+pivot is recorded as the status and the factorization goes on; NumPy's OpenBLAS may
+pivot past a NaN, so results of matrices holding NaN can differ), then solves for the right-hand sides one thread per column: the
 rows permuted, forward substitution with the unit lower factor, back substitution with
 the upper one.  It writes X (row-major, n x k per matrix), or the identity's columns
 when ``ident`` (the inverse), or NumPy's ``slogdet`` of the factored diagonal (in its
@@ -305,7 +306,8 @@ extern "C" __global__ void __launch_bounds__({nt}) {name}(const {st}* __restrict
   for (int q = tid; q < n * n; q += {nt}) {{
     const int i = q / n, c = q % n;
     const int li = upper ? c : i, lc = upper ? i : c;     // U[i][c] = conj(L[c][i])
-    const {t} v = lc <= li ? (upper ? lu_conj(s[li * {nm} + lc]) : s[li * {nm} + lc]) : {zero};
+    const {t} w = s[li * {nm} + lc];                       // (the diagonal stays +0j)
+    const {t} v = lc < li ? (upper ? lu_conj(w) : w) : lc == li ? w : {zero};
     O[q] = {store.format("v")};
   }}
 }}

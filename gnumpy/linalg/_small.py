@@ -30,13 +30,22 @@ def fits(a, k=None) -> bool:
     sides (None: the factorization alone), take the small kernel?  Every order up to the
     bound but one matrix past order 32 with right-hand sides a thread each, where
     cuSOLVER measured faster (H100, a 50 x 50 complex128 system of 150 columns: 0.30
-    against 0.22 ms a call, the columns then solved by dot products)."""
-    n = a.shape[-1]
-    if not 0 < n <= min(config.linalg_small_n, RL.nmax(a.dtype)):
+    against 0.22 ms a call, the columns then solved by dot products), and a few matrices
+    of very many columns."""
+    n, batch = a.shape[-1], L.prod(a.shape[:-2])
+    if not 0 < n <= min(config.linalg_small_n, RL.nmax(a.dtype)) or batch >= 1 << 31:
         return False
-    if k is None or n <= 32 or L.prod(a.shape[:-2]) > 1:
+    if k is not None and k > _MANY_COLUMNS and batch < _MANY_MATRICES:
+        return False                # (one block a matrix would leave the GPU idle)
+    if k is None or n <= 32 or batch > 1:
         return True
     return RL.warp_columns(n, k, RL.threads(RL.nmax_class(n, a.dtype)))
+
+
+# A few matrices with many right-hand sides go to cuSOLVER: the kernel solves a matrix's
+# columns in one block (not measured: a bound, not a tuned threshold)
+_MANY_COLUMNS = 1024
+_MANY_MATRICES = 128
 
 
 def _compact(be, node):

@@ -53,7 +53,8 @@ extern "C" __global__ void __launch_bounds__(64) gn_kernel(const gn_c128* __rest
   for (int q = tid; q < n * n; q += 64) {
     const int i = q / n, c = q % n;
     const int li = upper ? c : i, lc = upper ? i : c;     // U[i][c] = conj(L[c][i])
-    const gn_c128 v = lc <= li ? (upper ? lu_conj(s[li * 16 + lc]) : s[li * 16 + lc]) : gn_cx<gn_c128, double>(0, 0);
+    const gn_c128 w = s[li * 16 + lc];                       // (the diagonal stays +0j)
+    const gn_c128 v = lc < li ? (upper ? lu_conj(w) : w) : lc == li ? w : gn_cx<gn_c128, double>(0, 0);
     O[q] = v;
   }
 }
