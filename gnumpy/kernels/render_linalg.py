@@ -1,21 +1,25 @@
-"""CUDA source of the small LU kernel: ``solve``, ``inv``, ``det`` and ``slogdet`` of
-matrices up to a few dozen rows, one thread block per matrix of a stack, in one launch.
+"""CUDA sources of the small LU and Cholesky kernels: ``solve``, ``inv``, ``det``,
+``slogdet`` and ``cholesky`` of matrices up to a few dozen rows, one thread block per
+matrix of a stack, in one launch.
 
 The block loads its matrix into shared memory and factors it there in double precision
 for every input dtype, as NumPy's linalg computes (single-precision results are rounded
 when stored), with reference LAPACK's partial pivoting (``xgetf2``: the pivot is the
 first row of largest |re| + |im| in the column, a NaN in the first place stays, a zero
 pivot is recorded as the status and the factorization goes on; NumPy's OpenBLAS may
-pivot past a NaN, so results of matrices holding NaN can differ), then solves for the right-hand sides one thread per column: the
-rows permuted, forward substitution with the unit lower factor, back substitution with
-the upper one.  It writes X (row-major, n x k per matrix), or the identity's columns
-when ``ident`` (the inverse), or NumPy's ``slogdet`` of the factored diagonal (in its
-order) and ``det``, its ``sign * exp(logdet)``; the status of each matrix goes to
+pivot past a NaN, so results of matrices holding NaN can differ).  It then solves for
+the right-hand sides (the rows permuted, forward substitution with the unit lower factor,
+back substitution with the upper one) a warp per column when they are few, each step a
+shuffle of the finished entry and every row's update at once, else a thread per column
+updating column by column.  It writes X (row-major, n x k per matrix), or the identity's
+columns when ``ident`` (the inverse), or NumPy's ``slogdet`` of the factored diagonal (in
+its order) and ``det``, its ``sign * exp(logdet)``; the status of each matrix goes to
 ``info``.
 
-cuSOLVER's getrf and getrs are a dozen launches per matrix and are called once per
-matrix of a stack; this is one launch for the whole stack (``linalg/_small.py`` decides
-which orders take it).
+cuSOLVER's getrf and getrs (or potrf) are several launches per matrix and are called
+once per matrix of a stack; these are one launch for the whole stack
+(``linalg/_small.py`` decides which calls take them).  The Cholesky kernel:
+``chol_source``.
 """
 from __future__ import annotations
 
