@@ -25,15 +25,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _dtypes as D
 from .codegen import headers
 from .types import STORAGE
 
 # The largest order per dtype: the matrix lives in static shared memory (48 KiB) in the
 # double-precision compute type.
 NMAX = {"f": 64, "c": 54}
-_WIDE = {np.dtype(np.float32): np.dtype(np.float64), np.dtype(np.float64): np.dtype(np.float64),
-         np.dtype(np.complex64): np.dtype(np.complex128),
-         np.dtype(np.complex128): np.dtype(np.complex128)}
 
 
 def nmax(dt) -> int:
@@ -66,9 +64,8 @@ def _types(dt) -> dict:
     types (double precision), constants, format strings of loads and stores, and the
     expressions of the helpers ``_helpers`` defines."""
     dt = np.dtype(dt)
-    st, t = STORAGE[dt], STORAGE[_WIDE[dt]]
-    d = dict(st=st, t=t, rst="float" if dt in (np.dtype(np.float32), np.dtype(np.complex64))
-             else "double")
+    st, t = STORAGE[dt], STORAGE[D.promote(dt, D.float64)]
+    d = dict(st=st, t=t, rst=STORAGE[D.real_dtype(dt)])
     if dt.kind == "c":
         cx = f"gn_cx<{t}, double>"
         cast = "gn_cx<{0}, {1}>(({1}){2}.re, ({1}){2}.im)"
@@ -77,7 +74,7 @@ def _types(dt) -> dict:
                  det_expr=f"{cx}(sg.re * e, sg.im * e)", minus_one=f"{cx}(-1, 0)",
                  nonzero="(v.re != 0 || v.im != 0)", mul="gn_multiply(a, b)",
                  sub="gn_subtract(a, b)", div="gn_divide(a, b)", zero=f"{cx}(0, 0)",
-                 one=f"{cx}(1, 0)", conj="gn_cx<{0}, double>(v.re, -v.im)".format(t),
+                 one=f"{cx}(1, 0)", conj=f"{cx}(v.re, -v.im)",
                  rdiv=f"{cx}(v.re / r, v.im / r)", re="v.re", from_re=f"{cx}(r, 0)",
                  shfl=f"return {cx}(__shfl_sync(0xffffffffu, v.re, src), "
                       f"__shfl_sync(0xffffffffu, v.im, src));",

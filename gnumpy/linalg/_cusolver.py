@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _dtypes as D
 from .._api._common import wrap as _wrap
 from .._api.creation.creation import arange, eye, tril, triu, zeros
 from .._api.shape.diagonals import diagonal
@@ -273,8 +274,7 @@ def det(be, a):
     if _small.fits(a):
         return _small.det(be, a)
     d, odd = _lu_parts(be, a)
-    wide = np.dtype(np.complex128 if d.dtype.kind == "c" else np.float64)
-    sign, logdet = _sign_logdet(d.astype(wide), odd)
+    sign, logdet = _sign_logdet(d.astype(D.promote(d.dtype, D.float64)), odd)
     return _leaves((sign * apply("exp", logdet)).astype(d.dtype))
 
 

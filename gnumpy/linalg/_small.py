@@ -29,9 +29,9 @@ def fits(a, k=None) -> bool:
     """Does the stack of square matrices `a` (LEAF or lazy node), with `k` right-hand
     sides (None: the factorization alone), take the small kernel?  Every order up to the
     bound but one matrix past order 32 with right-hand sides a thread each, where
-    cuSOLVER measured faster (H100, a 50 x 50 complex128 system of 150 columns: 0.30
-    against 0.22 ms a call, the columns then solved by dot products), and a few matrices
-    of very many columns."""
+    cuSOLVER measured faster (H100, a 50 x 50 complex128 system of 150 columns: 0.22
+    against 0.30 ms a call; docs/perf-notes.md, "Small matrices in one launch"), and a
+    few matrices of very many columns."""
     n, batch = a.shape[-1], L.prod(a.shape[:-2])
     if not 0 < n <= min(config.linalg_small_n, RL.nmax(a.dtype)) or batch >= 1 << 31:
         return False
@@ -67,24 +67,33 @@ def _new(be, dt, shape):
     return leaf(buf, np.dtype(dt), tuple(shape), L.c_strides(shape), 0, be.device)
 
 
-def _run(be, a, b=None, k=0, ident=False, x=None, sign=None, logdet=None, det=None):
-    """Launch the kernel over the stack `a`; the statuses (one int32 a matrix) as a
-    buffer."""
-    n, batch = a.shape[-1], L.prod(a.shape[:-2])
-    nm = RL.nmax_class(n, a.dtype)
+def _launch(be, source, a, ptrs, scalars):
+    """Launch kernel `source` (``render_linalg``) over the stack `a` with the arrays
+    `ptrs` (None: a null pointer), the statuses' buffer and ``scalars(nt)`` (`nt`: the
+    block's threads) as parameters; (the statuses' buffer, one int32 a matrix, the
+    number of matrices)."""
+    batch = L.prod(a.shape[:-2])
+    nm = RL.nmax_class(a.shape[-1], a.dtype)
     nt = RL.threads(nm)
-    kern = be._misc_kernel(FixedKey(RL.lu_source, (a.dtype, nm, nt)))
+    kern = be._misc_kernel(FixedKey(source, (a.dtype, nm, nt)))
     info = be.pool.alloc(4 * batch)
-    ptrs = [0 if v is None else leaf_ptr(v) for v in (a, b, x, sign, logdet, det)]
-    be._go(kern, batch, nt, ptrs + [info.ptr, _I64(n), _I64(k), _I32(1 if ident else 0),
-                                    _I32(RL.warp_columns(n, k, nt))])
+    be._go(kern, batch, nt, [0 if v is None else leaf_ptr(v) for v in ptrs] + [info.ptr] +
+           scalars(nt))
     return info, batch
 
 
-def _check(be, info, batch) -> None:
-    """LinAlgError when a matrix had a zero pivot (one device-to-host read)."""
+def _run(be, a, b=None, k=0, ident=False, x=None, sign=None, logdet=None, det=None):
+    """The LU kernel over the stack `a` (``_launch``'s answer)."""
+    n = a.shape[-1]
+    return _launch(be, RL.lu_source, a, (a, b, x, sign, logdet, det), lambda nt: [
+        _I64(n), _I64(k), _I32(1 if ident else 0), _I32(RL.warp_columns(n, k, nt))])
+
+
+def _check(be, info, batch, message="Singular matrix") -> None:
+    """LinAlgError(`message`) when a matrix's status is positive (one device-to-host
+    read)."""
     if (libs(be).read_info(info, batch) > 0).any():
-        raise LinAlgError("Singular matrix")
+        raise LinAlgError(message)
 
 
 def solve(be, a, b):
@@ -126,14 +135,8 @@ def cholesky(be, a, upper=False):
     """The lower (or `upper`) Cholesky factor of each matrix; LinAlgError when one is not
     positive definite."""
     a = _compact(be, a)
-    n, batch = a.shape[-1], L.prod(a.shape[:-2])
-    nm = RL.nmax_class(n, a.dtype)
-    nt = RL.threads(nm)
-    kern = be._misc_kernel(FixedKey(RL.chol_source, (a.dtype, nm, nt)))
     out = _new(be, a.dtype, a.shape)
-    info = be.pool.alloc(4 * batch)
-    be._go(kern, batch, nt, [leaf_ptr(a), leaf_ptr(out), info.ptr, _I64(n),
-                             _I32(1 if upper else 0)])
-    if (libs(be).read_info(info, batch) > 0).any():
-        raise LinAlgError("Matrix is not positive definite")
+    info, batch = _launch(be, RL.chol_source, a, (a, out),
+                          lambda nt: [_I64(a.shape[-1]), _I32(1 if upper else 0)])
+    _check(be, info, batch, "Matrix is not positive definite")
     return (out,)
