@@ -421,6 +421,37 @@ def chol_stacks(xp, A, C, F, N):
             xp.linalg.cholesky(H), U, xp.signbit(xp.imag(U)), xp.linalg.cholesky(P), errs]
 
 
+@prog(r(5, 6, 4, seed=76), r(3, 4, 7, dtype=np.complex128, seed=77),
+      r(2, 9, 9, dtype=np.float32, seed=78), r(4, 5, 5, dtype=np.complex64, seed=79),
+      r(2, 40, 33, seed=80), r(7, 7, seed=81), r(2, 54, 54, dtype=np.complex128, seed=82))
+def qr_stacks(xp, T, W, F, C, B, S, L):
+    # gnumpy's small QR kernel: tall, wide and square stacks in every mode, float32 and
+    # complex64 in double precision, a zero column (no reflector: tau 0), complex columns
+    # zero below the diagonal (the diagonal made real), one matrix alone, the largest order
+    Z = T * 1
+    Z[:, :, 1] = 0
+    U = C * 1
+    U[:, 1:, 0] = 0
+    U[:, 4, 3] = 0
+    out = []
+    for M in (T, W, Z):
+        for mode in ("reduced", "complete"):
+            out += list(xp.linalg.qr(M, mode=mode))
+        out.append(xp.linalg.qr(M, mode="r"))
+        out += list(xp.linalg.qr(M, mode="raw"))
+    N = T[:2] * 1
+    N[1, 2, 1] = xp.nan         # NaN spreads as LAPACK spreads it (its scans of non-zeros)
+    out += list(xp.linalg.qr(T[:3] * 1e-300)) + list(xp.linalg.qr(N))   # tiny: rescaled
+    inf, nan = xp.inf, xp.nan   # a NaN beats an infinity in |beta| (dlapy2); rows below a
+    E = xp.asarray([[[-inf, 1.0], [nan, 2.0], [1.0, 0.0]],     # reflector's last non-zero
+                    [[1.0, 1.0], [2.0, 1.0], [0.0, inf]],      # entry and columns zero
+                    [[nan, 0.0], [1.0, 0.0], [2.0, 0.0]]])     # there are left alone
+    out += list(xp.linalg.qr(E)) + list(xp.linalg.qr(E, "raw"))
+    return out + list(xp.linalg.qr(F)) + list(xp.linalg.qr(U)) + list(xp.linalg.qr(U, "raw")) \
+        + list(xp.linalg.qr(B, mode="complete")) + list(xp.linalg.qr(S)) + \
+        list(xp.linalg.qr(L))
+
+
 @prog(r(3, 4, 4, seed=70))
 def lu_singular(xp, A):
     S = A * 1                   # a stack whose middle matrix is singular (two equal rows)

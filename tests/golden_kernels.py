@@ -31,7 +31,7 @@ if __name__ == "__main__":          # run as a script from anywhere
     os.environ.setdefault("GNUMPY_DEVICE", "cpu")
 
 import gnumpy as gp  # noqa: E402
-from gnumpy.kernels import (build, codegen, render_index, render_linalg,  # noqa: E402
+from gnumpy.kernels import (build, codegen, render_index, render_linalg, render_qr,  # noqa: E402
                             render_misc, render_random, render_sort)
 from gnumpy.kernels.compile import KERNEL_NAME  # noqa: E402
 
@@ -270,10 +270,10 @@ def _without(src: str, pre: str, headers: bool) -> str:
     return src if headers else src[len(pre):]
 
 
-def _lu(dt, n, source="lu_source"):
+def _lu(dt, n, source="lu_source", module=render_linalg):
     def render(headers):
         nm = render_linalg.nmax_class(n, dt)
-        src = getattr(render_linalg, source)(dt, nm, render_linalg.threads(nm), KERNEL_NAME)
+        src = getattr(module, source)(dt, nm, render_linalg.threads(nm), KERNEL_NAME)
         return _without(src, codegen.headers(dt), headers)
     return render
 
@@ -302,6 +302,8 @@ _LIBRARY = {
     "linalg_lu_float64_8": _lu(np.dtype(np.float64), 8),
     "linalg_lu_complex64_54": _lu(np.dtype(np.complex64), 54),
     "linalg_cholesky_complex128_16": _lu(np.dtype(np.complex128), 16, "chol_source"),
+    "linalg_qr_float64_64": _lu(np.dtype(np.float64), 64, "qr_source", render_qr),
+    "linalg_qr_complex64_8": _lu(np.dtype(np.complex64), 8, "qr_source", render_qr),
 }
 
 

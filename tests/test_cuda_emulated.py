@@ -44,7 +44,7 @@ def test_cuda_backend_on_the_host_matches_numpy():
     fams = re.search(r"launches by family: (\{.*\})", out).group(1)
     for fam in ("'ew'", "'ew-synced'", "'ew-multi-out'", "'reduce'", "'reduce-split'",
                 "scan", "gather", "nz_write", "sort", "cuda_sequence.sequence",
-                "linalg.lu", "linalg.chol"):
+                "linalg.lu", "linalg.chol", "qr.qr"):
         assert fam in fams, (fam, fams)
 
 

@@ -777,7 +777,8 @@ def test_small_kernel_routing():
     """Which CUDA calls take the small LU/Cholesky kernels (``linalg/_small.fits``): orders
     up to the dtype's bound and ``linalg_small_n``; a single matrix past order 32 with
     right-hand sides a thread each, and a few matrices of very many columns, go to
-    cuSOLVER."""
+    cuSOLVER.  The QR kernel (``fits_qr``): both sides within the bound, a single matrix
+    only up to 32 rows and columns."""
     from types import SimpleNamespace
     from gnumpy.linalg import _small
 
@@ -791,5 +792,11 @@ def test_small_kernel_routing():
     assert _small.fits(m((64, 64)), 1)                            # a warp a column
     assert not _small.fits(m((8, 8)), 5000) and _small.fits(m((500, 8, 8)), 5000)
     assert not _small.fits(m((0, 0)))
+    assert _small.fits_qr(m((100, 64, 64))) and not _small.fits_qr(m((100, 65, 64)))
+    assert _small.fits_qr(m((2, 54, 10), np.complex64))
+    assert not _small.fits_qr(m((2, 10, 55), np.complex128))
+    assert _small.fits_qr(m((32, 32))) and _small.fits_qr(m((32, 3)))
+    assert not _small.fits_qr(m((33, 33))) and not _small.fits_qr(m((3, 40)))  # cuSOLVER
+    assert not _small.fits_qr(m((5, 0, 3)))
     with gp.config.override(linalg_small_n=0):
-        assert not _small.fits(m((3, 3)))
+        assert not _small.fits(m((3, 3))) and not _small.fits_qr(m((9, 3, 3)))

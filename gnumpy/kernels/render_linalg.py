@@ -19,7 +19,7 @@ its order) and ``det``, its ``sign * exp(logdet)``; the status of each matrix go
 cuSOLVER's getrf and getrs (or potrf) are several launches per matrix and are called
 once per matrix of a stack; these are one launch for the whole stack
 (``linalg/_small.py`` decides which calls take them).  The Cholesky kernel:
-``chol_source``.
+``chol_source``; the Householder QR kernel: ``render_qr.py``.
 """
 from __future__ import annotations
 
@@ -74,6 +74,8 @@ def _types(dt) -> dict:
                  det_expr=f"{cx}(sg.re * e, sg.im * e)", minus_one=f"{cx}(-1, 0)",
                  nonzero="(v.re != 0 || v.im != 0)", mul="gn_multiply(a, b)",
                  sub="gn_subtract(a, b)", div="gn_divide(a, b)", zero=f"{cx}(0, 0)",
+                 add="gn_add(a, b)", im="v.im", make=f"{cx}(r, i)",
+                 scale=f"{cx}(v.re * r, v.im * r)",
                  one=f"{cx}(1, 0)", conj=f"{cx}(v.re, -v.im)",
                  rdiv=f"{cx}(v.re / r, v.im / r)", re="v.re", from_re=f"{cx}(r, 0)",
                  shfl=f"return {cx}(__shfl_sync(0xffffffffu, v.re, src), "
@@ -83,6 +85,7 @@ def _types(dt) -> dict:
         d.update(abs1="fabs(v)", absv="fabs(v)", unit_step="d < 0 ? -sg : sg",
                  det_expr="sg * e", minus_one=f"({t})-1", nonzero="(v != 0)", mul="a * b",
                  sub="a - b", div="a / b", zero=f"({t})0", one=f"({t})1", conj="v",
+                 add="a + b", im="0.0", make="r", scale="v * r",
                  rdiv="v / r", re="v", from_re="r",
                  shfl="return __shfl_sync(0xffffffffu, v, src);", load="(double){0}",
                  store="(float){0}")
@@ -313,3 +316,4 @@ extern "C" __global__ void __launch_bounds__({nt}) {name}(const {st}* __restrict
   }}
 }}
 """
+

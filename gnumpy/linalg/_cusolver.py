@@ -305,6 +305,8 @@ def cholesky(be, a, upper=False):
 
 
 def qr(be, a, mode="reduced"):
+    if _small.fits_qr(a):
+        return _small.qr(be, a, mode)
     s = _Solver(be, a.dtype)
     dt, it = a.dtype, a.dtype.itemsize
     batch, (m, n) = a.shape[:-2], a.shape[-2:]

@@ -5,10 +5,11 @@ Each checks its arguments as NumPy does, picks NumPy's result dtype, broadcasts 
 dimensions, answers empty inputs itself, and makes ONE library call (``_common.call``):
 NumPy's LAPACK on the CPU backend, cuSOLVER on CUDA.
 
-# Note: on the CUDA backend float32 and complex64 inputs of ``cholesky``, ``qr``, and of
-# ``solve``, ``inv``, ``det`` and ``slogdet`` past order ``config.linalg_small_n`` (64)
-# are factored in single precision; NumPy computes them in double and rounds the result,
-# as gnumpy's small LU kernel does below that order.
+# Note: on the CUDA backend float32 and complex64 inputs past the small kernels' bounds
+# (``linalg/_small.py``: order ``config.linalg_small_n``, 64, and the dtype's shared-memory
+# bound; for ``qr`` one matrix past 32 rows or columns) are factored in single precision
+# by cuSOLVER; NumPy computes them in double and rounds the result, as the small kernels
+# do.
 """
 from __future__ import annotations
 

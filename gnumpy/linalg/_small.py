@@ -1,7 +1,7 @@
-"""``solve``, ``inv``, ``det``, ``slogdet`` and ``cholesky`` of small matrices on CUDA:
-gnumpy's one-launch kernels (``kernels/render_linalg.py``: one block per matrix, the
-factorization in shared memory) instead of cuSOLVER's getrf and getrs, or potrf, per
-matrix.
+"""``solve``, ``inv``, ``det``, ``slogdet``, ``cholesky`` and ``qr`` of small matrices on
+CUDA: gnumpy's one-launch kernels (``kernels/render_linalg.py``: one block per matrix, the
+factorization in shared memory) instead of cuSOLVER's getrf and getrs, potrf, or geqrf and
+orgqr, per matrix.
 
 Orders up to ``config.linalg_small_n`` (and the kernel's shared-memory bound for the
 dtype) take it; larger ones stay with cuSOLVER (``_cusolver``).  Results are row-major
@@ -19,6 +19,7 @@ from .._graph.realize import write
 from ..backends.cuda_libs import libs
 from ..backends.cuda_memory import leaf_ptr
 from ..kernels import render_linalg as RL
+from ..kernels import render_qr
 from ..kernels.plan import FixedKey
 
 LinAlgError = np.linalg.LinAlgError
@@ -67,18 +68,19 @@ def _new(be, dt, shape):
     return leaf(buf, np.dtype(dt), tuple(shape), L.c_strides(shape), 0, be.device)
 
 
-def _launch(be, source, a, ptrs, scalars):
+def _launch(be, source, a, ptrs, scalars, order=None, status=True):
     """Launch kernel `source` (``render_linalg``) over the stack `a` with the arrays
-    `ptrs` (None: a null pointer), the statuses' buffer and ``scalars(nt)`` (`nt`: the
-    block's threads) as parameters; (the statuses' buffer, one int32 a matrix, the
-    number of matrices)."""
+    `ptrs` (None: a null pointer), the statuses' buffer (with `status`) and
+    ``scalars(nt)`` (`nt`: the block's threads) as parameters, compiled for matrices of
+    `order` (default: a's last dimension); (the statuses' buffer, one int32 a matrix, or
+    None, the number of matrices)."""
     batch = L.prod(a.shape[:-2])
-    nm = RL.nmax_class(a.shape[-1], a.dtype)
+    nm = RL.nmax_class(a.shape[-1] if order is None else order, a.dtype)
     nt = RL.threads(nm)
     kern = be._misc_kernel(FixedKey(source, (a.dtype, nm, nt)))
-    info = be.pool.alloc(4 * batch)
-    be._go(kern, batch, nt, [0 if v is None else leaf_ptr(v) for v in ptrs] + [info.ptr] +
-           scalars(nt))
+    info = be.pool.alloc(4 * batch) if status else None
+    be._go(kern, batch, nt, [0 if v is None else leaf_ptr(v) for v in ptrs] +
+           ([info.ptr] if status else []) + scalars(nt))
     return info, batch
 
 
@@ -140,3 +142,37 @@ def cholesky(be, a, upper=False):
                           lambda nt: [_I64(a.shape[-1]), _I32(1 if upper else 0)])
     _check(be, info, batch, "Matrix is not positive definite")
     return (out,)
+
+
+def fits_qr(a) -> bool:
+    """Does the stack `a` (m x n matrices) take the small QR kernel?  Both sides up to the
+    bound; one matrix only up to ``_QR_ALONE`` rows and columns (one block factors a
+    larger one slower than cuSOLVER's launches on an H100: float64 48 x 48, 0.23 against
+    0.22 ms a call; docs/perf-notes.md, "Small QR in one launch")."""
+    m, n = a.shape[-2:]
+    batch = L.prod(a.shape[:-2])
+    big = max(m, n)
+    return 0 < min(m, n) and big <= min(config.linalg_small_n, RL.nmax(a.dtype)) and \
+        batch < 1 << 31 and (batch > 1 or big <= _QR_ALONE)
+
+
+_QR_ALONE = 32
+
+
+def qr(be, a, mode="reduced"):
+    """NumPy's qr of each matrix (LAPACK's Householder steps, ``render_qr.qr_source``):
+    (h, tau) for 'raw', (r,) for 'r', else (q, r)."""
+    a = _compact(be, a)
+    batch, (m, n) = a.shape[:-2], a.shape[-2:]
+    k = min(m, n)
+    mc = m if mode == "complete" and m > n else k
+    h = tau = r = q = None
+    if mode == "raw":
+        h, tau = _new(be, a.dtype, batch + (n, m)), _new(be, a.dtype, batch + (k,))
+    else:
+        r = _new(be, a.dtype, batch + (mc, n))
+        if mode != "r":
+            q = _new(be, a.dtype, batch + (m, mc))
+    _launch(be, render_qr.qr_source, a, (a, h, tau, r, q),
+            lambda nt: [_I64(m), _I64(n), _I64(mc)], order=max(m, n), status=False)
+    return (h, tau) if mode == "raw" else (r,) if mode == "r" else (q, r)
