@@ -452,6 +452,20 @@ def qr_stacks(xp, T, W, F, C, B, S, L):
         list(xp.linalg.qr(L))
 
 
+@prog(r(50, seed=83), r(6, 7, seed=84), r(6, 7, dtype=np.float32, seed=85))
+def concat_pieces(xp, v, M, F):
+    # pieces of one shape written by kernels of many outputs (backends/cuda.py, _concat):
+    # elements of a vector, lazy pieces, views, a repeated piece, more pieces than one
+    # kernel takes (40 > 32), mixed dtypes, stacks along inner axes, pieces of two shapes
+    els = [v[i] for i in range(40)]
+    return [xp.array(els), xp.stack(els[:5]), xp.asarray([v.sum(), v.max(), v[3] * 2]),
+            xp.stack([M, M * 2, M[::-1]], axis=1),
+            xp.stack([M[0], F[0], M[1] + F[1]], axis=-1), xp.concatenate([v[i:i + 5] for i in
+                                                                         range(0, 40, 5)]),
+            xp.concatenate([M, M[:2], F[1:3] * 2, M[3:5]]), xp.stack([M[:, 2]] * 3),
+            xp.array([v[1:4], v[4:7] * v[0]])]
+
+
 @prog(r(3, 4, 4, seed=70))
 def lu_singular(xp, A):
     S = A * 1                   # a stack whose middle matrix is singular (two equal rows)

@@ -370,5 +370,13 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if len(shapes) != 1:
         raise ValueError("all input arrays must have the same shape")
     ax = normalize_axis(axis, arrays[0].ndim + 1)
+    if out is None and dtype is None:   # each piece's node with its new axis, no view of
+        sh = arrays[0].shape            # it (``np.array`` of a list of elements: a loop's)
+        dt = D.result_type(*arrays)
+        check_device_match([a._node for a in arrays])
+        piece = sh[:ax] + (1,) + sh[ax:]
+        return wrap(ir.barrier("concat", [ir.reshape(ir.cast(a._node, dt), piece)
+                                          for a in arrays], ax, dt,
+                               sh[:ax] + (len(arrays),) + sh[ax:]))
     return concatenate([expand_dims(a, ax) for a in arrays], axis=ax, out=out, dtype=dtype,
                        casting=casting)
