@@ -463,7 +463,17 @@ def concat_pieces(xp, v, M, F):
             xp.stack([M[0], F[0], M[1] + F[1]], axis=-1), xp.concatenate([v[i:i + 5] for i in
                                                                          range(0, 40, 5)]),
             xp.concatenate([M, M[:2], F[1:3] * 2, M[3:5]]), xp.stack([M[:, 2]] * 3),
-            xp.array([v[1:4], v[4:7] * v[0]])]
+            xp.array([v[1:4], v[4:7] * v[0]])] + _stack_then_write(xp, v)
+
+
+def _stack_then_write(xp, v):
+    # a stack of elements read from their memory keeps their values when it is written
+    # after (the stack is a pending reader of it, as the elements' copies are)
+    e = [v[i] for i in range(3)]
+    s, t = xp.stack(e), xp.array(e[1:])
+    v[0:3] = -1.0
+    v[1] += 5
+    return [s, t, e[1], v[:4]]
 
 
 @prog(r(3, 4, 4, seed=70))

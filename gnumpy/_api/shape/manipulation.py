@@ -16,6 +16,7 @@ from ..._sizes import MAX_INTP, dims
 from .._common import (as_node, axis_int, axis_tuple, check_device_match, is_array,
                        multi_axis, normalize_axis, wrap)
 from ._views import folds, fortran_only, layout_of
+from ..elementwise.resolution import _operand
 
 
 def _arr(x):
@@ -371,11 +372,11 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
         raise ValueError("all input arrays must have the same shape")
     ax = normalize_axis(axis, arrays[0].ndim + 1)
     if out is None and dtype is None:   # each piece's node with its new axis, no view of
-        sh = arrays[0].shape            # it (``np.array`` of a list of elements: a loop's)
-        dt = D.result_type(*arrays)
-        check_device_match([a._node for a in arrays])
-        piece = sh[:ax] + (1,) + sh[ax:]
-        return wrap(ir.barrier("concat", [ir.reshape(ir.cast(a._node, dt), piece)
+        sh = arrays[0].shape            # it (``np.array`` of a list of elements: a loop's;
+        dt = D.result_type(*arrays)     # an element's copy read from its memory, which
+        check_device_match([a._node for a in arrays])   # the result reads as a pending
+        piece = sh[:ax] + (1,) + sh[ax:]                # array, as the copy would)
+        return wrap(ir.barrier("concat", [ir.reshape(ir.cast(_operand(a._node), dt), piece)
                                           for a in arrays], ax, dt,
                                sh[:ax] + (len(arrays),) + sh[ax:]))
     return concatenate([expand_dims(a, ax) for a in arrays], axis=ax, out=out, dtype=dtype,
