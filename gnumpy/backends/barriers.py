@@ -33,7 +33,7 @@ INTO: dict = {}
 _MODULES: tuple = ("gnumpy.backends.index_ops", "gnumpy.backends.random_ops",
                    "gnumpy.backends.sort_ops", "gnumpy.backends.sort_numpy",
                    "gnumpy.backends.cuda_blas",
-                   "gnumpy.backends.fft_ops")
+                   "gnumpy.backends.fft_ops", "gnumpy.backends.concat_ops")
 _loaded = False
 _lock = threading.Lock()
 

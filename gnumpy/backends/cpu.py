@@ -62,7 +62,6 @@ barriers.register("cumprod",
                   cpu=lambda srcs, arg, dt: _cumulative(np.cumprod)(srcs[0], arg, dt))
 barriers.register("matmul", cpu=lambda srcs, arg, dt: np.matmul(srcs[0], srcs[1]) if arg is None
                   else np.matmul(srcs[0], srcs[1]) * dt.type(arg))       # arg: alpha
-barriers.register("concat", cpu=lambda srcs, arg, dt: np.concatenate(srcs, axis=arg))
 
 
 class CpuBackend(Backend):

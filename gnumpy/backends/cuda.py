@@ -36,7 +36,6 @@ from .cuda_probe import libcuda
 
 
 _STAGE_BYTES = 4096      # device-to-host reads up to this size go through pinned memory
-_CONCAT_OUTPUTS = 32     # pieces of a concatenation one kernel writes at most
 
 
 def _libcuda_launch():
@@ -424,22 +423,6 @@ class CudaBackend(Backend):
         barriers.cuda_impl(op)(self, node, buf)
         node.realize(buf, L.c_strides(node.shape), 0)
 
-    def _concat(self, node, buf) -> None:
-        """Each piece into its place, pieces of one shape by one kernel of many outputs."""
-        axis, ostr, pos, by_shape = node.arg, L.c_strides(node.shape), 0, {}
-        for s in node.srcs:
-            if L.prod(s.shape):
-                dest = leaf(buf, node.dtype, s.shape, ostr, pos * ostr[axis], self.device)
-                by_shape.setdefault(s.shape, []).append((dest, s))
-            pos += s.shape[axis]
-        for pieces in by_shape.values():
-            for i in range(0, len(pieces), _CONCAT_OUTPUTS):
-                part = pieces[i:i + _CONCAT_OUTPUTS]
-                if len(part) > 1:
-                    self.write_elements([d for d, _ in part], [v for _, v in part])
-                else:
-                    self.write(*part[0])
-
     def _contig(self, src):
         if src.strides is not None and L.is_c_contiguous(src.shape, src.strides):
             return src
@@ -493,6 +476,5 @@ class CudaBackend(Backend):
                       max_version=max_version, readonly=readonly)
 
 
-barriers.register("concat", cuda=CudaBackend._concat)
 barriers.register("cumsum", cuda=CudaBackend._scan)
 barriers.register("cumprod", cuda=CudaBackend._scan)

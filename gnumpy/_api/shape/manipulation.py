@@ -371,13 +371,11 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if len(shapes) != 1:
         raise ValueError("all input arrays must have the same shape")
     ax = normalize_axis(axis, arrays[0].ndim + 1)
-    if out is None and dtype is None:   # each piece's node with its new axis, no view of
-        sh = arrays[0].shape            # it (``np.array`` of a list of elements: a loop's;
-        dt = D.result_type(*arrays)     # an element's copy read from its memory, which
-        check_device_match([a._node for a in arrays])   # the result reads as a pending
-        piece = sh[:ax] + (1,) + sh[ax:]                # array, as the copy would)
-        return wrap(ir.barrier("concat", [ir.reshape(ir.cast(_operand(a._node), dt), piece)
-                                          for a in arrays], ax, dt,
-                               sh[:ax] + (len(arrays),) + sh[ax:]))
+    if out is None and dtype is None:   # each piece's node itself, not a view of it: a
+        sh = arrays[0].shape            # reduction's result is not copied before the
+        dt = D.result_type(*arrays)     # stack; an element's copy is read from its memory
+        check_device_match([a._node for a in arrays])   # (the stack is a pending reader
+        return wrap(ir.barrier("stack", [ir.cast(_operand(a._node), dt) for a in arrays],
+                               ax, dt, sh[:ax] + (len(arrays),) + sh[ax:]))   # of it)
     return concatenate([expand_dims(a, ax) for a in arrays], axis=ax, out=out, dtype=dtype,
                        casting=casting)
