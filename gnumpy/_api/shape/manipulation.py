@@ -317,12 +317,22 @@ def concat(arrays, /, *, axis=0):
                                  f"axis must match exactly, but along dimension {d}, the array "
                                  f"at index 0 has size {arrays[0].shape[d]} and another has "
                                  f"size {a.shape[d]}")
-    dt = D.result_type(*arrays)
+    dt = _common_dtype(arrays)
     check_device_match([a._node for a in arrays])
     shape = list(arrays[0].shape)
     shape[ax] = sum(a.shape[ax] for a in arrays)
     srcs = [ir.cast(a._node, dt) for a in arrays]
     return wrap(ir.barrier("concat", srcs, ax, dt, tuple(shape)))
+
+
+def _common_dtype(arrays):
+    """NumPy's result dtype of joining `arrays`: their dtype when they share one (a list of
+    a loop's elements: no promotion over each), else ``result_type``'s."""
+    dt = arrays[0]._node.dtype
+    for a in arrays:
+        if a._node.dtype is not dt:
+            return D.result_type(*arrays)
+    return dt
 
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
@@ -373,7 +383,7 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     ax = normalize_axis(axis, arrays[0].ndim + 1)
     if out is None and dtype is None:   # each piece's node itself, not a view of it: a
         sh = arrays[0].shape            # reduction's result is not copied before the
-        dt = D.result_type(*arrays)     # stack; an element's copy is read from its memory
+        dt = _common_dtype(arrays)      # stack; an element's copy is read from its memory
         check_device_match([a._node for a in arrays])   # (the stack is a pending reader
         return wrap(ir.barrier("stack", [ir.cast(_operand(a._node), dt) for a in arrays],
                                ax, dt, sh[:ax] + (len(arrays),) + sh[ax:]))   # of it)
