@@ -476,6 +476,29 @@ def _stack_then_write(xp, v):
     return [s, t, e[1], v[:4]]
 
 
+@prog(r(50, seed=86), r(6, 9, seed=87))
+def argsort_index(xp, x, M):
+    # an argsort's indices index with no bounds check (index_bounds.known) until written:
+    # an out-of-range index written into them, or into a view's base, then raises
+    i = xp.argsort(x)
+    j = xp.argsort(M, axis=0)
+    out = [x[i], x[i[::-1][:7]], xp.take_along_axis(M, j, axis=0), M[j[:, 1], 2]]
+    errs = []
+    for k, bad in enumerate((lambda t: t.__setitem__(0, 50), lambda t: t.__iadd__(25),
+                             lambda t: t.__setitem__(slice(3, 4), -51))):
+        t = xp.argsort(x)
+        v = t[:10]
+        if k != 1:
+            out.append(x[t])        # (materialized, in bounds, before the write)
+        bad(t)
+        try:
+            out.append(x[t if k == 1 else v])
+            errs.append(0)
+        except IndexError:
+            errs.append(1)
+    return out + [errs]
+
+
 @prog(r(3, 4, 4, seed=70))
 def lu_singular(xp, A):
     S = A * 1                   # a stack whose middle matrix is singular (two equal rows)

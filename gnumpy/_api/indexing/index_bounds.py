@@ -11,7 +11,8 @@ range; an index they do not prove is checked exactly.
 A gather's values are elements of the array it reads, so the bounds of that array, known
 when the gather is built, hold for the result (``derived``): mandelbrot's loop narrows its
 index arrays each iteration (``Xi = Xi[I]``) and indexes with them (``N_[Xi[I], Yi[I]]``)
-with no check after the first, which also reduces the arrays gathered from.
+with no check after the first, which also reduces the arrays gathered from.  An argsort's
+indices lie in the axis they sort by construction (``known``).
 """
 from __future__ import annotations
 
@@ -85,16 +86,25 @@ def derived(node, arr) -> None:
     """`node` (a new array's) holds elements of `arr` as they are now (a gather): it
     takes arr's bounds when known, else it remembers arr to reduce at its first check."""
     rn = _root_node(arr)
-    if rn is None:
-        return
+    if rn is not None:
+        _remember(node, rn, _bounds_of(rn))
+
+
+def known(node, lo, hi) -> None:
+    """Integer `node` (a new array's) holds values in [lo, hi] by how it is made (an
+    argsort's indices): an index array of it, or of a view of it, is in bounds with no
+    reduction and no transfer while its memory is unchanged (``x[np.argsort(x)]``)."""
+    _remember(node, node, (lo, hi))
+
+
+def _remember(node, rn, lohi) -> None:
     if len(_DERIVED) >= 1024:
         for k, e in list(_DERIVED.items()):
             if e[0]() is None:
                 del _DERIVED[k]
         if len(_DERIVED) >= 1024:
             _DERIVED.clear()
-    _DERIVED[id(node)] = [weakref.ref(node), weakref.ref(rn), write_epoch[0],
-                          _bounds_of(rn)]
+    _DERIVED[id(node)] = [weakref.ref(node), weakref.ref(rn), write_epoch[0], lohi]
 
 
 def bounds(items, minmax) -> list:

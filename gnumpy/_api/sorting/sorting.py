@@ -27,6 +27,7 @@ from ..shape.manipulation import moveaxis, ravel, reshape, broadcast_to
 from ..reductions.reductions import max as max_, min as min_
 from ..reductions.scans import cumsum
 from ..shape._views import layout_of
+from ..indexing.index_bounds import known as known_bounds
 
 
 def _arr(x):
@@ -217,7 +218,11 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
     if axis is None or x.ndim == 0:     # (a 0-d array sorts as 1-d)
         x = ravel(x)
         axis = -1 if axis is None else axis
-    return c_order(sort_axis(x, normalize_axis(axis, x.ndim), descending, "argsort"))
+    ax = normalize_axis(axis, x.ndim)
+    r = c_order(sort_axis(x, ax, descending, "argsort"))
+    if x.shape[ax] and r._base is None:
+        known_bounds(r._node, 0, x.shape[ax] - 1)     # (indexing with it: no bounds check)
+    return r
 
 
 def sort_complex(a):
