@@ -206,6 +206,28 @@ def test_concatenate_keywords():
         gp.concatenate([ga], out=gp.zeros(5))
 
 
+@pytest.mark.parametrize("f", ["concatenate", "stack"])
+def test_join_casting_without_dtype_or_out(f):
+    """`casting` with neither dtype nor out: a bad name is NumPy's ValueError (TypeError
+    for a non-string), and under 'no' and 'equiv' a piece of another dtype than the
+    result's its TypeError (stack's direct path included)."""
+    a, b = np.arange(3.0), np.arange(3, dtype=np.float32)
+    ga, gb = gp.asarray(a), gp.asarray(b)
+    gf, nf = getattr(gp, f), getattr(np, f)
+    for casting in ("no", "equiv"):
+        with pytest.raises(TypeError):
+            gf([ga, gb], casting=casting)
+        with pytest.raises(TypeError):
+            gf([ga[0:1], gb[1:2]], casting=casting)
+        check(gf([ga, ga[::-1]], casting=casting), nf([a, a[::-1]], casting=casting))
+    check(gf([ga, gb], casting="safe"), nf([a, b], casting="safe"))
+    with pytest.raises(ValueError, match="casting must be one of"):
+        gf([ga, ga], casting="foo")
+    for bad in (None, 3):
+        with pytest.raises(TypeError, match="casting must be str"):
+            gf([ga, ga], casting=bad)
+
+
 @pytest.mark.parametrize("case", [
     lambda m: [m.eye(2), m.zeros((2, 1))],
     lambda m: [[m.eye(2), m.zeros((2, 1))], [m.ones((1, 2)), m.full((1, 1), 5.0)]],

@@ -17,6 +17,7 @@ from ..indexing.advanced import take
 from ..reductions.reductions import any as any_, argmax
 from ._views import arr as _arr, fresh, slice_axis
 from .manipulation import broadcast_to, concat, moveaxis, ravel, reshape, stack
+from ..outargs import check_casting
 
 _MANY_RUNS = 16
 
@@ -274,9 +275,6 @@ def trim_zeros(filt, trim="fb", axis=None):
 
 # ------------------------------------------------------------------ copyto
 
-_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
-
-
 def copyto(dst, src, casting="same_kind", where=True):
     """Copy `src` into the gnumpy array `dst` (broadcasting), where `where` is True.
 
@@ -289,9 +287,7 @@ def copyto(dst, src, casting="same_kind", where=True):
     if not is_array(dst):
         raise TypeError(f"copyto() argument 1 must be a gnumpy.ndarray, not "
                         f"{type(dst).__name__}")
-    if casting not in _CASTINGS:
-        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
-                         f"'unsafe' (got {casting!r})")
+    check_casting(casting)
     k = D.weak_kind(src)
     if k is not None:
         if k == "i" and dst.dtype.kind in "iu":

@@ -17,6 +17,7 @@ from .._common import (as_node, axis_int, axis_tuple, check_device_match, is_arr
                        multi_axis, normalize_axis, wrap)
 from ._views import folds, fortran_only, layout_of
 from ..elementwise.resolution import _operand
+from ..outargs import check_casting
 
 
 def _arr(x):
@@ -325,6 +326,20 @@ def concat(arrays, /, *, axis=0):
     return wrap(ir.barrier("concat", srcs, ax, dt, tuple(shape)))
 
 
+def _check_casting(arrays, target, casting) -> None:
+    """NumPy's TypeError when a piece does not cast to `target` (the result's dtype when
+    None: a promotion is a safe cast, so only 'no' and 'equiv' are checked then) under
+    `casting`."""
+    if target is None:
+        if casting not in ("no", "equiv"):
+            return
+        target = _common_dtype(arrays)
+    for a in arrays:
+        if not D.can_cast(a.dtype, target, casting):
+            raise TypeError(f"Cannot cast array data from {a.dtype!r} to {target!r} "
+                            f"according to the rule {casting!r}")
+
+
 def _common_dtype(arrays):
     """NumPy's result dtype of joining `arrays`: their dtype when they share one (a list of
     a loop's elements: no promotion over each), else ``result_type``'s."""
@@ -333,9 +348,6 @@ def _common_dtype(arrays):
         if a._node.dtype is not dt:
             return D.result_type(*arrays)
     return dt
-
-
-_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
 
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
@@ -347,20 +359,14 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     >>> gp.concatenate([gp.zeros(2), gp.ones(1)])
     array([0., 0., 1.])
     """
-    if casting not in _CASTINGS:
-        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
-                         f"'unsafe' (got {casting!r})")
+    check_casting(casting)
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "
                         "were provided.")
     arrays = [_arr(a) for a in arrays]
     target = D.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
                                                           else None)
-    if target is not None:
-        for a in arrays:
-            if not D.can_cast(a.dtype, target, casting):
-                raise TypeError(f"Cannot cast array data from {a.dtype!r} to {target!r} "
-                                f"according to the rule {casting!r}")
+    _check_casting(arrays, target, casting)
     if dtype is not None:
         arrays = [a.astype(target, copy=False) for a in arrays]
     r = concat(arrays, axis=axis)
@@ -374,6 +380,7 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
 
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """Join arrays along a new axis."""
+    check_casting(casting)
     arrays = [_arr(a) for a in arrays]
     if not arrays:
         raise ValueError("need at least one array to stack")
@@ -381,11 +388,15 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if len(shapes) != 1:
         raise ValueError("all input arrays must have the same shape")
     ax = normalize_axis(axis, arrays[0].ndim + 1)
-    if out is None and dtype is None:   # each piece's node itself, not a view of it: a
-        sh = arrays[0].shape            # reduction's result is not copied before the
-        dt = _common_dtype(arrays)      # stack; an element's copy is read from its memory
-        check_device_match([a._node for a in arrays])   # (the stack is a pending reader
+    if out is None and dtype is None:
+        # each piece's node itself, not a view of it: a reduction's result is not copied
+        # before the stack; an element's copy is read from its memory (the stack is a
+        # pending reader of it, as the copy is)
+        _check_casting(arrays, None, casting)
+        sh = arrays[0].shape
+        dt = _common_dtype(arrays)
+        check_device_match([a._node for a in arrays])
         return wrap(ir.barrier("stack", [ir.cast(_operand(a._node), dt) for a in arrays],
-                               ax, dt, sh[:ax] + (len(arrays),) + sh[ax:]))   # of it)
+                               ax, dt, sh[:ax] + (len(arrays),) + sh[ax:]))
     return concatenate([expand_dims(a, ax) for a in arrays], axis=ax, out=out, dtype=dtype,
                        casting=casting)
