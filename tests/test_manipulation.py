@@ -206,6 +206,18 @@ def test_concatenate_keywords():
         gp.concatenate([ga], out=gp.zeros(5))
 
 
+def test_join_refuses_an_iterator_and_takes_an_array():
+    a = np.arange(6.0).reshape(2, 3)
+    ga = gp.asarray(a)
+    with pytest.raises(TypeError, match="sequence"):
+        gp.stack(x for x in [ga[0], ga[1]])
+    with pytest.raises(TypeError, match="sequence"):
+        gp.concatenate(x for x in [ga[0], ga[1]])
+    check(gp.stack(ga), np.stack(a))
+    check(gp.concatenate(ga), np.concatenate(a))
+    check(gp.stack(a, axis=1), np.stack(a, axis=1))
+
+
 @pytest.mark.parametrize("f", ["concatenate", "stack"])
 def test_join_casting_without_dtype_or_out(f):
     """`casting` with neither dtype nor out: a bad name is NumPy's ValueError (TypeError

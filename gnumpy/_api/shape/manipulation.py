@@ -326,6 +326,13 @@ def concat(arrays, /, *, axis=0):
     return wrap(ir.barrier("concat", srcs, ax, dt, tuple(shape)))
 
 
+def _sequence(x) -> bool:
+    """Does `x` hold the pieces of a join as NumPy takes them (a list, a tuple or an array,
+    not an iterator)?"""
+    return isinstance(x, (list, tuple)) or is_array(x) or hasattr(x, "__array__") and \
+        hasattr(x, "__len__")
+
+
 def _check_casting(arrays, target, casting) -> None:
     """NumPy's TypeError when a piece does not cast to `target` (the result's dtype when
     None: a promotion is a safe cast, so only 'no' and 'equiv' are checked then) under
@@ -363,6 +370,8 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "
                         "were provided.")
+    if not _sequence(arrays):
+        raise TypeError("The first input argument needs to be a sequence")
     arrays = [_arr(a) for a in arrays]
     target = D.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
                                                           else None)
@@ -381,6 +390,9 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """Join arrays along a new axis."""
     check_casting(casting)
+    if not _sequence(arrays):
+        raise TypeError('arrays to stack must be passed as a "sequence" type such as list '
+                        'or tuple.')
     arrays = [_arr(a) for a in arrays]
     if not arrays:
         raise ValueError("need at least one array to stack")
