@@ -114,10 +114,10 @@ _OPTIONS = [
            "(a product and the elementwise work around it) as a whole: one walk of the "
            "graph, no schedule, the calls made on the new graph's nodes."),
     Option("linalg_small_n", "GNUMPY_LINALG_SMALL_N", 64, int, False,
-           "CUDA solve, inv, det, slogdet and cholesky of matrices up to this order (at "
-           "most 64; 54 for complex) run gnumpy's one-launch LU and Cholesky kernels, one "
-           "block per matrix of the stack, instead of cuSOLVER's calls per matrix; 0: "
-           "cuSOLVER always."),
+           "CUDA solve, inv, det, slogdet, cholesky and qr of matrices up to this order "
+           "(at most 64; 54 for complex; one matrix's qr up to 32) run gnumpy's one-launch "
+           "LU, Cholesky and QR kernels, one block per matrix of the stack, instead of "
+           "cuSOLVER's calls per matrix; 0: cuSOLVER always."),
     Option("fma", "GNUMPY_FMA", False, _bool, True,
            "Let NVRTC contract a multiply and an add into one FMA (one rounding).  Off by "
            "default: NumPy rounds each op, and a fused a*x + b would differ by an ulp "

@@ -62,7 +62,7 @@ def warp_columns(n: int, k: int, nt: int) -> bool:
 def _types(dt) -> dict:
     """The pieces of CUDA a kernel of dtype `dt` is written with: storage and compute
     types (double precision), constants, format strings of loads and stores, and the
-    expressions of the helpers ``_helpers`` defines."""
+    expressions of the helpers ``_helpers`` (and ``render_qr._qr_helpers``) define."""
     dt = np.dtype(dt)
     st, t = STORAGE[dt], STORAGE[D.promote(dt, D.float64)]
     d = dict(st=st, t=t, rst=STORAGE[D.real_dtype(dt)])

@@ -1,7 +1,7 @@
 """``solve``, ``inv``, ``det``, ``slogdet``, ``cholesky`` and ``qr`` of small matrices on
-CUDA: gnumpy's one-launch kernels (``kernels/render_linalg.py``: one block per matrix, the
-factorization in shared memory) instead of cuSOLVER's getrf and getrs, potrf, or geqrf and
-orgqr, per matrix.
+CUDA: gnumpy's one-launch kernels (``kernels/render_linalg.py``, ``kernels/render_qr.py``:
+one block per matrix, the factorization in shared memory) instead of cuSOLVER's getrf and
+getrs, potrf, or geqrf and orgqr, per matrix.
 
 Orders up to ``config.linalg_small_n`` (and the kernel's shared-memory bound for the
 dtype) take it; larger ones stay with cuSOLVER (``_cusolver``).  Results are row-major
@@ -69,8 +69,8 @@ def _new(be, dt, shape):
 
 
 def _launch(be, source, a, ptrs, scalars, order=None, status=True):
-    """Launch kernel `source` (``render_linalg``) over the stack `a` with the arrays
-    `ptrs` (None: a null pointer), the statuses' buffer (with `status`) and
+    """Launch kernel `source` (``render_linalg``, ``render_qr``) over the stack `a` with
+    the arrays `ptrs` (None: a null pointer), the statuses' buffer (with `status`) and
     ``scalars(nt)`` (`nt`: the block's threads) as parameters, compiled for matrices of
     `order` (default: a's last dimension); (the statuses' buffer, one int32 a matrix, or
     None, the number of matrices)."""
@@ -148,7 +148,7 @@ def fits_qr(a) -> bool:
     """Does the stack `a` (m x n matrices) take the small QR kernel?  Both sides up to the
     bound; one matrix only up to ``_QR_ALONE`` rows and columns (one block factors a
     larger one slower than cuSOLVER's launches on an H100: float64 48 x 48, 0.23 against
-    0.22 ms a call; docs/perf-notes.md, "Small QR in one launch")."""
+    0.22 ms a call; docs/perf-notes.md, "`qr` of small matrices in one launch")."""
     m, n = a.shape[-2:]
     batch = L.prod(a.shape[:-2])
     big = max(m, n)

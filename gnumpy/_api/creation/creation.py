@@ -66,8 +66,9 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
         x = from_cuda_array_interface(a, device=device, copy=copy)
         return x if dtype is None else asarray(x, dtype=dtype)
     if isinstance(a, (list, tuple)) and a and any(is_array(e) for e in a):
-        dev = None if device is None else as_device(device)     # (stack copies: no copy
-        x = stack([e if is_array(e) and (dev is None or e.device == dev)  # of each element)
+        # (stack makes a new array: its pieces are not copied first)
+        dev = None if device is None else as_device(device)
+        x = stack([e if is_array(e) and (dev is None or e.device == dev)
                    else asarray(e, device=device) for e in a])
         return x if dtype is None else astype(x, dtype, copy=False)
     if copy is False:
