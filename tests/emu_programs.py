@@ -615,6 +615,42 @@ def weighted_counts(xp, R, W, K):
             xp.bincount(k[::3], weights=W[1000:1500:3], minlength=20)]
 
 
+def near_edges(dtype, bins, rng=None, n=600, seed=0):
+    """Random values of `dtype` with the edges of ``np.histogram(values, bins, rng)`` and
+    their neighbours one ulp apart (those of the outer edges inside the data's range where
+    the range is the data's): the values NumPy's edge corrections move between bins."""
+    def make(seed2):
+        g = np.random.default_rng(seed * 1000 + seed2)
+        x = (g.standard_normal(n) * 3).astype(dtype)
+        e = np.histogram_bin_edges(x, bins, rng)
+        up, down = np.nextafter(e, np.inf), np.nextafter(e, -np.inf)
+        if rng is None:
+            up, down = up[:-1], down[1:]
+        v = np.concatenate([x, e.astype(dtype), up.astype(dtype), down.astype(dtype)])
+        return g.permutation(v).astype(dtype)
+    return make
+
+
+@prog(near_edges(np.float64, 7, seed=66), near_edges(np.float32, 10, seed=67),
+      near_edges(np.float64, 49, (0.0, 1.0), seed=68),
+      near_edges(np.float32, 37, (0.1, 0.7), seed=69), r(900, seed=70, lo=0.0))
+def histogram_edges(xp, A, B, C, D, W):
+    # the equal-bins histogram kernel (bin, edge corrections, count or weight sum in one
+    # pass) on values at the edges and one ulp either side: float64 and float32 data,
+    # ranges of the data, of Python floats (edges in float64, values in float32) and of
+    # ints, NaN and infinities outside a given range, more bins than a block sums in
+    # shared memory, a strided view, no values
+    C = xp.concatenate([C, xp.asarray([np.nan, np.inf, -np.inf, 0.5])])
+    out = list(xp.histogram(A, 7)) + list(xp.histogram(B, 10, weights=W[:B.shape[0]] - 1.0))
+    out += [xp.histogram(C, 49, range=(0.0, 1.0))[0], xp.histogram(D, 37, range=(0.1, 0.7))[0],
+            xp.histogram(D, 37, range=(0.1, 0.7), weights=W[:D.shape[0]])[0],
+            xp.histogram(B, 30, range=(0, 3))[0], xp.histogram(A, 5000)[0],
+            xp.histogram(A, 3000, weights=W[:A.shape[0]] - 0.5)[0],
+            xp.histogram(A[::3], 5)[0], xp.histogram(C[:0], 4, range=(0, 1))[0],
+            xp.histogram(B, 6, weights=W[:B.shape[0]] > 1.0)[0]]
+    return out
+
+
 @prog(r(13, 13), r(13, 13), r(13, 13, dtype=np.complex128))
 def boundary_writes(xp, P, B, Z):
     # cavity_flow's pressure loop: a snapshot copy indexed at once (its views are its

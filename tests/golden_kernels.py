@@ -10,12 +10,12 @@ an intended change to the code generator, regenerate and review the diff it prin
     python3 tests/golden_kernels.py --check    # print the diffs, write nothing (exit 1)
 
 The cases cover every kernel family (elementwise, reduction over all / rows / columns,
-split reductions, row groups, scans, the index kernels: gather, scatter, ``ufunc.at`` in each
-update strategy, nonzero's compaction; sort, searchsorted and bincount, the Philox generator,
-the tiled matmul and the small LU and Cholesky of ``linalg``) and every reduction (sum,
-prod, min, max, any, all, var, argmin, argmax) over integer, bool, float16, float32,
-float64 and complex dtypes, so a wrong identity, combine or load in any of them changes a
-pinned source.
+split reductions, row groups, scans, the index kernels: gather, scatter, ``ufunc.at`` in
+each update strategy, nonzero's compaction; sort, searchsorted, bincount, the equal-bins
+histogram, the Philox generator, the tiled matmul and the small LU and Cholesky of
+``linalg``) and every reduction (sum, prod, min, max, any, all, var, argmin, argmax) over
+integer, bool, float16, float32, float64 and complex dtypes, so a wrong identity, combine
+or load in any of them changes a pinned source.
 """
 from __future__ import annotations
 
@@ -295,6 +295,7 @@ _LIBRARY = {
     "sort_gather_item8": _sort("gather", 8),
     "sort_scatter_item2": _sort("scatter", 2),
     "sort_bincount": _sort("bincount", None),
+    "sort_hist_float32_weighted": _sort("hist", (np.dtype(np.float32), True)),
     "sort_common_templates": _sort_templates,
     "random_philox": _philox,
     "matmul_int32": _matmul(np.dtype(np.int32)),

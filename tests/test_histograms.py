@@ -10,6 +10,7 @@ import pytest
 
 import gnumpy as gp
 from gnumpy._api.reductions import histograms as H
+from gnumpy._graph import ir
 from helpers import check
 from sort_helpers import dup_sample, nw, same
 
@@ -263,10 +264,11 @@ def _by_ops_of(ga, bins, range=None, gw=None):
 
 def test_uniform_index_is_reused_over_unchanged_memory(monkeypatch):
     """A second equal-bins histogram of the same unchanged memory with the same bins reads
-    the first's bin index while the first's lazy counts hold it (azimint_hist: counts, then
-    weight sums); a write to the data, other bins or range, another sign of a zero edge, or
-    a first result already computed and dropped builds it again.  NumPy's counts each time
-    (the first's counts from the data as it was before the write)."""
+    the first's bin index while the first's lazy counts hold it (counts, then weight sums
+    of integer data: float data takes the one-kernel histogram); a write to the data,
+    other bins or range, another sign of a zero edge, or a first result already computed
+    and dropped builds it again.  NumPy's counts each time (the first's counts from the
+    data as it was before the write)."""
     from gnumpy._api.reductions import binning
     from gnumpy._memstate import Memo
     monkeypatch.setattr(binning, "_INDEXES", Memo(8))  # (other tests' entries: evictions)
@@ -275,7 +277,7 @@ def test_uniform_index_is_reused_over_unchanged_memory(monkeypatch):
     monkeypatch.setattr(binning, "_build_uniform_index",
                         lambda *a: built.append(1) or real(*a))
     rng = np.random.default_rng(41)
-    x = rng.standard_normal(3000)
+    x = rng.integers(-4, 5, 3000)
     w = rng.standard_normal(3000)
     ga, gw = gp.asarray(x), gp.asarray(w)
     h1 = _by_ops_of(ga, 50)
@@ -285,13 +287,14 @@ def test_uniform_index_is_reused_over_unchanged_memory(monkeypatch):
     check(h2, np.histogram(x, 50, weights=w)[0], rtol=1e-12, atol=1e-12)
     old = x.copy()
     h1 = _by_ops_of(ga, 50)
-    ga[5:100] = 7.5                             # a write: the index is built again
-    x[5:100] = 7.5
+    ga[5:100] = 7                               # a write: the index is built again
+    x[5:100] = 7
     h2 = _by_ops_of(ga, 50, gw=gw)
     assert len(built) == 3
     same(h1, np.histogram(old, 50)[0])
     check(h2, np.histogram(x, 50, weights=w)[0], rtol=1e-12, atol=1e-12)
     keep = _by_ops_of(ga, 50, (0.0, 2.0))       # held: its index stays alive
+    assert len(built) == 4
     for bins, r, reused in ((51, (0.0, 2.0), False), (50, (-1.0, 2.0), False),
                             (50, (-0.0, 2.0), False), (50, (0.0, 2.0), True)):
         n = len(built)
@@ -303,3 +306,37 @@ def test_uniform_index_is_reused_over_unchanged_memory(monkeypatch):
     n = len(built)
     same(_by_ops_of(ga, 50, (0.0, 2.0)), np.histogram(x, 50, range=(0.0, 2.0))[0])
     assert len(built) == n + 1
+
+
+def test_equal_bins_of_float_data_in_one_kernel(monkeypatch):
+    """float32 and float64 data whose NumPy steps are all in its dtype (the data's range,
+    a range of its dtype or of ints into float64) take the ``histogram_uniform`` barrier:
+    no bin index is built; integer data, float32 data with a range of Python floats (the
+    scaled offset in float64) and complex weights build the index.  NumPy's counts and
+    weight sums either way, values on the edges and one ulp either side included."""
+    from gnumpy._api.reductions import binning
+    built = []
+    real = binning._build_uniform_index
+    monkeypatch.setattr(binning, "_build_uniform_index",
+                        lambda *a: built.append(1) or real(*a))
+    rng = np.random.default_rng(42)
+    for dt, r, kernel in ((np.float64, None, True), (np.float32, None, True),
+                          (np.float64, (-2, 3), True), (np.float64, (-2.5, 3.25), True),
+                          (np.float32, (np.float32(-1.5), np.float32(2.25)), True),
+                          (np.float32, (-1.5, 2.25), False), (np.int32, None, False)):
+        x = _on_edges((rng.standard_normal(900) * 2).astype(dt), 13, r)
+        w = rng.standard_normal(x.size)
+        for weights, uses in ((None, kernel), (w, kernel), (w + 1j * w[::-1], False)):
+            n = len(built)
+            ga = gp.asarray(x)
+            gw = None if weights is None else gp.asarray(weights)
+            got = _by_ops_of(ga, 13, r, gw)
+            assert (got._node.kind == ir.BARRIER and got._node.op == "histogram_uniform"
+                    or weights is not None and got._node.srcs and
+                    got._node.srcs[0].op == "histogram_uniform") == uses, (dt, r)
+            assert len(built) == n + (not uses), (dt, r)
+            want = np.histogram(x, 13, range=r, weights=weights)[0]
+            if weights is None:
+                same(got, want)
+            else:
+                check(got, want, rtol=1e-12, atol=1e-12)

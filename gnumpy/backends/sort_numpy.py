@@ -146,6 +146,26 @@ def _cpu_bincount(srcs, arg, dt):
     return np.bincount(srcs[0], weights=w, minlength=arg + 1)[:arg]
 
 
+def _cpu_hist_uniform(srcs, arg, dt):
+    """The equal-bins histogram barrier in NumPy: the CUDA kernel's bin of each value
+    (``render_sort.gn_hist_bin``), step by step in the values' dtype, then its counts."""
+    x = srcs[0]
+    nb, lo, hi, denom, enb, step, delta, step0 = arg
+    with np.errstate(all="ignore"):
+        keep = (x >= lo) & (x <= hi)
+        x = x[keep]
+        k = ((x - lo) / denom * enb).astype(np.int64)
+        k[k == nb] = nb - 1
+
+        def edge(i):
+            y = i.astype(x.dtype)
+            return y / enb * delta + lo if step0 else y * step + lo
+        k -= x < edge(k)
+        k += (k != nb - 1) & (x >= edge(k + 1))
+    w = srcs[1][keep] if len(srcs) > 1 else None
+    return np.bincount(k, weights=w, minlength=nb)[:nb].astype(dt)
+
+
 barriers.register("sort", cpu=_cpu_sort)
 barriers.register("argsort", cpu=lambda srcs, arg, dt: np_argsort(srcs[0], arg))
 barriers.register("searchsorted", cpu=lambda srcs, arg, dt: np.searchsorted(
@@ -154,6 +174,7 @@ barriers.register("sort_gather", cpu=lambda srcs, arg, dt: np.take_along_axis(
     srcs[0], srcs[1], -1))
 barriers.register("sort_scatter", cpu=_cpu_scatter)
 barriers.register("bincount", cpu=_cpu_bincount)
+barriers.register("histogram_uniform", cpu=_cpu_hist_uniform)
 
 
 # ------------------------------------------------------------------ library calls (CPU)

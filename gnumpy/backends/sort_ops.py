@@ -11,7 +11,12 @@
   (compaction and permutation inverses; every output element must be written);
 * ``bincount``: ``srcs = (bins int32/int64[, weights float64])``, ``arg`` = the number of
   bins; bins are in [0, arg], where ``arg`` means "not counted" (values outside a
-  histogram's range); int64 counts or float64 weight sums.
+  histogram's range); int64 counts or float64 weight sums;
+* ``histogram_uniform``: ``srcs = (x float32/float64[, weights float64])`` (1-D), ``arg``
+  = (nb, lo, hi, denom, nb, step, delta, step0), scalars of x's dtype but the first nb
+  and the flag: NumPy's equal-bins histogram (``_api.reductions.binning.uniform_counts``
+  makes the arguments), each value's bin and its count (int64) or weight sum (float64)
+  in one kernel.
 
 On CUDA, long sorts, ``unique`` and counting run CUB (``cuda_cub``); many short rows, searching and
 data movement run gnumpy's kernels (``kernels/render_sort.py``).  The kernels' launch logic
@@ -176,6 +181,14 @@ def _list_move(kind):
     return lister
 
 
+def _hist_key(node):
+    return kernel("hist", (node.srcs[0].dtype, len(node.srcs) > 1))
+
+
+def _list_hist(node):
+    return [_hist_key(node)] if L.prod(node.srcs[0].shape) else []
+
+
 def _list_bincount(node):
     weighted = len(node.srcs) > 1           # counts alone go to CUB
     return [kernel("bincount", None)] if weighted and L.prod(node.srcs[0].shape) else []
@@ -333,9 +346,26 @@ def _cuda_bincount(be, node, buf) -> None:
     bincount(CudaDev(be), _ptr(x), _ptr(w), buf.ptr, x.shape[0], nbins)
 
 
+def _cuda_hist_uniform(be, node, buf) -> None:
+    nb = node.shape[0]
+    x = be._contig(node.srcs[0])
+    w = _ptr(be._contig(node.srcs[1])) if len(node.srcs) > 1 else 0
+    dev = CudaDev(be)
+    dev.zero(buf.ptr, nb * 8)
+    n = x.shape[0]
+    if n == 0:
+        return
+    _, lo, hi, denom, enb, step, delta, step0 = node.arg
+    per = RS.THREADS * (RS.HIST_ITEMS if nb <= RS.HIST_SMEM else 1)
+    dev.launch(dev.kernel(_hist_key(node)), max(1, min(-(-n // per), MAX_BLOCKS)),
+               RS.THREADS, [_ptr(x), w, buf.ptr, i64(n), i64(nb), lo, hi, denom, enb, step,
+                            delta, i32(step0)])
+
+
 barriers.register("sort", cuda=_cuda_sort, kernels=_list_sort)
 barriers.register("argsort", cuda=_cuda_sort, kernels=_list_sort)
 barriers.register("searchsorted", cuda=_cuda_search, kernels=_list_search)
 barriers.register("sort_gather", cuda=_cuda_gather, kernels=_list_move("gather"))
 barriers.register("sort_scatter", cuda=_cuda_scatter, kernels=_list_move("scatter"))
 barriers.register("bincount", cuda=_cuda_bincount, kernels=_list_bincount)
+barriers.register("histogram_uniform", cuda=_cuda_hist_uniform, kernels=_list_hist)

@@ -12,6 +12,7 @@
 #define GN_GRID(t, N, NT) \
   for (long long t = (long long)blockIdx.x * (NT) + threadIdx.x; t < (N); \
        t += (long long)gridDim.x * (NT))
+#define GN_ATOMIC_ADD(p, v) atomicAdd(p, v)
 #else   // host C++: one thread runs every phase in turn
 #define GN_KERNEL(NT) extern "C" void
 #define GN_DEV inline
@@ -20,6 +21,7 @@
 #define GN_THREADS(t, N, NT) for (int t = 0; t < (N); ++t)
 #define GN_BLOCKS(b, N) for (long long b = 0; b < (N); ++b)
 #define GN_GRID(t, N, NT) for (long long t = 0; t < (N); ++t)
+#define GN_ATOMIC_ADD(p, v) (*(p) += (v))
 #endif
 #define GN_TILE 2048
 
@@ -195,12 +197,60 @@ __device__ void gn_bincount(const long long* __restrict__ x, const double* __res
                             double* __restrict__ wsum, long long n, long long nbins) {
   GN_GRID(t, n, 256) {
     const long long b = x[t];
-    if (b >= 0 && b < nbins) {
-#ifdef __CUDACC__
-      atomicAdd(wsum + b, w[t]);
-#else
-      wsum[b] += w[t];
-#endif
+    if (b >= 0 && b < nbins) GN_ATOMIC_ADD(wsum + b, w[t]);
+  }
+}
+
+// ---- histograms of equal bins: NumPy's bin of each value, then a count or a weight sum ----
+// The bin is NumPy's (numpy.histogram, equal bins, every step in the values' dtype T): the
+// value's scaled offset truncated, the last edge's index pulled into the last bin, then
+// moved down or up by one against the edges on either side, each edge computed as NumPy's
+// linspace computes it (k * step + first, or k / nb * delta where the step is zero; the
+// last edge, which linspace makes exact, is never compared).  Values outside [lo, hi],
+// and NaN, have no bin (-1).
+template <class T>
+GN_DEV T gn_hist_edge(long long k, T first, T step, T delta, T enb, int step0) {
+  const T y = (T)k;
+  return step0 ? y / enb * delta + first : y * step + first;
+}
+
+template <class T>
+GN_DEV long long gn_hist_bin(T v, long long nb, T lo, T hi, T denom, T enb, T step,
+                             T delta, int step0) {
+  if (!(v >= lo && v <= hi)) return -1;
+  const T f = (v - lo) / denom * enb;
+  long long k = (long long)f;
+  if (k == nb) k = nb - 1;
+  if (v < gn_hist_edge<T>(k, lo, step, delta, enb, step0)) k -= 1;
+  if (k != nb - 1 && v >= gn_hist_edge<T>(k + 1, lo, step, delta, enb, step0)) k += 1;
+  return k;
+}
+
+// counts (C unsigned long long) or float64 weight sums (C double) of the values' bins into
+// `out` (zeroed before); up to GN_HIST_SMEM bins a block sums in shared memory first
+#define GN_HIST_SMEM 2048
+template <class T, class C>
+__device__ void gn_hist_uniform(const T* __restrict__ x, const double* __restrict__ w,
+    C* __restrict__ out, long long n, long long nb, T lo, T hi, T denom, T enb, T step,
+    T delta, int step0) {
+  GN_SHARED C part[GN_HIST_SMEM];
+  const bool priv = nb <= GN_HIST_SMEM;
+  if (priv) {
+    GN_THREADS(i, (int)nb, 256) part[i] = 0;
+    GN_SYNC();
+  }
+  GN_GRID(t, n, 256) {
+    const long long b = gn_hist_bin<T>(x[t], nb, lo, hi, denom, enb, step, delta, step0);
+    if (b >= 0 && b < nb) {
+      const C v = w ? (C)w[t] : (C)1;
+      if (priv) GN_ATOMIC_ADD(part + b, v);
+      else GN_ATOMIC_ADD(out + b, v);
+    }
+  }
+  if (priv) {
+    GN_SYNC();
+    GN_THREADS(i, (int)nb, 256) {
+      if (part[i] != (C)0) GN_ATOMIC_ADD(out + i, part[i]);
     }
   }
 }

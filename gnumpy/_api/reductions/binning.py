@@ -1,7 +1,8 @@
 """The bin of each value for ``histogram``'s CUDA implementation (``histograms.
 histogram_by_ops``): equal bins (NumPy's scaled index with its edge corrections, one fused
-expression, and the edges it is checked against) or given edges (a binary search), and
-NumPy's unsigned difference of the range."""
+expression, and the edges it is checked against; or, for float data, the arguments of the
+kernel that bins and counts in one pass) or given edges (a binary search), and NumPy's
+unsigned difference of the range."""
 from __future__ import annotations
 
 import weakref
@@ -26,13 +27,19 @@ def unsigned_subtract(a, b):
                        dtype=unsigned[dt])
 
 
+def _linspace_terms(first_edge, last_edge, nb):
+    """(dtype, delta, step) of ``np.linspace(first_edge, last_edge, nb + 1)``: its working
+    dtype and the host scalars its values are computed from."""
+    dt = np.linspace(first_edge, last_edge, 2).dtype          # linspace's working dtype
+    delta = np.subtract(np.asarray(last_edge), np.asarray(first_edge), dtype=dt)
+    return dt, delta, delta / nb
+
+
 def uniform_edges(k, first_edge, last_edge, nb, bin_type):
     """Edge `k` (an int64 array) of ``np.linspace(first_edge, last_edge, nb + 1,
     dtype=bin_type)``, computed per element as NumPy computes the whole array, so the bin
     edges and the bin-index corrections of ``_build_uniform_index`` read identical values."""
-    dt = np.linspace(first_edge, last_edge, 2).dtype          # linspace's working dtype
-    delta = np.subtract(np.asarray(last_edge), np.asarray(first_edge), dtype=dt)
-    step = delta / nb
+    dt, delta, step = _linspace_terms(first_edge, last_edge, nb)
     y = astype(k, dt)
     if step == 0:
         y = apply("multiply", apply("divide", y, dt.type(nb)), dt.type(delta))
@@ -70,6 +77,30 @@ def _build_uniform_index(a, first_edge, last_edge, nb, bin_type):
                apply("not_equal", k, nb - 1))
     k = where(up, k1, k)
     return where(keep, k, nb)
+
+
+_HIST_DTYPES = (D.float32, D.float64)
+
+
+def uniform_counts(a, w, first_edge, last_edge, nb, bin_type):
+    """The counts (int64) or float64 weight sums (`w`, real) of the equal-bins histogram
+    of 1-D `a` in one kernel (the ``histogram_uniform`` barrier): each value's bin as
+    ``_build_uniform_index`` gives it, computed per element from host scalars.  None
+    where NumPy's steps are not all in a's dtype, float32 or float64 (float32 values with
+    a range of Python floats: the scaled offset and the edges in float64)."""
+    T = a.dtype
+    if T not in _HIST_DTYPES or bin_type != T:
+        return None
+    denom = unsigned_subtract(last_edge, first_edge)
+    E, delta, step = _linspace_terms(first_edge, last_edge, nb)
+    if E != T or D.result_type(T, denom) != T or D.result_type(T, nb) != T:
+        return None
+    t = T.type
+    arg = (nb, t(first_edge), t(last_edge), t(denom), t(nb), t(step), t(delta),
+           int(step == 0))
+    srcs = (a._node,) if w is None else (a._node, ir.cast(w._node, D.float64))
+    return wrap(ir.barrier("histogram_uniform", srcs, arg,
+                           D.int64 if w is None else D.float64, (nb,)))
 
 
 _INDEXES = Memo(8)      # equal-bins histograms: buffer, layout, bins -> weak index node

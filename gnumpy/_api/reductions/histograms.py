@@ -1,10 +1,13 @@
 """Counting and binning: bincount, digitize, histogram, histogram_bin_edges.
 
 ``bincount`` and the counts of ``histogram`` are library calls (``libcall``):
-``np.bincount`` / ``np.histogram`` on the CPU backend (``backends/sort_numpy``); on CUDA,
-gnumpy ops give each value its bin (one fused elementwise expression: NumPy's scaled index
-with its edge corrections for equal bins, a binary search in the edges otherwise) and the
-``bincount`` barrier counts them (CUB's histogram; weighted sums with float64 atomics). The
+``np.bincount`` / ``np.histogram`` on the CPU backend (``backends/sort_numpy``).  On CUDA,
+equal bins of float data whose NumPy steps are all in its dtype are one kernel (the
+``histogram_uniform`` barrier: each value's bin, NumPy's scaled index with its edge
+corrections, and its count or weight sum); otherwise gnumpy ops give each value its bin
+(one fused elementwise expression of the same steps, or a binary search in given edges)
+and the ``bincount`` barrier counts them (CUB's histogram; weighted sums with float64
+atomics). The
 edges of equal bins are NumPy's linspace: computed on the host (up to ``_HOST_EDGES`` bins)
 or per element by the expression the corrections use, which gives the same values. Syncs:
 the size of bincount, the data range of histograms with automatic range (one transfer for
@@ -27,10 +30,10 @@ from ..creation.creation import asarray, zeros
 from ..elementwise.elementwise import apply, astype, where
 from ..shape.manipulation import ravel, reshape
 from .reductions import any as any_, argmax, max as max_, min as min_, std, mean
-from ..sorting.sorting import search, searchsorted, take1d, compress
+from ..sorting.sorting import searchsorted, take1d, compress
 from ..._graph.realize import materialize
 from .statistics import percentile
-from .binning import edges_index, uniform_edges, uniform_index, unsigned_subtract
+from .binning import edges_index, uniform_counts, uniform_edges, uniform_index, unsigned_subtract
 
 
 def _arr(x):
@@ -373,6 +376,10 @@ def histogram_by_ops(a, *rest, uniform=None, weighted=False):
         bin_type = D.result_type(first_edge, last_edge, a.dtype)
         if bin_type.kind in "iu":
             bin_type = D.result_type(bin_type, 1.0)
+        if w is None or w.dtype.kind in "biuf":     # one kernel: bins and counts
+            n = uniform_counts(a, w, first_edge, last_edge, nb, bin_type)
+            if n is not None:
+                return n if w is None else astype(n, w.dtype)
         idx = uniform_index(a, first_edge, last_edge, nb, bin_type)
     else:
         nb = rest[-1].shape[0] - 1
