@@ -606,13 +606,16 @@ def view_offsets_replayed(xp, A, G):
 
 @prog(r(3000, seed=63), r(3000, seed=64, lo=0.0), r(500, dtype=np.int64, seed=65))
 def weighted_counts(xp, R, W, K):
-    # the fixed-function kernels that accumulate (float64 atomics): weighted histogram
-    # and bincount, NPBench azimint_hist's two histograms and their ratio
+    # the fixed-function kernels that accumulate (atomics): histograms and bincount with
+    # and without weights, NPBench azimint_hist's two histograms and their ratio, more bins
+    # than a block sums in shared memory, integer data (its bins by the fused index)
     hu = xp.histogram(R, 40)[0]
     hw = xp.histogram(R, 40, weights=W)[0]
     k = xp.abs(K) % 17
     return [hu, hw, hw / xp.maximum(hu, 1), xp.bincount(k, weights=W[:500]),
-            xp.bincount(k[::3], weights=W[1000:1500:3], minlength=20)]
+            xp.bincount(k[::3], weights=W[1000:1500:3], minlength=20), xp.bincount(k),
+            xp.bincount(k, minlength=3000), xp.histogram(K, 9)[0],
+            xp.histogram(K, 9, weights=W[:500])[0]]
 
 
 def near_edges(dtype, bins, rng=None, n=600, seed=0):

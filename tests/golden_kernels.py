@@ -294,7 +294,7 @@ _LIBRARY = {
     "sort_search_complex64": _sort("search", np.dtype(np.complex64)),
     "sort_gather_item8": _sort("gather", 8),
     "sort_scatter_item2": _sort("scatter", 2),
-    "sort_bincount": _sort("bincount", None),
+    "sort_bincount": _sort("bincount", (np.dtype(np.int32), False)),
     "sort_hist_float32_weighted": _sort("hist", (np.dtype(np.float32), True)),
     "sort_common_templates": _sort_templates,
     "random_philox": _philox,

@@ -90,7 +90,11 @@ def host_lib():
     for size in RS.MOVE_TYPE:
         for kind in ("gather", "scatter"):
             src += RS.SOURCES[kind](size, f"{kind}_{size}")
-    src += RS.bincount_kernel("bincount_None")
+    for dt in (np.int32, np.int64, np.float32, np.float64):
+        dt = np.dtype(dt)
+        kind = "bincount" if dt.kind == "i" else "hist"
+        for weighted in (False, True):
+            src += RS.SOURCES[kind]((dt, weighted), f"{kind}_{SHORT[dt]}_{int(weighted)}")
     h = hashlib.sha256(src.encode()).hexdigest()[:16]
     out = Path(tempfile.gettempdir()) / f"gnumpy_sort_{h}.so"
     if not out.exists():
@@ -115,7 +119,8 @@ class HostDev:
     def kernel(self, key):
         from gnumpy.kernels.types import SHORT
         kind, param = key.args
-        suffix = SHORT[param] if isinstance(param, np.dtype) else param
+        suffix = SHORT[param] if isinstance(param, np.dtype) else \
+            f"{SHORT[param[0]]}_{int(param[1])}" if isinstance(param, tuple) else param
         fn = getattr(self.lib, f"{kind}_{suffix}")
         fn.restype = None
         return fn
@@ -127,6 +132,10 @@ class HostDev:
                 conv.append(ctypes.c_longlong(int(a)))
             elif isinstance(a, np.int32):
                 conv.append(ctypes.c_int(int(a)))
+            elif isinstance(a, np.float64):
+                conv.append(ctypes.c_double(float(a)))
+            elif isinstance(a, np.float32):
+                conv.append(ctypes.c_float(float(a)))
             else:
                 conv.append(ctypes.c_void_p(a))
         k(*conv)

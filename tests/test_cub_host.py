@@ -1,15 +1,15 @@
 """The CUDA backend's CUB code (``backends/cuda_cub.py`` and its callers in ``sort_ops`` and
 ``CudaBackend._scan``) run on the host against NumPy.
 
-A stand-in for ``cuda.compute`` implements the five algorithms gnumpy builds with CUB's
-documented semantics -- a stable radix sort that orders keys by their bits (so negative NaNs
-first, each NaN payload its own key, -0.0 before +0.0: the worst case the canonical keys must
-survive), inclusive scans, unique-by-key with ``==``, even histograms with integer bins --
-over host memory, and a stand-in backend gives the CUDA code host buffers (their ``ptr``
-is a host address), the CPU backend's elementwise evaluation for ``write`` and the g++
-build of gnumpy's own kernels for gathers and scatters.  What runs is gnumpy's CUDA code:
-the calls, their arguments, pointer offsets, row loops, transposes, views and the flows of
-sort, scan, unique and counting.
+A stand-in for ``cuda.compute`` implements the three algorithms gnumpy builds with CUB's
+documented semantics -- a stable radix sort that orders keys by their bits (so negative
+NaNs first, each NaN payload its own key, -0.0 before +0.0: the worst case the canonical
+keys must survive), inclusive scans, unique-by-key with ``==`` -- over host memory, and a
+stand-in backend gives the CUDA code host buffers (their ``ptr`` is a host address), the
+CPU backend's elementwise evaluation for ``write`` and the g++ build of gnumpy's own
+kernels for gathers and scatters. What runs is gnumpy's CUDA code: the calls, their
+arguments, pointer offsets, row loops, transposes, views and the flows of sort, scan and
+unique.
 """
 import ctypes
 import enum
@@ -153,23 +153,6 @@ class FakeCompute(types.SimpleNamespace):
             _view(d_out_keys)[:m] = k[head]
             _view(d_out_items)[:m] = it[head]
             _view(d_out_num_selected)[0] = m
-        return _Algo(run)
-
-    def make_histogram_even(self, *, d_samples, d_histogram, h_num_output_levels,
-                            h_lower_level, h_upper_level, num_samples):
-        assert h_lower_level.dtype == h_upper_level.dtype == d_samples.dtype
-        assert h_num_output_levels.dtype == np.int32
-        assert d_histogram.dtype in (np.int32, np.uint64)
-        self.builds.append(("histogram_even", d_samples.dtype))
-
-        def run(d_samples, d_histogram, h_num_output_levels, h_lower_level, h_upper_level,
-                num_samples):
-            s = _view(d_samples)[:num_samples].astype(np.int64)
-            nb = int(h_num_output_levels[0]) - 1
-            lo, hi = int(h_lower_level[0]), int(h_upper_level[0])
-            assert d_histogram.size >= nb
-            s = s[(s >= lo) & (s < hi)]
-            _view(d_histogram)[:nb] = np.bincount((s - lo) * nb // (hi - lo), minlength=nb)
         return _Algo(run)
 
 
@@ -339,23 +322,3 @@ def test_unique_nan_payloads_on_host(be, monkeypatch, cub):
         _check_unique(be, x, return_index=True, return_inverse=True, return_counts=True,
                       equal_nan=eq)
     assert _sorted_by_cub(be) == cub
-
-
-def test_counting_on_host(be):
-    rng = np.random.default_rng(63)
-    for nbins, idt in ((7, np.int32), (300, np.int32), (5, np.int64)):
-        x = rng.integers(0, nbins + 1, 500).astype(idt)         # nbins: not counted
-        got = _run_barrier(be, sort_ops._cuda_bincount,
-                           ir.barrier("bincount", (_leaf(x, strided=True),), nbins, D.int64,
-                                      (nbins,)))
-        np.testing.assert_array_equal(got, np.bincount(x, minlength=nbins + 1)[:nbins])
-        w = rng.standard_normal(500)
-        node = ir.barrier("bincount", (_leaf(x.astype(np.int64)), _leaf(w, strided=True)),
-                          nbins, D.float64, (nbins,))
-        np.testing.assert_allclose(_run_barrier(be, sort_ops._cuda_bincount, node),
-                                   np.bincount(x, w, minlength=nbins + 1)[:nbins],
-                                   rtol=1e-12)
-    keys = {k for k in be._libs._cub if k[0] == "histogram_even"}
-    assert keys == {("histogram_even", "<i4", "<i4", True, False),
-                    ("histogram_even", "<i4", "<i4", False, False),
-                    ("histogram_even", "<i8", "<i4", True, False)}

@@ -560,11 +560,41 @@ def test_cuda_move_kernels_on_host(hostdev):
         sort_ops.scatter(hostdev, dt.itemsize, flat.ctypes.data, pos.ctypes.data,
                          mask.ctypes.data, res.ctypes.data, 20)
         np.testing.assert_array_equal(res, flat[mask])
-    x = rng.integers(0, 13, 100).astype(np.int64)      # 12: not counted
-    w = rng.standard_normal(100)
-    ws = np.full(12, 7.0)
-    sort_ops.bincount(hostdev, x.ctypes.data, w.ctypes.data, ws.ctypes.data, 100, 12)
-    np.testing.assert_allclose(ws, np.bincount(x, weights=w, minlength=13)[:12], rtol=1e-12)
+
+
+def test_cuda_counting_kernels_on_host(hostdev):
+    """bincount's kernel (int32 and int64 bins, counts and weight sums, fewer and more
+    bins than a block sums in shared memory; the bin past the last is not counted) and
+    the equal-bins histogram's against NumPy, zeroing what the output held."""
+    from gnumpy.backends import sort_ops
+    from gnumpy.kernels import render_sort as RS
+    rng = np.random.default_rng(19)
+    for nbins in (12, RS.HIST_SMEM + 5):
+        for idt in (np.int32, np.int64):
+            x = rng.integers(0, nbins + 1, 3000).astype(idt)
+            w = rng.standard_normal(3000)
+            for weighted in (False, True):
+                out = np.full(nbins, 7, np.float64 if weighted else np.int64)
+                key = sort_ops.kernel("bincount", (np.dtype(idt), weighted))
+                sort_ops.count(hostdev, key, x.ctypes.data, w.ctypes.data if weighted else 0,
+                               out.ctypes.data, 3000, nbins)
+                want = np.bincount(x, w if weighted else None, minlength=nbins + 1)[:nbins]
+                np.testing.assert_allclose(out, want, rtol=1e-12)
+    for dt in (np.float32, np.float64):
+        a = (rng.standard_normal(4000) * 3).astype(dt)
+        w = rng.standard_normal(4000)
+        lo, hi = a.min(), a.max()
+        for nb in (7, RS.HIST_SMEM + 1):
+            t = np.dtype(dt).type
+            step = (hi - lo) / nb
+            args = (lo, hi, t(hi - lo), t(nb), t(step), t(hi - lo), np.int32(0))
+            for weighted in (False, True):
+                out = np.full(nb, 3, np.float64 if weighted else np.int64)
+                sort_ops.count(hostdev, sort_ops.kernel("hist", (np.dtype(dt), weighted)),
+                               a.ctypes.data, w.ctypes.data if weighted else 0,
+                               out.ctypes.data, 4000, nb, args)
+                want = np.histogram(a, nb, weights=w if weighted else None)[0]
+                np.testing.assert_allclose(out, want, rtol=1e-12)
 
 
 @pytest.mark.parametrize("rows", [1, 3, 300])

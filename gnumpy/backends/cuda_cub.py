@@ -1,6 +1,6 @@
-"""CUB (NVIDIA's ``cuda.compute``) on the CUDA backend: radix sort, inclusive scan,
-unique-by-key and even histograms over gnumpy's device memory, and the operations built on
-them: long sorts and argsorts, long cumulative sums and products, ``unique`` and counting.
+"""CUB (NVIDIA's ``cuda.compute``) on the CUDA backend: radix sort, inclusive scan and
+unique-by-key over gnumpy's device memory, and the operations built on them: long sorts
+and argsorts, long cumulative sums and products, and ``unique``.
 
 Every call goes through ``cuda_libs``: built algorithms come from ``libs(be).cub(key, make)``
 (memory and disk cache; the key names everything the build depends on), operands are
@@ -103,29 +103,6 @@ def unique_by_key(be, n, kdt, keys, items, out_keys, out_items, num_out) -> None
                               d_out_num_selected=ns, op=eq)))
     _run(be, algo, d_in_keys=k, d_in_items=i, d_out_keys=ok, d_out_items=oi,
          d_out_num_selected=ns, op=eq, num_items=n)
-
-
-def histogram_even(be, n, sdt, samples, hist, nbins, cdt=np.int32) -> None:
-    """`cdt` counts of the integer samples in [0, nbins) into `hist` (nbins); samples
-    outside are ignored.  Bins have width one, so CUB's integer bin arithmetic is exact."""
-    cdt = np.dtype(cdt)
-    be._check(be._driver.cuMemsetD8Async(hist, 0, nbins * cdt.itemsize, be.stream.handle))
-    if n == 0:
-        return
-    cc = compute()
-    sdt = np.dtype(sdt)
-    ds, dh = DeviceArray(samples, sdt, n), DeviceArray(hist, cdt, nbins)
-    levels = np.array([nbins + 1], np.int32)
-    lo, hi = np.zeros(1, sdt), np.array([nbins], sdt)
-    # The build depends on the bin count only through CUB's choice of shared-memory
-    # privatized counters (at most 256 bins) and on the offset width (samples * size past
-    # INT_MAX): both are in the key, so a new bin count does not rebuild.
-    big = n * sdt.itemsize >= 2**31 - 1
-    key = ("histogram_even", sdt.str, cdt.str, nbins <= 256, big)
-    kw = dict(d_samples=ds, d_histogram=dh, h_num_output_levels=levels, h_lower_level=lo,
-              h_upper_level=hi, num_samples=n)
-    algo = libs(be).cub(key, lambda: cc.make_histogram_even(**kw))
-    _run(be, algo, **kw)
 
 
 # ------------------------------------------------------------------ helpers
@@ -245,18 +222,3 @@ def scan_lines(be, op, src, buf, outer, length, inner, include_initial) -> None:
         shape = (outer, inner, lo)
         be.write(leaf(buf, dt, shape, (lo * inner, 1, inner), 0, dev),
                  leaf(ybuf, dt, shape, L.c_strides(shape), 0, dev))
-
-
-# ------------------------------------------------------------------ counting
-
-def count_bins(be, x, buf, nbins) -> None:
-    """int64 counts of the int32/int64 LEAF `x` (1-D) in [0, nbins) into `buf`.  CUB counts
-    in int32 (the counter type its own tests use) while no bin can pass 2^31 - 1, then one
-    elementwise pass widens them."""
-    x = be._contig(x)
-    n = x.shape[0]
-    if n >= 2**31 - 1:
-        return histogram_even(be, n, x.dtype, _ptr(x), buf.ptr, nbins, U64)
-    tmp = alloc(be, nbins * 4)
-    histogram_even(be, n, x.dtype, _ptr(x), tmp.ptr, nbins, np.int32)
-    be.write(out_leaf(be, buf, I64, nbins), ir.cast(out_leaf(be, tmp, np.int32, nbins), I64))

@@ -18,8 +18,8 @@
   makes the arguments), each value's bin and its count (int64) or weight sum (float64)
   in one kernel.
 
-On CUDA, long sorts, ``unique`` and counting run CUB (``cuda_cub``); many short rows, searching and
-data movement run gnumpy's kernels (``kernels/render_sort.py``).  The kernels' launch logic
+On CUDA, long sorts and ``unique`` run CUB (``cuda_cub``); many short rows, searching, data
+movement and counting run gnumpy's kernels (``kernels/render_sort.py``).  The kernels' launch logic
 is written against a small device interface (``CudaDev``) so tests can run it, with the same
 kernel sources compiled by g++, on the host.
 """
@@ -181,17 +181,14 @@ def _list_move(kind):
     return lister
 
 
-def _hist_key(node):
-    return kernel("hist", (node.srcs[0].dtype, len(node.srcs) > 1))
+def _count_key(node):
+    """The kernel of a counting barrier (``bincount``, ``histogram_uniform``)."""
+    kind = "bincount" if node.op == "bincount" else "hist"
+    return kernel(kind, (node.srcs[0].dtype, len(node.srcs) > 1))
 
 
-def _list_hist(node):
-    return [_hist_key(node)] if L.prod(node.srcs[0].shape) else []
-
-
-def _list_bincount(node):
-    weighted = len(node.srcs) > 1           # counts alone go to CUB
-    return [kernel("bincount", None)] if weighted and L.prod(node.srcs[0].shape) else []
+def _list_count(node):
+    return [_count_key(node)] if L.prod(node.srcs[0].shape) else []
 
 
 # ------------------------------------------------------------------ launch logic
@@ -263,13 +260,16 @@ def scatter(dev, itemsize, x, idx, mask, out, n) -> None:
     dev.launch(k, _grid(n, RS.THREADS), RS.THREADS, [x, idx, mask, out, i64(n)])
 
 
-def bincount(dev, x, w, out, n, nbins) -> None:
-    """float64 sums of the weights `w` per int64 bin of `x` in [0, nbins) into `out`."""
+def count(dev, key, x, w, out, n, nbins, args=()) -> None:
+    """Counts (int64), or float64 sums of the weights `w` (a pointer, 0 for none), per bin
+    of the `n` items at `x` in [0, nbins) into `out`, by counting kernel `key`
+    (``_count_key``; `args` after its common ones: the equal bins' scalars)."""
     dev.zero(out, nbins * 8)
     if n == 0:
         return
-    k = dev.kernel(kernel("bincount", None))
-    dev.launch(k, _grid(n, RS.THREADS), RS.THREADS, [x, w, out, i64(n), i64(nbins)])
+    per = RS.THREADS * (RS.HIST_ITEMS if nbins <= RS.HIST_SMEM else 1)
+    dev.launch(dev.kernel(key), max(1, min(-(-n // per), MAX_BLOCKS)), RS.THREADS,
+               [x, w, out, i64(n), i64(nbins), *args])
 
 
 # ------------------------------------------------------------------ CUDA implementations
@@ -338,28 +338,15 @@ def _cuda_scatter(be, node, buf) -> None:
             x.shape[0])
 
 
-def _cuda_bincount(be, node, buf) -> None:
-    nbins = node.shape[0]
-    if len(node.srcs) == 1:
-        return cuda_cub.count_bins(be, node.srcs[0], buf, nbins)
-    x, w = be._contig(node.srcs[0]), be._contig(node.srcs[1])
-    bincount(CudaDev(be), _ptr(x), _ptr(w), buf.ptr, x.shape[0], nbins)
-
-
-def _cuda_hist_uniform(be, node, buf) -> None:
-    nb = node.shape[0]
+def _cuda_count(be, node, buf) -> None:
     x = be._contig(node.srcs[0])
     w = _ptr(be._contig(node.srcs[1])) if len(node.srcs) > 1 else 0
-    dev = CudaDev(be)
-    dev.zero(buf.ptr, nb * 8)
-    n = x.shape[0]
-    if n == 0:
-        return
-    _, lo, hi, denom, enb, step, delta, step0 = node.arg
-    per = RS.THREADS * (RS.HIST_ITEMS if nb <= RS.HIST_SMEM else 1)
-    dev.launch(dev.kernel(_hist_key(node)), max(1, min(-(-n // per), MAX_BLOCKS)),
-               RS.THREADS, [_ptr(x), w, buf.ptr, i64(n), i64(nb), lo, hi, denom, enb, step,
-                            delta, i32(step0)])
+    args = ()
+    if node.op == "histogram_uniform":
+        _, lo, hi, denom, enb, step, delta, step0 = node.arg
+        args = (lo, hi, denom, enb, step, delta, i32(step0))
+    count(CudaDev(be), _count_key(node), _ptr(x), w, buf.ptr, x.shape[0], node.shape[0],
+          args)
 
 
 barriers.register("sort", cuda=_cuda_sort, kernels=_list_sort)
@@ -367,5 +354,5 @@ barriers.register("argsort", cuda=_cuda_sort, kernels=_list_sort)
 barriers.register("searchsorted", cuda=_cuda_search, kernels=_list_search)
 barriers.register("sort_gather", cuda=_cuda_gather, kernels=_list_move("gather"))
 barriers.register("sort_scatter", cuda=_cuda_scatter, kernels=_list_move("scatter"))
-barriers.register("bincount", cuda=_cuda_bincount, kernels=_list_bincount)
-barriers.register("histogram_uniform", cuda=_cuda_hist_uniform, kernels=_list_hist)
+barriers.register("bincount", cuda=_cuda_count, kernels=_list_count)
+barriers.register("histogram_uniform", cuda=_cuda_count, kernels=_list_count)

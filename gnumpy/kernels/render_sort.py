@@ -1,8 +1,9 @@
 """CUDA sources of the sorting and searching barriers: a shared-memory bitonic tile sort,
 a merge pass for rows longer than a tile, binary search (``searchsorted``), and the small
 data-movement kernels the set and statistics functions build on (gather along rows,
-masked scatter for compaction, weighted bincount with float64 atomics, and the histogram
-of equal bins: NumPy's bin of each value and its count or weight sum in one pass).
+masked scatter for compaction, and counting: bincount and the histogram of equal bins
+(NumPy's bin of each value), counts or float64 weight sums with atomics, per block in
+shared memory first).
 
 Long rows are sorted by CUB's radix sort instead (``backends/cuda_cub.py``; the switch is
 ``sort_ops.use_cub_sort``).  What stays here wins or has no CUB counterpart: the tile and
@@ -233,16 +234,6 @@ __device__ void gn_scatter(const U* __restrict__ x, const long long* __restrict_
   }
 }
 
-// weight sums of the bins x[t] in [0, nbins) (others are skipped); the output is zeroed
-// before.  Counts without weights go to CUB's histogram instead (cuda_cub.histogram_even).
-__device__ void gn_bincount(const long long* __restrict__ x, const double* __restrict__ w,
-                            double* __restrict__ wsum, long long n, long long nbins) {
-  GN_GRID(t, n, %(nt)d) {
-    const long long b = x[t];
-    if (b >= 0 && b < nbins) GN_ATOMIC_ADD(wsum + b, w[t]);
-  }
-}
-
 // ---- histograms of equal bins: NumPy's bin of each value, then a count or a weight sum ----
 // The bin is NumPy's (numpy.histogram, equal bins, every step in the values' dtype T): the
 // value's scaled offset truncated, the last edge's index pulled into the last bin, then
@@ -268,13 +259,13 @@ GN_DEV long long gn_hist_bin(T v, long long nb, T lo, T hi, T denom, T enb, T st
   return k;
 }
 
-// counts (C unsigned long long) or float64 weight sums (C double) of the values' bins into
-// `out` (zeroed before); up to GN_HIST_SMEM bins a block sums in shared memory first
+// ---- counting: counts (C unsigned long long) or float64 weight sums (C double) per bin --
+// bin(t) gives item t's bin; those outside [0, nb) are skipped.  `out` is zeroed before;
+// up to GN_HIST_SMEM bins a block sums in shared memory first.
 #define GN_HIST_SMEM %(hs)d
-template <class T, class C>
-__device__ void gn_hist_uniform(const T* __restrict__ x, const double* __restrict__ w,
-    C* __restrict__ out, long long n, long long nb, T lo, T hi, T denom, T enb, T step,
-    T delta, int step0) {
+template <class C, class B>
+__device__ void gn_accumulate(const B& bin, const double* __restrict__ w,
+                              C* __restrict__ out, long long n, long long nb) {
   GN_SHARED C part[GN_HIST_SMEM];
   const bool priv = nb <= GN_HIST_SMEM;
   if (priv) {
@@ -282,7 +273,7 @@ __device__ void gn_hist_uniform(const T* __restrict__ x, const double* __restric
     GN_SYNC();
   }
   GN_GRID(t, n, %(nt)d) {
-    const long long b = gn_hist_bin<T>(x[t], nb, lo, hi, denom, enb, step, delta, step0);
+    const long long b = bin(t);
     if (b >= 0 && b < nb) {
       const C v = w ? (C)w[t] : (C)1;
       if (priv) GN_ATOMIC_ADD(part + b, v);
@@ -296,6 +287,21 @@ __device__ void gn_hist_uniform(const T* __restrict__ x, const double* __restric
     }
   }
 }
+
+template <class I> struct gn_bins_of {          // bincount: the bins are the items
+  const I* x;
+  GN_DEV long long operator()(long long t) const { return (long long)x[t]; }
+};
+
+template <class T> struct gn_bins_uniform {     // histogram: NumPy's equal bins
+  const T* x;
+  long long nb;
+  T lo, hi, denom, enb, step, delta;
+  int step0;
+  GN_DEV long long operator()(long long t) const {
+    return gn_hist_bin<T>(x[t], nb, lo, hi, denom, enb, step, delta, step0);
+  }
+};
 #endif  // GN_SORT_COMMON
 """ % {"tile": TILE, "tnt": TILE_THREADS, "nt": THREADS, "hs": HIST_SMEM}
 
@@ -371,15 +377,18 @@ GN_KERNEL({THREADS}) {name}(const {u}* x, const long long* idx, const bool* mask
 """
 
 
-def bincount_kernel(name: str) -> str:
-    """Weighted bincount (float64 atomics; launch: THREADS threads per block)."""
+def bincount_kernel(param, name: str) -> str:
+    """bincount of int32/int64 bins (`param`: (their dtype, weighted)): counts, or float64
+    weight sums; launch: THREADS threads per block."""
+    i, weighted = param
+    its = STORAGE[D.to_dtype(i)]
+    c = "double" if weighted else "unsigned long long"
     return f"""
-GN_KERNEL({THREADS}) {name}(const long long* x, const double* w, double* wsum, long long n,
-    long long nbins) {{
-  gn_bincount(x, w, wsum, n, nbins);
+GN_KERNEL({THREADS}) {name}(const {its}* x, const double* w, {c}* out, long long n,
+    long long nb) {{
+  gn_accumulate<{c}>(gn_bins_of<{its}>{{x}}, w, out, n, nb);
 }}
 """
-
 
 
 def hist_kernel(param, name: str) -> str:
@@ -391,17 +400,17 @@ def hist_kernel(param, name: str) -> str:
     return f"""
 GN_KERNEL({THREADS}) {name}(const {ts}* x, const double* w, {c}* out, long long n,
     long long nb, {ts} lo, {ts} hi, {ts} denom, {ts} enb, {ts} step, {ts} delta, int step0) {{
-  gn_hist_uniform<{ts}, {c}>(x, w, out, n, nb, lo, hi, denom, enb, step, delta, step0);
+  gn_accumulate<{c}>(gn_bins_uniform<{ts}>{{x, nb, lo, hi, denom, enb, step, delta, step0}},
+                    w, out, n, nb);
 }}
 """
 
 
-SOURCES = {"tile": tile_kernel, "hist": hist_kernel, "merge": merge_kernel, "search": search_kernel,
+SOURCES = {"tile": tile_kernel, "hist": hist_kernel, "bincount": bincount_kernel, "merge": merge_kernel, "search": search_kernel,
            "gather": gather_kernel, "scatter": scatter_kernel}
 
 
 def source(kind: str, param, name: str) -> str:
-    """The full CUDA source of one kernel: `kind` in SOURCES (param: dtype or itemsize;
-    for 'hist', ``hist_kernel``'s) or 'bincount' (param ignored)."""
-    body = bincount_kernel(name) if kind == "bincount" else SOURCES[kind](param, name)
-    return preamble() + body
+    """The full CUDA source of one kernel: `kind` in SOURCES (param: a dtype or an
+    itemsize; for 'hist' and 'bincount', their kernel's)."""
+    return preamble() + SOURCES[kind](param, name)

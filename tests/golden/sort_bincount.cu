@@ -1,5 +1,5 @@
 
-GN_KERNEL(256) gn_kernel(const long long* x, const double* w, double* wsum, long long n,
-    long long nbins) {
-  gn_bincount(x, w, wsum, n, nbins);
+GN_KERNEL(256) gn_kernel(const int* x, const double* w, unsigned long long* out, long long n,
+    long long nb) {
+  gn_accumulate<unsigned long long>(gn_bins_of<int>{x}, w, out, n, nb);
 }

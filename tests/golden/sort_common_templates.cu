@@ -191,16 +191,6 @@ __device__ void gn_scatter(const U* __restrict__ x, const long long* __restrict_
   }
 }
 
-// weight sums of the bins x[t] in [0, nbins) (others are skipped); the output is zeroed
-// before.  Counts without weights go to CUB's histogram instead (cuda_cub.histogram_even).
-__device__ void gn_bincount(const long long* __restrict__ x, const double* __restrict__ w,
-                            double* __restrict__ wsum, long long n, long long nbins) {
-  GN_GRID(t, n, 256) {
-    const long long b = x[t];
-    if (b >= 0 && b < nbins) GN_ATOMIC_ADD(wsum + b, w[t]);
-  }
-}
-
 // ---- histograms of equal bins: NumPy's bin of each value, then a count or a weight sum ----
 // The bin is NumPy's (numpy.histogram, equal bins, every step in the values' dtype T): the
 // value's scaled offset truncated, the last edge's index pulled into the last bin, then
@@ -226,13 +216,13 @@ GN_DEV long long gn_hist_bin(T v, long long nb, T lo, T hi, T denom, T enb, T st
   return k;
 }
 
-// counts (C unsigned long long) or float64 weight sums (C double) of the values' bins into
-// `out` (zeroed before); up to GN_HIST_SMEM bins a block sums in shared memory first
+// ---- counting: counts (C unsigned long long) or float64 weight sums (C double) per bin --
+// bin(t) gives item t's bin; those outside [0, nb) are skipped.  `out` is zeroed before;
+// up to GN_HIST_SMEM bins a block sums in shared memory first.
 #define GN_HIST_SMEM 2048
-template <class T, class C>
-__device__ void gn_hist_uniform(const T* __restrict__ x, const double* __restrict__ w,
-    C* __restrict__ out, long long n, long long nb, T lo, T hi, T denom, T enb, T step,
-    T delta, int step0) {
+template <class C, class B>
+__device__ void gn_accumulate(const B& bin, const double* __restrict__ w,
+                              C* __restrict__ out, long long n, long long nb) {
   GN_SHARED C part[GN_HIST_SMEM];
   const bool priv = nb <= GN_HIST_SMEM;
   if (priv) {
@@ -240,7 +230,7 @@ __device__ void gn_hist_uniform(const T* __restrict__ x, const double* __restric
     GN_SYNC();
   }
   GN_GRID(t, n, 256) {
-    const long long b = gn_hist_bin<T>(x[t], nb, lo, hi, denom, enb, step, delta, step0);
+    const long long b = bin(t);
     if (b >= 0 && b < nb) {
       const C v = w ? (C)w[t] : (C)1;
       if (priv) GN_ATOMIC_ADD(part + b, v);
@@ -254,4 +244,19 @@ __device__ void gn_hist_uniform(const T* __restrict__ x, const double* __restric
     }
   }
 }
+
+template <class I> struct gn_bins_of {          // bincount: the bins are the items
+  const I* x;
+  GN_DEV long long operator()(long long t) const { return (long long)x[t]; }
+};
+
+template <class T> struct gn_bins_uniform {     // histogram: NumPy's equal bins
+  const T* x;
+  long long nb;
+  T lo, hi, denom, enb, step, delta;
+  int step0;
+  GN_DEV long long operator()(long long t) const {
+    return gn_hist_bin<T>(x[t], nb, lo, hi, denom, enb, step, delta, step0);
+  }
+};
 #endif  // GN_SORT_COMMON

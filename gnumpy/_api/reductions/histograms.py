@@ -6,12 +6,12 @@ equal bins of float data whose NumPy steps are all in its dtype are one kernel (
 ``histogram_uniform`` barrier: each value's bin, NumPy's scaled index with its edge
 corrections, and its count or weight sum); otherwise gnumpy ops give each value its bin
 (one fused elementwise expression of the same steps, or a binary search in given edges)
-and the ``bincount`` barrier counts them (CUB's histogram; weighted sums with float64
-atomics). The
-edges of equal bins are NumPy's linspace: computed on the host (up to ``_HOST_EDGES`` bins)
-or per element by the expression the corrections use, which gives the same values. Syncs:
-the size of bincount, the data range of histograms with automatic range (one transfer for
-min and max, remembered for memory nothing has written since), the checks of given bins.
+and the ``bincount`` barrier counts them (counts or float64 weight sums with atomics).
+The edges of equal bins are NumPy's linspace: computed on the host (up to ``_HOST_EDGES``
+bins) or per element by the expression the corrections use, which gives the same values.
+Syncs: the size of bincount, the data range of histograms with automatic range (one
+transfer for min and max, remembered for memory nothing has written since), the checks
+of given bins.
 """
 from __future__ import annotations
 
@@ -50,14 +50,13 @@ def _host(v):
 
 def _bincount(idx, w, nbins):
     """Counts (int64) or float64 weight sums of the integer bins `idx`, each in [0, nbins]:
-    `nbins` marks values not counted.  Counts run CUB's histogram on CUDA, weight sums
-    gnumpy's float64-atomics kernel."""
-    if w is None:
-        idt = D.int32 if nbins < 2**31 - 1 else D.int64
-        srcs, dt = (ir.cast(idx._node, idt),), D.int64
-    else:
-        srcs, dt = (ir.cast(idx._node, D.int64), ir.cast(w._node, D.float64)), D.float64
-    return wrap(ir.barrier("bincount", srcs, nbins, dt, (nbins,)))
+    `nbins` marks values not counted (the ``bincount`` barrier: on CUDA, atomics per block
+    in shared memory, then into the result)."""
+    srcs = (ir.cast(idx._node, D.int32 if nbins < 2**31 - 1 else D.int64),)
+    if w is not None:
+        srcs += (ir.cast(w._node, D.float64),)
+    return wrap(ir.barrier("bincount", srcs, nbins, D.int64 if w is None else D.float64,
+                           (nbins,)))
 
 
 def _evaluate(*arrays):
