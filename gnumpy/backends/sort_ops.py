@@ -267,9 +267,11 @@ def count(dev, key, x, w, out, n, nbins, args=()) -> None:
     dev.zero(out, nbins * 8)
     if n == 0:
         return
-    per = RS.THREADS * (RS.HIST_ITEMS if nbins <= RS.HIST_SMEM else 1)
-    dev.launch(dev.kernel(key), max(1, min(-(-n // per), MAX_BLOCKS)), RS.THREADS,
-               [x, w, out, i64(n), i64(nbins), *args])
+    if nbins <= RS.HIST_SMEM:       # (each block's sums then go to the result)
+        grid = min(-(-n // (RS.THREADS * RS.HIST_ITEMS)), RS.HIST_BLOCKS)
+    else:
+        grid = _grid(n, RS.THREADS)
+    dev.launch(dev.kernel(key), grid, RS.THREADS, [x, w, out, i64(n), i64(nbins), *args])
 
 
 # ------------------------------------------------------------------ CUDA implementations
