@@ -614,7 +614,7 @@ def weighted_counts(xp, R, W, K):
     k = xp.abs(K) % 17
     return [hu, hw, hw / xp.maximum(hu, 1), xp.bincount(k, weights=W[:500]),
             xp.bincount(k[::3], weights=W[1000:1500:3], minlength=20), xp.bincount(k),
-            xp.bincount(k, minlength=3000), xp.histogram(K, 9)[0],
+            xp.bincount(k, minlength=5000), xp.histogram(K, 9)[0],
             xp.histogram(K, 9, weights=W[:500])[0]]
 
 

@@ -31,9 +31,9 @@ from .types import STORAGE
 TILE = 2048        # elements a block sorts in shared memory
 TILE_THREADS = 1024
 THREADS = 256      # block size of the grid-stride kernels
-HIST_SMEM = 2048   # bins a block of the counting kernels sums in shared memory first
-HIST_ITEMS = 16    # items a thread of those takes at least (the grid's size), and at most
-HIST_BLOCKS = 1024  # blocks: each adds its bins to the result once (about 8 an H100 SM)
+HIST_SMEM = 4096   # bins a block of the counting kernels sums in shared memory first (32 KiB)
+HIST_ITEMS = 16    # their grid: each thread takes at least this many items, in at most
+HIST_BLOCKS = 1024  # this many blocks (each adds its sums to the result once; ~8 an SM)
 
 # ordering traits per dtype kind (the template argument of the sort/search kernels)
 _ORDER = {"b": "gn_ord_int<bool>", "f16": "gn_ord_f16"}

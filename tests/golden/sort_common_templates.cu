@@ -219,7 +219,7 @@ GN_DEV long long gn_hist_bin(T v, long long nb, T lo, T hi, T denom, T enb, T st
 // ---- counting: counts (C unsigned long long) or float64 weight sums (C double) per bin --
 // bin(t) gives item t's bin; those outside [0, nb) are skipped.  `out` is zeroed before;
 // up to GN_HIST_SMEM bins a block sums in shared memory first.
-#define GN_HIST_SMEM 2048
+#define GN_HIST_SMEM 4096
 template <class C, class B>
 __device__ void gn_accumulate(const B& bin, const double* __restrict__ w,
                               C* __restrict__ out, long long n, long long nb) {
