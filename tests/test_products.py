@@ -650,3 +650,41 @@ def test_a_chain_of_products_runs_call_by_call(fake, cublas_calls, schedules):
     assert not schedules
     gp.evaluate((A @ B) @ (C + 1.0))
     assert len(schedules) == 1
+
+
+def test_a_product_of_memory_starts_on_an_idle_device(fake, cublas_calls, monkeypatch):
+    """On an idle CUDA device a matrix product of two arrays in memory (a scale folded as
+    alpha) makes its cuBLAS call when made; one made while work is queued, a
+    matrix-vector product, a product of a lazy operand and any product with
+    ``idle_products`` off wait for their use (the emulator's programs compare the values
+    both ways: ``test_cuda_emulated``)."""
+    from gnumpy._graph.ir import BARRIER, LEAF
+    dev, be = fake
+    idle = [True]
+    monkeypatch.setattr(type(be), "idle", lambda self: idle[0])
+    rng = np.random.default_rng(7)
+    a, b, c = rng.random((60, 70)), rng.random((70, 80)), rng.random(70)
+    A, B, x = (gp.asarray(v, device=dev) for v in (a, b, c))
+    gp.evaluate(A, B, x)
+
+    def made(expr):
+        cublas_calls.clear()
+        r = expr()
+        return r, [k[0] for k in cublas_calls if k[0] in ("dgemm", "dgemv")]
+    r, names = made(lambda: A @ B)
+    assert names == ["dgemm"] and r._node.kind == LEAF
+    r, names = made(lambda: 2.5 * A @ B)
+    assert names == ["dgemm"] and r._node.kind == LEAF
+    r, names = made(lambda: A @ x)
+    assert names == [] and r._node.kind == BARRIER
+    r, names = made(lambda: (A + 1.0) @ B)
+    assert names == [] and r._node.kind != LEAF
+    idle[0] = False
+    r, names = made(lambda: A @ B)
+    assert names == [] and r._node.kind == BARRIER
+    idle[0] = True
+    with gp.config.override(idle_products=False):
+        r, names = made(lambda: A @ B)
+    assert names == [] and r._node.kind == BARRIER
+    gp.evaluate(r)
+    assert [k[0] for k in cublas_calls if k[0] == "dgemm"] == ["dgemm"]
