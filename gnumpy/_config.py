@@ -113,10 +113,6 @@ _OPTIONS = [
            "The launch fast path also replays materializations with library calls in them "
            "(a product and the elementwise work around it) as a whole: one walk of the "
            "graph, no schedule, the calls made on the new graph's nodes."),
-    Option("idle_products", "GNUMPY_IDLE_PRODUCTS", True, _bool, False,
-           "A matrix product (not a matrix-vector one) of two arrays in memory runs when it "
-           "is made if the device has no work queued, so the GPU starts while Python builds "
-           "the rest; otherwise it stays lazy (written into its destination, fused)."),
     Option("linalg_small_n", "GNUMPY_LINALG_SMALL_N", 64, int, False,
            "CUDA solve, inv, det, slogdet, cholesky and qr of matrices up to this order "
            "(at most 64; 54 for complex; one matrix's qr up to 32) run gnumpy's one-launch "

@@ -30,8 +30,7 @@ VARIANTS = {
     "noew": {"ew_columns": False, "ew_tiles": False, "ew_light": False},
     "rows-off": {"fuse_rows": False, "row_online": False, "row_registers": False},
     "nohints": {"reduce_mem_hints": ""},
-    "lazy-products": {"idle_products": False},  # (the emulated device is always idle: its
-}                                                # products run when made by default)
+}
 TOL = {2: 3e-3, 4: 2e-5, 8: 1e-10}
 
 

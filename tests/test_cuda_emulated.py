@@ -6,8 +6,7 @@ or as fibers where a kernel synchronizes its block or its warps); cuBLAS, cuBLAS
 cuSOLVER are the suite's host fakes.  ``emu_check.py`` runs the programs of ``emu_programs.py``
 (stencils, element chains, solvers, fused broadcasting of every dtype, reductions, scans,
 masks, gathers, products, linalg, sorts) twice each (built, then replayed) on it and on
-NumPy, and compares the values, with matrix products run when made (the emulated device
-is always idle) and lazily; then the fuzzers' findings (``test_fuzz.FINDINGS``).
+NumPy, and compares the values; then the fuzzers' findings (``test_fuzz.FINDINGS``).
 
 It runs in a process of its own: installing the emulator patches the driver entries of
 ``gnumpy.backends``.  What it cannot see: streams and asynchrony (a kernel finishes at its
@@ -34,9 +33,8 @@ pytest.importorskip("cuda.bindings.nvrtc", reason="the 'cuda' extra is not insta
 def test_cuda_backend_on_the_host_matches_numpy():
     env = dict(os.environ)
     env.pop("GNUMPY_DEVICE", None)
-    r = subprocess.run([sys.executable, str(HERE / "emu_check.py"), "--variants",
-                        "default,lazy-products"], capture_output=True, text=True, env=env,
-                       timeout=1200)
+    r = subprocess.run([sys.executable, str(HERE / "emu_check.py")], capture_output=True,
+                       text=True, env=env, timeout=1200)
     out = r.stdout + r.stderr
     bad = [ln for ln in out.splitlines() if re.match(r"\[(error|wrong)", ln)]
     assert r.returncode == 0 and not bad, "\n".join(bad) or out[-4000:]

@@ -66,9 +66,6 @@ class FakeCuda(CudaBackend):
     def bind_thread(self):
         self.thread = threading.get_ident()     # no CUDA context to make current
 
-    def idle(self):
-        return False            # (no stream to ask: products stay lazy, as on a busy device)
-
     def copy_leaf(self, dest, src):
         return False            # (the driver's copy: the fake's buffers are not memory)
 

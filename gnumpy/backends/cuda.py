@@ -168,13 +168,6 @@ class CudaBackend(Backend):
             elif time.perf_counter() - t0 > 1e-3:
                 time.sleep(5e-5)
 
-    def idle(self) -> bool:
-        """Has the current stream no work queued (``cuStreamQuery``, about a microsecond)?"""
-        rd = _libcuda_read()
-        if rd is None or self.thread != threading.get_ident():
-            return False
-        return rd[1](self.stream_c) == 0
-
     def bind_thread(self) -> None:
         """The device's context current on the calling thread, and that thread's current
         stream the one launches use (called under the execution lock).  When the bound

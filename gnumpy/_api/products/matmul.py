@@ -12,10 +12,8 @@ import weakref
 from ... import _dtypes as D
 from ..._array import ndarray
 from ..._broadcast import broadcast_shapes
-from ..._config import config
 from ..._graph import ir
 from ..._graph import layout as L
-from ..._graph.realize import materialize_one
 from ..._memstate import realizations
 from .._common import as_node, axis_int, check_device_match, is_array, normalize_axis, wrap
 from ..elementwise.elementwise import apply, astype
@@ -235,7 +233,7 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", axes=None, a
         return finish("matmul", wrap(_small_product(_fused_operand(a), _fused_operand(b),
                                                     batch, dt)), out, casting=casting)
     node = _library_product(ir.cast(a._node, dt), ir.cast(b._node, dt), dt, shape)
-    return finish("matmul", _started(wrap(node)), out, casting=casting)
+    return finish("matmul", wrap(node), out, casting=casting)
 
 
 def _matrix_product(a, b):
@@ -274,27 +272,7 @@ def _matrix_product(a, b):
             return wrap(_small_product(_fused_operand(a), _fused_operand(b), sa[:-2], dt))
     else:
         return None
-    return _started(wrap(_library_product(na, nb, dt, shape)))
-
-
-def _started(r):
-    """Library product `r` (a new array), run now when it multiplies matrices (not a
-    matrix and a vector) in memory and the device has no work queued (``idle_products``):
-    the GPU starts while Python builds the rest of the program, where waiting for its end
-    leaves it idle (NPBench k3mm's ``A @ B @ C @ D`` and k2mm's ``alpha * A @ B @ C``: the
-    first product).  A product made while work is queued stays lazy, as do matrix-vector
-    products (two of one matrix run as one pass: bicg)."""
-    n = r._node
-    if n.kind != ir.BARRIER or len(n.shape) < 2 or n.shape[-1] < 2 or n.shape[-2] < 2 or \
-            n.device.kind != "cuda" or not config.idle_products:
-        return r
-    for s in n.srcs:
-        if s.kind != ir.LEAF:
-            return r
-    be = n.device._be
-    if be is not None and be.idle():
-        materialize_one(n)
-    return r
+    return wrap(_library_product(na, nb, dt, shape))
 
 
 def scaled_product(x, y, s):
