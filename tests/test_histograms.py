@@ -340,3 +340,7 @@ def test_equal_bins_of_float_data_in_one_kernel(monkeypatch):
                 same(got, want)
             else:
                 check(got, want, rtol=1e-12, atol=1e-12)
+    for dt, big in ((np.float64, 1e308), (np.float32, 3e38)):     # the width overflows
+        t = np.dtype(dt).type
+        a = gp.asarray(np.array([-big, 0.0, big], dt))
+        assert binning.uniform_counts(a, None, t(-big), t(big), 1, np.dtype(dt)) is None

@@ -87,13 +87,15 @@ def uniform_counts(a, w, first_edge, last_edge, nb, bin_type):
     of 1-D `a` in one kernel (the ``histogram_uniform`` barrier): each value's bin as
     ``_build_uniform_index`` gives it, computed per element from host scalars.  None
     where NumPy's steps are not all in a's dtype, float32 or float64 (float32 values with
-    a range of Python floats: the scaled offset and the edges in float64)."""
+    a range of Python floats: the scaled offset and the edges in float64), and where the
+    range's width overflows it (NumPy's own index is then out of bounds)."""
     T = a.dtype
     if T not in _HIST_DTYPES or bin_type != T:
         return None
     denom = unsigned_subtract(last_edge, first_edge)
     E, delta, step = _linspace_terms(first_edge, last_edge, nb)
-    if E != T or D.result_type(T, denom) != T or D.result_type(T, nb) != T:
+    if E != T or D.result_type(T, denom) != T or not np.isfinite(denom) or \
+            not np.isfinite(step):      # (a width past the dtype's range: NaN offsets)
         return None
     t = T.type
     arg = (nb, t(first_edge), t(last_edge), t(denom), t(nb), t(step), t(delta),
