@@ -90,11 +90,14 @@ def host_lib():
     for size in RS.MOVE_TYPE:
         for kind in ("gather", "scatter"):
             src += RS.SOURCES[kind](size, f"{kind}_{size}")
-    for dt in (np.int32, np.int64, np.float32, np.float64):
+    for dt in (np.int32, np.int64):
         dt = np.dtype(dt)
-        kind = "bincount" if dt.kind == "i" else "hist"
         for weighted in (False, True):
-            src += RS.SOURCES[kind]((dt, weighted), f"{kind}_{SHORT[dt]}_{int(weighted)}")
+            src += RS.bincount_kernel((dt, weighted), f"bincount_{SHORT[dt]}_{int(weighted)}")
+    for dt in (np.float32, np.float64):
+        dt = np.dtype(dt)
+        for weighted in (False, True):
+            src += RS.hist_kernel((dt, dt, dt, weighted), f"hist_{SHORT[dt]}_{int(weighted)}")
     h = hashlib.sha256(src.encode()).hexdigest()[:16]
     out = Path(tempfile.gettempdir()) / f"gnumpy_sort_{h}.so"
     if not out.exists():
@@ -120,7 +123,7 @@ class HostDev:
         from gnumpy.kernels.types import SHORT
         kind, param = key.args
         suffix = SHORT[param] if isinstance(param, np.dtype) else \
-            f"{SHORT[param[0]]}_{int(param[1])}" if isinstance(param, tuple) else param
+            f"{SHORT[param[0]]}_{int(param[-1])}" if isinstance(param, tuple) else param
         fn = getattr(self.lib, f"{kind}_{suffix}")
         fn.restype = None
         return fn

@@ -309,11 +309,12 @@ def test_uniform_index_is_reused_over_unchanged_memory(monkeypatch):
 
 
 def test_equal_bins_of_float_data_in_one_kernel(monkeypatch):
-    """float32 and float64 data whose NumPy steps are all in its dtype (the data's range,
-    a range of its dtype or of ints into float64) take the ``histogram_uniform`` barrier:
-    no bin index is built; integer data, float32 data with a range of Python floats (the
-    scaled offset in float64) and complex weights build the index.  NumPy's counts and
-    weight sums either way, values on the edges and one ulp either side included."""
+    """float32 and float64 data take the ``histogram_uniform`` barrier (the data's range,
+    a range of its dtype, of ints into float64, of Python floats: float32 offsets scaled
+    and edges computed in float64, as NumPy does): no bin index is built; integer data,
+    a float64 edge with float32 data (the comparisons in float64) and complex weights
+    build the index.  NumPy's counts and weight sums either way, values on the edges and
+    one ulp either side included."""
     from gnumpy._api.reductions import binning
     built = []
     real = binning._build_uniform_index
@@ -323,7 +324,9 @@ def test_equal_bins_of_float_data_in_one_kernel(monkeypatch):
     for dt, r, kernel in ((np.float64, None, True), (np.float32, None, True),
                           (np.float64, (-2, 3), True), (np.float64, (-2.5, 3.25), True),
                           (np.float32, (np.float32(-1.5), np.float32(2.25)), True),
-                          (np.float32, (-1.5, 2.25), False), (np.int32, None, False)):
+                          (np.float32, (-1.5, 2.25), True), (np.float32, (0.1, 0.7), True),
+                          (np.float32, (np.float64(-1.5), 2.25), False),
+                          (np.int32, None, False)):
         x = _on_edges((rng.standard_normal(900) * 2).astype(dt), 13, r)
         w = rng.standard_normal(x.size)
         for weights, uses in ((None, kernel), (w, kernel), (w + 1j * w[::-1], False)):

@@ -587,11 +587,11 @@ def test_cuda_counting_kernels_on_host(hostdev):
         for nb in (7, RS.HIST_SMEM + 1):
             t = np.dtype(dt).type
             step = (hi - lo) / nb
-            args = (lo, hi, t(hi - lo), t(nb), t(step), t(hi - lo), np.int32(0))
+            args = (lo, hi, t(hi - lo), t(nb), lo, t(step), t(hi - lo), t(nb), np.int32(0))
             for weighted in (False, True):
                 out = np.full(nb, 3, np.float64 if weighted else np.int64)
-                sort_ops.count(hostdev, sort_ops.kernel("hist", (np.dtype(dt), weighted)),
-                               a.ctypes.data, w.ctypes.data if weighted else 0,
+                key = sort_ops.kernel("hist", (np.dtype(dt),) * 3 + (weighted,))
+                sort_ops.count(hostdev, key, a.ctypes.data, w.ctypes.data if weighted else 0,
                                out.ctypes.data, 4000, nb, args)
                 want = np.histogram(a, nb, weights=w if weighted else None)[0]
                 np.testing.assert_allclose(out, want, rtol=1e-12)

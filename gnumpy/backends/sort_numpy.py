@@ -148,18 +148,18 @@ def _cpu_bincount(srcs, arg, dt):
 
 def _cpu_hist_uniform(srcs, arg, dt):
     """The equal-bins histogram barrier in NumPy: the CUDA kernel's bin of each value
-    (``render_sort.gn_hist_bin``), step by step in the values' dtype, then its counts."""
+    (``render_sort.gn_hist_bin``), step by step in its dtypes, then its counts."""
     x = srcs[0]
-    nb, lo, hi, denom, enb, step, delta, step0 = arg
+    nb, F, E, lo, hi, denom, fnb, first, step, delta, enb, step0 = arg
     with np.errstate(all="ignore"):
         keep = (x >= lo) & (x <= hi)
         x = x[keep]
-        k = ((x - lo) / denom * enb).astype(np.int64)
+        k = ((x - lo).astype(F) / denom * fnb).astype(np.int64)
         k[k == nb] = nb - 1
 
         def edge(i):
-            y = i.astype(x.dtype)
-            return y / enb * delta + lo if step0 else y * step + lo
+            y = i.astype(E)
+            return (y / enb * delta + first if step0 else y * step + first).astype(x.dtype)
         k -= x < edge(k)
         k += (k != nb - 1) & (x >= edge(k + 1))
     w = srcs[1][keep] if len(srcs) > 1 else None

@@ -13,8 +13,9 @@
   bins; bins are in [0, arg], where ``arg`` means "not counted" (values outside a
   histogram's range); int64 counts or float64 weight sums;
 * ``histogram_uniform``: ``srcs = (x float32/float64[, weights float64])`` (1-D), ``arg``
-  = (nb, lo, hi, denom, nb, step, delta, step0), scalars of x's dtype but the first nb
-  and the flag: NumPy's equal-bins histogram (``_api.reductions.binning.uniform_counts``
+  = (nb, F, E, lo, hi, denom, nb, first, step, delta, nb, step0): the bins, the dtypes
+  of the scaled offset and of the edges, then host scalars of x's dtype, of F and of E
+  and a flag: NumPy's equal-bins histogram (``_api.reductions.binning.uniform_counts``
   makes the arguments), each value's bin and its count (int64) or weight sum (float64)
   in one kernel.
 
@@ -183,8 +184,10 @@ def _list_move(kind):
 
 def _count_key(node):
     """The kernel of a counting barrier (``bincount``, ``histogram_uniform``)."""
-    kind = "bincount" if node.op == "bincount" else "hist"
-    return kernel(kind, (node.srcs[0].dtype, len(node.srcs) > 1))
+    w = len(node.srcs) > 1
+    if node.op == "bincount":
+        return kernel("bincount", (node.srcs[0].dtype, w))
+    return kernel("hist", (node.srcs[0].dtype, node.arg[1], node.arg[2], w))
 
 
 def _list_count(node):
@@ -345,8 +348,7 @@ def _cuda_count(be, node, buf) -> None:
     w = _ptr(be._contig(node.srcs[1])) if len(node.srcs) > 1 else 0
     args = ()
     if node.op == "histogram_uniform":
-        _, lo, hi, denom, enb, step, delta, step0 = node.arg
-        args = (lo, hi, denom, enb, step, delta, i32(step0))
+        args = node.arg[3:-1] + (i32(node.arg[-1]),)
     count(CudaDev(be), _count_key(node), _ptr(x), w, buf.ptr, x.shape[0], node.shape[0],
           args)
 

@@ -192,27 +192,28 @@ __device__ void gn_scatter(const U* __restrict__ x, const long long* __restrict_
 }
 
 // ---- histograms of equal bins: NumPy's bin of each value, then a count or a weight sum ----
-// The bin is NumPy's (numpy.histogram, equal bins, every step in the values' dtype T): the
-// value's scaled offset truncated, the last edge's index pulled into the last bin, then
-// moved down or up by one against the edges on either side, each edge computed as NumPy's
-// linspace computes it (k * step + first, or k / nb * delta where the step is zero; the
-// last edge, which linspace makes exact, is never compared).  Values outside [lo, hi],
-// and NaN, have no bin (-1).
-template <class T>
-GN_DEV T gn_hist_edge(long long k, T first, T step, T delta, T enb, int step0) {
-  const T y = (T)k;
+// The bin is NumPy's (numpy.histogram, equal bins): the value's offset from the first edge
+// in T (the values' dtype), scaled in F (NumPy's dtype of that step: float64 for float32
+// values and a range of Python floats) and truncated, the last edge's index pulled into
+// the last bin, then moved down or up by one against the edges on either side, compared
+// in T, each edge computed in E as NumPy's linspace computes it (k * step + first, or
+// k / nb * delta where the step is zero; the last edge, which linspace makes exact, is
+// never compared).  Values outside [lo, hi], and NaN, have no bin (-1).
+template <class E>
+GN_DEV E gn_hist_edge(long long k, E first, E step, E delta, E enb, int step0) {
+  const E y = (E)k;
   return step0 ? y / enb * delta + first : y * step + first;
 }
 
-template <class T>
-GN_DEV long long gn_hist_bin(T v, long long nb, T lo, T hi, T denom, T enb, T step,
-                             T delta, int step0) {
+template <class T, class F, class E>
+GN_DEV long long gn_hist_bin(T v, long long nb, T lo, T hi, F denom, F fnb, E first, E step,
+                             E delta, E enb, int step0) {
   if (!(v >= lo && v <= hi)) return -1;
-  const T f = (v - lo) / denom * enb;
+  const F f = (F)(v - lo) / denom * fnb;
   long long k = (long long)f;
   if (k == nb) k = nb - 1;
-  if (v < gn_hist_edge<T>(k, lo, step, delta, enb, step0)) k -= 1;
-  if (k != nb - 1 && v >= gn_hist_edge<T>(k + 1, lo, step, delta, enb, step0)) k += 1;
+  if (v < (T)gn_hist_edge<E>(k, first, step, delta, enb, step0)) k -= 1;
+  if (k != nb - 1 && v >= (T)gn_hist_edge<E>(k + 1, first, step, delta, enb, step0)) k += 1;
   return k;
 }
 
@@ -250,13 +251,16 @@ template <class I> struct gn_bins_of {          // bincount: the bins are the it
   GN_DEV long long operator()(long long t) const { return (long long)x[t]; }
 };
 
-template <class T> struct gn_bins_uniform {     // histogram: NumPy's equal bins
+template <class T, class F, class E> struct gn_bins_uniform {  // histogram: equal bins
   const T* x;
   long long nb;
-  T lo, hi, denom, enb, step, delta;
+  T lo, hi;
+  F denom, fnb;
+  E first, step, delta, enb;
   int step0;
   GN_DEV long long operator()(long long t) const {
-    return gn_hist_bin<T>(x[t], nb, lo, hi, denom, enb, step, delta, step0);
+    return gn_hist_bin<T, F, E>(x[t], nb, lo, hi, denom, fnb, first, step, delta, enb,
+                                step0);
   }
 };
 #endif  // GN_SORT_COMMON

@@ -85,21 +85,23 @@ _HIST_DTYPES = (D.float32, D.float64)
 def uniform_counts(a, w, first_edge, last_edge, nb, bin_type):
     """The counts (int64) or float64 weight sums (`w`, real) of the equal-bins histogram
     of 1-D `a` in one kernel (the ``histogram_uniform`` barrier): each value's bin as
-    ``_build_uniform_index`` gives it, computed per element from host scalars.  None
-    where NumPy's steps are not all in a's dtype, float32 or float64 (float32 values with
-    a range of Python floats: the scaled offset and the edges in float64), and where the
-    range's width overflows it (NumPy's own index is then out of bounds)."""
+    ``_build_uniform_index`` gives it, computed per element from host scalars, each step
+    in NumPy's dtype for it: the offset and the comparisons in a's (float32 or float64),
+    the scaled offset in F, the edges in linspace's E (float32 values with a range of
+    Python floats: F and E float64).  None where another dtype takes part, and where the
+    range's width overflows (NumPy's own index is then out of bounds)."""
     T = a.dtype
-    if T not in _HIST_DTYPES or bin_type != T:
+    if T not in _HIST_DTYPES or bin_type != T or D.result_type(T, first_edge) != T:
         return None
     denom = unsigned_subtract(last_edge, first_edge)
+    F = D.result_type(T, denom)
     E, delta, step = _linspace_terms(first_edge, last_edge, nb)
-    if E != T or D.result_type(T, denom) != T or not np.isfinite(denom) or \
+    if F not in _HIST_DTYPES or E not in _HIST_DTYPES or not np.isfinite(denom) or \
             not np.isfinite(step):      # (a width past the dtype's range: NaN offsets)
         return None
-    t = T.type
-    arg = (nb, t(first_edge), t(last_edge), t(denom), t(nb), t(step), t(delta),
-           int(step == 0))
+    t, f, e = T.type, F.type, E.type
+    arg = (nb, F, E, t(first_edge), t(last_edge), f(denom), f(nb), e(first_edge), e(step),
+           e(delta), e(nb), int(step == 0))
     srcs = (a._node,) if w is None else (a._node, ir.cast(w._node, D.float64))
     return wrap(ir.barrier("histogram_uniform", srcs, arg,
                            D.int64 if w is None else D.float64, (nb,)))

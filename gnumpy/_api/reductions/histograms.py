@@ -2,9 +2,9 @@
 
 ``bincount`` and the counts of ``histogram`` are library calls (``libcall``):
 ``np.bincount`` / ``np.histogram`` on the CPU backend (``backends/sort_numpy``).  On CUDA,
-equal bins of float data whose NumPy steps are all in its dtype are one kernel (the
-``histogram_uniform`` barrier: each value's bin, NumPy's scaled index with its edge
-corrections, and its count or weight sum); otherwise gnumpy ops give each value its bin
+equal bins of float32 or float64 data compared with its range in its own dtype are one
+kernel (the ``histogram_uniform`` barrier: each value's bin, NumPy's scaled index with its
+edge corrections, and its count or weight sum); otherwise gnumpy ops give each value its bin
 (one fused elementwise expression of the same steps, or a binary search in given edges)
 and the ``bincount`` barrier counts them (counts or float64 weight sums with atomics).
 The edges of equal bins are NumPy's linspace: computed on the host (up to ``_HOST_EDGES``
