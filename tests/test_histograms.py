@@ -50,6 +50,11 @@ def test_bincount_edges_and_errors():
         gp.bincount(gp.asarray([1, 2]), weights=gp.asarray([1.0]))
     with pytest.raises(TypeError):
         gp.bincount(gp.asarray([1, 2]), weights=gp.asarray([1j, 2]))
+    for w in (np.ones((2, 1)), np.ones(())):     # NumPy's words for the weights' depth
+        with pytest.raises(ValueError) as e:
+            np.bincount([1, 2], weights=w)
+        with pytest.raises(ValueError, match=str(e.value)):
+            gp.bincount(gp.asarray([1, 2]), weights=gp.asarray(w))
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int8, np.uint8,

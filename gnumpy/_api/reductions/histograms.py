@@ -112,7 +112,10 @@ def bincount(x, /, weights=None, minlength=0):
         if w.dtype.kind == "c":
             raise TypeError(f"Cannot cast array data from {w.dtype!r} to dtype('float64') "
                             f"according to the rule 'safe'")
-        if w.ndim != 1 or w.shape[0] != xa.shape[0]:
+        if w.ndim != 1:
+            raise ValueError("object too deep for desired array" if w.ndim else
+                             "object of too small depth for desired array")
+        if w.shape[0] != xa.shape[0]:
             raise ValueError("The weights and list don't have the same length.")
     srcs = [xa] + ([] if w is None else [w])
     r = libcall.call("bincount", srcs, cpu=sort_numpy.np_bincount, minlength=minlength)
