@@ -112,6 +112,10 @@ def test_histogram_bin_estimators():
             same(gp.histogram_bin_edges(gp.asarray(x), name, range=r),
                  nw(np.histogram_bin_edges, x, name, range=r))
         check(gp.histogram(gp.asarray(xi), name)[1], nw(np.histogram, xi, name)[1])
+    for seed in range(4):       # float16 data of a narrow range: 'stone' divides NumPy's
+        h = (np.random.default_rng(seed).standard_normal(300) * 5e-4).astype(np.float16)
+        same(gp.histogram_bin_edges(gp.asarray(h), "stone"),    # float64 dot product by a
+             nw(np.histogram_bin_edges, h, "stone"))            # float16 width
 
 
 def test_digitize():

@@ -204,7 +204,9 @@ def _bin_stone(x, range_):
     def jhat(nbins):
         hh = ptp_x / nbins
         p_k = apply("divide", histogram(x, bins=nbins, range=range_)[0], n)
-        return (2 - (n + 1) * float(apply("multiply", p_k, p_k).sum())) / hh
+        # (p_k . p_k a float64 scalar, as NumPy's dot gives: a Python float would be weak
+        # against a float16 width, and the quotient overflow in float16)
+        return (2 - (n + 1) * apply("multiply", p_k, p_k).sum().get()[()]) / hh
     upper = max(100, int(np.sqrt(n)))
     nbins = min(range(1, upper + 1), key=jhat)
     if nbins == upper:
