@@ -604,18 +604,29 @@ def view_offsets_replayed(xp, A, G):
     return out + [G]
 
 
-@prog(r(3000, seed=63), r(3000, seed=64, lo=0.0), r(500, dtype=np.int64, seed=65))
-def weighted_counts(xp, R, W, K):
+def counts(n, hi, dtype, seed=0):
+    """Non-negative integers below `hi` of `dtype` (bins for bincount, read as they are)."""
+    return lambda seed2: np.random.default_rng(seed * 1000 + seed2).integers(
+        0, hi, n).astype(dtype)
+
+
+@prog(r(3000, seed=63), r(3000, seed=64, lo=0.0), r(500, dtype=np.int64, seed=65),
+      counts(900, 40, np.int64, seed=66), counts(700, 5000, np.int32, seed=67),
+      counts(600, 200, np.uint8, seed=68))
+def weighted_counts(xp, R, W, K, B64, B32, B8):
     # the fixed-function kernels that accumulate (atomics): histograms and bincount with
     # and without weights, NPBench azimint_hist's two histograms and their ratio, more bins
-    # than a block sums in shared memory, integer data (its bins by the fused index)
+    # than a block sums in shared memory, integer data (its bins by the fused index), and
+    # bins in memory: int64 and int32 read as they are (a strided view copied), uint8 cast
     hu = xp.histogram(R, 40)[0]
     hw = xp.histogram(R, 40, weights=W)[0]
     k = xp.abs(K) % 17
     return [hu, hw, hw / xp.maximum(hu, 1), xp.bincount(k, weights=W[:500]),
             xp.bincount(k[::3], weights=W[1000:1500:3], minlength=20), xp.bincount(k),
             xp.bincount(k, minlength=5000), xp.histogram(K, 9)[0],
-            xp.histogram(K, 9, weights=W[:500])[0]]
+            xp.histogram(K, 9, weights=W[:500])[0], xp.bincount(B64),
+            xp.bincount(B64[::2], weights=W[:450]), xp.bincount(B32, minlength=10),
+            xp.bincount(B32, weights=W[:700]), xp.bincount(B8), xp.bincount(B8[5:])]
 
 
 def near_edges(dtype, bins, rng=None, n=600, seed=0):

@@ -51,8 +51,14 @@ def _host(v):
 def _bincount(idx, w, nbins):
     """Counts (int64) or float64 weight sums of the integer bins `idx`, each in [0, nbins]:
     `nbins` marks values not counted (the ``bincount`` barrier: on CUDA, atomics per block
-    in shared memory, then into the result)."""
-    srcs = (ir.cast(idx._node, D.int32 if nbins < 2**31 - 1 else D.int64),)
+    in shared memory, then into the result).  Bins in memory as int32 or int64 are read
+    as they are; others are computed, or converted, as int32 where nbins allows."""
+    n = idx._node
+    if n.kind == ir.EW and n.op == "astype" and n.srcs[0].kind == ir.LEAF and \
+            n.srcs[0].dtype.kind in "iu" and n.srcs[0].dtype.itemsize <= n.dtype.itemsize:
+        n = n.srcs[0]       # (bincount's own widening of the values: its source is read)
+    keep = n.kind == ir.LEAF and n.dtype in (D.int32, D.int64)
+    srcs = (n if keep else ir.cast(n, D.int32 if nbins < 2**31 - 1 else D.int64),)
     if w is not None:
         srcs += (ir.cast(w._node, D.float64),)
     return wrap(ir.barrier("bincount", srcs, nbins, D.int64 if w is None else D.float64,
