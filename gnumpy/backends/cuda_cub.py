@@ -44,7 +44,6 @@ UINT = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32),
          8: np.dtype(np.uint64)}
 I64 = np.dtype(np.int64)
 I32 = np.dtype(np.int32)
-U64 = np.dtype(np.uint64)
 
 
 # ------------------------------------------------------------------ CUB calls

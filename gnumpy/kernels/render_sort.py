@@ -9,11 +9,10 @@ Long rows are sorted by CUB's radix sort instead (``backends/cuda_cub.py``; the 
 ``sort_ops.use_cub_sort``).  What stays here wins or has no CUB counterpart: the tile and
 merge kernels for many short rows and for complex values (radix sort has no complex keys);
 binary search (``searchsorted``, within 10% of CuPy's); the masked scatter of boolean-mask
-compaction (faster than CuPy's); counting, where CUB's histogram cost two host calls a
-count (bench/libs.py ``histogram`` and ``bincount`` on an H100, this kernel against the
-CUB path it replaced: 2^26 values 1.48 -> 0.84 and 1.68 -> 1.22 ms, CuPy 1.51 and 1.67).
-bench/libs.py measures each against CuPy; the numbers are in docs/perf-notes.md,
-"Measurements behind the defaults" and session BE's section.
+compaction (faster than CuPy's); counting, faster than CUB's histogram, whose calls cost
+two host calls a count (bench/libs.py ``histogram`` and ``bincount``, 2^26 values on an
+H100: 0.84 and 1.22 ms, CUB's path 1.48 and 1.68, CuPy 1.51 and 1.67).  bench/libs.py
+measures each against CuPy; the numbers are in docs/perf-notes.md.
 
 Ordering is NumPy's: NaN sorts last (complex: NumPy's lexicographic order with its NaN
 classes), -0.0 equals 0.0.  Sorting compares (value, original index) pairs, which makes
