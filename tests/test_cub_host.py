@@ -88,13 +88,17 @@ def _bits_order(k):
 class _Algo:
     def __init__(self, run):
         self.run = run
+        self.asked = []         # the item counts its temporary storage was asked for
 
     def __call__(self, *, temp_storage, stream, **kw):
         assert isinstance(stream.__cuda_stream__()[1], int)
-        if temp_storage is not None:
-            assert temp_storage.nbytes >= TEMP and temp_storage.dtype == np.uint8
+        need = TEMP + kw["num_items"]       # (sized by the item count, as CUB's are)
+        if temp_storage is None:
+            self.asked.append(kw["num_items"])
+        else:
+            assert temp_storage.nbytes >= need and temp_storage.dtype == np.uint8
             self.run(**kw)
-        return TEMP
+        return need
 
 
 class FakeCompute(types.SimpleNamespace):
@@ -105,7 +109,7 @@ class FakeCompute(types.SimpleNamespace):
     OpKind = OpKind
 
     def __init__(self):
-        super().__init__(builds=[])
+        super().__init__(builds=[], algos=[])
 
     def serialize(self, algo):
         raise TypeError("host stand-in: not serializable")
@@ -114,6 +118,7 @@ class FakeCompute(types.SimpleNamespace):
         kdt, pairs = d_in_keys.dtype, d_in_values is not None
         assert kdt.kind in "iuf" and d_out_keys.dtype == kdt
         self.builds.append(("radix_sort", kdt, pairs, order))
+        self.algos.append(algo := _Algo(None))
 
         def run(d_in_keys, d_out_keys, d_in_values, d_out_values, num_items):
             assert (d_in_values is not None) == pairs and d_in_keys.dtype == kdt
@@ -125,7 +130,8 @@ class FakeCompute(types.SimpleNamespace):
             if pairs:
                 assert d_in_values.size == d_out_values.size == num_items
                 _view(d_out_values)[:] = _view(d_in_values).copy()[p]
-        return _Algo(run)
+        algo.run = run
+        return algo
 
     def make_inclusive_scan(self, *, d_in, d_out, op, init_value):
         dt = d_in.dtype
@@ -322,3 +328,18 @@ def test_unique_nan_payloads_on_host(be, monkeypatch, cub):
         _check_unique(be, x, return_index=True, return_inverse=True, return_counts=True,
                       equal_nan=eq)
     assert _sorted_by_cub(be) == cub
+
+
+def test_temporary_storage_asked_once_per_item_count(be):
+    """CUB's temporary storage is asked for once per built algorithm and item count (the
+    question costs the host as much as the run); another count asks again, and every run
+    gets the storage its count needs (the stand-in sizes it by the count and checks)."""
+    rng = np.random.default_rng(62)
+    for n in (40, 40, 1000, 40, 1000, 7):
+        a = rng.standard_normal(n).astype(np.float32)
+        x, out = _leaf(a), _alloc(a.nbytes)
+        cuda_cub.radix_sort(be, n, a.dtype, x.buf.ptr, out.ptr)
+        np.testing.assert_array_equal(np.frombuffer(out[:a.nbytes].tobytes(), a.dtype),
+                                      np.sort(a))
+    algo, = be.fake.algos
+    assert algo.asked == [40, 1000, 7]

@@ -40,6 +40,8 @@ SCAN_CUB_DTYPES = frozenset(np.dtype(t) for t in (
     np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
     np.float16, np.float32, np.float64))
 
+CUB_SIZES_KEPT = 4096      # temporary-storage sizes remembered (``_run``)
+
 UINT = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32),
          8: np.dtype(np.uint64)}
 I64 = np.dtype(np.int64)
@@ -49,11 +51,21 @@ I32 = np.dtype(np.int32)
 # ------------------------------------------------------------------ CUB calls
 
 def _run(be, algo, **kw) -> None:
-    """Ask `algo` for its temporary storage, take it from the pool and run on the current
-    stream (the storage is freed in stream order after the call)."""
+    """Take `algo`'s temporary storage from the pool and run on the current stream (the
+    storage is freed in stream order after the call).  The storage's size is asked once
+    per built algorithm and number of items (it depends on nothing else: CUB sizes it
+    from the item count and the types the algorithm was built for) and kept on the
+    backend's ``Libs``: the question costs the host as much as the run (~30 us)."""
     lb = libs(be)
     s = lb.cub_stream()
-    nbytes = int(algo(temp_storage=None, stream=s, **kw))
+    sizes = lb.cub_sizes
+    k = (id(algo), kw["num_items"])     # (built algorithms are kept: their ids hold)
+    nbytes = sizes.get(k)
+    if nbytes is None:
+        nbytes = int(algo(temp_storage=None, stream=s, **kw))
+        if len(sizes) >= CUB_SIZES_KEPT:
+            sizes.clear()
+        sizes[k] = nbytes
     tmp = lb.workspace(nbytes)
     algo(temp_storage=DeviceArray(tmp.ptr, np.uint8, max(nbytes, 1)), stream=s, **kw)
     del tmp

@@ -158,6 +158,7 @@ class Libs:
         self._params = None
         self._plans = collections.OrderedDict()
         self._cub = {}
+        self.cub_sizes = {}          # (id of a built CUB algorithm, items) -> temporary bytes
         self._host_scalars = {}      # (value, dtype) -> address in _host_arrays
         self._host_arrays = []
         self._host_spare = []
