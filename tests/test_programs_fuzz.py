@@ -109,17 +109,40 @@ def doubled(inputs) -> dict:
     return {k: a.astype(up[a.dtype]) if a.dtype in up else a for k, a in inputs.items()}
 
 
-def perturbed(inputs, seed) -> dict:
+def perturbed(inputs, seed, step=2.0**-24) -> dict:
     """`inputs` in double precision, each float value moved by at most one float32
-    rounding (a random relative step within 2**-24): a single-precision program's results
-    move by about what float32 rounding of its inputs allows when run on them."""
+    rounding (a random relative step within `step`, 2**-24): a single-precision program's
+    results move by about what float32 rounding of its inputs allows when run on them
+    (with 2**-52, what double rounding allows)."""
     rng = np.random.default_rng(seed)
     out = {}
     for k, a in doubled(inputs).items():
         if a.dtype.kind in "fc":
-            a = a * (1 + rng.uniform(-1, 1, a.shape) * 2.0**-24)
+            a = a * (1 + rng.uniform(-1, 1, a.shape) * step)
         out[k] = a
     return out
+
+
+def within_noise(ref, got, moved) -> bool:
+    """Is double-precision `got` no farther from NumPy's `ref` than eight times the
+    farthest `ref` moves (`moved`: NumPy's results of the program on inputs moved by a
+    double rounding or two, ``perturbed(.., 2**-52)``)?  A sum that cancels to 1e-14 of
+    its terms (standardized rows summed) is only known to about that: two summation
+    orders give values of either sign.  A wrong element moves a result by the scale of
+    its terms, far beyond this."""
+    ref, got = np.asarray(ref), np.asarray(got)
+    if ref.shape != got.shape or ref.dtype != got.dtype:
+        return False
+    with np.errstate(all="ignore"):
+        noise = np.zeros(ref.shape)
+        for m in moved:
+            m = np.asarray(m)
+            if m.shape != ref.shape:
+                return False
+            noise = np.maximum(noise, np.abs(m - ref))
+        ok = (np.abs(got - ref) <= 8 * noise) | (np.isnan(ref) & np.isnan(got)) | \
+            (ref == got)
+    return bool(ok.all())
 
 
 # ---------------------------------------------------------------------------- child process
@@ -221,6 +244,7 @@ def _child(seeds, show=False):
             return "invalid", f"numpy: {type(e).__name__}: {e}"
         single = dt == "float32" or "xp.float32" in src or "xp.complex64" in src
         exact = []          # the program in double precision, run at the first mismatch
+        moved = []          # NumPy's results on inputs moved by double roundings (idem)
         probs = []
         del aliased[:]
         for vi, v in enumerate(RUNS):
@@ -243,6 +267,12 @@ def _child(seeds, show=False):
                     if all(len(e) == len(want) for e in exact) and no_worse(
                             w, g, exact[0][j], tol, np.maximum(*[np.abs(
                                 np.asarray(e[j]) - exact[0][j]) for e in exact[1:]])):
+                        why = None
+                elif why and w.dtype.kind in "fc":
+                    if not moved:
+                        moved += [run_np(src, perturbed(inputs, k, 2.0**-52)) for k in range(3)]
+                    if all(len(e) == len(want) for e in moved) and \
+                            within_noise(w, g, [e[j] for e in moved]):
                         why = None
                 if why:
                     name = NAMES[j] if j < len(NAMES) else f"out[{j - len(NAMES)}]"
@@ -321,6 +351,23 @@ def test_a_single_precision_answer_at_numpys_rounding_scale_passes():
     assert no_worse(ref, got, exact, 2e-4)
     assert not no_worse(ref, np.array([-5.2e-05, 6.0e-05, -4.0e-05], np.float32), exact,
                         2e-4)
+
+
+def test_a_double_precision_answer_within_the_rounding_noise_of_a_cancelling_sum_passes():
+    rng = np.random.default_rng(5)         # seed 84360: rows standardized, then summed
+    x = rng.random((10, 48)) * 7
+
+    def prog(x):
+        y = (x - x.mean(axis=1, keepdims=True)) / x.std(axis=1, keepdims=True) * 26
+        return y.sum(axis=1)
+    ref = prog(x)                                       # ~1e-14: cancelled
+    got = np.array([sum(r) for r in ((x - x.mean(axis=1, keepdims=True)) /
+                                     x.std(axis=1, keepdims=True) * 26)])  # in another order
+    moved = [prog(perturbed({"x": x}, k, 2.0**-52)["x"]) for k in range(3)]
+    assert np.abs(ref).max() < 1e-12 and compare(ref, got, 1e-9) is not None
+    assert within_noise(ref, got, moved)
+    assert not within_noise(ref, got + 1e-11, moved)    # a thousandth of a term: a fault
+    assert not within_noise(ref, got[:-1], moved[:1])
 
 
 def test_generator_is_deterministic():
