@@ -57,6 +57,8 @@ cat "$OUT/env.txt"
 # short summary's repeats
 grep -oE "\] (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) tests/[a-z_]+\.py" "$OUT/tests.log" |
     awk '{print $2}' | sort | uniq -c
+[ "$PYTEST_RC" = 124 ] && echo "pytest was cut off at TEST_TIMEOUT=$TEST_TIMEOUT s: the" \
+    "counts above are the tests that ran (a fresh machine compiles every kernel first)"
 grep -E "^(FAILED|ERROR) " "$OUT/tests.log" | cut -c1-160 | head -40
 python3 bench/suite_timing.py "$OUT/timing"
 [ -f "$OUT/mutants.log" ] && grep -vE "^survived:" "$OUT/mutants.log" | tail -20
