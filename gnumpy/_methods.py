@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _lazy
+from ._operators import _NP_SCALARS, REFLECTED
 from ._ops import EW_OPS, INTERNAL_EW
 
 _ns = _lazy.package()
@@ -32,6 +33,11 @@ class NumpyMethods:
 
     # ------------------------------------------------------------------ NumPy interop
     def __array_ufunc__(self, uf, method, *inputs, **kwargs):
+        if method == "__call__" and not kwargs and len(inputs) == 2 and inputs[1] is self \
+                and type(inputs[0]) in _NP_SCALARS:     # ``alpha * a``: the operator's
+            f = REFLECTED.get(uf)                       # hot path
+            if f is not None:
+                return f(self, inputs[0])
         if method == "__call__" and not kwargs and uf.nin == len(inputs):
             name = _UFUNC_OPS.get(uf.__name__)
             if name is not None:

@@ -33,6 +33,10 @@ class ArrayOperators:
 # integer bounds or None): the elementwise layer's resolved signatures (``_elementwise``)
 SIGNATURES: dict = {}
 _ew_node, _scalar_node, _scalar_value = ir.ew_node, ir.scalar_node, ir.scalar_value
+# NumPy's scalar types of the dtypes a loop statement computes in (power is not on the hot
+# path, so no integer exponent reaches it)
+_NP_SCALARS = frozenset((np.float64, np.float32, np.complex128, np.complex64, np.int64,
+                         np.int32))
 
 
 def _binary(name, reflected=False):
@@ -62,6 +66,14 @@ def _binary(name, reflected=False):
                     if not na.shape:    # NumPy's scalar, also where the graph bound
                         out._sc = True  # made the node a LEAF (``_from_node``)
                     return out
+                if r is not None and r[0] is na.dtype and nb.dtype is na.dtype and \
+                        (not na.shape or not nb.shape) and na.device is nb.device:
+                    # an element times a row (``A[i, k] * A[:i + 1, k]``): the 0-d side
+                    # broadcast as apply2 broadcasts it (one side 0-d: always possible)
+                    na, nb = _ns._elementwise._broadcast2(na, nb, na.dtype)
+                    return self._from_node(_ew_node(
+                        name, r[1], na.shape, (nb, na) if reflected else (na, nb), None,
+                        na.device, 1 + na.size + nb.size))
             elif t is float or t is int:
                 r = SIGNATURES.get((name, t, na.dtype) if reflected else (name, na.dtype, t))
                 if r is not None and r[0] is na.dtype:
@@ -76,6 +88,20 @@ def _binary(name, reflected=False):
                         if not na.shape:
                             out._sc = True
                         return out
+            elif t in _NP_SCALARS and other.dtype is na.dtype:
+                # a NumPy scalar of the array's dtype (NPBench's ``alpha * A[i, k]``,
+                # alpha = np.float64(1.5)): strong, so the loop is that dtype whatever
+                # the value; its signature is apply2's
+                r = SIGNATURES.get((name, ("np", na.dtype), na.dtype) if reflected else
+                                   (name, na.dtype, ("np", na.dtype)))
+                if r is not None and r[0] is na.dtype:
+                    sn = _scalar_node(other, na.dtype, na.shape, na.device)
+                    out = self._from_node(_ew_node(
+                        name, r[1], na.shape, (sn, na) if reflected else (na, sn),
+                        None, na.device, 2 + na.size))
+                    if not na.shape:
+                        out._sc = True
+                    return out
         if fast:                    # arrays and scalars, signature cached
             apply2 = _ns._elementwise.apply2
             r = apply2(name, other, self) if reflected else apply2(name, self, other)
@@ -105,6 +131,10 @@ def _unary(name):
     return op
 
 
+# NumPy's ufunc -> the reflected operator: a NumPy scalar on the left (``alpha * a``) comes
+# to ``__array_ufunc__`` (NumPy's scalar asks the ufunc), which hands it to the operator
+REFLECTED: dict = {}
+
 for _op in EW_OPS.values():         # the operators, from the op table
     if _op.dunder is None:
         continue
@@ -113,7 +143,10 @@ for _op in EW_OPS.values():         # the operators, from the op table
         continue
     setattr(ArrayOperators, f"__{_op.dunder}__", _binary(_op.name))
     if _op.out != "bool":           # comparisons reflect by swapping (Python does it)
-        setattr(ArrayOperators, f"__r{_op.dunder}__", _binary(_op.name, reflected=True))
+        _f = _binary(_op.name, reflected=True)
+        setattr(ArrayOperators, f"__r{_op.dunder}__", _f)
+        if isinstance(getattr(np, _op.name, None), np.ufunc):
+            REFLECTED[getattr(np, _op.name)] = _f
 
 
 def _matmul(self, other):

@@ -182,6 +182,65 @@ def test_operator_with_numpy_scalar(sym):
             compare_op(f, (s, b), (s, gp.asarray(b)), f"{_desc(s)} {sym} {_desc(b)}")
 
 
+SAME_DTYPE_SCALARS = {np.float64: [-1.5, 0.0, -0.0, np.inf, np.nan, 3e300],
+                      np.float32: [2.5, -0.0, np.inf, 3e38],
+                      np.complex128: [1.5 - 2j, complex(np.nan, 1)], np.complex64: [-1j],
+                      np.int64: [-2, 0, 2**62], np.int32: [7, 0, -2**31]}
+
+
+@pytest.mark.parametrize("sym", [s for s in SYMBOLS if s != "**"])
+def test_numpy_scalar_of_the_arrays_dtype_on_either_side(sym):
+    """``a <op> alpha`` and ``alpha <op> a`` with alpha a NumPy scalar of a's dtype
+    (NPBench's ``alpha = np.float64(1.5)``), each called again once its signature is
+    known (the operators' hot path; NumPy's scalar on the left comes through
+    ``__array_ufunc__``): arrays, 0-d arrays, elements, views and lazy operands."""
+    rng = np.random.default_rng(23)
+    f = BINARY[sym][0]
+    for t, values in SAME_DTYPE_SCALARS.items():
+        a = _data(np.dtype(t), (6, 4), rng, sym, 0)
+        b = _data(np.dtype(t), (6, 4), rng, sym, 1)
+        ga, gb = gp.asarray(a), gp.asarray(b)
+        operands = [("array", a, ga), ("0-d", b[2, 1].reshape(()), gb[2, 1].reshape(())),
+                    ("element", b[3, 2], gb[3, 2]), ("view", b[::-2, 1:], gb[::-2, 1:]),
+                    ("lazy", b[:, ::-1] + b, gb[:, ::-1] + gb)]
+        for v in values:
+            s = t(v)
+            for what, x, gx in operands:
+                for _ in range(2):
+                    compare_op(f, (x, s), (gx, s), f"{what} {t.__name__} {sym} {s!r}")
+                    compare_op(f, (s, x), (s, gx), f"{s!r} {sym} {what} {t.__name__}")
+        assert type(t(values[0]) + ga) is gp.ndarray
+        np.testing.assert_array_equal(ga.get(), a)      # (the operands kept their values)
+
+
+@pytest.mark.parametrize("sym", SYMBOLS)
+def test_element_and_array_of_one_dtype(sym):
+    """An element or 0-d array with an array of its dtype, either side (``A[i, k] *
+    A[:i + 1, k]``), each called again once the signature is known (the operators'
+    broadcasting hot path): elements, 0-d arrays and lazy 0-d values against arrays,
+    views and lazy arrays."""
+    rng = np.random.default_rng(24)
+    f = BINARY[sym][0]
+    for dt in (D.float64, D.float32, D.int64, D.int8, D.uint16, D.bool_, D.complex64):
+        a = _data(dt, (5, 4), rng, sym, 0)
+        b = _data(dt, (5, 4), rng, sym, 1)
+        ga, gb = gp.asarray(a), gp.asarray(b)
+        zeros = [("element", a[1, 2], ga[1, 2]), ("0-d", a[3, 0].reshape(()),
+                                                  ga[3, 0].reshape(())),
+                 ("lazy 0-d", a[2, 2] * a[0, 1], ga[2, 2] * ga[0, 1])]
+        arrays = [("array", b, gb), ("column", b[:, 3], gb[:, 3]),
+                  ("view", b[::-2, 1:], gb[::-2, 1:]), ("lazy", b[:, ::-1] & b
+                  if dt.kind in "biu" else b[:, ::-1] * b, gb[:, ::-1] & gb
+                  if dt.kind in "biu" else gb[:, ::-1] * gb)]
+        for zw, z, gz in zeros:
+            for aw, x, gx in arrays:
+                for _ in range(2):
+                    compare_op(f, (z, x), (gz, gx), f"{zw} {sym} {aw} {dt}")
+                    compare_op(f, (x, z), (gx, gz), f"{aw} {sym} {zw} {dt}")
+        np.testing.assert_array_equal(ga.get(), a)
+        np.testing.assert_array_equal(gb.get(), b)
+
+
 @pytest.mark.parametrize("sym", SYMBOLS)
 def test_operator_with_numpy_array_and_list(sym):
     rng = np.random.default_rng(22)
