@@ -213,12 +213,12 @@ def test_numpy_scalar_of_the_arrays_dtype_on_either_side(sym):
         np.testing.assert_array_equal(ga.get(), a)      # (the operands kept their values)
 
 
-@pytest.mark.parametrize("sym", SYMBOLS)
+@pytest.mark.parametrize("sym", [s for s in SYMBOLS if s != "**"])
 def test_element_and_array_of_one_dtype(sym):
     """An element or 0-d array with an array of its dtype, either side (``A[i, k] *
     A[:i + 1, k]``), each called again once the signature is known (the operators'
-    broadcasting hot path): elements, 0-d arrays and lazy 0-d values against arrays,
-    views and lazy arrays."""
+    broadcasting hot path, which power does not take): elements, 0-d arrays and lazy 0-d
+    values against arrays, views and lazy arrays."""
     rng = np.random.default_rng(24)
     f = BINARY[sym][0]
     for dt in (D.float64, D.float32, D.int64, D.int8, D.uint16, D.bool_, D.complex64):
