@@ -598,3 +598,18 @@ def test_row_loop_gather_reduction():
         x[i % n] = vals[a:b] @ x[cols[a:b]] + 1.0
         g_x[i % n] = g_vals[a:b] @ g_x[g_cols[a:b]] + 1.0
     check(g_x, x)
+
+
+def test_a_slice_whose_bound_changes_is_read_again():
+    """A key object reused after its slice's bound (a 0-d NumPy or gnumpy array) changed
+    selects what the bound says now, as in NumPy."""
+    for bound in (np.array(2), gp.asarray(2)):
+        key = (1, slice(0, bound))
+        a = np.arange(20.0).reshape(4, 5)
+        g = gp.asarray(a)
+        for _ in range(3):
+            check(g[key], a[key])
+            a[key] += 1.0
+            g[key] += 1.0
+            check(g, a)
+            bound[...] = bound + 1
