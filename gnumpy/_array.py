@@ -35,7 +35,6 @@ from ._graph import bounds as B
 from ._graph import realize as R
 from ._graph import readers as RD
 from ._graph.ir import BARRIER as _BARRIER, EW as _EW, LEAF, REDUCE as _REDUCE, SCALAR
-from ._graph.layout import LAST_KEYS as _LAST_KEYS, fixed_key as _fixed_key
 from ._graph.layout import key_layout as _key_layout
 from ._hostvals import (element_group as _element_group, fold_constant as _fold_constant,
                         known_value as _known_value, written_element as _written_element)
@@ -355,9 +354,7 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
         rn = (self._base if self._base is not None else self)._node
         if n.kind != LEAF or n.buf is not rn.buf:
             return None
-        last = _LAST_KEYS[0]    # (a[k] += b: the key its read took, ``key_layout``'s first
-        lay = last[4] if last[0] is key and last[1] is n.shape and last[2] is n.strides \
-            and last[3] == n.offset and _fixed_key(key) else _key_layout(n, key)  # inlined)
+        lay = _key_layout(n, key)   # (a[k] += b: the layout its read kept)
         return None if lay is None else \
             (ir.leaf(n.buf, n.dtype, lay[0], lay[1], lay[2], n.device), rn, lay[3])
 

@@ -336,12 +336,7 @@ def fixed_key(key) -> bool:
     """Does `key` (of ints, slices, None and Ellipsis) select the same elements each time
     it is read?  Not where a slice bound is an object whose value may change meanwhile
     (a 0-d array): its layout is then read again, not taken from ``LAST_KEYS``."""
-    if type(key) is tuple:
-        if len(key) == 2 and type(key[0]) is int and type(key[1]) is int:
-            return True     # (an element of a matrix: a loop's statement)
-    else:
-        key = (key,)
-    for k in key:
+    for k in key if type(key) is tuple else (key,):
         if type(k) is slice and not (type(k.start) in _FIXED and type(k.stop) in _FIXED
                                      and type(k.step) in _FIXED):
             return False
@@ -355,11 +350,11 @@ def key_layout(n, key):
     both calls, and ``a[i, j] += a[i, j - 1]`` another key between."""
     last = LAST_KEYS[0]
     if last[0] is key and last[1] is n.shape and last[2] is n.strides and \
-            last[3] == n.offset and fixed_key(key):
-        return last[4]
+            last[3] == n.offset and (last[4][3] or fixed_key(key)):   # (an element's
+        return last[4]                          # key holds ints alone: fixed)
     prev = LAST_KEYS[1]
     if prev[0] is key and prev[1] is n.shape and prev[2] is n.strides and \
-            prev[3] == n.offset and fixed_key(key):
+            prev[3] == n.offset and (prev[4][3] or fixed_key(key)):
         lay = prev[4]
     else:
         lay = _matrix_index(n.shape, n.strides, n.offset, key) if type(key) is tuple \
