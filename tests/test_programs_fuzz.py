@@ -23,7 +23,9 @@ first one made, from its first iteration) and once on the general path
 single-precision program that does not may instead be no farther than NumPy's from the
 program's result in double precision, give or take the rounding scale of NumPy's float32
 result and what float32 rounding of the inputs moves it by: a float32 product or sum that
-cancels, which gnumpy accumulates in double).  The child also poisons recycled pool
+cancels, which gnumpy accumulates in double; a double-precision one likewise within
+what NumPy's rounding moves it by, or no farther than NumPy's from the program run in
+extended precision, ``np.longdouble``).  The child also poisons recycled pool
 blocks (a replay that reads a slot it did not write reads NaN) and fails on a cuBLAS call
 whose output overlaps one of its inputs (the host fake would hide that).
 
@@ -40,6 +42,7 @@ float16, integer dtypes other than in a few products.
 from __future__ import annotations
 
 import ast
+import math
 import os
 import re
 import shutil
@@ -90,7 +93,9 @@ def no_worse(ref, got, exact, tol, noise=0.0) -> bool:
     product or sum that cancels (``x - mean(x)`` of values near 1) leaves both far apart
     relative to the result: gnumpy, accumulating in double, may be the closer to the exact
     value, or NumPy's rounding may happen to be the luckier one at an element, both within
-    what float32 rounding of the terms allows."""
+    what float32 rounding of the terms allows.  The same holds a double-precision result
+    to the program run in extended precision (``extended``), `tol` its own: a difference
+    from a mean that is one rounding of the terms apart (seed 84994)."""
     ref, got, exact = np.asarray(ref), np.asarray(got), np.asarray(exact)
     if ref.shape != got.shape or ref.dtype != got.dtype or exact.shape != ref.shape:
         return False
@@ -101,6 +106,16 @@ def no_worse(ref, got, exact, tol, noise=0.0) -> bool:
         ok = (err <= own + tol * (np.abs(exact) + 1e-30) + 2 * scale +
               2 * np.asarray(noise)) | (np.isnan(ref) & np.isnan(got)) | (ref == got)
     return bool(ok.all())
+
+
+def extended(inputs) -> dict:
+    """`inputs` with float64 and complex128 arrays in the host's extended precision
+    (``np.longdouble``: 64 bits of mantissa on x86), or None where it has no more
+    digits than double."""
+    if np.finfo(np.longdouble).nmant <= 52:
+        return None
+    up = {np.dtype(np.float64): np.longdouble, np.dtype(np.complex128): np.clongdouble}
+    return {k: a.astype(up[a.dtype]) if a.dtype in up else a for k, a in inputs.items()}
 
 
 def doubled(inputs) -> dict:
@@ -244,6 +259,7 @@ def _child(seeds, show=False):
             return "invalid", f"numpy: {type(e).__name__}: {e}"
         single = dt == "float32" or "xp.float32" in src or "xp.complex64" in src
         exact = []          # the program in double precision, run at the first mismatch
+        longer = []         # ... in extended precision, at a double one's first
         moved = []          # NumPy's results on inputs moved by double roundings (idem)
         probs = []
         del aliased[:]
@@ -274,6 +290,15 @@ def _child(seeds, show=False):
                     if all(len(e) == len(want) for e in moved) and \
                             within_noise(w, g, [e[j] for e in moved]):
                         why = None
+                    elif (ext := extended(inputs)) is not None:     # (the program in
+                        if not longer:                              # extended precision)
+                            try:
+                                longer.append(run_np(src, ext))
+                            except Exception:   # noqa: BLE001 - (linalg has no long loops)
+                                longer.append(None)
+                        if longer[0] is not None and len(longer[0]) == len(want) and \
+                                no_worse(w, g, longer[0][j], tol):
+                            why = None
                 if why:
                     name = NAMES[j] if j < len(NAMES) else f"out[{j - len(NAMES)}]"
                     probs.append(f"{v}#{vi}: {name}: {why}")
@@ -383,3 +408,32 @@ if __name__ == "__main__":
     else:
         start, count = int(args[0]), int(args[1]) if len(args) > 1 else 1
         _child(range(start, start + count), "--show" in args)
+
+
+def test_a_difference_from_a_mean_one_rounding_apart_passes():
+    """Seed 84994: ``t2 = t1 - mean(t1, axis=0)`` with t1 = exp(Y * 0.01) + 1.0 within
+    4e-5 of 2.0 (one rounding of t1 is 4.4e-16).  gnumpy's column means were the
+    exactly rounded ones, NumPy's a rounding or two off, so elements near zero differ by
+    1e-8 of their size.  The inputs' noise reads zero there (the + 1.0 rounds it away);
+    against the program in extended precision gnumpy's result is no worse than NumPy's,
+    and faults of a millionth of the result's scale are still caught."""
+    rng = np.random.default_rng(3)
+    y = rng.random((30, 34)) * 0.007
+
+    def prog(xp_y):
+        t1 = np.exp(xp_y * 0.01) + 1.0
+        return t1 - np.mean(t1, axis=0)
+    ref = prog(y)
+    t1 = np.exp(y * 0.01) + 1.0
+    got = t1 - np.array([math.fsum(t1[:, c]) / len(t1) for c in range(t1.shape[1])])
+    assert compare(ref, got, 1e-9) is not None
+    moved = [prog(perturbed({"y": y}, k, 2.0**-52)["y"]) for k in range(3)]
+    assert not within_noise(ref, got, moved)
+    ext = extended({"y": y})
+    if ext is None:
+        pytest.skip("no extended precision on this host")
+    exact = prog(ext["y"])
+    assert exact.dtype == np.longdouble
+    assert no_worse(ref, got, exact, 1e-9)
+    assert not no_worse(ref, got + 1e-11, exact, 1e-9)
+    assert not no_worse(ref, got * (1 + 1e-7), exact, 1e-9)
