@@ -74,28 +74,26 @@ def _binary(name, reflected=False):
                     return self._from_node(_ew_node(
                         name, r[1], na.shape, (nb, na) if reflected else (na, nb), None,
                         na.device, 1 + na.size + nb.size))
-            elif t is float or t is int:
-                r = SIGNATURES.get((name, t, na.dtype) if reflected else (name, na.dtype, t))
-                if r is not None and r[0] is na.dtype:
-                    b = r[2]
-                    if t is float or (b[0] <= other <= b[1] if b is not None else
-                                      na.dtype.kind != "b"):
-                        sn = _scalar_node(_scalar_value(other, na.dtype), na.dtype,
-                                          na.shape, na.device)
-                        out = self._from_node(_ew_node(
-                            name, r[1], na.shape, (sn, na) if reflected else (na, sn),
-                            None, na.device, 2 + na.size))
-                        if not na.shape:
-                            out._sc = True
-                        return out
-            elif t in _NP_SCALARS and other.dtype is na.dtype:
-                # a NumPy scalar of the array's dtype (NPBench's ``alpha * A[i, k]``,
-                # alpha = np.float64(1.5)): strong, so the loop is that dtype whatever
-                # the value; its signature is apply2's
-                r = SIGNATURES.get((name, ("np", na.dtype), na.dtype) if reflected else
-                                   (name, na.dtype, ("np", na.dtype)))
-                if r is not None and r[0] is na.dtype:
-                    sn = _scalar_node(other, na.dtype, na.shape, na.device)
+            else:
+                v = None        # the constant, a NumPy scalar of the array's dtype
+                if t is float or t is int:
+                    r = SIGNATURES.get((name, t, na.dtype) if reflected else
+                                       (name, na.dtype, t))
+                    if r is not None and r[0] is na.dtype:
+                        b = r[2]
+                        if t is float or (b[0] <= other <= b[1] if b is not None else
+                                          na.dtype.kind != "b"):
+                            v = _scalar_value(other, na.dtype)
+                elif t in _NP_SCALARS and other.dtype is na.dtype:
+                    # a NumPy scalar of the array's dtype (NPBench's ``alpha * A[i, k]``,
+                    # alpha = np.float64(1.5)): strong, so the loop is that dtype
+                    # whatever the value; its signature is apply2's
+                    r = SIGNATURES.get((name, ("np", na.dtype), na.dtype) if reflected
+                                       else (name, na.dtype, ("np", na.dtype)))
+                    if r is not None and r[0] is na.dtype:
+                        v = other
+                if v is not None:
+                    sn = _scalar_node(v, na.dtype, na.shape, na.device)
                     out = self._from_node(_ew_node(
                         name, r[1], na.shape, (sn, na) if reflected else (na, sn),
                         None, na.device, 2 + na.size))
