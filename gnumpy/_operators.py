@@ -122,9 +122,28 @@ def _operand_ok(x) -> bool:
                           list, tuple))      # (ArrayOperators: a gnumpy.ndarray)
 
 
+def unary(name, self):
+    """``name(self)`` (``-x``, ``abs(x)``, ``np.exp(x)``) of gnumpy array `self` whose dtype
+    is the op's loop dtype, its signature cached: one node, as ``_apply_fast`` makes it
+    (the node's checks passed when the signature was cached).  None otherwise."""
+    n = self._node
+    if n.op == "astype":                # an element's copy: its memory (as ``_operand``)
+        s = n.srcs[0]
+        if s.kind == LEAF and s.dtype is n.dtype and not s.shape:
+            n = s
+    r = SIGNATURES.get((name, n.dtype))
+    if r is None or r[0] is not n.dtype:
+        return None
+    out = self._from_node(_ew_node(name, r[1], n.shape, (n,), None, n.device, 1 + n.size))
+    if not n.shape:
+        out._sc = True
+    return out
+
+
 def _unary(name):
     def op(self):
-        return _ns._elementwise.apply(name, self)
+        r = unary(name, self)
+        return r if r is not None else _ns._elementwise.apply(name, self)
     op.__name__ = name
     return op
 

@@ -288,6 +288,47 @@ def test_unary_operator(sym, dt):
     compare_op(f, (z,), (gp.asarray(z),), f"{sym} 0-d {_desc(z)}")
 
 
+UFUNCS1 = ["exp", "sqrt", "sin", "negative", "absolute", "isnan", "sign", "floor",
+           "logical_not", "invert", "square", "reciprocal", "conjugate"]
+
+
+@pytest.mark.parametrize("name", UFUNCS1)
+def test_one_operand_ufuncs_and_operators_called_again(name):
+    """``np.exp(x)``, ``-x``, ``abs(x)``, each called again once its signature is known
+    (the one-operand hot path: one node), over every dtype the op takes, with NaN, inf,
+    -0 and integer extremes, on arrays, elements, 0-d arrays, views and lazy operands;
+    the result a gnumpy array (a NumPy scalar where NumPy gives one)."""
+    def f(x):
+        return getattr(gp if isinstance(x, gp.ndarray) else np, name)(x)
+    rng = np.random.default_rng(25)
+    for dt in DTYPES:
+        a = sample(dt, (4, 5), rng)
+        if np.dtype(dt).kind == "f":
+            a[0, :4] = np.nan, np.inf, -np.inf, -0.0
+        elif np.dtype(dt).kind in "iu":
+            a[0, :2] = np.iinfo(dt).min, np.iinfo(dt).max
+        ga = gp.asarray(a)
+        cases = [("array", a, ga), ("element", a[0, 3], ga[0, 3]),
+                 ("0-d", a[1, 1].reshape(()), ga[1, 1].reshape(())),
+                 ("view", a[::-2, 1:], ga[::-2, 1:]),
+                 ("lazy", a[:, ::-1] * a[:, ::-1] if dt != D.bool_ else a & a[:, ::-1],
+                  ga[:, ::-1] * ga[:, ::-1] if dt != D.bool_ else ga & ga[:, ::-1])]
+        for what, x, gx in cases:
+            for _ in range(2):
+                compare_op(f, (x,), (gx,), f"{name} {what} {_desc(a)}")
+            if what in ("element", "0-d") and np.dtype(dt) == np.float64 and \
+                    name in ("exp", "negative", "square"):
+                r = f(gx)               # NumPy's scalar: ``t += 1`` rebinds t, r keeps
+                want = float(f(x))      # its value
+                t = r
+                t += 1.0
+                assert float(r) == want or np.isnan(want), (name, what)
+        for sym in ("-", "abs"):
+            for what, x, gx in cases:
+                compare_op(UNARY[sym], (x,), (gx,), f"{sym} {what} {_desc(a)}")
+        np.testing.assert_array_equal(ga.get(), a)
+
+
 # ---------------------------------------------------------------------- in-place operators
 
 def _inplace_case(sym, a, b, gb):

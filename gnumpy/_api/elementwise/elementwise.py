@@ -17,7 +17,6 @@ from ..._graph import ir
 from ..._graph import layout as L
 from ..._graph.ir import EW, LEAF, VIEW
 from ..._graph import bounds as B
-from ..._graph import realize as R
 from ..._ops import EW_OPS
 from ..._array import ndarray
 from ..._operators import SIGNATURES as _FAST

@@ -16,6 +16,7 @@ from ..indexing import keys as IK
 from ..reductions import reductions as R
 from ..reductions import scans as S
 from ..._array import ndarray
+from ..._operators import unary
 from ..._graph import bounds as B
 from .elementwise import apply, apply2
 from .resolution import _classify, out_dtype, resolve, scalar_errors
@@ -146,6 +147,11 @@ class ufunc:
 
     def __call__(self, *args, out=None, where=True, casting="same_kind", order="K",
                  dtype=None, subok=True, signature=None):
+        if len(args) == 1 and out is None and where is True and dtype is None and \
+                casting == "same_kind" and order == "K" and signature is None:
+            r = unary(self._op.name, args[0]) if type(args[0]) is ndarray else None
+            if r is not None:           # ``np.exp(x)``: the operators' hot path
+                return r
         if len(args) == self.nin + 1 and out is None:
             *args, out = args
         if type(out) is ndarray and len(args) == 2 and where is True and dtype is None and \
