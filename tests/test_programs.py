@@ -161,3 +161,29 @@ def test_one_constant_met_twice_is_not_two_constants(fake):  # noqa: F811
         finally:
             be.fast = saved
     assert replayed == general and 3.0 in replayed and 5.0 in replayed
+
+
+def test_constants_apart_are_not_served_by_a_replay_built_where_they_were_one(fake):  # noqa: F811
+    """A reader made from ``x * a + b`` gives the walk's signature, constants apart
+    numbered apart, only to graphs whose constants are apart: ``x * a + a`` once took it,
+    and where its replay was built then (the replays gone after an option changed, the
+    readers kept) it took one parameter for both, so the next ``x * a + b`` replayed
+    ``x * b + b``."""
+    dev, be = fake
+    x = gp.asarray(np.arange(4.0), device=dev)
+    gp.evaluate(x)
+
+    def params(expr):
+        be.launches.clear()
+        gp.evaluate(expr())
+        return sorted(float(a) for _, _, _, args in be.launches for a in args
+                      if isinstance(a, (float, np.floating)))
+    for i in range(20):                 # (readers made)
+        a, b = (gp.full((4,), v + i, device=dev) for v in (3.0, 5.0))
+        assert params(lambda: x * a + b) == [3.0 + i, 5.0 + i]
+    with gp.config.override(block_size=128):
+        pass                            # (the replays go, the readers stay)
+    s = gp.full((4,), 7.0, device=dev)
+    assert params(lambda: x * s + s) == [7.0]
+    a, b = (gp.full((4,), v, device=dev) for v in (3.0, 5.0))
+    assert params(lambda: x * a + b) == [3.0, 5.0]

@@ -147,7 +147,7 @@ def recall(root, roots=None, bars=False):
     graph walked last: straight-line code that follows that graph's visit order through a
     new graph, checks at each node what does not vary between a loop's statements (kinds,
     ops, dtypes, an elementwise node's arg, which leaves share a buffer or a place, which
-    inner nodes are one node) and reads what does (leaf layouts, view args and shapes),
+    constants and which inner nodes are one node) and reads what does (leaf layouts, view args and shapes),
     building the walk's signature and its lists of leaves and scalars. A statement whose
     slices change length each iteration (durbin's ``y[:k]``) is read by one reader. A graph
     no reader of its hint takes is walked; a hint that keeps missing gets another reader, up
@@ -166,21 +166,18 @@ def recall(root, roots=None, bars=False):
     if r[3] and rds is not COLD:
         remember(h, rds, (_BY_HINT, _SEEN, _MADE),
                  _MAKE_AT if roots is None or len(roots) <= _ROOTS_FEW else _CHAIN_MAKE_AT,
-                 _bars_reader if bars else _reader, root, roots)
+                 _reader, root, roots)
     return r
 
 
-def _bars_reader(root, roots):
-    return _reader(root, roots, True)
-
-
-def _reader(root, roots, bars=False):
+def _reader(root, roots):
     """The generated reader of graphs shaped like `root`'s (or `roots`'), or None (a
-    graph of many inner nodes of one shape): see ``recall``.  A constant met again must
-    be the node met before (a kernel takes it once); constants apart may be one node in a
-    new graph (each parameter then reads it) but where library calls are listed
-    (`bars`): a call makes its constant operand memory, which a kernel reading the same
-    node as a parameter would not see."""
+    graph of many inner nodes of one shape): see ``recall``.  Its answer is the walk's:
+    a constant met again must be the node met before (a kernel takes it once), and
+    constants apart must be apart (the walk numbers one node met twice as one; a replay
+    built from a graph where they are one node takes one parameter for both, and a
+    library call makes its constant operand memory, which a kernel reading the same node
+    as a parameter would not see)."""
     const = Constants()
     groups = shape_groups(root, roots)
     if groups is None:
@@ -271,7 +268,7 @@ def _reader(root, roots, bars=False):
     if len(bufs) > 1:           # buffers apart stay apart, places apart too (one check
         emit(f"    if len({{{', '.join(f'id(B{b})' for b in range(len(bufs)))}}}) != "
              f"{len(bufs)}: return None")       # each: pairs would grow as their square)
-    nq = len(consts) if bars else 0     # (a few: compared in pairs, with no call)
+    nq = len(consts)        # (a few: compared in pairs, with no call)
     if 1 < nq <= 4:
         emit(f"    if {' or '.join(f'Q{a} is Q{b}' for a in range(nq) for b in range(a))}: "
              f"return None")
