@@ -411,7 +411,8 @@ class ndarray(ArrayAttributes, ArrayOperators, NumpyMethods):
             elif m.shape and m.dtype.kind in "fc":      # u[0, :] = 0: a constant
                 wn = ir.scalar_node(ir.scalar_value(value, m.dtype), m.dtype, m.shape, m.device)
             root = self._base if self._base is not None else self
-            if wn is not None and id(root) not in _LAZY_VIEWS:
+            if wn is not None and ((e := _LAZY_VIEWS.get(id(root))) is None or
+                                   e[0]() is not root):     # (a dead root's id reused)
                 return root._write_value(m, wv, wn, wv is None or wt)
             temp = tv is ndarray and (wt if wv is not None else _stored_temporary(value))
             t = self._new_view(m, (("at", (m.strides, m.offset, m.dtype, rn), m.shape),))
