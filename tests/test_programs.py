@@ -136,11 +136,9 @@ def test_a_program_follows_the_options(fake, cublas_calls, schedules):  # noqa: 
     assert [(k, g, b) for k, g, b, _ in before] != after
 
 
-def test_one_constant_met_twice_is_not_two_constants(fake):  # noqa: F811
-    """A replay kept for ``x * s + s`` (one constant node read twice, a kernel parameter
-    taken once) is not the replay of ``x * a + b``: which constants are one node is part
-    of the signature.  Both launch the general path's parameters."""
-    dev, be = fake
+def _constant_params(dev, be):
+    """A vector in memory and a function giving the float parameters of the launches
+    that computing an expression of it makes (its constants, sorted)."""
     x = gp.asarray(np.arange(4.0), device=dev)
     gp.evaluate(x)
 
@@ -149,6 +147,15 @@ def test_one_constant_met_twice_is_not_two_constants(fake):  # noqa: F811
         gp.evaluate(expr())
         return sorted(float(a) for _, _, _, args in be.launches for a in args
                       if isinstance(a, (float, np.floating)))
+    return x, params
+
+
+def test_one_constant_met_twice_is_not_two_constants(fake):  # noqa: F811
+    """A replay kept for ``x * s + s`` (one constant node read twice, a kernel parameter
+    taken once) is not the replay of ``x * a + b``: which constants are one node is part
+    of the signature.  Both launch the general path's parameters."""
+    dev, be = fake
+    x, params = _constant_params(dev, be)
     for i in range(20):                 # (readers made)
         s = gp.full((4,), 2.0 + i, device=dev)
         params(lambda: x * s + s)
@@ -170,14 +177,7 @@ def test_constants_apart_are_not_served_by_a_replay_built_where_they_were_one(fa
     readers kept) it took one parameter for both, so the next ``x * a + b`` replayed
     ``x * b + b``."""
     dev, be = fake
-    x = gp.asarray(np.arange(4.0), device=dev)
-    gp.evaluate(x)
-
-    def params(expr):
-        be.launches.clear()
-        gp.evaluate(expr())
-        return sorted(float(a) for _, _, _, args in be.launches for a in args
-                      if isinstance(a, (float, np.floating)))
+    x, params = _constant_params(dev, be)
     for i in range(20):                 # (readers made)
         a, b = (gp.full((4,), v + i, device=dev) for v in (3.0, 5.0))
         assert params(lambda: x * a + b) == [3.0 + i, 5.0 + i]
