@@ -322,6 +322,16 @@ def test_an_exception_as_a_chain_starts_leaves_no_chain(chains, monkeypatch):
     check(a, ref)
 
 
+def _no_pending_readers():
+    """Compute the lazy arrays other tests left alive (readers too) and drop the pending
+    entries of dead or computed arrays (more than ``_MARK_FROM`` of them send an element
+    statement the general way)."""
+    from gnumpy._graph import readers as RD
+    gc.collect()
+    gp.evaluate(*[x for x in (r() for r in list(RD._pending.values())) if x is not None])
+    RD._prune()
+
+
 def test_a_dead_roots_lazy_views_do_not_slow_the_array_that_takes_its_id(monkeypatch):
     """The lazy views a root left when it died stay listed under its id until the next
     prune; an array made later at that id (CPython reuses ids) writes its elements as any
@@ -331,10 +341,8 @@ def test_a_dead_roots_lazy_views_do_not_slow_the_array_that_takes_its_id(monkeyp
     be = _device.backend(gp.asarray(0.0).device)
     if not be.writes_elements:
         pytest.skip("this backend chains element writes")
-    gc.collect()
-    gp.evaluate(*[x for x in (r() for r in list(RD._pending.values())) if x is not None])
-    RD._prune()                 # (what other tests left: readers, and entries past
-    base = np.random.default_rng(6).random((3, 8))      # _MARK_FROM)
+    _no_pending_readers()
+    base = np.random.default_rng(6).random((3, 8))
     r = gp.asarray(base) + 1.0              # a lazy root with a lazy view: listed
     v = r[1:, 2:]
     dead = _LAZY_VIEWS[id(r)]
@@ -367,11 +375,8 @@ def test_cpu_element_statements_skip_the_reader_scan(monkeypatch):
     scans = []
     real = RD.flush_readers
     monkeypatch.setattr(RD, "flush_readers", lambda *a, **k: (scans.append(1), real(*a, **k)))
-    gc.collect()
-    live = [x for x in (r() for r in list(RD._pending.values())) if x is not None]
-    gp.evaluate(*live)          # (lazy arrays other tests left alive are readers too)
-    RD._prune()                 # (and more than _MARK_FROM entries, dead or computed,
-    base = np.random.default_rng(5).random((4, 12))     # send a statement the general way)
+    _no_pending_readers()
+    base = np.random.default_rng(5).random((4, 12))
     a, ref = gp.asarray(base), base.copy()
     gp.evaluate(a)
     R.settle()

@@ -147,8 +147,8 @@ def recall(root, roots=None, bars=False):
     graph walked last: straight-line code that follows that graph's visit order through a
     new graph, checks at each node what does not vary between a loop's statements (kinds,
     ops, dtypes, an elementwise node's arg, which leaves share a buffer or a place, which
-    constants and which inner nodes are one node) and reads what does (leaf layouts, view args and shapes),
-    building the walk's signature and its lists of leaves and scalars. A statement whose
+    constants and which inner nodes are one node) and reads what does (leaf layouts, view
+    args and shapes), building the walk's signature and its lists of leaves and scalars. A statement whose
     slices change length each iteration (durbin's ``y[:k]``) is read by one reader. A graph
     no reader of its hint takes is walked; a hint that keeps missing gets another reader, up
     to a few, then is always walked (``remembered.remember``). (Hints of one root and of
