@@ -30,8 +30,6 @@ arrays bound graph growth (``bounds.bounded``).
 """
 from __future__ import annotations
 
-import cmath
-
 import numpy as np
 
 from .. import _ops
@@ -165,44 +163,6 @@ def same_place(a: Node, b: Node) -> bool:
     dtype (one is the other's memory, element for element)?"""
     return a.buf is b.buf and a.offset == b.offset and a.shape == b.shape and \
         a.strides == b.strides and a.dtype == b.dtype
-
-
-def scaled(n):
-    """(X, s) when `n` is ``s * X`` or ``X * s``: a multiply by a constant s, finite and
-    nonzero (a Python float, or complex for a complex `n`), of an X of n's dtype and shape
-    that is no constant; else (n, None).  A library call takes s as its alpha or beta."""
-    if n.kind != EW or n.op != "multiply":
-        return n, None
-    x, y = n.srcs
-    if x.kind == SCALAR:
-        s, x = x.arg, y
-    elif y.kind == SCALAR:
-        s = y.arg
-    else:
-        return n, None
-    if x.dtype is not n.dtype or x.shape != n.shape or x.kind == SCALAR:
-        return n, None
-    s = complex(s) if n.dtype.kind == "c" else float(s)
-    return (x, s) if s != 0 and cmath.isfinite(s) else (n, None)
-
-
-def product_form(dest, value):
-    """(p, beta) when `value`, written into LEAF `dest`, is ``p`` (beta 0), ``p + dest`` or
-    ``p + beta * dest`` (``scaled``) for matmul node p (a library call): the call can
-    write dest itself, with beta; else None."""
-    if value.kind == BARRIER:
-        return (value, 0) if value.op == "matmul" else None
-    if value.kind != EW or value.op != "add":
-        return None
-    p, q = value.srcs
-    if p.kind != BARRIER or p.op != "matmul":
-        p, q = q, p
-        if p.kind != BARRIER or p.op != "matmul":
-            return None
-    t, beta = scaled(q)
-    if t.kind != LEAF or not same_place(t, dest):
-        return None
-    return p, 1 if beta is None else beta
 
 
 def scalar(value, dtype, shape, device) -> Node:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from threading import get_ident
 
 from .._config import config
-from .ir import product_form, reads_any
+from .forms import product_form
+from .ir import reads_any
 
 
 def _backend(dev):

@@ -20,7 +20,8 @@ from . import chains, pairs, sequence
 from . import layout as L
 from .fuse import Group, library_group, schedule, writes_into
 from .overlap import byte_span, fold_write, interleaved
-from .ir import BARRIER, EW, LEAF, REDUCE, product_form, reads_any, same_place
+from .forms import product_form
+from .ir import BARRIER, EW, LEAF, REDUCE, reads_any, same_place
 from .ir import barrier as ir_barrier, copy as ir_copy
 from .ranges import group_name, label, node_name, span
 from .running import lock, stats

@@ -14,6 +14,7 @@ from ..._array import ndarray
 from ..._broadcast import broadcast_shapes
 from ..._graph import ir
 from ..._graph import layout as L
+from ..._graph.forms import scaled
 from ..._memstate import realizations
 from .._common import as_node, axis_int, check_device_match, is_array, normalize_axis, wrap
 from ..elementwise.elementwise import apply, astype
@@ -294,8 +295,8 @@ def _library_product(na, nb, dt, shape):
     ``alpha * (A @ B)`` instead of NumPy's ``(alpha * A) @ B``: the same within rounding.)"""
     alpha = None
     if dt.kind in "fc" and na.device.kind == "cuda":
-        xa, sa = ir.scaled(na)
-        xb, sb = ir.scaled(nb)
+        xa, sa = scaled(na)
+        xb, sb = scaled(nb)
         if sa is not None or sb is not None:
             v = (1 if sa is None else sa) * (1 if sb is None else sb)
             if v != 0 and cmath.isfinite(v):
