@@ -604,6 +604,26 @@ def view_offsets_replayed(xp, A, G):
     return out + [G]
 
 
+@prog(r(6, 6, seed=90), r(3, 3, seed=91), r(4, 3, 3, dtype=np.complex128, seed=92),
+      r(3, 2, 2, dtype=np.float32, seed=93), r(5, 5, dtype=np.int64, seed=94),
+      r(16, 4, 4, seed=95))
+def small_products_aliased(xp, A, B, C, F, I, X):
+    # few-term products (one small_matmul node each, read across positions) written over
+    # memory they read elsewhere: NumPy's values, the product computed before the write
+    out = [(A[:3, :3].sum(0, keepdims=True) @ B) * 2.0,        # a product of a reduction
+           (A[:3, :3] @ B).sum(0), C @ B, C[1:3] @ (B * 2.0),   # broadcast batches, views
+           X[::-1] @ (X - X.max(2, keepdims=True))]     # row maxima read in other rows
+    A[:3, :3] = A[:3, :3] @ B
+    A[1:4, 1:4] = A[:3, :3] @ B             # shifted: reads rows it overwrites
+    A[:3, 3:] += A[:3, :3] @ A[:3, 3:]      # reads the block it updates and its left
+    A[:2, :2] = A[:2, :2].T @ A[:2, :2]     # a transposed operand
+    for k in range(3):                      # scattering_self_energies' statement
+        C[k + 1] += (C[k] @ B) @ (C[(k + 2) % 4] * A[k, k])
+    F[1:] = F[:-1] @ F[1:]                  # a stack over the stack shifted by one
+    I[1:, :4] = I[:4, :4] @ I[:4, :4]
+    return out + [A, C, F, I]
+
+
 def counts(n, hi, dtype, seed=0):
     """Non-negative integers below `hi` of `dtype` (bins for bincount, read as they are)."""
     return lambda seed2: np.random.default_rng(seed * 1000 + seed2).integers(

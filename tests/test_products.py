@@ -548,6 +548,22 @@ def test_a_product_of_an_indexed_block_keeps_numpys_values(write):
     check(g, gn)
 
 
+def test_few_term_products_of_one_structure_keep_their_operands_shapes():
+    """Writes of ``full((3, k), c) @ Y[:k]`` for k of 1 to 4 share their graph's structure
+    but not their operands' shapes (a replayed write broadcasts a constant operand to its
+    shape): each is NumPy's, and so is a product of lazy operands of each length."""
+    rng = np.random.default_rng(11)
+    Y = rng.standard_normal((4, 4))
+    gY = gp.asarray(Y)
+    for k in (2, 3, 2, 4, 1, 3, 4):
+        for _ in range(2):
+            out = gp.zeros((3, 4))
+            out[...] = gp.full((3, k), -1.5) @ gY[:k]
+            check(out, np.full((3, k), -1.5) @ Y[:k])
+            out[...] = (gY[:3, :k] * 2.0) @ (gY[:k] - 1.0)
+            check(out, (Y[:3, :k] * 2.0) @ (Y[:k] - 1.0))
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128, np.int64])
 @pytest.mark.parametrize("write", ["left", "right", "left's root", "other"])
 def test_a_small_product_of_memory_is_read_before_its_operands_are_written(dtype, write):

@@ -24,7 +24,7 @@ from __future__ import annotations
 from .._config import config
 from . import layout as L
 from . import rows
-from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
+from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW, crossed
 
 
 class Group:
@@ -99,7 +99,8 @@ def _deps(n):
     """REDUCE/BARRIER nodes an elementwise/reduce node reads through fusible nodes.
 
     Returns {id: (node, under_view)}; under_view is True when some path reaches the node
-    through a VIEW (then it cannot be an epilogue input)."""
+    through a VIEW or a node reading across positions (``ir.crossed``; then it cannot be
+    an epilogue input)."""
     out = {}
     seen = set()
     stack = [(s, False) for s in n.srcs]
@@ -116,7 +117,7 @@ def _deps(n):
         if key in seen:
             continue
         seen.add(key)
-        child_uv = uv or k == VIEW
+        child_uv = uv or k == VIEW or crossed(m)
         for s in m.srcs:
             stack.append((s, child_uv))
     return out

@@ -12,7 +12,9 @@ Node kinds:
               (``arange``, ``eye``, ``tril`` masks); view ops fold into it like a LEAF.
 * ``EW``      an elementwise op from the op table (or ``astype``/``where``); all sources
               have exactly the node's shape and the op's input dtypes (the API layer casts
-              and broadcasts explicitly).
+              and broadcasts explicitly).  One exception, ``small_matmul`` (``crossed``):
+              a matrix product over a few terms, whose element (..., i, j) sums its
+              sources' (..., i, t) * (..., t, j); it reads its sources at other positions.
 * ``VIEW``    an index map over one lazy source: broadcast, permute, slice or reshape.
               Views of LEAF/IOTA/SCALAR nodes fold into a new layout at once.
 * ``REDUCE``  a reduction over ``axes`` (``arg = (rop, axes, keepdims)``).
@@ -295,6 +297,29 @@ def _mixed_ok(op, dtype, srcs) -> bool:
     if op == "ldexp":
         return len(srcs) == 2 and srcs[0].dtype.kind in "fc" and srcs[1].dtype.kind in "iu"
     return False
+
+
+SMALL_MATMUL = "small_matmul"
+
+
+def small_matmul(a: Node, b: Node) -> Node:
+    """``a @ b`` of `a` (batch + (m, k)) and `b` (batch + (k, n)), one dtype and a few terms
+    k, as one elementwise node of shape batch + (m, n) (arg k): a kernel computes each
+    element as its k products summed in order (``kernels/lower``), where k column-times-row
+    nodes would be ~4k nodes for every reader, signature and launch of a loop's statement."""
+    sa, sb = a.shape, b.shape
+    if len(sa) < 2 or sa[:-2] != sb[:-2] or sa[-1] != sb[-2] or a.dtype != b.dtype or \
+            a.device != b.device:
+        raise AssertionError(f"ir.small_matmul of {a!r} and {b!r}")
+    return ew_node(SMALL_MATMUL, a.dtype, sa[:-1] + sb[-1:], (a, b), sa[-1], a.device,
+                   1 + a.size + b.size)
+
+
+def crossed(n: Node) -> bool:
+    """Does inner node `n` read its sources at other positions than its own (a
+    ``small_matmul``)?  Views aside, every other elementwise node reads each source at
+    the position it computes."""
+    return n.kind == EW and n.op == SMALL_MATMUL
 
 
 def copy(src: Node) -> Node:

@@ -21,7 +21,7 @@ from . import layout as L
 from .fuse import Group, library_group, schedule, writes_into
 from .overlap import byte_span, fold_write, interleaved
 from .forms import product_form
-from .ir import BARRIER, EW, LEAF, REDUCE, reads_any, same_place
+from .ir import BARRIER, EW, LEAF, REDUCE, crossed, reads_any, same_place
 from .ir import barrier as ir_barrier, copy as ir_copy
 from .ranges import group_name, label, node_name, span
 from .running import lock, stats
@@ -214,7 +214,7 @@ def _overlaps_unaligned(value, dest) -> bool:
         if (id(n), aligned) in seen:
             continue
         seen.add((id(n), aligned))
-        child_aligned = aligned and n.kind == EW
+        child_aligned = aligned and n.kind == EW and not crossed(n)
         stack.extend((s, child_aligned) for s in n.srcs)
     return False
 

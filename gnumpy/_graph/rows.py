@@ -17,7 +17,7 @@ A cluster is formed by the scheduler (``fuse.schedule``) when
 from __future__ import annotations
 
 from . import layout as L
-from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
+from .ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW, crossed
 
 MIN_ROWS = 64          # fewer rows than this leave most of the GPU idle: separate kernels
 MAX_ROW = 1 << 17      # longer rows: one block per row is too little parallelism per row
@@ -35,7 +35,7 @@ def row_reduce_ok(r) -> bool:
 
 def reads(start):
     """[(REDUCE or BARRIER node, view chain)] read by `start`'s fusible subgraph, or None
-    when the subgraph is too large to check."""
+    when the subgraph is too large to check or reads across positions (``ir.crossed``)."""
     out = []
     seen = set()
     stack = [(start, ())]
@@ -55,6 +55,8 @@ def reads(start):
             return None
         if k == VIEW:
             stack.append((n.srcs[0], chain + (n,)))
+        elif crossed(n):
+            return None
         else:
             stack.extend((s, chain) for s in n.srcs)
     return out

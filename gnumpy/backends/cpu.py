@@ -16,7 +16,7 @@ from .. import _dtypes as D
 from .._config import config
 from .._graph import layout as L
 from .._graph.fuse import Group, schedule
-from .._graph.ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW, leaf
+from .._graph.ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, SMALL_MATMUL, VIEW, leaf
 from .._hostvals import compute
 from .._ops import EW_OPS, REDUCE_OPS
 from . import barriers
@@ -201,6 +201,9 @@ class CpuBackend(Backend):
             return v.astype(node.dtype), True
         if op == "where":
             return np.where(vals[0], vals[1], vals[2]), True
+        if op == SMALL_MATMUL:
+            a, b = node.srcs
+            return np.matmul(self._full(a, vals[0]), self._full(b, vals[1])), True
         impl = EW_OPS[op].np_impl
         if isinstance(impl, np.ufunc) and impl.nout == 1:
             # reuse a temporary nothing else reads as the output (NumPy's temporary elision)

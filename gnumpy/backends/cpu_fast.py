@@ -17,7 +17,7 @@ import numpy as np
 from .._config import config
 from .._graph import layout as L
 from .._graph.fuse import Group
-from .._graph.ir import EW, LEAF, REDUCE, SCALAR, VIEW
+from .._graph.ir import EW, LEAF, REDUCE, SCALAR, SMALL_MATMUL, VIEW
 from .._ops import EW_OPS, REDUCE_OPS
 from .cpu_arrays import (_fresh, _use_counts, count_bools, counted, leaf_array, loud,
                          quiet, view_array)
@@ -97,6 +97,11 @@ def _compile(root):
             lines.append(f"{t} = np.asarray({a}).astype({dt})")
         elif n.op == "where":
             lines.append(f"{t} = np.where({', '.join(args)})")
+        elif n.op == SMALL_MATMUL:
+            a, b = (x if x in full else f"np.broadcast_to({x}, {const(s.shape)})"
+                    for x, s in zip(args, n.srcs))
+            full.add(t)
+            lines.append(f"{t} = np.matmul({a}, {b})")
         else:
             impl = EW_OPS[n.op].np_impl
             call = f"{const(impl)}({', '.join(args)}"

@@ -2,14 +2,14 @@
 shape met before, read by code generated for that shape (``recall``, what the write
 replay calls).
 
-The signature is the graph's structure: node kinds, ops, dtypes and view arguments, with
-inner nodes met again as back-references; leaves and scalars are listed at each use and
-passed at each call (NumPy takes their strides and shapes itself, so layouts are not part
-of it).  ``cpu_fast`` compiles one function per signature.
+The signature is the graph's structure: node kinds, ops, dtypes and view arguments (and a
+small product's operand shapes), with inner nodes met again as back-references; leaves and
+scalars are listed at each use and passed at each call (NumPy takes their strides and
+shapes itself, so layouts are not part of it).  ``cpu_fast`` compiles one function per signature.
 """
 from __future__ import annotations
 
-from .._graph.ir import EW, LEAF, REDUCE, SCALAR, VIEW
+from .._graph.ir import EW, LEAF, REDUCE, SCALAR, SMALL_MATMUL, VIEW
 from .remembered import (COLD, Constants, answer, compile_reader, elementwise_checks,
                          inner_node, remember, shape_groups)
 
@@ -44,6 +44,8 @@ def walk(root, limit=None):
             if limit is not None and len(sig) > limit:
                 return None, leaves, scalars, False
             sig += (3, n.op, n.dtype, len(n.srcs))
+            if n.op == SMALL_MATMUL:      # (its function broadcasts each source to its shape)
+                sig += (n.srcs[0].shape, n.srcs[1].shape)
         elif k == VIEW:
             sig += (4, n.op, n.arg, n.shape, n.srcs[0].shape)
         elif k == REDUCE:
@@ -119,6 +121,8 @@ def _reader(root, roots=None):
         if k == EW:
             elementwise_checks(emit, v, n, const)
             sig += ["3", const(n.op), const(n.dtype), str(len(n.srcs))]
+            if n.op == SMALL_MATMUL:
+                sig += [f"s{v}[0].shape", f"s{v}[1].shape"]
             todo += [(f"s{v}[{i}]", x) for i, x in enumerate(n.srcs)][::-1]
         elif k == VIEW:
             emit(f"    if {v}.kind != {VIEW} or {v}.op != {const(n.op)}: return None")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .._graph import layout as L
 from .._graph.layout import compose
-from .._graph.ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, VIEW
+from .._graph.ir import BARRIER, EW, IOTA, LEAF, REDUCE, SCALAR, SMALL_MATMUL, VIEW, Node
 
 INT32_MAX = 2**31 - 1
 
@@ -60,6 +60,7 @@ class Spec:
         self._memo = {}
         self._ekeys = {}
         self._okeys = {}
+        self._terms = {}            # (id(small_matmul node), side, t) -> its term's views
 
     # ---- building
     def _expr(self, e, dt):
@@ -113,6 +114,15 @@ class Spec:
             r = self._expr(("sc", idx), node.dtype)
         elif k == VIEW:
             r = self.lower(node.srcs[0], space, chain + (node,))
+        elif k == EW and node.op == SMALL_MATMUL:
+            r = None
+            for t in range(node.arg):
+                p = self._expr(("op", "multiply", node.dtype, None,
+                                (self.lower(node.srcs[0], space, chain + self._term(node, 0, t)),
+                                 self.lower(node.srcs[1], space, chain + self._term(node, 1, t)))),
+                               node.dtype)
+                r = p if r is None else \
+                    self._expr(("op", "add", node.dtype, None, (r, p)), node.dtype)
         elif k == EW:
             kids = tuple(self.lower(s, space, chain) for s in node.srcs)
             in_dt = node.srcs[1].dtype if node.op == "where" else node.srcs[0].dtype
@@ -139,6 +149,23 @@ class Spec:
             raise AssertionError(f"unrealized {node!r} inside a kernel")
         self._memo[mk] = r
         return r
+
+    def _term(self, node, side, t):
+        """The views through which ``small_matmul`` `node` reads its `side` source (0: the
+        left) for its `t`-th term: column (row) t of it broadcast over the node's shape,
+        outermost first (kept: the memo keys views by id)."""
+        key = (id(node), side, t)
+        v = self._terms.get(key)
+        if v is None:
+            src = node.srcs[side]
+            lead = ((0, 1),) * (len(src.shape) - 2)
+            arg = lead + (((0, 1), (t, 1)) if side == 0 else ((t, 1), (0, 1)))
+            shape = src.shape[:-1] + (1,) if side == 0 else src.shape[:-2] + (1,) + \
+                src.shape[-1:]
+            sl = Node(VIEW, "slice", src.dtype, shape, (src,), arg, src.device)
+            v = self._terms[key] = (Node(VIEW, "broadcast", src.dtype, node.shape, (sl,),
+                                         None, src.device), sl)
+        return v
 
     def add_output(self, expr, node, dest=None, space="ew"):
         shape = node.shape

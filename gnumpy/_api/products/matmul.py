@@ -42,12 +42,12 @@ def _small_product(an, bn, batch, dt):
     """The node of ``a @ b`` (both at least 2-D, batch dims `batch`) as a multiply over
     (batch, m, k, n) summed over k; single precision accumulates in double (as accurate
     as the library's FMA chains, whatever order they take).  A product over at most
-    UNROLL_K terms is elementwise (``_unrolled``)."""
+    UNROLL_K terms is elementwise (``_few_terms``)."""
     acc = D.promote(dt, D.float64) if dt.kind in "fc" else dt
     m, k = an.shape[-2:]
     n = bn.shape[-1]
     if 0 < k <= UNROLL_K:
-        return ir.cast(_unrolled(ir.cast(an, acc), ir.cast(bn, acc), batch, acc), dt)
+        return ir.cast(_few_terms(ir.cast(an, acc), ir.cast(bn, acc), batch, acc), dt)
     full = batch + (m, k, n)
     an = ir.reshape(ir.cast(an, acc), _lead(an.shape[:-2], batch) + (m, k, 1))
     bn = ir.reshape(ir.cast(bn, acc), _lead(bn.shape[:-2], batch) + (1, k, n))
@@ -78,32 +78,43 @@ def _fused_operand(x):
 
 
 # Products over at most this many terms (3x3 blocks, NPBench's scattering_self_energies)
-# are sums of k column-times-row products: elementwise, so a product of products and the
-# statement writing it are one kernel, where a reduction over k is one kernel per product.
+# are one elementwise node (``ir.small_matmul``): a product of products and the statement
+# writing it are one kernel, where a reduction over k is one kernel per product.
 UNROLL_K = 4
 
 
-def _unrolled(an, bn, batch, acc):
-    """``a @ b`` (dtype `acc`, k terms) as ``a[..., :, 0:1] * b[..., 0:1, :] + ...``."""
-    m = an.shape[-2]
-    n = bn.shape[-1]
-    full = batch + (m, n)
-    ew, dev = ir.ew_node, an.device    # (terms of one shape, dtype and device: ir.ew's
-    total = None                       # checks hold)
-    for c, r in zip(_terms(an, full, True), _terms(bn, full, False)):
-        t = ew("multiply", acc, full, (c, r), None, dev, 1 + c.size + r.size)
-        total = t if total is None else \
-            ew("add", acc, full, (total, t), None, dev, 1 + total.size + t.size)
+def _few_terms(an, bn, batch, acc):
+    """``a @ b`` (dtype `acc`, at most UNROLL_K terms) as one ``small_matmul`` node."""
+    an, bn = _read_through(an), _read_through(bn)
+    m, n = an.shape[-2], bn.shape[-1]
+    k = an.shape[-1]
+    sa, sb = batch + (m, k), batch + (k, n)
+    if an.shape != sa:              # (the batch's missing axes and ones broadcast)
+        an = ir.broadcast(ir.reshape(an, _lead(an.shape[:-2], batch) + (m, k)), sa)
+    if bn.shape != sb:
+        bn = ir.broadcast(ir.reshape(bn, _lead(bn.shape[:-2], batch) + (k, n)), sb)
+    total = ir.small_matmul(an, bn)
     if acc.kind in "fc":    # a zero sum is +0, as the library's (and NumPy's) from 0
         z = _ZEROS.get(acc)
         if z is None:
             z = _ZEROS[acc] = ir.scalar_value(0, acc)
-        total = ew("add", acc, full, (total, ir.scalar_node(z, acc, full, dev)), None, dev,
-                   2 + total.size)
+        total = ir.ew_node("add", acc, total.shape,
+                           (total, ir.scalar_node(z, acc, total.shape, total.device)), None,
+                           total.device, 2 + total.size)
     a, b = _memory(an), _memory(bn)
     if a is not None and b is not None:     # a product of two blocks of memory: the
         total.rb = ({id(a), id(b)}, realizations())     # buffers it reads, known now
     return total                                # (``readers.read_set``: no walk of it)
+
+
+def _read_through(x):
+    """Operand `x`, or the LEAF it copies (the block a 0-d index array selects, ``G[k, e,
+    gp.asarray(2)]``): the product, a pending reader of that memory like the copy, reads
+    it."""
+    if x.kind == ir.EW and x.op == "astype" and x.srcs[0].kind == ir.LEAF and \
+            x.srcs[0].dtype is x.dtype:
+        return x.srcs[0]
+    return x
 
 
 def _memory(x):
@@ -114,50 +125,7 @@ def _memory(x):
     return x.buf if x.kind == ir.LEAF else None
 
 
-_ZEROS: dict = {}       # dtype -> its zero (a NumPy scalar), the unrolled sums' start
-
-
-def _terms(x, full, col):
-    """The k columns (`col`) or rows of `x` (..., m, k) or (..., k, n), each broadcast to
-    `full`: LEAFs of x's memory where x is one (or a copy of one: the block a 0-d index
-    array selects, ``G[k, e, gp.asarray(2)]``; the product, a pending reader of that
-    memory like the copy, reads it), else views."""
-    k = x.shape[-1] if col else x.shape[-2]
-    if x.kind == ir.EW and x.op == "astype" and x.srcs[0].kind == ir.LEAF and \
-            x.srcs[0].dtype is x.dtype:
-        x = x.srcs[0]
-    if x.kind == ir.LEAF:
-        xst = x.strides
-        if len(xst) == 2 and len(full) == 2:        # (a loop's 3x3 blocks)
-            st, step = ((xst[0], 0), xst[1]) if col else ((0, xst[1]), xst[0])
-        else:
-            lead = len(full) - len(xst)
-            st = [0] * lead + [s if d != 1 else 0 for d, s in zip(x.shape[:-2], xst[:-2])]
-            st, step = (tuple(st + [xst[-2], 0]), xst[-1]) if col else \
-                (tuple(st + [0, xst[-1]]), xst[-2])
-        buf, dt, off, dev, leaf = x.buf, x.dtype, x.offset, x.device, ir.leaf
-        return [leaf(buf, dt, full, st, off + i * step, dev) for i in range(k)]
-    ones = ((0, 1),) * (len(x.shape) - 2)
-    sh = x.shape[:-1] + (1,) if col else x.shape[:-2] + (1, x.shape[-1])
-    out = []
-    if x.kind in _VIEWS_FOLD:       # (ir.view folds or merges these)
-        rs = _lead(x.shape[:-2], full[:-2]) + sh[-2:]
-        for i in range(k):
-            v = ir.view(x, "slice", ones + (((0, 1), (i, 1)) if col else ((i, 1), (0, 1))),
-                        sh)
-            out.append(ir.broadcast(ir.reshape(v, rs), full))
-        return out
-    dt, dev, size = x.dtype, x.device, x.size   # ir.view's nodes, without its checks (a
-    for i in range(k):                          # loop's small products); the broadcast
-        v = ir.Node(ir.VIEW, "slice", dt, sh,   # prepends the batch's missing axes
-                    (x,), ones + (((0, 1), (i, 1)) if col else ((i, 1), (0, 1))), dev,
-                    size + 1)
-        out.append(v if sh == full else
-                   ir.Node(ir.VIEW, "broadcast", dt, full, (v,), None, dev, size + 2))
-    return out
-
-
-_VIEWS_FOLD = frozenset((ir.LEAF, ir.IOTA, ir.SCALAR, ir.VIEW))
+_ZEROS: dict = {}       # dtype -> its zero (a NumPy scalar), the sums' start
 
 
 def _lead(dims, batch):
