@@ -617,6 +617,9 @@ def small_products_aliased(xp, A, B, C, F, I, X):
     A[1:4, 1:4] = A[:3, :3] @ B             # shifted: reads rows it overwrites
     A[:3, 3:] += A[:3, :3] @ A[:3, 3:]      # reads the block it updates and its left
     A[:2, :2] = A[:2, :2].T @ A[:2, :2]     # a transposed operand
+    V = A[3:, 3:]
+    V @= B                                  # in place, through a view
+    xp.matmul(A[:3, 3:], A[:3, 3:], out=A[:3, 3:])
     for k in range(3):                      # scattering_self_energies' statement
         C[k + 1] += (C[k] @ B) @ (C[(k + 2) % 4] * A[k, k])
     F[1:] = F[:-1] @ F[1:]                  # a stack over the stack shifted by one
