@@ -62,6 +62,23 @@ def test_ew_checks_a_two_source_node_of_a_checked_signature_too():
         ir.ew("add", a.dtype, (a, other))
 
 
+def test_small_matmul_takes_operands_of_one_batch_dtype_and_inner_length():
+    m = gp.asarray(np.arange(24.0).reshape(2, 3, 4))._node
+    k = gp.asarray(np.arange(8.0).reshape(2, 4, 1))._node
+    n = ir.small_matmul(m, k)
+    assert (n.shape, n.arg, n.dtype, ir.crossed(n)) == ((2, 3, 1), 4, m.dtype, True)
+    bad = [(m, gp.asarray(np.ones((4, 1)))._node),                 # batch not broadcast
+           (m, gp.asarray(np.ones((2, 3, 1)))._node),              # inner lengths differ
+           (m, gp.asarray(np.ones((2, 4, 1), np.float32))._node),  # dtypes differ
+           (m, gp.asarray(np.ones(4))._node),                      # a vector
+           (gp.asarray(np.ones((3, 4)))._node, gp.asarray(np.ones(4))._node),
+           (gp.asarray(np.ones(4))._node, gp.asarray(np.ones(4))._node)]
+    for a, b in bad:
+        with pytest.raises(AssertionError, match="small_matmul"):
+            ir.small_matmul(a, b)
+    assert not ir.crossed(ir.ew("add", m.dtype, (m, m)))
+
+
 def test_building_never_materializes():
     x = gp.asarray(np.arange(4.0))
     node = x._node

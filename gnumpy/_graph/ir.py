@@ -308,8 +308,8 @@ def small_matmul(a: Node, b: Node) -> Node:
     element as its k products summed in order (``kernels/lower``), where k column-times-row
     nodes would be ~4k nodes for every reader, signature and launch of a loop's statement."""
     sa, sb = a.shape, b.shape
-    if len(sa) < 2 or sa[:-2] != sb[:-2] or sa[-1] != sb[-2] or a.dtype != b.dtype or \
-            a.device != b.device:
+    if len(sa) < 2 or len(sb) != len(sa) or sa[:-2] != sb[:-2] or sa[-1] != sb[-2] or \
+            a.dtype != b.dtype or a.device != b.device:
         raise AssertionError(f"ir.small_matmul of {a!r} and {b!r}")
     return ew_node(SMALL_MATMUL, a.dtype, sa[:-1] + sb[-1:], (a, b), sa[-1], a.device,
                    1 + a.size + b.size)
