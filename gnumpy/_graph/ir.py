@@ -305,8 +305,8 @@ SMALL_MATMUL = "small_matmul"
 def small_matmul(a: Node, b: Node) -> Node:
     """``a @ b`` of `a` (batch + (m, k)) and `b` (batch + (k, n)), one dtype and a few terms
     k, as one elementwise node of shape batch + (m, n) (arg k): a kernel computes each
-    element as its k products summed in order (``kernels/lower``), where k column-times-row
-    nodes would be ~4k nodes for every reader, signature and launch of a loop's statement."""
+    element as its k products summed in order (``kernels/lower``), so a loop's statement
+    builds, reads and launches one node per product."""
     sa, sb = a.shape, b.shape
     if len(sa) < 2 or len(sb) != len(sa) or sa[:-2] != sb[:-2] or sa[-1] != sb[-2] or \
             a.dtype != b.dtype or a.device != b.device:

@@ -5,7 +5,8 @@ replay calls).
 The signature is the graph's structure: node kinds, ops, dtypes and view arguments (and a
 small product's operand shapes), with inner nodes met again as back-references; leaves and
 scalars are listed at each use and passed at each call (NumPy takes their strides and
-shapes itself, so layouts are not part of it).  ``cpu_fast`` compiles one function per signature.
+shapes itself, so layouts are not part of it).  ``cpu_fast`` compiles one function per
+signature.
 """
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def walk(root, limit=None):
             if limit is not None and len(sig) > limit:
                 return None, leaves, scalars, False
             sig += (3, n.op, n.dtype, len(n.srcs))
-            if n.op == SMALL_MATMUL:      # (its function broadcasts each source to its shape)
+            if n.op == SMALL_MATMUL:  # (its function broadcasts each source to its shape)
                 sig += (n.srcs[0].shape, n.srcs[1].shape)
         elif k == VIEW:
             sig += (4, n.op, n.arg, n.shape, n.srcs[0].shape)

@@ -148,12 +148,12 @@ def recall(root, roots=None, bars=False):
     new graph, checks at each node what does not vary between a loop's statements (kinds,
     ops, dtypes, an elementwise node's arg, which leaves share a buffer or a place, which
     constants and which inner nodes are one node) and reads what does (leaf layouts, view
-    args and shapes), building the walk's signature and its lists of leaves and scalars. A statement whose
-    slices change length each iteration (durbin's ``y[:k]``) is read by one reader. A graph
-    no reader of its hint takes is walked; a hint that keeps missing gets another reader, up
-    to a few, then is always walked (``remembered.remember``). (Hints of one root and of
-    several differ in length, and `bars` adds an element: a reader is only ever given the
-    form it was made for.)"""
+    args and shapes), building the walk's signature and its lists of leaves and scalars.
+    A statement whose slices change length each iteration (durbin's ``y[:k]``) is read by
+    one reader. A graph no reader of its hint takes is walked; a hint that keeps missing
+    gets another reader, up to a few, then is always walked (``remembered.remember``).
+    (Hints of one root and of several differ in length, and `bars` adds an element: a
+    reader is only ever given the form it was made for.)"""
     h = (root.kind, root.op, root.dtype, root.size) if roots is None else roots_hint(roots)
     if bars:
         h = (h, True)

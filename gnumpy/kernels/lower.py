@@ -115,14 +115,13 @@ class Spec:
         elif k == VIEW:
             r = self.lower(node.srcs[0], space, chain + (node,))
         elif k == EW and node.op == SMALL_MATMUL:
+            a, b, dt = node.srcs[0], node.srcs[1], node.dtype
             r = None
             for t in range(node.arg):
-                p = self._expr(("op", "multiply", node.dtype, None,
-                                (self.lower(node.srcs[0], space, chain + self._term(node, 0, t)),
-                                 self.lower(node.srcs[1], space, chain + self._term(node, 1, t)))),
-                               node.dtype)
-                r = p if r is None else \
-                    self._expr(("op", "add", node.dtype, None, (r, p)), node.dtype)
+                p = self._expr(("op", "multiply", dt, None,
+                                (self.lower(a, space, chain + self._term(node, 0, t)),
+                                 self.lower(b, space, chain + self._term(node, 1, t)))), dt)
+                r = p if r is None else self._expr(("op", "add", dt, None, (r, p)), dt)
         elif k == EW:
             kids = tuple(self.lower(s, space, chain) for s in node.srcs)
             in_dt = node.srcs[1].dtype if node.op == "where" else node.srcs[0].dtype
